@@ -1,0 +1,39 @@
+# One entry point for people and CI: `make console` (set up + open the demo) and `make test`.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export QT_QPA_PLATFORM ?=
+
+.PHONY: setup console demo test lint typecheck bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	# torch first, pinned: the CPU build on this class of machine (an unpinned torch pulls CUDA).
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+## Set up, build the demo space from resources/, and open the console on it.
+console: setup
+	$(BIN)/biny --home "$${BINY_HOME:-data}" demo
+	$(BIN)/biny-console --home "$${BINY_HOME:-data}" --space demo
+
+demo: setup
+	$(BIN)/biny --home "$${BINY_HOME:-data}" demo
+
+## Set up and run the whole test suite (what CI runs).
+test: setup typecheck
+	$(BIN)/ruff check .
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+
+typecheck: setup
+	mkdir -p build/typecheck/biny
+	for d in core console resources; do ln -sfn ../../../$$d build/typecheck/biny/$$d; done
+	$(BIN)/mypy
+
+clean:
+	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache

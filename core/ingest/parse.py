@@ -1,0 +1,34 @@
+"""Entry point: any supported file → ``ParsedDocument`` or a ``DocumentError``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from biny.core.config import LimitSettings
+from biny.core.errors import DocumentError, UnsupportedFormat
+from biny.core.ingest.docx import parse_docx
+from biny.core.ingest.html import parse_html
+from biny.core.ingest.model import ParsedDocument
+from biny.core.ingest.pdf import parse_pdf
+from biny.core.ingest.sniff import HTML_SUFFIXES, TEXT_SUFFIXES, sniff
+from biny.core.ingest.text import parse_text
+
+SUPPORTED_SUFFIXES = frozenset({".pdf", ".docx"} | TEXT_SUFFIXES | HTML_SUFFIXES)
+
+
+def parse_file(path: Path, limits: LimitSettings) -> ParsedDocument:
+    if not path.is_file():
+        raise UnsupportedFormat(f"{path} is not a file.")
+    try:
+        kind = sniff(path, limits)
+        if kind == "pdf":
+            return parse_pdf(path, limits)
+        if kind == "docx":
+            return parse_docx(path, limits)
+        if kind == "html":
+            return parse_html(path)
+        return parse_text(path, kind)
+    except DocumentError:
+        raise
+    except OSError as exc:
+        raise DocumentError(f"{path.name} could not be read ({exc.strerror or exc}).") from exc

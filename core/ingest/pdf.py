@@ -1,0 +1,164 @@
+"""PDF text layer via PyMuPDF, parsed in a child process.
+
+MuPDF is C code fed with untrusted bytes: a crash or an endless repair loop must
+fail that one document, not the app (SPEC I1). The child returns plain tuples; the
+parent enforces a time limit and turns every failure into a ``DocumentError``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import re
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from biny.core.config import LimitSettings
+from biny.core.errors import (
+    CorruptDocument,
+    DocumentError,
+    DocumentTooLarge,
+    EmptyDocument,
+    EncryptedDocument,
+    ParserCrashed,
+)
+from biny.core.ingest.model import Block, ParsedDocument
+
+_CJK_END = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]$")
+_CJK_START = re.compile(r"^[\u3000-\u303f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+_ERRORS: dict[str, type[DocumentError]] = {
+    "encrypted": EncryptedDocument,
+    "corrupt": CorruptDocument,
+    "too_large": DocumentTooLarge,
+    "empty": EmptyDocument,
+}
+
+
+def join_lines(lines: list[str]) -> str:
+    """Join the visual lines of one PDF text block into a paragraph.
+
+    A hyphen at a line end joins words; CJK text joins without a space; everything
+    else joins with one space.
+    """
+    out = ""
+    for raw in lines:
+        line = raw.strip()
+        if not line:
+            continue
+        if not out:
+            out = line
+        elif out.endswith("-") and line[:1].islower():
+            out = out[:-1] + line
+        elif _CJK_END.search(out) and _CJK_START.search(line):
+            out += line
+        else:
+            out += " " + line
+    return out
+
+
+def _worker(path: str, max_pages: int, conn: Connection) -> None:
+    """Child-process body: send ("ok", payload) or ("error", kind, message)."""
+    try:
+        import pymupdf
+
+        open_pdf: Any = pymupdf.open  # PyMuPDF is untyped; keep the Any in one place
+        try:
+            doc = open_pdf(path)
+        except Exception as exc:  # noqa: BLE001 — MuPDF raises several types for bad files
+            conn.send(("error", "corrupt", f"cannot be opened as PDF ({exc})"))
+            return
+        if doc.needs_pass and not doc.authenticate(""):
+            conn.send(("error", "encrypted", "is protected by a password"))
+            return
+        if doc.page_count > max_pages:
+            conn.send(("error", "too_large", f"has {doc.page_count} pages (limit {max_pages})"))
+            return
+        if doc.page_count == 0:
+            conn.send(("error", "empty", "has no pages"))
+            return
+        blocks: list[tuple[str, int]] = []
+        empty_pages = 0
+        for page in doc:
+            page_blocks = page.get_text("blocks", sort=True)
+            texts = [join_lines(b[4].split("\n")) for b in page_blocks if b[6] == 0]
+            texts = [t for t in texts if t]
+            if not texts:
+                empty_pages += 1
+            blocks.extend((t, page.number + 1) for t in texts)
+        title = (doc.metadata or {}).get("title") or ""
+        conn.send(("ok", {"blocks": blocks, "pages": doc.page_count, "empty_pages": empty_pages,
+                          "title": title, "repaired": bool(doc.is_repaired)}))
+    except Exception as exc:  # noqa: BLE001 — report anything to the parent, never die silently
+        conn.send(("error", "corrupt", f"could not be read ({type(exc).__name__}: {exc})"))
+    finally:
+        conn.close()
+
+
+def _looks_truncated(path: Path) -> bool:
+    with path.open("rb") as fh:
+        fh.seek(0, 2)
+        size = fh.tell()
+        fh.seek(max(0, size - 2048))
+        tail = fh.read()
+    return b"%%EOF" not in tail
+
+
+def parse_pdf(path: Path, limits: LimitSettings) -> ParsedDocument:
+    ctx = mp.get_context("spawn")  # no fork: the parent holds DuckDB/Lance threads
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_worker, args=(str(path), limits.max_pages, child), daemon=True)
+    proc.start()
+    child.close()
+    msg: Any = None
+    try:
+        if parent.poll(limits.parse_timeout_s):
+            msg = parent.recv()
+    except EOFError:
+        msg = None
+    finally:
+        proc.join(timeout=5)
+        if proc.is_alive():
+            proc.kill()
+            proc.join()
+        parent.close()
+    if msg is None:
+        if proc.exitcode not in (0, None) and proc.exitcode != -9:
+            raise ParserCrashed(
+                f"{path.name}: the PDF parser crashed (exit code {proc.exitcode}). "
+                "The file is probably damaged; try re-exporting it."
+            )
+        raise ParserCrashed(
+            f"{path.name}: parsing took longer than {limits.parse_timeout_s} s and was stopped. "
+            "Raise limits.parse_timeout_s for very large files, or split the PDF."
+        )
+    if msg[0] == "error":
+        _, kind, text = msg
+        hint = {
+            "encrypted": "Remove the password (or print to a new PDF) and add it again.",
+            "corrupt": "The file is damaged; download or export it again.",
+            "too_large": "Split it, or raise limits.max_pages in config.toml.",
+            "empty": "Check the file.",
+        }[kind]
+        raise _ERRORS[kind](f"{path.name} {text}. {hint}")
+    payload = msg[1]
+    if payload["repaired"] and _looks_truncated(path):
+        raise CorruptDocument(
+            f"{path.name} looks truncated (no end-of-file marker; MuPDF had to repair it). "
+            "Download or export it again; pages may be missing."
+        )
+    blocks = [Block(text=t, page=p) for t, p in payload["blocks"]]
+    doc = ParsedDocument(
+        title=payload["title"].strip() or path.stem,
+        kind="pdf",
+        blocks=blocks,
+        pages=payload["pages"],
+        pages_without_text=payload["empty_pages"],
+    )
+    if not blocks:
+        doc.warnings.append(
+            f"no text layer on any of {doc.pages} pages (scanned?); OCR is needed to read it"
+        )
+    elif doc.pages_without_text:
+        doc.warnings.append(f"{doc.pages_without_text} page(s) without a text layer")
+    return doc

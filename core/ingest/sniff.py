@@ -1,0 +1,109 @@
+"""Decide a file's format from its bytes (not its name) and enforce size limits.
+
+A renamed ``.exe`` must not reach MuPDF; an empty file must not become an empty
+document. Every refusal says what the file looked like and what to do.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+from biny.core.config import LimitSettings
+from biny.core.errors import DocumentTooLarge, EmptyDocument, UnsupportedFormat
+
+TEXT_SUFFIXES = {".txt", ".text", ".md", ".markdown", ".rst", ".csv", ".tsv", ".log"}
+HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
+
+_BINARY_SIGNATURES: list[tuple[bytes, str]] = [
+    (b"MZ", "a Windows executable"),
+    (b"\x7fELF", "a Linux executable"),
+    (b"\xcf\xfa\xed\xfe", "a macOS executable"),
+    (b"\xd0\xcf\x11\xe0", "a legacy Office file (.doc/.xls/.ppt); save it as .docx or PDF"),
+    (b"\x89PNG", "a PNG image; image files are not ingested on their own yet"),
+    (b"\xff\xd8\xff", "a JPEG image; image files are not ingested on their own yet"),
+    (b"GIF8", "a GIF image"),
+    (b"Rar!", "a RAR archive"),
+    (b"7z\xbc\xaf", "a 7-Zip archive"),
+    (b"\x1f\x8b", "a gzip archive"),
+]
+
+
+def sniff(path: Path, limits: LimitSettings) -> str:
+    """Return ``"pdf" | "docx" | "html" | "markdown" | "text"`` or raise a DocumentError."""
+    size = path.stat().st_size
+    if size == 0:
+        raise EmptyDocument(f"{path.name} is empty (0 bytes). Check the file was saved completely.")
+    if size > limits.max_file_mb * 1024 * 1024:
+        raise DocumentTooLarge(
+            f"{path.name} is {size / 1e6:.0f} MB, over the {limits.max_file_mb} MB limit. "
+            "Split it, or raise limits.max_file_mb in config.toml."
+        )
+    with path.open("rb") as fh:
+        head = fh.read(1024)
+    suffix = path.suffix.lower()
+    if b"%PDF-" in head:
+        return "pdf"
+    if head.startswith(b"PK\x03\x04"):
+        return _zip_kind(path)
+    for sig, what in _BINARY_SIGNATURES:
+        if head.startswith(sig):
+            raise UnsupportedFormat(f"{path.name} is {what}, not a document biny can read.")
+    if suffix == ".pdf":
+        raise UnsupportedFormat(
+            f"{path.name} is named .pdf but does not contain a PDF header. "
+            "It is probably another kind of file renamed; export it again as PDF."
+        )
+    if suffix == ".docx":
+        raise UnsupportedFormat(f"{path.name} is named .docx but is not a Word (zip) file.")
+    if b"\x00" in head and not _looks_utf16(head):
+        raise UnsupportedFormat(
+            f"{path.name} looks binary (it contains NUL bytes) and is not PDF, DOCX, HTML or text."
+        )
+    lowered = head.lstrip().lower()
+    if suffix in HTML_SUFFIXES or lowered.startswith((b"<!doctype html", b"<html")):
+        return "html"
+    if suffix in {".md", ".markdown"}:
+        return "markdown"
+    if suffix in TEXT_SUFFIXES or suffix == "":
+        return "text"
+    # Unknown extension but textual content: accept as text rather than guess harder.
+    return "text"
+
+
+def _looks_utf16(head: bytes) -> bool:
+    return head.startswith((b"\xff\xfe", b"\xfe\xff"))
+
+
+def _zip_kind(path: Path) -> str:
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = set(zf.namelist())
+    except zipfile.BadZipFile as exc:
+        raise UnsupportedFormat(f"{path.name} is a damaged zip container ({exc}).") from exc
+    if "word/document.xml" in names:
+        return "docx"
+    if "xl/workbook.xml" in names or "ppt/presentation.xml" in names:
+        raise UnsupportedFormat(
+            f"{path.name} is an Excel/PowerPoint file; export it as PDF to ingest it."
+        )
+    raise UnsupportedFormat(f"{path.name} is a zip archive, not a document. Unpack it first.")
+
+
+def check_zip_bomb(path: Path, limits: LimitSettings) -> None:
+    """Refuse archives whose members expand past the configured size or ratio."""
+    with zipfile.ZipFile(path) as zf:
+        total = 0
+        for info in zf.infolist():
+            total += info.file_size
+            ratio = info.file_size / max(info.compress_size, 1)
+            if info.file_size > 10 * 1024 * 1024 and ratio > limits.max_zip_ratio:
+                raise DocumentTooLarge(
+                    f"{path.name}: member {info.filename} expands {ratio:.0f}× "
+                    f"(limit {limits.max_zip_ratio}×); this looks like a zip bomb and was not opened."
+                )
+        if total > limits.max_unzipped_mb * 1024 * 1024:
+            raise DocumentTooLarge(
+                f"{path.name} expands to {total / 1e6:.0f} MB (limit {limits.max_unzipped_mb} MB); "
+                "not opened. Raise limits.max_unzipped_mb if the file is genuine."
+            )

@@ -1,0 +1,119 @@
+"""Plain text, Markdown and reStructuredText.
+
+Encoding is detected (charset-normalizer), never assumed: a GBK or Shift-JIS file
+must ingest as readable text, not mojibake.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import charset_normalizer
+
+from biny.core.errors import CorruptDocument, EmptyDocument
+from biny.core.ingest.model import Block, ParsedDocument
+
+_MD_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+<>_:.])\1{2,}\s*$")
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_HEADER_FIELD = re.compile(r"^([A-Za-z][A-Za-z0-9-]{0,30}):\s+(.+)$")
+_BLANK_SPLIT = re.compile(r"\n[ \t\u3000]*\n")
+
+
+def decode_bytes(raw: bytes, name: str) -> str:
+    """Decode bytes of unknown encoding; BOMs and UTF-8 first, then detection."""
+    for bom, enc in ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16")):
+        if raw.startswith(bom):
+            return raw.decode(enc)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    best = charset_normalizer.from_bytes(raw).best()
+    if best is None:
+        raise CorruptDocument(
+            f"{name}: could not determine the text encoding. Save it as UTF-8 and add it again."
+        )
+    return str(best)
+
+
+def parse_text(path: Path, kind: str) -> ParsedDocument:
+    text = decode_bytes(path.read_bytes(), path.name)
+    return parse_text_string(text, kind=kind, fallback_title=path.stem, name=path.name)
+
+
+def parse_text_string(text: str, *, kind: str, fallback_title: str, name: str) -> ParsedDocument:
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    if kind in {"markdown", "text"}:
+        text = _HTML_COMMENT.sub("", text)
+    blocks = _blocks(text)
+    if not any(b.text.strip() for b in blocks):
+        raise EmptyDocument(f"{name} contains no text.")
+    return ParsedDocument(title=_title(blocks, fallback_title), kind=kind, blocks=blocks)
+
+
+def _blocks(text: str) -> list[Block]:
+    out: list[Block] = []
+    for para in _BLANK_SPLIT.split(text):
+        para = para.strip("\n")
+        if not para.strip():
+            continue
+        lines = para.split("\n")
+        # Markdown headings and rst titles become their own heading blocks so the
+        # chunker can track the heading path; the rest of the paragraph follows.
+        buf: list[str] = []
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            md = _MD_HEADING.match(line)
+            rst = (
+                i + 1 < len(lines)
+                and line.strip()
+                and _RST_UNDERLINE.match(lines[i + 1])
+                and len(lines[i + 1].strip()) >= len(line.strip())
+            )
+            if md or rst:
+                if buf:
+                    out.append(Block("\n".join(buf)))
+                    buf = []
+                if md:
+                    out.append(Block(md.group(2).strip(), heading_level=len(md.group(1))))
+                    i += 1
+                else:
+                    level = "=-~^\"'`#*+<>_:.".index(lines[i + 1].strip()[0]) + 1
+                    out.append(Block(line.strip(), heading_level=min(level, 6)))
+                    i += 2
+                continue
+            buf.append(line)
+            i += 1
+        if buf and "\n".join(buf).strip():
+            out.append(Block("\n".join(buf)))
+    return out
+
+
+def _title(blocks: list[Block], fallback: str) -> str:
+    if not blocks:
+        return fallback
+    first = blocks[0]
+    # RFC 822-style header block (PEPs, RFCs, e-mail): "Title:" names the document;
+    # a short leading id field ("PEP: 484") makes "PEP 484 – Type Hints".
+    fields = [_HEADER_FIELD.match(line) for line in first.text.split("\n")]
+    if first.heading_level == 0 and fields and fields[0] and sum(1 for f in fields if f) >= 2:
+        values = {f.group(1).lower(): f.group(2).strip() for f in fields if f}
+        if "title" in values:
+            lead = fields[0]
+            if lead.group(1).lower() != "title" and len(lead.group(2)) <= 12:
+                return f"{lead.group(1)} {lead.group(2)} – {values['title']}"
+            return values["title"]
+    for i, b in enumerate(blocks[:5]):
+        if b.heading_level == 1:
+            title = b.text
+            nxt = blocks[i + 1] if i + 1 < len(blocks) else None
+            if nxt is not None and nxt.heading_level == 1 and len(title) + len(nxt.text) < 80:
+                title = f"{title} {nxt.text}"
+            return title
+    heads = [b for b in blocks[:5] if b.heading_level]
+    if heads:
+        return heads[0].text
+    return fallback

@@ -1,0 +1,48 @@
+"""Progress values and cancel tokens for long jobs (ARCHITECTURE: long work reports progress)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from biny.core.errors import Cancelled
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """One step of a long job. ``total`` is 0 when unknown."""
+
+    done: int
+    total: int
+    stage: str
+    detail: str = ""
+
+    @property
+    def fraction(self) -> float:
+        return self.done / self.total if self.total else 0.0
+
+
+ProgressCallback = Callable[[Progress], None]
+
+
+def no_progress(_: Progress) -> None:
+    """Default callback: ignore progress."""
+
+
+class CancelToken:
+    """Thread-safe flag a UI or signal handler sets; jobs poll it between steps."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+    def raise_if_cancelled(self) -> None:
+        if self._event.is_set():
+            raise Cancelled("Cancelled by the user; nothing from this job was kept.")

@@ -1,0 +1,150 @@
+"""Distances mean something only against the model's unrelated baseline (SPEC R9).
+
+Each space measures two distributions and stores them in the catalog:
+
+* ``passage_pairs`` — cosine distance between chunks of *different* documents,
+  sampled. What the star map and inspector draw as "unrelated".
+* ``question_nearest:<script>`` — for a bundled set of everyday questions the space
+  is not about, embedded with the ``query:`` prefix, the distance to their nearest
+  chunk in this space. A question sits much closer to unrelated passages than
+  two unrelated passages sit to each other (measured with multilingual-e5-small:
+  0.147 vs 0.254), and the level depends on the question's script, so the
+  retrieval threshold is set against this distribution, per script group.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from biny.core.embed.base import Embedder, Vectors
+from biny.core.store.vectors import VectorMatrix
+
+QUANTILES = (0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90)
+
+_SCRIPTS: list[tuple[str, re.Pattern[str]]] = [
+    ("kana", re.compile(r"[\u3040-\u30ff]")),
+    ("hangul", re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")),
+    ("han", re.compile(r"[\u3400-\u9fff]")),
+    ("cyrillic", re.compile(r"[\u0400-\u04ff]")),
+    ("latin", re.compile(r"[A-Za-z\u00c0-\u024f]")),
+]
+LANG_SCRIPT = {"ja": "kana", "ko": "hangul", "zh": "han", "ru": "cyrillic",
+               "en": "latin", "de": "latin", "es": "latin", "fr": "latin"}
+
+
+def script_of(text: str) -> str:
+    """The script group a question is written in (kana before han: Japanese uses both)."""
+    counts = {name: len(rx.findall(text)) for name, rx in _SCRIPTS}
+    if counts["kana"] >= 2:
+        return "kana"
+    if counts["hangul"] >= 2:
+        return "hangul"
+    best = max(counts, key=lambda k: counts[k])
+    return best if counts[best] else "all"
+
+
+@dataclass(slots=True)
+class Distribution:
+    n: int
+    median: float
+    quantiles: dict[str, float]
+    values: list[float] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, values: np.ndarray[Any, np.dtype[np.float32]], keep: int = 400) -> Distribution:
+        v = np.sort(values.astype(np.float64))
+        qs = {f"p{round(q * 100):02d}": float(np.quantile(v, q)) for q in QUANTILES}
+        step = max(1, len(v) // keep)
+        return cls(len(v), float(np.median(v)), qs, [round(float(x), 4) for x in v[::step]])
+
+    def quantile(self, q: float) -> float:
+        if not self.values:
+            return self.median
+        return float(np.quantile(np.asarray(self.values), q))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "median": self.median, "quantiles": self.quantiles, "values": self.values}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Distribution:
+        return cls(int(d["n"]), float(d["median"]), dict(d["quantiles"]), list(d.get("values", [])))
+
+
+@dataclass(slots=True)
+class Baselines:
+    chunk_count: int
+    passage_pairs: Distribution | None
+    question_nearest: dict[str, Distribution]
+
+    def reference_for(self, question: str) -> tuple[str, Distribution | None]:
+        group = script_of(question)
+        if group in self.question_nearest:
+            return group, self.question_nearest[group]
+        return "all", self.question_nearest.get("all")
+
+    def calibrated(self, distance: float) -> float | None:
+        """1 at distance 0, 0 at the unrelated-pair median, negative beyond it."""
+        if self.passage_pairs is None or self.passage_pairs.median <= 0:
+            return None
+        return 1.0 - distance / self.passage_pairs.median
+
+
+def load_questions() -> list[tuple[str, str]]:
+    text = resources.files("biny.resources").joinpath("baseline/questions.jsonl").read_text("utf-8")
+    out = []
+    for line in text.splitlines():
+        if line.strip():
+            row = json.loads(line)
+            out.append((LANG_SCRIPT.get(row["lang"], "all"), row["question"]))
+    return out
+
+
+def question_vectors(embedder: Embedder, cache_dir: Path) -> tuple[list[str], Vectors]:
+    """Embed the bundled questions once per model; cached on disk by content hash."""
+    questions = load_questions()
+    key = hashlib.sha256(
+        (embedder.model_id + "\n" + "\n".join(q for _, q in questions)).encode()
+    ).hexdigest()[:16]
+    path = cache_dir / f"baseline-questions-{key}.npy"
+    if path.exists():
+        vecs = np.load(path)
+    else:
+        vecs = embedder.embed_queries([q for _, q in questions])
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        np.save(path, vecs)
+    return [s for s, _ in questions], vecs
+
+
+def measure(
+    vm: VectorMatrix, scripts: list[str], qvecs: Vectors, *, pairs: int = 3000, seed: int = 7
+) -> Baselines:
+    n = len(vm)
+    if n == 0:
+        return Baselines(0, None, {})
+    rng = np.random.default_rng(seed)
+    pair_dist: Distribution | None = None
+    docs = np.asarray(vm.doc_ids)
+    if len(set(vm.doc_ids)) > 1:
+        a = rng.integers(0, n, size=pairs * 3)
+        b = rng.integers(0, n, size=pairs * 3)
+        ok = docs[a] != docs[b]
+        a, b = a[ok][:pairs], b[ok][:pairs]
+        if len(a):
+            d = 1.0 - np.einsum("ij,ij->i", vm.matrix[a], vm.matrix[b])
+            pair_dist = Distribution.of(d.astype(np.float32))
+    nearest = 1.0 - (qvecs @ vm.matrix.T).max(axis=1)
+    groups: dict[str, Distribution] = {"all": Distribution.of(nearest.astype(np.float32))}
+    script_arr = np.asarray(scripts)
+    for group in sorted(set(scripts)):
+        sel = nearest[script_arr == group]
+        if len(sel) >= 8:
+            groups[group] = Distribution.of(sel.astype(np.float32))
+    return Baselines(n, pair_dist, groups)

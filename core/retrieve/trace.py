@@ -1,0 +1,44 @@
+"""What every retrieval stage did: kept, dropped and why, with distances (SPEC C2).
+
+The console's inspector and the CLI's ``--json`` print this same object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class Dropped:
+    chunk_id: str
+    reason: str
+    distance: float | None = None
+
+
+@dataclass(slots=True)
+class Stage:
+    name: str
+    summary: str
+    kept: list[str] = field(default_factory=list)
+    dropped: list[Dropped] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+    ms: float = 0.0
+
+
+@dataclass(slots=True)
+class Trace:
+    question: str
+    retrieval_query: str
+    stages: list[Stage] = field(default_factory=list)
+    decrypted: int = 0
+
+    def add(self, stage: Stage) -> Stage:
+        self.stages.append(stage)
+        return stage
+
+    def stage(self, name: str) -> Stage | None:
+        return next((s for s in self.stages if s.name == name), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,0 +1,1 @@
+"""Durable state: LanceDB (chunks + vectors) and DuckDB (catalog), written by one writer."""

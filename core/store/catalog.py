@@ -1,0 +1,338 @@
+"""The DuckDB catalog: spaces, documents (with revision and status), ingest log, baselines.
+
+Values are always bound as parameters (no SQL by f-string with values). All writes
+come from ``writer.StoreWriter`` holding ``Catalog.lock``; reads take it too,
+because one DuckDB connection is shared between threads.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from biny.core.errors import SpaceExists, SpaceNotFound
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
+CREATE TABLE IF NOT EXISTS spaces (
+    space_id VARCHAR PRIMARY KEY,
+    name VARCHAR UNIQUE NOT NULL,
+    created_at TIMESTAMP NOT NULL,
+    embed_model VARCHAR NOT NULL,
+    dim INTEGER NOT NULL,
+    encrypted BOOLEAN NOT NULL DEFAULT FALSE
+);
+CREATE TABLE IF NOT EXISTS documents (
+    doc_id VARCHAR PRIMARY KEY,
+    space_id VARCHAR NOT NULL,
+    path VARCHAR NOT NULL,
+    title VARCHAR NOT NULL,
+    kind VARCHAR NOT NULL,
+    content_hash VARCHAR NOT NULL,
+    revision INTEGER NOT NULL,
+    status VARCHAR NOT NULL,          -- pending | active | archived | replaced | deleted
+    bytes BIGINT NOT NULL,
+    pages INTEGER NOT NULL DEFAULT 0,
+    pages_without_text INTEGER NOT NULL DEFAULT 0,
+    pages_ocr INTEGER NOT NULL DEFAULT 0,
+    figures_described INTEGER NOT NULL DEFAULT 0,
+    decorations_skipped INTEGER NOT NULL DEFAULT 0,
+    chunks INTEGER NOT NULL DEFAULT 0,
+    chars INTEGER NOT NULL DEFAULT 0,
+    chars_per_token DOUBLE NOT NULL DEFAULT 0,
+    cjk_share DOUBLE NOT NULL DEFAULT 0,
+    resplits INTEGER NOT NULL DEFAULT 0,
+    warnings VARCHAR NOT NULL DEFAULT '[]',
+    ingested_at TIMESTAMP NOT NULL
+);
+CREATE SEQUENCE IF NOT EXISTS ingest_log_seq;
+CREATE TABLE IF NOT EXISTS ingest_log (
+    id BIGINT PRIMARY KEY DEFAULT nextval('ingest_log_seq'),
+    space_id VARCHAR NOT NULL,
+    path VARCHAR NOT NULL,
+    logged_at TIMESTAMP NOT NULL,
+    outcome VARCHAR NOT NULL,         -- ingested | unchanged | failed | cancelled | interrupted
+    doc_id VARCHAR,
+    message VARCHAR NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS baselines (
+    space_id VARCHAR NOT NULL,
+    kind VARCHAR NOT NULL,            -- passage_pairs | question_nearest:<script>
+    measured_at TIMESTAMP NOT NULL,
+    chunk_count INTEGER NOT NULL,
+    dist VARCHAR NOT NULL,            -- JSON: n, median, quantiles, values
+    PRIMARY KEY (space_id, kind)
+);
+"""
+
+CATALOG_VERSION = "1"
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+@dataclass(slots=True)
+class SpaceRow:
+    space_id: str
+    name: str
+    created_at: datetime
+    embed_model: str
+    dim: int
+    encrypted: bool
+
+
+@dataclass(slots=True)
+class DocumentRow:
+    doc_id: str
+    space_id: str
+    path: str
+    title: str
+    kind: str
+    content_hash: str
+    revision: int
+    status: str
+    bytes: int
+    pages: int = 0
+    pages_without_text: int = 0
+    pages_ocr: int = 0
+    figures_described: int = 0
+    decorations_skipped: int = 0
+    chunks: int = 0
+    chars: int = 0
+    chars_per_token: float = 0.0
+    cjk_share: float = 0.0
+    resplits: int = 0
+    warnings: list[str] = field(default_factory=list)
+    ingested_at: datetime = field(default_factory=now)
+
+
+_DOC_COLS = [
+    "doc_id", "space_id", "path", "title", "kind", "content_hash", "revision", "status", "bytes",
+    "pages", "pages_without_text", "pages_ocr", "figures_described", "decorations_skipped",
+    "chunks", "chars", "chars_per_token", "cjk_share", "resplits", "warnings", "ingested_at",
+]
+
+
+class Catalog:
+    def __init__(self, path: Path) -> None:
+        self.lock = threading.RLock()
+        self.con = duckdb.connect(str(path))
+        with self.lock:
+            self.con.execute(SCHEMA)
+            self.con.execute(
+                "INSERT INTO meta VALUES ('catalog_version', ?) ON CONFLICT DO NOTHING",
+                [CATALOG_VERSION],
+            )
+
+    def close(self) -> None:
+        with self.lock:
+            self.con.close()
+
+    # ---- spaces -------------------------------------------------------------------------
+    def spaces(self) -> list[SpaceRow]:
+        with self.lock:
+            rows = self.con.execute(
+                "SELECT space_id, name, created_at, embed_model, dim, encrypted FROM spaces ORDER BY name"
+            ).fetchall()
+        return [SpaceRow(*r) for r in rows]
+
+    def space(self, name: str) -> SpaceRow:
+        with self.lock:
+            row = self.con.execute(
+                "SELECT space_id, name, created_at, embed_model, dim, encrypted FROM spaces WHERE name = ?",
+                [name],
+            ).fetchone()
+        if row is None:
+            known = ", ".join(s.name for s in self.spaces()) or "none yet"
+            raise SpaceNotFound(
+                f"No space named {name!r} (spaces: {known}). Create it with `biny space create {name}`."
+            )
+        return SpaceRow(*row)
+
+    def insert_space(self, row: SpaceRow) -> None:
+        with self.lock:
+            exists = self.con.execute("SELECT 1 FROM spaces WHERE name = ?", [row.name]).fetchone()
+            if exists:
+                raise SpaceExists(f"A space named {row.name!r} already exists.")
+            self.con.execute(
+                "INSERT INTO spaces VALUES (?, ?, ?, ?, ?, ?)",
+                [row.space_id, row.name, row.created_at, row.embed_model, row.dim, row.encrypted],
+            )
+
+    def set_space_model(self, space_id: str, model: str, dim: int) -> None:
+        with self.lock:
+            self.con.execute(
+                "UPDATE spaces SET embed_model = ?, dim = ? WHERE space_id = ?", [model, dim, space_id]
+            )
+
+    def delete_space(self, space_id: str) -> None:
+        with self.lock:
+            self.con.execute("BEGIN TRANSACTION")
+            try:
+                for table in ("documents", "ingest_log", "baselines", "spaces"):
+                    self.con.execute(f'DELETE FROM "{table}" WHERE space_id = ?', [space_id])
+                self.con.execute("COMMIT")
+            except duckdb.Error:
+                self.con.execute("ROLLBACK")
+                raise
+
+    # ---- documents ----------------------------------------------------------------------
+    def documents(self, space_id: str, statuses: tuple[str, ...] = ("active", "archived")) -> list[DocumentRow]:
+        marks = ", ".join("?" for _ in statuses)
+        with self.lock:
+            rows = self.con.execute(
+                f"SELECT {', '.join(_DOC_COLS)} FROM documents "
+                f"WHERE space_id = ? AND status IN ({marks}) ORDER BY title, revision",
+                [space_id, *statuses],
+            ).fetchall()
+        return [self._doc(r) for r in rows]
+
+    def document(self, doc_id: str) -> DocumentRow | None:
+        with self.lock:
+            row = self.con.execute(
+                f"SELECT {', '.join(_DOC_COLS)} FROM documents WHERE doc_id = ?", [doc_id]
+            ).fetchone()
+        return self._doc(row) if row else None
+
+    @staticmethod
+    def _doc(row: tuple[Any, ...]) -> DocumentRow:
+        data = dict(zip(_DOC_COLS, row, strict=True))
+        data["warnings"] = json.loads(data["warnings"])
+        return DocumentRow(**data)
+
+    def find_unchanged(self, space_id: str, content_hash: str) -> DocumentRow | None:
+        with self.lock:
+            row = self.con.execute(
+                f"SELECT {', '.join(_DOC_COLS)} FROM documents WHERE space_id = ? AND content_hash = ? "
+                "AND status IN ('active', 'archived') LIMIT 1",
+                [space_id, content_hash],
+            ).fetchone()
+        return self._doc(row) if row else None
+
+    def next_revision(self, space_id: str, path: str) -> int:
+        with self.lock:
+            row = self.con.execute(
+                "SELECT max(revision) FROM documents WHERE space_id = ? AND path = ? AND status <> 'pending'",
+                [space_id, path],
+            ).fetchone()
+        return int(row[0] or 0) + 1 if row else 1
+
+    def insert_pending(self, doc: DocumentRow) -> None:
+        values = [getattr(doc, c) for c in _DOC_COLS]
+        values[_DOC_COLS.index("warnings")] = json.dumps(doc.warnings, ensure_ascii=False)
+        with self.lock:
+            self.con.execute(
+                f"INSERT INTO documents ({', '.join(_DOC_COLS)}) VALUES ({', '.join('?' for _ in _DOC_COLS)})",
+                values,
+            )
+
+    def activate(self, doc: DocumentRow) -> list[str]:
+        """Make ``doc`` visible and retire earlier revisions of its path, atomically.
+
+        Returns the doc_ids retired (their chunks can be deleted afterwards).
+        """
+        with self.lock:
+            self.con.execute("BEGIN TRANSACTION")
+            try:
+                retired = [
+                    r[0]
+                    for r in self.con.execute(
+                        "SELECT doc_id FROM documents WHERE space_id = ? AND path = ? "
+                        "AND status IN ('active', 'archived') AND doc_id <> ?",
+                        [doc.space_id, doc.path, doc.doc_id],
+                    ).fetchall()
+                ]
+                self.con.execute(
+                    "UPDATE documents SET status = 'replaced' WHERE doc_id IN (SELECT unnest(?))",
+                    [retired],
+                )
+                self.con.execute(
+                    "UPDATE documents SET status = 'active', chunks = ?, chars_per_token = ?, "
+                    "cjk_share = ?, resplits = ?, chars = ?, ingested_at = ? WHERE doc_id = ?",
+                    [doc.chunks, doc.chars_per_token, doc.cjk_share, doc.resplits, doc.chars,
+                     now(), doc.doc_id],
+                )
+                self.con.execute(
+                    "INSERT INTO ingest_log (space_id, path, logged_at, outcome, doc_id, message) "
+                    "VALUES (?, ?, ?, 'ingested', ?, ?)",
+                    [doc.space_id, doc.path, now(), doc.doc_id, f"revision {doc.revision}"],
+                )
+                self.con.execute("COMMIT")
+            except duckdb.Error:
+                self.con.execute("ROLLBACK")
+                raise
+        return retired
+
+    def set_status(self, doc_id: str, status: str) -> None:
+        with self.lock:
+            self.con.execute("UPDATE documents SET status = ? WHERE doc_id = ?", [status, doc_id])
+
+    def drop_document_row(self, doc_id: str) -> None:
+        with self.lock:
+            self.con.execute("DELETE FROM documents WHERE doc_id = ?", [doc_id])
+
+    def pending_and_retired(self, space_id: str) -> tuple[list[str], list[str]]:
+        with self.lock:
+            rows = self.con.execute(
+                "SELECT doc_id, status FROM documents WHERE space_id = ? "
+                "AND status IN ('pending', 'replaced', 'deleted')",
+                [space_id],
+            ).fetchall()
+        pending = [r[0] for r in rows if r[1] == "pending"]
+        retired = [r[0] for r in rows if r[1] != "pending"]
+        return pending, retired
+
+    def known_doc_ids(self, space_id: str) -> set[str]:
+        with self.lock:
+            rows = self.con.execute(
+                "SELECT doc_id FROM documents WHERE space_id = ? AND status IN ('active', 'archived')",
+                [space_id],
+            ).fetchall()
+        return {r[0] for r in rows}
+
+    def known_doc_ids_active(self, space_id: str) -> set[str]:
+        with self.lock:
+            rows = self.con.execute(
+                "SELECT doc_id FROM documents WHERE space_id = ? AND status = 'active'", [space_id]
+            ).fetchall()
+        return {r[0] for r in rows}
+
+    # ---- log ----------------------------------------------------------------------------
+    def log(self, space_id: str, path: str, outcome: str, message: str = "", doc_id: str | None = None) -> None:
+        with self.lock:
+            self.con.execute(
+                "INSERT INTO ingest_log (space_id, path, logged_at, outcome, doc_id, message) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [space_id, path, now(), outcome, doc_id, message],
+            )
+
+    def ingest_log(self, space_id: str, limit: int = 200) -> list[dict[str, Any]]:
+        with self.lock:
+            rows = self.con.execute(
+                "SELECT path, logged_at, outcome, doc_id, message FROM ingest_log WHERE space_id = ? "
+                "ORDER BY id DESC LIMIT ?",
+                [space_id, limit],
+            ).fetchall()
+        return [dict(zip(("path", "logged_at", "outcome", "doc_id", "message"), r, strict=True)) for r in rows]
+
+    # ---- baselines ----------------------------------------------------------------------
+    def save_baseline(self, space_id: str, kind: str, chunk_count: int, dist: dict[str, Any]) -> None:
+        with self.lock:
+            self.con.execute(
+                "INSERT OR REPLACE INTO baselines VALUES (?, ?, ?, ?, ?)",
+                [space_id, kind, now(), chunk_count, json.dumps(dist)],
+            )
+
+    def baselines(self, space_id: str) -> dict[str, dict[str, Any]]:
+        with self.lock:
+            rows = self.con.execute(
+                "SELECT kind, chunk_count, dist FROM baselines WHERE space_id = ?", [space_id]
+            ).fetchall()
+        return {r[0]: {"chunk_count": r[1], **json.loads(r[2])} for r in rows}

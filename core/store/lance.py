@@ -1,0 +1,147 @@
+"""LanceDB: one table of chunks (text, location, 384-d vector) per space.
+
+LanceDB commits are atomic per table, not across tables or with DuckDB; the
+writer's protocol (pending row → chunks → activate) makes a document visible only
+when both sides are committed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import lancedb
+import numpy as np
+import pyarrow as pa
+
+from biny.core.embed.base import Vectors
+
+
+@dataclass(slots=True)
+class ChunkRecord:
+    chunk_id: str
+    doc_id: str
+    ordinal: int
+    text: str
+    char_start: int
+    char_end: int
+    page: int | None
+    page_end: int | None
+    heading_path: list[str]
+    tokens: int
+    est_tokens: float
+
+
+def chunk_schema(dim: int) -> pa.Schema:
+    return pa.schema(
+        [
+            pa.field("chunk_id", pa.string(), nullable=False),
+            pa.field("doc_id", pa.string(), nullable=False),
+            pa.field("ordinal", pa.int32(), nullable=False),
+            pa.field("text", pa.string(), nullable=False),
+            pa.field("char_start", pa.int32(), nullable=False),
+            pa.field("char_end", pa.int32(), nullable=False),
+            pa.field("page", pa.int32()),
+            pa.field("page_end", pa.int32()),
+            pa.field("heading_path", pa.string(), nullable=False),
+            pa.field("tokens", pa.int32(), nullable=False),
+            pa.field("est_tokens", pa.float32(), nullable=False),
+            pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
+        ]
+    )
+
+
+_META_COLS = ["chunk_id", "doc_id", "ordinal", "text", "char_start", "char_end", "page",
+              "page_end", "heading_path", "tokens", "est_tokens"]
+
+
+def _quote_list(ids: list[str]) -> str:
+    # Lance filters are SQL text; ids are uuids we generated, but quote defensively.
+    return ", ".join("'" + i.replace("'", "''") + "'" for i in ids)
+
+
+class ChunkStore:
+    def __init__(self, path: Path) -> None:
+        self.db = lancedb.connect(str(path))
+
+    @staticmethod
+    def table_name(space_id: str) -> str:
+        return f"chunks_{space_id}"
+
+    def _names(self) -> set[str]:
+        return set(self.db.list_tables().tables)
+
+    def ensure_table(self, space_id: str, dim: int) -> None:
+        if self.table_name(space_id) not in self._names():
+            self.db.create_table(self.table_name(space_id), schema=chunk_schema(dim))
+
+    def drop_table(self, space_id: str) -> None:
+        if self.table_name(space_id) in self._names():
+            self.db.drop_table(self.table_name(space_id))
+
+    def _table(self, space_id: str) -> lancedb.table.Table:
+        return self.db.open_table(self.table_name(space_id))
+
+    def add(self, space_id: str, records: list[ChunkRecord], vectors: Vectors) -> None:
+        if not records:
+            return
+        dim = vectors.shape[1]
+        cols: dict[str, list[object]] = {c: [] for c in _META_COLS}
+        for r in records:
+            for c in _META_COLS:
+                value = getattr(r, c)
+                cols[c].append(json.dumps(value, ensure_ascii=False) if c == "heading_path" else value)
+        flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
+        arrays = [pa.array(cols[c], type=chunk_schema(dim).field(c).type) for c in _META_COLS]
+        arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))
+        self._table(space_id).add(pa.Table.from_arrays(arrays, schema=chunk_schema(dim)))
+
+    def delete_docs(self, space_id: str, doc_ids: list[str]) -> None:
+        if doc_ids and self.table_name(space_id) in self._names():
+            self._table(space_id).delete(f"doc_id IN ({_quote_list(doc_ids)})")
+
+    def count(self, space_id: str) -> int:
+        if self.table_name(space_id) not in self._names():
+            return 0
+        return int(self._table(space_id).count_rows())
+
+    def scan(self, space_id: str, columns: list[str], where: str | None = None) -> pa.Table:
+        """Read selected columns of every row (optionally filtered)."""
+        tbl = self._table(space_id)
+        n = tbl.count_rows()
+        if n == 0:
+            return pa.table({c: [] for c in columns})
+        query = tbl.search().select(columns)
+        if where:
+            query = query.where(where)
+        return query.limit(n).to_arrow()
+
+    def doc_ids(self, space_id: str) -> set[str]:
+        if self.table_name(space_id) not in self._names():
+            return set()
+        col = self.scan(space_id, ["doc_id"]).column("doc_id").to_pylist()
+        return set(col)
+
+    def fetch(self, space_id: str, chunk_ids: list[str]) -> dict[str, ChunkRecord]:
+        """Full records (text included) for the given chunk ids only."""
+        if not chunk_ids:
+            return {}
+        rows = self.scan(space_id, _META_COLS, f"chunk_id IN ({_quote_list(chunk_ids)})").to_pylist()
+        out: dict[str, ChunkRecord] = {}
+        for row in rows:
+            row["heading_path"] = json.loads(row["heading_path"])
+            out[row["chunk_id"]] = ChunkRecord(**row)
+        return out
+
+    def doc_chunks(self, space_id: str, doc_id: str) -> list[ChunkRecord]:
+        rows = self.scan(space_id, _META_COLS, f"doc_id IN ({_quote_list([doc_id])})").to_pylist()
+        out = []
+        for row in rows:
+            row["heading_path"] = json.loads(row["heading_path"])
+            out.append(ChunkRecord(**row))
+        return sorted(out, key=lambda r: r.ordinal)
+
+    def compact(self, space_id: str) -> None:
+        if self.table_name(space_id) in self._names():
+            self._table(space_id).optimize()
