@@ -3,7 +3,6 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-export QT_QPA_PLATFORM ?=
 
 .PHONY: setup console demo test lint typecheck bench clean
 

@@ -61,7 +61,9 @@ class SentenceTransformersEmbedder:
                 _cache[path] = model
         self._model = model
         self.model_id = f"sentence-transformers:{Path(path).name if Path(path).is_dir() else name}"
-        self.dim = int(model.get_sentence_embedding_dimension() or 0)
+        # sentence-transformers 6 renamed the dimension getter; support both.
+        getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        self.dim = int(getter() or 0)
         self.max_tokens = int(model.max_seq_length or 256)
         self._e5 = "e5" in name.lower()
 

@@ -134,6 +134,11 @@ def parse_pdf(path: Path, limits: LimitSettings) -> ParsedDocument:
         )
     if msg[0] == "error":
         _, kind, text = msg
+        if kind in {"empty", "corrupt"} and _looks_truncated(path):
+            raise CorruptDocument(
+                f"{path.name} looks truncated (no end-of-file marker) and {text}. "
+                "Download or export it again."
+            )
         hint = {
             "encrypted": "Remove the password (or print to a new PDF) and add it again.",
             "corrupt": "The file is damaged; download or export it again.",

