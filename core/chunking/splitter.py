@@ -272,13 +272,19 @@ def enforce_cap(
         first = True
         while pending:
             c = pending.pop(0)
-            if count(c) <= max_tokens or c.end - c.start < 2:
+            if count(c) <= max_tokens or (c.end - c.start < 2):
                 out.append(c)
                 continue
             if first:
                 resplits += 1
                 first = False
-            mid = _best_cut(doc.text, c.start, c.end)
+            if c.end - c.body_start < 2:
+                # Only the overlap makes it too long: drop the overlap, keep the content.
+                pending.insert(0, ChunkSpan(0, c.body_start, c.end, c.body_start, c.page, c.page_end,
+                                            c.heading_path, est(doc.text[c.body_start:c.end])))
+                continue
+            # Cut inside the chunk's own body so the overlap is never duplicated.
+            mid = _best_cut(doc.text, c.body_start, c.end)
             left = ChunkSpan(0, c.start, mid, c.body_start, c.page, doc.page_at(mid - 1),
                              c.heading_path, est(doc.text[c.start:mid]))
             right = ChunkSpan(0, mid, c.end, mid, doc.page_at(mid), c.page_end,

@@ -15,6 +15,7 @@ from biny.core.errors import CorruptDocument, EmptyDocument
 from biny.core.ingest.model import Block, ParsedDocument
 
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_EMPTY_HEADING = re.compile(r"^#{1,6}\s*$")
 _RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+<>_:.])\1{2,}\s*$")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _HEADER_FIELD = re.compile(r"^([A-Za-z][A-Za-z0-9-]{0,30}):\s+(.+)$")
@@ -66,6 +67,9 @@ def _blocks(text: str) -> list[Block]:
         i = 0
         while i < len(lines):
             line = lines[i]
+            if _EMPTY_HEADING.match(line):
+                i += 1
+                continue
             md = _MD_HEADING.match(line)
             rst = (
                 i + 1 < len(lines)

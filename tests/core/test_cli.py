@@ -1,0 +1,64 @@
+"""The `biny` CLI end to end, in-process, against a temp data folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from biny.core.cli import main
+from tests.conftest import corpus
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_space_ingest_docs_ask(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = str(tmp_path / "home")
+    assert run(capsys, "--home", home, "space", "create", "peps")[0] == 0
+    code, out, _ = run(capsys, "--home", home, "space", "list")
+    assert code == 0 and "peps" in out
+
+    bad = tmp_path / "empty.txt"
+    bad.write_bytes(b"")
+    code, out, _ = run(capsys, "--home", home, "ingest", str(corpus("python_peps", "pep-0020.rst")),
+                       str(corpus("python_peps", "pep-0257.rst")), str(bad), "--space", "peps")
+    assert code == 1, "a failed file makes the exit code non-zero"
+    assert "2 ingested, 0 unchanged, 1 failed" in out and "empty" in out
+
+    code, out, _ = run(capsys, "--home", home, "docs", "--space", "peps", "--json")
+    docs = json.loads(out)
+    assert {d["title"] for d in docs} == {"PEP 20 – The Zen of Python", "PEP 257 – Docstring Conventions"}
+
+    code, out, _ = run(capsys, "--home", home, "ask", "What should a one-line docstring look like?",
+                       "--space", "peps", "--json", "--k", "3")
+    data = json.loads(out)
+    assert code == 0 and data["question"].startswith("What should")
+    assert 1 <= len(data["chunks"]) <= 3
+    assert data["chunks"][0]["document"] == "PEP 257 – Docstring Conventions"
+    assert {"text", "document", "source", "distance", "pinned"} <= set(data["chunks"][0])
+    assert isinstance(data["baseline"], float) and data["trace"]["stages"]
+
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(
+        json.dumps({"id": "a", "question": "Is flat better than nested?"}) + "\n"
+        + json.dumps("Wie backe ich einen Käsekuchen ohne Boden?", ensure_ascii=False) + "\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(capsys, "--home", home, "ask", "--questions", str(questions), "--space", "peps", "--json")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(rows) == 2 and rows[0]["id"] == "a"
+    assert any("Flat is better than nested" in c["text"] for c in rows[0]["chunks"])
+    assert rows[1]["chunks"] == [] or len(rows[1]["chunks"]) < 5
+
+
+def test_cli_errors_are_clear(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = str(tmp_path / "home")
+    code, _, err = run(capsys, "--home", home, "ask", "anything", "--space", "nope")
+    assert code == 2 and "No space named 'nope'" in err and "biny space create nope" in err
+    code, _, err = run(capsys, "--home", home, "space", "delete", "nope", "--yes")
+    assert code == 2 and "No space named" in err
