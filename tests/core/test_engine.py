@@ -89,7 +89,8 @@ def test_unchanged_reingest_embeds_nothing_and_changed_file_is_new_revision(
     assert [f.outcome for f in report.files] == ["unchanged"]
     assert embedder.passages_embedded == before
 
-    path.write_text(path.read_text(encoding="utf-8") + "\n\n第九百九十九条 测试新增条款：继承人应当诚信。\n", encoding="utf-8")
+    added = "\n\n第九百九十九条 测试新增条款：继承人应当诚信。\n"
+    path.write_text(path.read_text(encoding="utf-8") + added, encoding="utf-8")
     report = engine.ingest("s", [path])
     assert [f.outcome for f in report.files] == ["ingested"]
     docs = engine.documents("s")

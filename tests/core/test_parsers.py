@@ -86,7 +86,7 @@ def test_truncated_pdf(tmp_path: Path) -> None:
     src = corpus("pdfs", "NS4150B.pdf").read_bytes()
     path = tmp_path / "truncated.pdf"
     path.write_bytes(src[: len(src) // 2])
-    with pytest.raises(CorruptDocument, match="truncated|damaged|cannot be opened"):
+    with pytest.raises(CorruptDocument, match=r"truncated|damaged|cannot be opened"):
         parse_file(path, LIMITS)
 
 
