@@ -1,0 +1,133 @@
+"""biny-console: the main window, navigation rail and status bar (SPEC C1, C2, C7)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QApplication,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QMainWindow,
+    QMessageBox,
+    QStackedWidget,
+    QWidget,
+)
+
+from biny.console.ops import wait_all
+from biny.console.screens.inspector import InspectorScreen
+from biny.console.screens.library import LibraryScreen
+from biny.console.screens.settings import SettingsScreen
+from biny.core.engine import Engine
+from biny.core.errors import BinyError
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, engine: Engine, space: str | None = None, settings: QSettings | None = None) -> None:
+        super().__init__()
+        self.engine = engine
+        self.qsettings = settings or QSettings("biny", "console")
+        self.setWindowTitle("biny console")
+
+        self.library = LibraryScreen(engine)
+        self.inspector = InspectorScreen(engine)
+        self.settings_screen = SettingsScreen(engine)
+        self.screens: list[tuple[str, QWidget]] = [
+            ("Library", self.library),
+            ("Retrieval Inspector", self.inspector),
+            ("Settings", self.settings_screen),
+        ]
+        self.rail = QListWidget()
+        self.rail.setObjectName("rail")
+        self.rail.setFixedWidth(170)
+        self.stack = QStackedWidget()
+        for name, widget in self.screens:
+            self.rail.addItem(name)
+            self.stack.addWidget(widget)
+        self.rail.currentRowChanged.connect(self.stack.setCurrentIndex)
+        central = QWidget()
+        lay = QHBoxLayout(central)
+        lay.addWidget(self.rail)
+        lay.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+
+        self.folder_label = QLabel(f"Data: {engine.home}")
+        self.model_label = QLabel(f"Model: {engine.settings.embedding.model}")
+        self.space_label = QLabel("No space")
+        for w in (self.folder_label, self.model_label):
+            self.statusBar().addWidget(w)
+        self.statusBar().addPermanentWidget(self.space_label)
+
+        for screen in (self.library, self.inspector, self.settings_screen):
+            screen.error.connect(self.show_error)
+        self.library.space_selected.connect(self.on_space)
+        self.library.ingest_finished.connect(lambda _: self.on_space(self.library.current_space or ""))
+
+        geometry = self.qsettings.value("geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1200, 760)
+        wanted = space or str(self.qsettings.value("last_space", "") or "")
+        if wanted:
+            self.library.select_space(wanted)
+        if self.library.current_space:
+            self.on_space(self.library.current_space)
+        self.rail.setCurrentRow(0)
+
+    def on_space(self, name: str) -> None:
+        if not name:
+            self.space_label.setText("No space")
+            return
+        info = self.engine.space(name)
+        enc = "encrypted" if info.encrypted else "not encrypted"
+        self.space_label.setText(f"Space: {name} · {info.documents} docs · {info.chunks} chunks · {enc}")
+        self.model_label.setText(f"Model: {info.embed_model}")
+        self.inspector.set_space(name)
+        self.settings_screen.set_space(name)
+        self.qsettings.setValue("last_space", name)
+
+    def show_error(self, message: str, detail: str) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, "biny", message, parent=self)
+        if detail:
+            box.setDetailedText(detail)
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.open()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.library.op is not None:
+            self.library.op.cancel.cancel()
+        wait_all(60000)
+        self.qsettings.setValue("geometry", self.saveGeometry())
+        super().closeEvent(event)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="biny-console")
+    parser.add_argument("--home", type=Path, default=None, help="data folder")
+    parser.add_argument("--space", default=None, help="space to open")
+    args = parser.parse_args(argv)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("biny console")
+    try:
+        engine = Engine.open(args.home)
+    except BinyError as exc:
+        QMessageBox.critical(None, "biny", str(exc))
+        return 2
+    try:
+        window = MainWindow(engine, args.space)
+        window.show()
+        return int(app.exec())
+    finally:
+        wait_all(60000)
+        engine.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,205 @@
+"""Retrieval Inspector (SPEC C2): every stage of the trace, distances against the baseline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTextBrowser,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from biny.console.ops import run_op
+from biny.console.widgets.distance_bar import DistanceBar
+from biny.core.engine import AskResult, Engine, Hit
+from biny.core.progress import CancelToken
+
+NO_PASSAGE = "No passage close enough — this is probably not in this space's material."
+
+
+class InspectorScreen(QWidget):
+    error = Signal(str, str)
+    answered = Signal(object)
+
+    def __init__(self, engine: Engine, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.engine = engine
+        self.space: str | None = None
+        self.result: AskResult | None = None
+        self.busy = False
+
+        self.history = QListWidget()
+        self.history.setObjectName("history")
+        self.history.setMaximumHeight(90)
+        self.question = QLineEdit()
+        self.history.itemActivated.connect(lambda it: self.question.setText(it.text()))
+        self.question.setObjectName("question")
+        self.question.setPlaceholderText("Ask a question about this space…")
+        self.question.returnPressed.connect(self.ask)
+        self.ask_btn = QPushButton("Ask")
+        self.ask_btn.clicked.connect(self.ask)
+        self.k = QSpinBox()
+        self.k.setRange(1, 50)
+        self.k.setValue(engine.settings.retrieval.k)
+        self.auto_cut = QCheckBox("measured cut")
+        self.auto_cut.setChecked(True)
+        self.auto_cut.setToolTip("Cut at the quantile of unrelated questions' nearest distance (R9)")
+        self.cut = QDoubleSpinBox()
+        self.cut.setRange(0.0, 2.0)
+        self.cut.setSingleStep(0.01)
+        self.cut.setDecimals(3)
+        self.cut.setValue(0.2)
+        self.cut.setEnabled(False)
+        self.auto_cut.toggled.connect(lambda on: self.cut.setEnabled(not on))
+
+        row = QHBoxLayout()
+        row.addWidget(self.question, 1)
+        row.addWidget(QLabel("K"))
+        row.addWidget(self.k)
+        row.addWidget(self.auto_cut)
+        row.addWidget(self.cut)
+        row.addWidget(self.ask_btn)
+
+        self.status = QLabel("")
+        self.status.setObjectName("status")
+        self.status.setWordWrap(True)
+        self.stages = QTreeWidget()
+        self.stages.setObjectName("stages")
+        self.stages.setHeaderLabels(["Stage", "What happened"])
+        self.stages.setColumnWidth(0, 120)
+        self.context = QListWidget()
+        self.context.setObjectName("context")
+        self.context.setSpacing(2)
+        self.context.currentRowChanged.connect(self._show_chunk)
+        self.chunk_view = QTextBrowser()
+        self.chunk_view.setObjectName("chunk_view")
+
+        right = QSplitter(Qt.Orientation.Vertical)
+        ctx_box = QWidget()
+        ctx_lay = QVBoxLayout(ctx_box)
+        ctx_lay.setContentsMargins(0, 0, 0, 0)
+        ctx_lay.addWidget(QLabel("<b>Final context</b> (bar: distance; black line: unrelated baseline; "
+                                 "orange: cut)"))
+        ctx_lay.addWidget(self.context)
+        right.addWidget(ctx_box)
+        right.addWidget(self.chunk_view)
+        right.setSizes([320, 260])
+        split = QSplitter()
+        split.addWidget(self.stages)
+        split.addWidget(right)
+        split.setSizes([420, 620])
+
+        lay = QVBoxLayout(self)
+        lay.addWidget(QLabel("<b>Conversation</b> (double-click a question to reuse it)"))
+        lay.addWidget(self.history)
+        lay.addLayout(row)
+        lay.addWidget(self.status)
+        lay.addWidget(split, 1)
+
+    def set_space(self, name: str) -> None:
+        self.space = name
+        self.status.setText(f"Space: {name}")
+
+    def ask(self) -> None:
+        q = self.question.text().strip()
+        if not q or not self.space or self.busy:
+            return
+        self.busy = True
+        self.ask_btn.setEnabled(False)
+        self.status.setText("Searching…")
+        self.history.addItem(QListWidgetItem(q))
+        space, k = self.space, self.k.value()
+        cut = None if self.auto_cut.isChecked() else self.cut.value()
+
+        def work(_: Any, __: CancelToken) -> AskResult:
+            return self.engine.ask(space, q, k=k, max_distance=cut)
+
+        run_op(work, on_success=self.show_result, on_failure=self._failed, on_finished=self._done)
+
+    def _done(self) -> None:
+        self.busy = False
+        self.ask_btn.setEnabled(True)
+
+    def _failed(self, exc: BaseException, detail: str) -> None:
+        self.status.setText(f"Failed: {exc}")
+        self.error.emit(str(exc), detail)
+
+    def show_result(self, result: AskResult) -> None:
+        self.result = result
+        base = result.baseline
+        cut = result.max_distance
+        base_s = f"{base:.3f}" if base is not None else "not measured"
+        cut_s = f"{cut:.3f}" if cut is not None else "none"
+        if result.chunks:
+            self.status.setText(f"{len(result.chunks)} passage(s). Unrelated-pair baseline {base_s}; "
+                                f"cut {cut_s} ({result.reference} reference).")
+        else:
+            self.status.setText(f"{NO_PASSAGE} (cut {cut_s}, baseline {base_s})")
+        self.stages.clear()
+        for stage in result.trace.stages:
+            top = QTreeWidgetItem([stage.name, stage.summary])
+            top.setToolTip(1, stage.summary)
+            dist = dict(zip(stage.kept, stage.data.get("distances", []), strict=False))
+            for cid in stage.kept[:60]:
+                d = dist.get(cid)
+                QTreeWidgetItem(top, ["kept", f"{cid[:10]}" + (f"  d={d:.3f}" if d is not None else "")])
+            for dr in stage.dropped[:60]:
+                d = f"  d={dr.distance:.3f}" if dr.distance is not None else ""
+                QTreeWidgetItem(top, ["dropped", f"{dr.chunk_id[:10]}{d} — {dr.reason}"])
+            self.stages.addTopLevelItem(top)
+        self.stages.expandAll()
+        self.context.clear()
+        for n, hit in enumerate(result.chunks, 1):
+            item = QListWidgetItem()
+            widget = _HitRow(n, hit, base, cut)
+            item.setSizeHint(widget.sizeHint())
+            self.context.addItem(item)
+            self.context.setItemWidget(item, widget)
+        if not result.chunks:
+            self.chunk_view.setHtml(f"<p><i>{NO_PASSAGE}</i></p><p>Nothing was padded in: fewer than K "
+                                    "passages is the correct result when the material does not answer.</p>")
+        else:
+            self.context.setCurrentRow(0)
+        self.answered.emit(result)
+
+    def _show_chunk(self, row: int) -> None:
+        if self.result is None or not (0 <= row < len(self.result.chunks)):
+            return
+        h = self.result.chunks[row]
+        where = f"page {h.page}, " if h.page else ""
+        path = " › ".join(h.heading_path)
+        text = h.text.replace("&", "&amp;").replace("<", "&lt;").replace("\n", "<br>")
+        self.chunk_view.setHtml(
+            f"<h3>{h.document}</h3><p><small>{h.source}<br>{where}characters {h.char_start}–{h.char_end}, "
+            f"chunk #{h.ordinal}{' · ' + path if path else ''}</small></p><p>{text}</p>")
+
+
+class _HitRow(QWidget):
+    def __init__(self, n: int, hit: Hit, baseline: float | None, cut: float | None) -> None:
+        super().__init__()
+        pin = "📌 pinned · " if hit.pinned else ""
+        cal = f" · {hit.calibrated:+.2f} calibrated" if hit.calibrated is not None else ""
+        title = QLabel(f"<b>[{n}] {hit.document}</b> — {pin}d={hit.distance:.3f}{cal}")
+        title.setObjectName("pinned" if hit.pinned else "hit")
+        preview = QLabel(hit.text[:160].replace("\n", " ") + ("…" if len(hit.text) > 160 else ""))
+        preview.setWordWrap(True)
+        lay = QFormLayout(self)
+        lay.setContentsMargins(4, 2, 4, 2)
+        lay.addRow(title)
+        lay.addRow(DistanceBar(hit.distance, baseline, cut))
+        lay.addRow(preview)

@@ -1,0 +1,79 @@
+"""Settings (SPEC C7): model, data folder, chunking, encryption status; re-embed action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QMessageBox, QPushButton, QVBoxLayout, QWidget
+
+from biny.console.ops import run_op
+from biny.core.engine import Engine
+from biny.core.progress import CancelToken
+
+
+class SettingsScreen(QWidget):
+    error = Signal(str, str)
+
+    def __init__(self, engine: Engine, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.engine = engine
+        self.space: str | None = None
+        s = engine.settings
+
+        model = QGroupBox("Embedding model")
+        f = QFormLayout(model)
+        self.model_label = QLabel(s.embedding.model)
+        f.addRow("Configured", self.model_label)
+        self.model_detail = QLabel("loaded on first use")
+        f.addRow("Model id", self.model_detail)
+        self.space_model = QLabel("")
+        f.addRow("This space's vectors", self.space_model)
+        self.reembed_btn = QPushButton("Re-embed this space with the configured model")
+        self.reembed_btn.clicked.connect(self.reembed)
+        f.addRow(self.reembed_btn)
+
+        data = QGroupBox("Data")
+        d = QFormLayout(data)
+        d.addRow("Data folder", QLabel(str(engine.home)))
+        d.addRow("Settings file", QLabel(str(engine.home / "config.toml")))
+        d.addRow("Chunk target", QLabel(f"{s.chunking.target_tokens} tokens, overlap {s.chunking.overlap_tokens}"))
+        quantile = f"p{s.retrieval.threshold_quantile * 100:.0f}"
+        d.addRow("Retrieval", QLabel(f"K={s.retrieval.k}, pool ×{s.retrieval.pool_factor}, "
+                                      f"cut at {quantile} of the unrelated-question reference"))
+        self.encryption = QLabel("")
+        d.addRow("Encryption", self.encryption)
+
+        lay = QVBoxLayout(self)
+        lay.addWidget(model)
+        lay.addWidget(data)
+        lay.addStretch(1)
+
+    def set_space(self, name: str) -> None:
+        self.space = name
+        info = self.engine.space(name)
+        self.space_model.setText(f"{info.embed_model} ({info.dim} dimensions)")
+        self.encryption.setText("this space is encrypted" if info.encrypted else
+                                "this space is stored unencrypted")
+        try:
+            emb = self.engine.embedder
+            self.model_detail.setText(f"{emb.model_id}, window {emb.max_tokens} tokens")
+        except Exception as exc:  # noqa: BLE001 — a broken model config is shown, not fatal here
+            self.model_detail.setText(f"cannot load: {exc}")
+
+    def reembed(self) -> None:
+        if not self.space:
+            return
+        answer = QMessageBox.question(self, "Re-embed", f"Re-embed every chunk of “{self.space}”? "
+                                      "This takes about as long as the first ingest.")
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        space = self.space
+        self.reembed_btn.setEnabled(False)
+
+        def work(progress: Any, cancel: CancelToken) -> int:
+            return self.engine.reembed(space, progress=progress, cancel=cancel)
+
+        run_op(work, on_success=lambda n: self.set_space(space),
+               on_failure=lambda e, d: self.error.emit(str(e), d),
+               on_finished=lambda: self.reembed_btn.setEnabled(True))

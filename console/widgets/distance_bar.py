@@ -1,0 +1,51 @@
+"""A small bar placing a distance against the space's unrelated baseline (SPEC R9, C2)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+
+class DistanceBar(QWidget):
+    """0 at the left; the baseline (unrelated median) marked; the cut marked if known.
+
+    The scale runs to 1.5 × the baseline so "as far as unrelated text" sits at two
+    thirds of the width whatever the model's absolute numbers are.
+    """
+
+    def __init__(self, distance: float, baseline: float | None, cut: float | None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.distance = distance
+        self.baseline = baseline
+        self.cut = cut
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        scale = f"baseline {baseline:.3f}" if baseline else "no baseline measured"
+        cut_s = f", cut {cut:.3f}" if cut is not None else ""
+        self.setToolTip(f"distance {distance:.3f} ({scale}{cut_s}); shorter bar = closer")
+
+    def sizeHint(self) -> QSize:
+        return QSize(160, 14)
+
+    def paintEvent(self, _: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        w, h = self.width(), self.height()
+        full = (self.baseline or max(self.distance, 0.01)) * 1.5
+        pal = self.palette()
+        p.fillRect(QRectF(0, 3, w, h - 6), pal.color(QPalette.ColorRole.AlternateBase))
+        frac = min(self.distance / full, 1.0) if full > 0 else 0.0
+        good = self.cut is None or self.distance <= self.cut
+        p.fillRect(QRectF(0, 3, w * frac, h - 6), QColor("#2b8a3e") if good else QColor("#c92a2a"))
+        pen_color = pal.color(QPalette.ColorRole.WindowText)
+        if self.baseline:
+            x = w * (self.baseline / full)
+            p.setPen(pen_color)
+            p.drawLine(int(x), 0, int(x), h)
+        if self.cut is not None and full > 0:
+            x = w * min(self.cut / full, 1.0)
+            p.setPen(QColor("#e67700"))
+            p.drawLine(int(x), 0, int(x), h)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.end()

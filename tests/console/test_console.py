@@ -1,0 +1,102 @@
+"""The console driven offscreen through its real screens (pytest-qt)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from biny.console.app import MainWindow
+from biny.console.ops import wait_all
+from biny.console.screens.inspector import NO_PASSAGE
+from biny.core.engine import Engine
+from tests.conftest import corpus
+
+pytestmark = pytest.mark.usefixtures("qapp")
+
+
+@pytest.fixture
+def window(qtbot, engine: Engine, tmp_path: Path):  # type: ignore[no-untyped-def]
+    w = MainWindow(engine, None, QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    yield w
+    wait_all()
+
+
+def _wait_ingest(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    qtbot.waitUntil(lambda: window.library.op is None, timeout=180_000)
+
+
+def test_create_space_ingest_and_ask(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    shots = tmp_path / "screens"
+    shots.mkdir()
+    lib = window.library
+    lib.create_space("laws")
+    assert lib.current_space == "laws"
+    seen: list[int] = []
+    lib.overall_progress.valueChanged.connect(seen.append)
+    lib.ingest([corpus("cn_laws", "民法典__附则.md"), corpus("python_peps", "pep-0020.rst")])
+    _wait_ingest(qtbot, window)
+    assert lib.overall_progress.value() == lib.overall_progress.maximum() == 2
+    assert lib.table.rowCount() == 2
+    assert "2 ingested" in lib.progress_label.text()
+    lib.table.selectRow(0)
+    assert "Chunks" in lib.report.toPlainText()
+    window.grab().save(str(shots / "library.png"))
+
+    window.rail.setCurrentRow(1)
+    insp = window.inspector
+    insp.question.setText("Is flat better than nested?")
+    insp.ask()
+    qtbot.waitUntil(lambda: not insp.busy, timeout=60_000)
+    assert insp.context.count() >= 1
+    assert insp.result is not None and insp.result.chunks[0].document == "PEP 20 – The Zen of Python"
+    assert [insp.stages.topLevelItem(i).text(0) for i in range(insp.stages.topLevelItemCount())] == \
+        ["pool", "threshold", "select"]
+    window.grab().save(str(shots / "inspector.png"))
+
+    insp.question.setText("What is the best way to grow tomatoes on a balcony?")
+    insp.ask()
+    qtbot.waitUntil(lambda: not insp.busy, timeout=60_000)
+    assert insp.context.count() == 0
+    assert NO_PASSAGE in insp.status.text()
+    window.grab().save(str(shots / "inspector_empty.png"))
+
+    window.rail.setCurrentRow(2)
+    assert "not encrypted" in window.settings_screen.encryption.text() or \
+        "unencrypted" in window.settings_screen.encryption.text()
+    window.grab().save(str(shots / "settings.png"))
+    assert all((shots / f).stat().st_size > 10_000 for f in
+               ("library.png", "inspector.png", "inspector_empty.png", "settings.png"))
+
+
+def test_cancel_leaves_nothing_half_added(qtbot, window: MainWindow, engine: Engine, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("民法典__继承编.md", "民法典__人格权编.md", "民法典__附则.md"):
+        shutil.copy(corpus("cn_laws", name), docs / name)
+    lib = window.library
+    lib.create_space("s")
+    cancelled = False
+
+    def cancel_on_first_embed(p) -> None:  # type: ignore[no-untyped-def]
+        nonlocal cancelled
+        if p.stage == "embed" and not cancelled:
+            cancelled = True
+            lib.cancel_ingest()
+
+    lib.ingest([docs])
+    assert lib.op is not None
+    lib.op.signals.progress.connect(cancel_on_first_embed)
+    _wait_ingest(qtbot, window)
+    assert cancelled and "cancelled" in lib.progress_label.text()
+    sid = engine.catalog.space("s").space_id
+    visible = engine.documents("s")
+    assert engine.chunks.doc_ids(sid) == {d.doc_id for d in visible}
+    assert engine.chunks.count(sid) == sum(d.chunks for d in visible)
+    assert len(visible) < 3
+    assert lib.table.rowCount() == len(visible)
