@@ -45,6 +45,9 @@ class RetrievalSettings:
     # reference distribution (unrelated questions → nearest passage). A quantile of a
     # measured distribution, never a remembered absolute distance.
     threshold_quantile: float = 0.10
+    # R8: the context handed on is capped in characters and tokens; chunks stay whole.
+    max_context_chars: int = 12000
+    max_context_tokens: int = 4000
 
 
 @dataclass(slots=True)

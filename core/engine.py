@@ -28,7 +28,8 @@ from biny.core.ingest.parse import SUPPORTED_SUFFIXES
 from biny.core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from biny.core.retrieve import baseline as baseline_mod
 from biny.core.retrieve.baseline import Baselines, Distribution
-from biny.core.retrieve.pipeline import RetrievalParams, retrieve
+from biny.core.retrieve.pipeline import Candidate, Context, RetrievalParams, retrieve
+from biny.core.retrieve.terms import glossary_from_titles
 from biny.core.retrieve.trace import Trace
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow, now
 from biny.core.store.lance import ChunkRecord, ChunkStore
@@ -95,6 +96,8 @@ class AskResult:
     max_distance: float | None
     reference: str
     trace: Trace
+    turn_id: str = ""
+    more_available: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -118,7 +121,21 @@ class AskResult:
             "max_distance": self.max_distance,
             "reference": self.reference,
             "trace": self.trace.to_dict(),
+            "turn_id": self.turn_id,
+            "more_available": self.more_available,
         }
+
+
+@dataclass(slots=True)
+class _Turn:
+    """What R6 needs to hand over the next batch without retrieving again."""
+
+    space: str
+    question: str
+    k: int
+    remaining: list[Candidate]
+    result: AskResult
+    more_used: bool = False
 
 
 class Engine:
@@ -141,6 +158,7 @@ class Engine:
             self._lock.release()
             raise
         self._baselines: dict[str, tuple[int, Baselines]] = {}
+        self._turns: dict[str, _Turn] = {}
         self._closed = False
 
     @classmethod
@@ -345,6 +363,13 @@ class Engine:
         row = self.catalog.space(space)
         return {k: Distribution.from_dict(v) for k, v in self.catalog.baselines(row.space_id).items()}
 
+    def retrieval_params(self, k: int | None = None, max_distance: float | None = None) -> RetrievalParams:
+        r = self.settings.retrieval
+        return RetrievalParams(
+            k=k or r.k, pool_factor=r.pool_factor, threshold_quantile=r.threshold_quantile,
+            max_distance=max_distance, max_chars=r.max_context_chars, max_tokens=r.max_context_tokens,
+        )
+
     def ask(
         self,
         space: str,
@@ -352,25 +377,89 @@ class Engine:
         *,
         k: int | None = None,
         max_distance: float | None = None,
+        params: RetrievalParams | None = None,
     ) -> AskResult:
+        """Retrieve the passages that answer ``question`` (SPEC R2–R8), with a full trace."""
         question = question.strip()
         if not question:
             raise BinyError("Ask a question: the text is empty.")
         row = self.catalog.space(space)
         self._check_model(row)
-        r = self.settings.retrieval
-        params = RetrievalParams(k or r.k, r.pool_factor, r.threshold_quantile, max_distance)
+        params = params or self.retrieval_params(k, max_distance)
         vm = self._matrix(row)
         base = self.baselines(space)
         trace = Trace(question=question, retrieval_query=question)
         qvec = self.embedder.embed_queries([question])[0]
-        result = retrieve(question, qvec, vm, base, params, trace)
-        # R7: text is read for the final context only.
-        records = self.chunks.fetch(row.space_id, [c.chunk_id for c in result.final])
+        docs = {d.doc_id: d for d in self.catalog.documents(row.space_id, ("active",))}
+        titles = {d: doc.title for d, doc in docs.items()}
+        ctx = Context(titles=titles, glossary=self._glossary(row.space_id, titles),
+                      embed_queries=lambda qs: self.embedder.embed_queries(qs))
+        result = retrieve(question, qvec, vm, base, params, trace, ctx)
+        answer = self._hits(row, base, result.final, trace, result.max_distance, result.reference)
+        turn_id = uuid.uuid4().hex[:12]
+        answer.turn_id = turn_id
+        answer.more_available = bool(result.remaining)
+        self._turns[turn_id] = _Turn(space, question, params.k, result.remaining, answer)
+        while len(self._turns) > 200:  # keep recent turns only
+            self._turns.pop(next(iter(self._turns)))
+        return answer
+
+    def more_material(self, turn_id: str) -> AskResult:
+        """R6: the next batch of the same ranked pool — no new retrieval, rerank or cut.
+
+        Once per turn; a second request in the same turn behaves like a fresh query.
+        """
+        turn = self._turns.get(turn_id)
+        if turn is None:
+            raise BinyError("That turn is no longer known; ask the question again.")
+        if turn.more_used:
+            fresh = self.ask(turn.space, turn.question, k=turn.k)
+            fresh.trace.stages[0].summary += " (second 'more material' request in the turn: fresh query)"
+            return fresh
+        turn.more_used = True
+        row = self.catalog.space(turn.space)
+        vm = self._matrix(row)
+        trace = Trace(question=turn.question, retrieval_query=turn.question)
+        batch = turn.remaining[: turn.k]
+        chars = tokens = 0
+        kept: list[Candidate] = []
+        r = self.settings.retrieval
+        for c in batch:
+            if c.row < len(vm) and vm.chunk_ids[c.row] == c.chunk_id:
+                c_chars, c_tokens = int(vm.chars[c.row]), int(vm.tokens[c.row])
+                if chars + c_chars > r.max_context_chars or tokens + c_tokens > r.max_context_tokens:
+                    break
+                chars, tokens = chars + c_chars, tokens + c_tokens
+            kept.append(c)
+        from biny.core.retrieve.trace import Stage
+
+        trace.add(Stage("more_material",
+                        f"next {len(kept)} of the same ranked pool ({len(turn.remaining)} were left); "
+                        "no second retrieval, rerank or relevance pass",
+                        kept=[c.chunk_id for c in kept]))
+        base = self.baselines(turn.space)
+        answer = self._hits(row, base, kept, trace, turn.result.max_distance, turn.result.reference)
+        answer.turn_id = turn_id
+        answer.more_available = False
+        return answer
+
+    def _glossary(self, space_id: str, titles: dict[str, str]) -> list[str]:
+        key = (space_id, tuple(sorted(titles)))
+        cached = getattr(self, "_glossary_cache", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]  # type: ignore[no-any-return]
+        glossary = glossary_from_titles(list(titles.values()))
+        self._glossary_cache = (key, glossary)
+        return glossary
+
+    def _hits(self, row: SpaceRow, base: Baselines, final: list[Candidate], trace: Trace,
+              max_distance: float | None, reference: str) -> AskResult:
+        # R7: text is read (and, in encrypted spaces, decrypted) for the final context only.
+        records = self.chunks.fetch(row.space_id, [c.chunk_id for c in final])
         trace.decrypted = len(records)
         docs = {d.doc_id: d for d in self.catalog.documents(row.space_id)}
         hits = []
-        for c in result.final:
+        for c in final:
             rec = records.get(c.chunk_id)
             doc = docs.get(c.doc_id)
             if rec is None or doc is None:
@@ -379,4 +468,4 @@ class Engine:
                             base.calibrated(c.distance), c.pinned, rec.page, rec.ordinal,
                             rec.heading_path, rec.char_start, rec.char_end))
         pairs = base.passage_pairs.median if base.passage_pairs else None
-        return AskResult(question, hits, pairs, result.max_distance, result.reference, trace)
+        return AskResult(trace.question, hits, pairs, max_distance, reference, trace)

@@ -18,6 +18,7 @@ CORPORA = ROOT.parent / "shared" / "corpora"
 # Tests never touch a real keyring or a user's data folder.
 os.environ.setdefault("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
 os.environ.pop("BINY_HOME", None)
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # console tests render offscreen
 
 
 def corpus(*parts: str) -> Path:

@@ -22,6 +22,8 @@ from biny.core.embed.base import Embedder
 from biny.core.errors import BinyError, Cancelled
 from biny.core.ingest.parse import parse_file
 from biny.core.progress import CancelToken, Progress
+from biny.core.retrieve.identifiers import chunk_keys
+from biny.core.retrieve.terms import aspects_of, terms_of
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow, now
 from biny.core.store.lance import ChunkRecord
 from biny.core.store.writer import StoreWriter
@@ -83,6 +85,7 @@ def chunk_document(
     spans, resplits = enforce_cap(doc, spans, max_tokens=embedder.max_tokens, count=count, est=est)
     records: list[ChunkRecord] = []
     inputs: list[str] = []
+    title_terms = terms_of(title)
     for span in spans:
         text = doc.text[span.start : span.end]
         records.append(ChunkRecord(
@@ -97,6 +100,9 @@ def chunk_document(
             heading_path=span.heading_path,
             tokens=count(span),
             est_tokens=float(span.est_tokens),
+            ids=chunk_keys(text, title),
+            terms=sorted(terms_of(text) | title_terms),
+            aspects=sorted(aspects_of(text)),
         ))
         inputs.append(header_input(span))
     return ChunkedDocument(

@@ -1,17 +1,26 @@
 """The retrieval pipeline, top to bottom like SPEC R2–R8.
 
-Stages work on candidates (row indices and distances) — never on text — so only
-the chunks that end up in the context are read back (R7, decrypt last). Each
-stage records what it kept and dropped into the ``Trace``.
+Stages work on candidates (row indices and distances) — never on chunk text — so
+only the chunks that end up in the context are read back and decrypted (R7).
+Identifier keys, term sets and aspect flags stored at ingest answer the string
+checks. Every stage records what it kept and dropped into the ``Trace``.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
 
 from biny.core.embed.base import Vectors
 from biny.core.retrieve.baseline import Baselines
+from biny.core.retrieve.identifiers import question_keys
+from biny.core.retrieve.rerank import Reranker, RRFReranker
+from biny.core.retrieve.terms import ASPECT_WORDS, asked_aspects, contains_term, named_terms
 from biny.core.retrieve.trace import Dropped, Stage, Trace
 from biny.core.store.vectors import VectorMatrix
 
@@ -23,6 +32,7 @@ class Candidate:
     doc_id: str
     distance: float
     pinned: bool = False
+    source: str = "vector"  # vector | identifier | second_pass
 
 
 @dataclass(slots=True)
@@ -30,17 +40,62 @@ class RetrievalParams:
     k: int
     pool_factor: int
     threshold_quantile: float
-    # An explicit cut (console slider, tests); None = from the measured reference.
+    # An explicit cut (console control, experiments); None = from the measured reference.
     max_distance: float | None = None
+    max_chars: int = 12000
+    max_tokens: int = 4000
+    # Stage switches (the evaluation harness ablates each).
+    use_threshold: bool = True
+    use_identifiers: bool = True
+    use_second_pass: bool = True
+    use_rerank: bool = True
+    keep_nearest: bool = True
+
+
+@dataclass(slots=True)
+class Context:
+    """What stages need beyond the vectors: titles (glossary, scoping) and a query embedder."""
+
+    titles: dict[str, str]
+    glossary: list[str]
+    embed_queries: Callable[[list[str]], Vectors]
+    reranker: Reranker = field(default_factory=RRFReranker)
 
 
 @dataclass(slots=True)
 class Retrieval:
     final: list[Candidate]
-    pool: list[Candidate]
+    remaining: list[Candidate]  # the rest of the ranked pool, for "more material" (R6)
     max_distance: float | None
     reference: str
     trace: Trace
+
+
+def _cand(vm: VectorMatrix, row: int, dist: npt.NDArray[np.float32], *, pinned: bool = False,
+          source: str = "vector") -> Candidate:
+    return Candidate(row, vm.chunk_ids[row], vm.doc_ids[row], float(dist[row]), pinned, source)
+
+
+def find_cliff(distances: list[float], slots: int) -> int:
+    """How many of the nearest hits stand before a cliff in the distances (0 = smooth slope).
+
+    R4: when an identifier hits more chunks than fit, keep those before a clear step
+    (the page's 0.27, 0.31, then noise from 0.51); a smooth slope means the hits are
+    a sample, and none is rescued. A step is a gap within the first ``slots`` hits at
+    least 4× the median gap and at least 15% of the whole spread.
+    """
+    d = sorted(distances)
+    if len(d) <= slots:
+        return len(d)
+    gaps = [b - a for a, b in itertools.pairwise(d)]
+    spread = d[-1] - d[0]
+    if spread <= 0:
+        return 0
+    median_gap = float(np.median(gaps))
+    i = max(range(min(slots, len(gaps))), key=lambda j: gaps[j])
+    if gaps[i] >= 4 * max(median_gap, 1e-6) and gaps[i] >= 0.15 * spread:
+        return i + 1
+    return 0
 
 
 def retrieve(
@@ -50,50 +105,200 @@ def retrieve(
     baselines: Baselines,
     params: RetrievalParams,
     trace: Trace,
+    ctx: Context,
 ) -> Retrieval:
-    # R2: a ranked pool wider than K, fetched first; the distance filter runs after it.
+    k = params.k
+    # ---- R2: a ranked pool wider than K, fetched first (exact search over every chunk) ----------
     t0 = time.perf_counter()
-    idx, dist = vm.nearest(query_vector, params.k * params.pool_factor)
-    pool = [Candidate(int(i), vm.chunk_ids[i], vm.doc_ids[i], float(d)) for i, d in zip(idx, dist, strict=True)]
+    sims = vm.similarities(query_vector)
+    dist = (1.0 - sims).astype(np.float32)
+    idx, _ = vm.top(sims, k * params.pool_factor)
+    pool = [_cand(vm, int(i), dist) for i in idx]
+    standout = None
+    if len(dist) >= 20 and pool:
+        med = float(np.median(dist))
+        mad = float(np.median(np.abs(dist - med))) or 1e-6
+        standout = (med - pool[0].distance) / mad
     trace.add(Stage(
-        "pool",
-        f"{len(pool)} nearest of {len(vm)} chunks (K={params.k} × {params.pool_factor})",
+        "pool", f"{len(pool)} nearest of {len(vm)} chunks (K={k} × {params.pool_factor})",
         kept=[c.chunk_id for c in pool],
-        data={"distances": [round(c.distance, 4) for c in pool], "searched": len(vm)},
+        data={"distances": [round(c.distance, 4) for c in pool], "searched": len(vm),
+              "standout": None if standout is None else round(standout, 2)},
         ms=(time.perf_counter() - t0) * 1000,
     ))
 
-    # R2/R9: cut by a maximum distance set against the measured reference for this
-    # question's script (unrelated questions → nearest passage), never a fixed number.
+    # ---- R2/R9: cut at a distance set against the measured reference -----------------------------
     t0 = time.perf_counter()
     group, ref = baselines.reference_for(question)
-    if params.max_distance is not None:
-        max_d: float | None = params.max_distance
-        how = f"explicit cut {max_d:.3f}"
+    max_d: float | None
+    if not params.use_threshold:
+        max_d, how = None, "threshold switched off"
+    elif params.max_distance is not None:
+        max_d, how = params.max_distance, f"explicit cut {params.max_distance:.3f}"
     elif ref is not None:
         max_d = ref.quantile(params.threshold_quantile)
         how = (f"cut at {max_d:.3f} = p{params.threshold_quantile * 100:.0f} of unrelated "
                f"questions' nearest distance ({group}, median {ref.median:.3f})")
     else:
-        max_d = None
-        how = "no reference measured yet: nothing cut"
+        max_d, how = None, "no reference measured yet: nothing cut"
     kept = [c for c in pool if max_d is None or c.distance <= max_d]
     trace.add(Stage(
-        "threshold",
-        f"{len(kept)} of {len(pool)} within the cut; {how}",
+        "threshold", f"{len(kept)} of {len(pool)} within the cut; {how}",
         kept=[c.chunk_id for c in kept],
-        dropped=[Dropped(c.chunk_id, "beyond the distance cut", c.distance)
-                 for c in pool if max_d is not None and c.distance > max_d],
+        dropped=[Dropped(c.chunk_id, "beyond the distance cut", c.distance) for c in pool if c not in kept],
         data={"max_distance": max_d, "reference": group, "quantile": params.threshold_quantile},
         ms=(time.perf_counter() - t0) * 1000,
     ))
 
-    # Fewer than K is a correct result: never pad (R2).
-    final = kept[: params.k]
+    # ---- R4: identifiers are looked up as keys and pinned ahead of semantic ranking ---------------
+    t0 = time.perf_counter()
+    pins: list[Candidate] = []
+    id_data: list[dict[str, object]] = []
+    if params.use_identifiers:
+        named_docs = _named_docs(question, ctx)
+        for ident in question_keys(question):
+            entries = vm.id_index.get(ident.key, [])
+            defining = [r for r, tier in entries if tier == "def"]
+            rows = defining or [r for r, _ in entries]
+            scoped = [r for r in rows if vm.doc_ids[r] in named_docs] if named_docs else rows
+            rows = scoped or rows
+            rows = sorted(set(rows), key=lambda r: float(dist[r]))
+            slots = max(1, k - len(pins))
+            n_keep = find_cliff([float(dist[r]) for r in rows], slots)
+            taken = [r for r in rows[:n_keep] if all(p.row != r for p in pins)]
+            pins.extend(_cand(vm, r, dist, pinned=True, source="identifier") for r in taken)
+            id_data.append({"identifier": ident.surface, "key": ident.key, "hits": len(rows),
+                            "tier": "def" if defining else "ref", "scoped_to_named_documents": bool(named_docs),
+                            "pinned": len(taken),
+                            "rule": "all fit" if len(rows) <= slots else
+                                    ("cliff" if n_keep else "smooth slope: none rescued")})
     trace.add(Stage(
-        "select",
-        f"{len(final)} chunk(s) in the context" + ("" if final else ": no passage close enough"),
-        kept=[c.chunk_id for c in final],
-        dropped=[Dropped(c.chunk_id, "past K", c.distance) for c in kept[params.k:]],
+        "identifiers",
+        f"{len(pins)} pinned from {len(id_data)} identifier(s)" if id_data else "no identifier in the question",
+        kept=[p.chunk_id for p in pins], data={"identifiers": id_data},
+        ms=(time.perf_counter() - t0) * 1000,
     ))
-    return Retrieval(final, pool, max_d, group, trace)
+
+    # ---- R3: second pass, decided by code (named things, asked aspect) ---------------------------
+    t0 = time.perf_counter()
+    pinned_rows = {p.row for p in pins}
+    candidates = [c for c in kept if c.row not in pinned_rows]
+    retrieved_rows = [p.row for p in pins] + [c.row for c in candidates[:k]]
+    added: list[Candidate] = []
+    data: dict[str, object] = {}
+    derived: list[str] = []
+    # R3 asks what a *successful* retrieval is missing: with nothing retrieved the
+    # honest answer is "not in your material", and nothing is searched again.
+    ceiling = ref.median if ref is not None and params.use_threshold else None
+    if params.use_second_pass and retrieved_rows:
+        id_surfaces = {i.surface.lower() for i in question_keys(question)}
+        terms = [t for t in named_terms(question, ctx.glossary) if t.lower() not in id_surfaces]
+        missing_terms = [t for t in terms if not any(contains_term(vm.terms[r], t) for r in retrieved_rows)]
+        asked = asked_aspects(question)
+        missing_aspects = sorted(a for a in asked if not any(a in vm.aspects[r] for r in retrieved_rows))
+        data = {"terms": terms, "missing_terms": missing_terms, "aspects": sorted(asked),
+                "missing_aspects": missing_aspects}
+        queries: list[tuple[str, str | None, str | None]] = []  # (query, required term, required aspect)
+        aspect_words = " ".join(ASPECT_WORDS.get(a, a.split(":")[-1]) for a in missing_aspects)
+        for t in missing_terms:
+            queries.append((f"{t} {aspect_words}".strip(), t, None))
+        for a in missing_aspects:
+            subject = " ".join(terms) or question
+            queries.append((f"{subject} {ASPECT_WORDS.get(a, a.split(':')[-1])}", terms[0] if terms else None, a))
+        if queries:
+            vectors = ctx.embed_queries([q for q, _, _ in queries])  # one batch: once, never a loop
+            seen = pinned_rows | {c.row for c in candidates}
+            for (_q, term, aspect), qv in zip(queries, vectors, strict=True):
+                q_idx, _ = vm.top(vm.similarities(qv), 3 * k)
+                got = 0
+                for r in (int(i) for i in q_idx):
+                    if r in seen:
+                        continue
+                    if term is not None and not contains_term(vm.terms[r], term):
+                        continue
+                    if aspect is not None and aspect not in vm.aspects[r]:
+                        continue
+                    if ceiling is not None and float(dist[r]) > ceiling:
+                        continue  # as far from the question as unrelated text: not a rescue
+                    added.append(_cand(vm, r, dist, source="second_pass"))
+                    seen.add(r)
+                    got += 1
+                    if got >= 2:
+                        break
+            derived = [q for q, _, _ in queries]
+            data["queries"] = derived
+    trace.add(Stage(
+        "second_pass",
+        (f"searched {len(derived)} derived quer(ies) once, merged {len(added)}"
+         if derived else "switched off" if not params.use_second_pass
+         else "nothing retrieved: no second pass" if not retrieved_rows
+         else "every named term and asked aspect already present"),
+        kept=[c.chunk_id for c in added], data=data, ms=(time.perf_counter() - t0) * 1000,
+    ))
+
+    # ---- Rerank (pins keep their places: R4) ------------------------------------------------------
+    t0 = time.perf_counter()
+    rest = candidates + added
+    if params.use_rerank and len(rest) > 1:
+        order = ctx.reranker.order(question, [c.row for c in rest], [c.distance for c in rest], vm)
+        by_row = {c.row: c for c in rest}
+        rest = [by_row[r] for r in order]
+    ranked = pins + rest
+    final = pins + rest[: max(0, k - len(pins))]
+    trace.add(Stage(
+        "rerank", f"{ctx.reranker.name if params.use_rerank else 'vector order'}; "
+                  f"{len(pins)} pinned first, {len(final) - len(pins)} ranked",
+        kept=[c.chunk_id for c in final],
+        dropped=[Dropped(c.chunk_id, "past K after rerank", c.distance) for c in rest[max(0, k - len(pins)):]],
+        ms=(time.perf_counter() - t0) * 1000,
+    ))
+
+    # ---- R5: the vector-nearest chunk (within the cut) is always in the context, added ------------
+    nearest = kept[0] if kept else None
+    added_nearest = False
+    if params.keep_nearest and nearest is not None and all(c.row != nearest.row for c in final):
+        final.append(nearest)
+        added_nearest = True
+    trace.add(Stage(
+        "nearest",
+        ("nearest chunk added back (rerank had moved it out)" if added_nearest else
+         "nearest chunk already in the context" if nearest else "no chunk within the cut"),
+        kept=[nearest.chunk_id] if nearest else [],
+    ))
+
+    # ---- R8: character and token budget; whole chunks only, in final order ------------------------
+    chars = tokens = 0
+    budgeted: list[Candidate] = []
+    over: list[Dropped] = []
+    for c in final:
+        c_chars, c_tokens = int(vm.chars[c.row]), int(vm.tokens[c.row])
+        if chars + c_chars <= params.max_chars and tokens + c_tokens <= params.max_tokens:
+            budgeted.append(c)
+            chars += c_chars
+            tokens += c_tokens
+        else:
+            over.append(Dropped(c.chunk_id, "over the context budget (kept whole, not cut)", c.distance))
+    trace.add(Stage(
+        "budget", f"{len(budgeted)} chunk(s), {chars} chars, {tokens} tokens "
+                  f"(caps {params.max_chars} chars / {params.max_tokens} tokens)",
+        kept=[c.chunk_id for c in budgeted], dropped=over,
+    ))
+    final_rows = {c.row for c in budgeted}
+    remaining = [c for c in ranked if c.row not in final_rows]
+    trace.add(Stage(
+        "final", f"{len(budgeted)} chunk(s) in the context" + ("" if budgeted else ": no passage close enough"),
+        kept=[c.chunk_id for c in budgeted],
+    ))
+    return Retrieval(budgeted, remaining, max_d, group, trace)
+
+
+def _named_docs(question: str, ctx: Context) -> set[str]:
+    """Documents whose title the question names (glossary terms of that title present in it)."""
+    q = question.lower()
+    named = [g for g in ctx.glossary if len(g) >= 2 and g.lower() in q]
+    if not named:
+        return set()
+    longest = max(len(g) for g in named)
+    # Prefer the most specific title term named ("劳动合同法" over "合同法").
+    specific = [g for g in named if len(g) == longest]
+    return {d for d, title in ctx.titles.items() if any(g.lower() in title.lower() for g in specific)}

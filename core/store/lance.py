@@ -31,6 +31,10 @@ class ChunkRecord:
     heading_path: list[str]
     tokens: int
     est_tokens: float
+    # R3/R4 lookups without reading text: identifier keys with tier, terms, aspect flags.
+    ids: list[str]
+    terms: list[str]
+    aspects: list[str]
 
 
 def chunk_schema(dim: int) -> pa.Schema:
@@ -47,13 +51,16 @@ def chunk_schema(dim: int) -> pa.Schema:
             pa.field("heading_path", pa.string(), nullable=False),
             pa.field("tokens", pa.int32(), nullable=False),
             pa.field("est_tokens", pa.float32(), nullable=False),
+            pa.field("ids", pa.list_(pa.string()), nullable=False),
+            pa.field("terms", pa.list_(pa.string()), nullable=False),
+            pa.field("aspects", pa.list_(pa.string()), nullable=False),
             pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
         ]
     )
 
 
 _META_COLS = ["chunk_id", "doc_id", "ordinal", "text", "char_start", "char_end", "page",
-              "page_end", "heading_path", "tokens", "est_tokens"]
+              "page_end", "heading_path", "tokens", "est_tokens", "ids", "terms", "aspects"]
 
 
 def _quote_list(ids: list[str]) -> str:

@@ -18,6 +18,7 @@ from biny.core.errors import DataFolderInUse, ModelMismatch, SpaceExists, SpaceN
 from tests.conftest import ROOT, CountingEmbedder, corpus
 
 LAW = "民法典__继承编.md"
+STAGES = ["pool", "threshold", "identifiers", "second_pass", "rerank", "nearest", "budget", "final"]
 
 
 def _law_copy(tmp_path: Path, name: str = LAW) -> Path:
@@ -49,7 +50,7 @@ def test_ingest_then_ask_returns_grounded_chunks(engine: Engine, tmp_path: Path)
     first = data["chunks"][0]
     assert set(first) >= {"text", "document", "source", "distance", "pinned"}
     assert first["document"] == "中华人民共和国民法典 继承编"
-    assert [s["name"] for s in data["trace"]["stages"]] == ["pool", "threshold", "select"]
+    assert [s["name"] for s in data["trace"]["stages"]] == STAGES
     assert data["trace"]["decrypted"] == len(result.chunks)  # text read for the context only
 
 

@@ -1,0 +1,49 @@
+"""Rerankers (pluggable). The default fuses vector rank with a lexical rank (RRF).
+
+The lexical side scores a chunk by the inverse document frequency of the
+question's terms found in the chunk's stored term set — no chunk text needed (R7).
+Whatever the reranker, the pipeline — not the reranker — enforces R4 (pins keep
+their places) and R5 (the nearest chunk stays).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Protocol
+
+from biny.core.retrieve.terms import query_terms
+from biny.core.store.vectors import VectorMatrix
+
+
+class Reranker(Protocol):
+    name: str
+
+    def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix) -> list[int]:
+        """Return ``rows`` reordered, best first."""
+        ...
+
+
+class RRFReranker:
+    """Reciprocal-rank fusion of vector order and lexical (IDF-weighted term overlap) order."""
+
+    name = "rrf(vector, lexical)"
+
+    def __init__(self, k: int = 60) -> None:
+        self.k = k
+
+    def lexical(self, question: str, row: int, vm: VectorMatrix) -> float:
+        n = max(len(vm), 1)
+        terms = query_terms(question)
+        return sum(math.log(1 + n / (1 + vm.df.get(t, 0))) for t in terms if t in vm.terms[row])
+
+    def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix) -> list[int]:
+        by_vec = sorted(range(len(rows)), key=lambda i: distances[i])
+        lex = [self.lexical(question, r, vm) for r in rows]
+        by_lex = sorted(range(len(rows)), key=lambda i: -lex[i])
+        score = [0.0] * len(rows)
+        for rank, i in enumerate(by_vec):
+            score[i] += 1.0 / (self.k + rank + 1)
+        for rank, i in enumerate(by_lex):
+            score[i] += 1.0 / (self.k + rank + 1)
+        order = sorted(range(len(rows)), key=lambda i: (-score[i], distances[i]))
+        return [rows[i] for i in order]

@@ -1,0 +1,188 @@
+"""Retrieval stages and their invariants on real chunks (SPEC R2–R8)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from biny.core.config import Settings
+from biny.core.engine import Engine
+from biny.core.retrieve.identifiers import cn_to_int, extract
+from biny.core.retrieve.pipeline import RetrievalParams, find_cliff
+from biny.core.retrieve.rerank import RRFReranker
+from biny.core.store.vectors import VectorMatrix
+from tests.conftest import CountingEmbedder, corpus
+
+SYNTHETIC = """# 测试条例
+
+第十七条 本条规定登记的程序。
+
+第十八条 申请人应当在三十日内提交书面材料。
+
+第十八条之一 电子材料与书面材料具有同等效力。
+
+第一百一十八条 违反本条例的，处以警告。
+"""
+
+
+class QueryCountingEmbedder(CountingEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.query_calls = 0
+
+    def embed_queries(self, texts: list[str]):  # type: ignore[no-untyped-def]
+        self.query_calls += 1
+        return super().embed_queries(texts)
+
+
+@pytest.fixture(scope="module")
+def laws(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Engine, QueryCountingEmbedder]]:
+    home = tmp_path_factory.mktemp("laws")
+    emb = QueryCountingEmbedder()
+    eng = Engine.open(home / "home", settings=Settings(), embedder=emb)
+    eng.create_space("laws")
+    synthetic = home / "测试条例.md"
+    synthetic.write_text(SYNTHETIC, encoding="utf-8")
+    report = eng.ingest("laws", [corpus("cn_laws", "民法典__总则.md"), corpus("cn_laws", "民法典__继承编.md"),
+                                 corpus("cn_laws", "社会法__劳动法(2018-12-29).md"), synthetic])
+    assert report.ok
+    yield eng, emb
+    eng.close()
+
+
+def test_chinese_numerals() -> None:
+    assert [cn_to_int(x) for x in ("十八", "一百一十八", "一千二百五十九", "两千零一", "１８")] == [18, 118, 1259, 2001, 18]
+    keys = {i.key for i in extract("第18条、第 18 条、第十八条、Article 18")}
+    assert keys == {"art:18"}
+    assert {i.key for i in extract("第十八条之一")} == {"art:18-1"}
+    assert {i.key for i in extract("ISO/IEC 29500-2 and RFC 9110 and PEP 484")} == \
+        {"std:ISO/IEC29500-2", "std:RFC9110", "std:PEP484"}
+
+
+def test_find_cliff() -> None:
+    assert find_cliff([0.27, 0.31, 0.51, 0.52, 0.53, 0.535, 0.54, 0.55], slots=5) == 2  # the page's example
+    assert find_cliff([0.30 + 0.01 * i for i in range(12)], slots=5) == 0  # smooth slope: rescue none
+    assert find_cliff([0.2, 0.3, 0.4], slots=5) == 3  # all fit
+
+
+@pytest.mark.parametrize("form", ["第18条", "第 18 条", "第十八条", "Article 18"])
+def test_named_article_is_pinned_first_in_every_form(laws: tuple[Engine, QueryCountingEmbedder], form: str) -> None:
+    eng, _ = laws
+    result = eng.ask("laws", f"测试条例{form}规定了什么期限？")
+    pinned = [h for h in result.chunks if h.pinned]
+    assert pinned, result.trace.stage("identifiers")
+    assert result.chunks[0].pinned
+    assert "第十八条 申请人应当在三十日内" in pinned[0].text
+    ident = result.trace.stage("identifiers")
+    assert ident is not None and ident.data["identifiers"][0]["key"] == "art:18"
+
+
+def test_neighbouring_numbers_do_not_match(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    eng, _ = laws
+    sid = eng.catalog.space("laws").space_id
+    vm = eng.vectors.get(sid, eng.catalog.known_doc_ids_active(sid), 384)
+    synthetic = next(d.doc_id for d in eng.documents("laws") if d.title == "测试条例")
+    rows18 = [r for r, tier in vm.id_index["art:18"] if tier == "def" and vm.doc_ids[r] == synthetic]
+    rows118 = [r for r, tier in vm.id_index["art:118"] if tier == "def" and vm.doc_ids[r] == synthetic]
+    rows18_1 = [r for r, tier in vm.id_index["art:18-1"] if tier == "def" and vm.doc_ids[r] == synthetic]
+    assert rows18 and rows118 and rows18_1
+    # 第十八条之一 is its own key: asking for it pins it, asking for 第十八条 never matches it by key.
+    result = eng.ask("laws", "测试条例第十八条之一是怎么规定的？")
+    assert result.chunks[0].pinned and "第十八条之一 电子材料" in result.chunks[0].text
+
+
+def test_identifier_scoped_to_named_document(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    eng, _ = laws
+    result = eng.ask("laws", "劳动法第十八条规定了哪些劳动合同无效？")
+    assert result.chunks[0].pinned
+    assert result.chunks[0].document == "中华人民共和国劳动法"
+    assert "第十八条" in result.chunks[0].text
+
+
+def test_pins_keep_their_place_and_nearest_is_added_not_swapped(laws: tuple[Engine, QueryCountingEmbedder],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    eng, _ = laws
+
+    def worst_first(self, question, rows, distances, vm: VectorMatrix):  # type: ignore[no-untyped-def]
+        return [r for _, r in sorted(zip(distances, rows, strict=True), reverse=True)]  # a hostile reranker
+
+    monkeypatch.setattr(RRFReranker, "order", worst_first)
+    plain = eng.ask("laws", "遗产按照什么顺序继承？", params=eng.retrieval_params(3).__class__(
+        k=3, pool_factor=4, threshold_quantile=0.1, use_rerank=False))
+    nearest = plain.chunks[0]
+    result = eng.ask("laws", "遗产按照什么顺序继承？", k=3)
+    ids = [h.chunk_id for h in result.chunks]
+    assert nearest.chunk_id in ids, "R5: the vector-nearest chunk is always in the context"
+    assert len(ids) == 4 and ids[-1] == nearest.chunk_id  # added after the K reranked, none swapped out
+    nearest_stage = result.trace.stage("nearest")
+    assert nearest_stage is not None and "added back" in nearest_stage.summary
+
+    pinned = eng.ask("laws", "测试条例第十八条规定了什么？", k=3)
+    assert pinned.chunks[0].pinned and "第十八条 申请人" in pinned.chunks[0].text
+
+
+def test_never_padded_and_no_second_pass_when_nothing_retrieved(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    eng, emb = laws
+    before = emb.query_calls
+    result = eng.ask("laws", "How long should sourdough rise before baking?", k=5)
+    assert result.chunks == []
+    sp = result.trace.stage("second_pass")
+    assert sp is not None and "nothing retrieved" in sp.summary
+    assert emb.query_calls == before + 1  # only the question itself was embedded
+
+
+def test_second_pass_runs_once_for_a_missing_aspect(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    eng, emb = laws
+    before = emb.query_calls
+    result = eng.ask("laws", "劳动法规定的试用期最长是多长时间？", k=5)
+    sp = result.trace.stage("second_pass")
+    assert sp is not None
+    assert emb.query_calls - before <= 2  # the question, plus at most one batch of derived queries
+    assert result.chunks
+    assert any("试用期" in h.text for h in result.chunks)
+
+
+def test_budget_keeps_whole_chunks(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    eng, _ = laws
+    params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.1, max_chars=500, max_tokens=10_000)
+    result = eng.ask("laws", "遗产按照什么顺序继承？", params=params)
+    assert sum(len(h.text) for h in result.chunks) <= 500
+    sid = eng.catalog.space("laws").space_id
+    for h in result.chunks:
+        stored = eng.chunks.fetch(sid, [h.chunk_id])[h.chunk_id]
+        assert h.text == stored.text and len(h.text) == h.char_end - h.char_start  # never cut
+    budget = result.trace.stage("budget")
+    assert budget is not None and all("kept whole" in d.reason for d in budget.dropped)
+
+
+def test_more_material_is_the_next_batch_of_the_same_pool(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    eng, emb = laws
+    first = eng.ask("laws", "继承人有哪些权利和义务？", k=2, max_distance=0.5)
+    assert first.more_available
+    calls = emb.query_calls
+    more = eng.more_material(first.turn_id)
+    assert emb.query_calls == calls, "R6: no second retrieval"
+    assert [s.name for s in more.trace.stages] == ["more_material"]
+    assert more.chunks and not {h.chunk_id for h in more.chunks} & {h.chunk_id for h in first.chunks}
+    again = eng.more_material(first.turn_id)  # second request in the turn: a fresh query
+    assert emb.query_calls == calls + 1
+    assert again.trace.stage("pool") is not None
+
+
+def test_decrypt_last_reads_only_the_final_context(laws: tuple[Engine, QueryCountingEmbedder],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    eng, _ = laws
+    fetched: list[int] = []
+    original = eng.chunks.fetch
+
+    def spy(space_id: str, chunk_ids: list[str]):  # type: ignore[no-untyped-def]
+        fetched.append(len(chunk_ids))
+        return original(space_id, chunk_ids)
+
+    monkeypatch.setattr(eng.chunks, "fetch", spy)
+    result = eng.ask("laws", "劳动法第十八条规定了哪些劳动合同无效？", k=3)
+    assert fetched == [len(result.chunks)]
+    assert result.trace.decrypted == len(result.chunks)
+
+
