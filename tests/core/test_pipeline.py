@@ -52,7 +52,8 @@ def laws(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Engine, Que
 
 
 def test_chinese_numerals() -> None:
-    assert [cn_to_int(x) for x in ("十八", "一百一十八", "一千二百五十九", "两千零一", "１８")] == [18, 118, 1259, 2001, 18]
+    numerals = ("十八", "一百一十八", "一千二百五十九", "两千零一", "１８")
+    assert [cn_to_int(x) for x in numerals] == [18, 118, 1259, 2001, 18]
     keys = {i.key for i in extract("第18条、第 18 条、第十八条、Article 18")}
     assert keys == {"art:18"}
     assert {i.key for i in extract("第十八条之一")} == {"art:18-1"}
