@@ -86,7 +86,7 @@ class MainWindow(QMainWindow):
             self.space_label.setText("No space")
             return
         info = self.engine.space(name)
-        enc = "encrypted" if info.encrypted else "not encrypted"
+        enc = ("encrypted · locked" if info.locked else "encrypted") if info.encrypted else "not encrypted"
         self.space_label.setText(f"Space: {name} · {info.documents} docs · {info.chunks} chunks · {enc}")
         self.model_label.setText(f"Model: {info.embed_model}")
         self.inspector.set_space(name)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from biny.core.errors import BinyError
+from biny.core.errors import BinyError, PassphraseRequired
 from biny.core.progress import Progress
 
 
@@ -35,8 +35,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("space", help="create, list, delete or re-embed spaces")
     ssub = sp.add_subparsers(dest="space_cmd", required=True)
-    c = ssub.add_parser("create", help="create a space")
+    c = ssub.add_parser("create", help="create a space (encrypted unless --unencrypted)")
     c.add_argument("name")
+    c.add_argument("--unencrypted", action="store_true",
+                   help="store chunk text in plaintext (only for content that is not confidential)")
+    u = ssub.add_parser("unlock", help="check a space's passphrase (and optionally remember it)")
+    u.add_argument("name")
+    u.add_argument("--remember", action="store_true", help="store it in the OS keyring (or opted-in file)")
+    pw = ssub.add_parser("passphrase", help="change the passphrase of a space's owner (re-wraps keys only)")
+    pw.add_argument("name")
+    ex = ssub.add_parser("export", help="back up a space (wrapped key included) to a .tar file")
+    ex.add_argument("name")
+    ex.add_argument("dest", type=Path)
+    im = ssub.add_parser("import", help="restore a space from a backup")
+    im.add_argument("archive", type=Path)
+    im.add_argument("--name", default=None, help="import under another name")
     ssub.add_parser("list", help="list spaces").add_argument("--json", action="store_true")
     d = ssub.add_parser("delete", help="delete a space and everything in it")
     d.add_argument("name")
@@ -87,6 +100,22 @@ class _Bar:
         self._bar.close()
 
 
+def _prompt(label: str, *, confirm: bool = False) -> str:
+    """Read a passphrase: BINY_PASSPHRASE, else an interactive prompt; never echoed."""
+    import getpass
+    import os
+
+    env = os.environ.get("BINY_PASSPHRASE")
+    if env:
+        return env
+    if not sys.stdin.isatty():
+        raise PassphraseRequired("A passphrase is needed and there is no terminal to ask on: set BINY_PASSPHRASE.")
+    first = getpass.getpass(label)
+    if confirm and getpass.getpass("Repeat: ") != first:
+        raise BinyError("The two passphrases differ; nothing was changed.")
+    return first
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from biny.core.engine import Engine
@@ -95,7 +124,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         with Engine.open(args.home) as engine:
             for note in engine.recovery_notes:
                 print(f"recovered: {note}", file=sys.stderr)
-            return _run(engine, args)
+            try:
+                code = _run(engine, args)
+            except PassphraseRequired:
+                space = getattr(args, "space", None) or getattr(args, "name", None)
+                if not space or not sys.stdin.isatty():
+                    raise
+                engine.unlock(space, _prompt(f"Passphrase for {space}: "))
+                code = _run(engine, args)
+            for notice in engine.notices:
+                print(notice, file=sys.stderr)
+            return code
     except KeyboardInterrupt:
         print("Interrupted. Nothing half-ingested was kept.", file=sys.stderr)
         return 130
@@ -108,15 +147,32 @@ def _run(engine: Any, args: argparse.Namespace) -> int:
     out = sys.stdout
     if args.command == "space":
         if args.space_cmd == "create":
-            s = engine.create_space(args.name)
-            print(f"created space {s.name!r} ({s.embed_model})")
+            passphrase = None
+            if not args.unencrypted and engine.secrets.get(*engine.owner) is None:
+                passphrase = _prompt("Passphrase for the new space: ", confirm=True)
+            s = engine.create_space(args.name, encrypted=not args.unencrypted, passphrase=passphrase)
+            state = "encrypted" if s.encrypted else "NOT encrypted"
+            print(f"created space {s.name!r} ({s.embed_model}, {state})")
+        elif args.space_cmd == "unlock":
+            engine.unlock(args.name, _prompt(f"Passphrase for {args.name}: "), remember=args.remember)
+            print(f"passphrase accepted for {args.name!r}")
+        elif args.space_cmd == "passphrase":
+            old = _prompt("Current passphrase: ")
+            new = _prompt("New passphrase: ", confirm=True)
+            changed = engine.change_passphrase(args.name, old, new)
+            print(f"re-wrapped the keys of {len(changed)} space(s): {', '.join(changed)}")
+        elif args.space_cmd == "export":
+            print(f"wrote {engine.export_space(args.name, args.dest)}")
+        elif args.space_cmd == "import":
+            s = engine.import_space(args.archive, name=args.name)
+            print(f"imported space {s.name!r} ({s.documents} documents)")
         elif args.space_cmd == "list":
             spaces = engine.spaces()
             if args.json:
                 _dump([_asdict(s) for s in spaces], out)
             else:
                 for s in spaces:
-                    enc = "encrypted" if s.encrypted else "not encrypted"
+                    enc = ("encrypted, locked" if s.locked else "encrypted") if s.encrypted else "not encrypted"
                     print(f"{s.name}\t{s.documents} documents\t{s.chunks} chunks\t{s.embed_model}\t{enc}")
                 if not spaces:
                     print("no spaces yet: biny space create NAME")

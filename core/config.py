@@ -62,12 +62,22 @@ class LimitSettings:
 
 
 @dataclass(slots=True)
+class SecuritySettings:
+    # I8: spaces belong to a tenant and a user; their passphrase is looked up under both.
+    tenant: str = "default"
+    user: str = ""  # empty: the operating-system login name
+    # Opt-in: keep passphrases in <home>/secrets.json (mode 0600) when no OS keyring exists.
+    file_secrets: bool = False
+
+
+@dataclass(slots=True)
 class Settings:
     schema_version: int = SCHEMA_VERSION
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
     chunking: ChunkSettings = field(default_factory=ChunkSettings)
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     limits: LimitSettings = field(default_factory=LimitSettings)
+    security: SecuritySettings = field(default_factory=SecuritySettings)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -14,7 +14,9 @@ def build_demo(engine: Engine, space: str = "demo", *, progress: ProgressCallbac
     try:
         engine.space(space)
     except SpaceNotFound:
-        engine.create_space(space)
+        # Public sample content: created unencrypted on purpose, so the demo opens
+        # on a fresh machine without any passphrase set up.
+        engine.create_space(space, encrypted=False)
     folder = resources.files("biny.resources").joinpath("demo")
     with resources.as_file(folder) as path:
         return engine.ingest(space, [path], progress=progress)

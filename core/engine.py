@@ -6,6 +6,7 @@ opens the stores; the embedding model loads on first use.
 
 from __future__ import annotations
 
+import copy
 import os
 import threading
 import time
@@ -20,9 +21,19 @@ import platformdirs
 
 from biny.core.chunking.header import embedding_input
 from biny.core.config import Settings, load_settings, save_settings
+from biny.core.crypto.keys import SpaceKeys, new_wrapped_key, unwrap, wrap
+from biny.core.crypto.secrets import SecretStore
+from biny.core.crypto.space import SpaceCrypto
 from biny.core.embed.base import Embedder
 from biny.core.embed.factory import make_embedder
-from biny.core.errors import BinyError, Cancelled, ModelMismatch
+from biny.core.errors import (
+    BinyError,
+    Cancelled,
+    ModelMismatch,
+    PassphraseRequired,
+    SecretStoreUnavailable,
+    WrongPassphrase,
+)
 from biny.core.ingest.job import FileOutcome, ingest_file
 from biny.core.ingest.parse import SUPPORTED_SUFFIXES
 from biny.core.progress import CancelToken, Progress, ProgressCallback, no_progress
@@ -55,6 +66,9 @@ class SpaceInfo:
     encrypted: bool
     documents: int
     chunks: int
+    tenant: str = "default"
+    owner: str = ""
+    locked: bool = False  # encrypted and no passphrase available in this session
 
 
 @dataclass(slots=True)
@@ -159,6 +173,9 @@ class Engine:
             raise
         self._baselines: dict[str, tuple[int, Baselines]] = {}
         self._turns: dict[str, _Turn] = {}
+        self._keys: dict[str, SpaceKeys] = {}
+        self.secrets = SecretStore(home, settings.security.file_secrets)
+        self.notices: list[str] = []  # things the user should know (e.g. where a secret went)
         self._closed = False
 
     @classmethod
@@ -214,33 +231,138 @@ class Engine:
         for s in self.catalog.spaces():
             docs = self.catalog.documents(s.space_id)
             out.append(SpaceInfo(s.name, s.space_id, s.created_at, s.embed_model, s.dim, s.encrypted,
-                                 len(docs), sum(d.chunks for d in docs if d.status == "active")))
+                                 len(docs), sum(d.chunks for d in docs if d.status == "active"),
+                                 s.tenant, s.owner, self._locked(s)))
         return out
 
     def space(self, name: str) -> SpaceInfo:
         row = self.catalog.space(name)
         return next(s for s in self.spaces() if s.space_id == row.space_id)
 
-    def create_space(self, name: str) -> SpaceInfo:
+    @property
+    def owner(self) -> tuple[str, str]:
+        """(tenant, user) this engine acts for (settings, else the OS login name)."""
+        import getpass
+
+        sec = self.settings.security
+        return sec.tenant, sec.user or getpass.getuser()
+
+    def create_space(self, name: str, *, encrypted: bool = True, passphrase: str | None = None,
+                     remember: bool = True) -> SpaceInfo:
+        """Create a space; encrypted unless ``encrypted=False`` is asked for explicitly (I8)."""
         name = name.strip()
         if not name or len(name) > 100 or any(c in name for c in "/\\\x00"):
             raise BinyError("A space name must be 1–100 characters without slashes.")
         emb = self.embedder
-        row = SpaceRow(uuid.uuid4().hex[:12], name, now(), emb.model_id, emb.dim, False)
+        tenant, user = self.owner
+        space_id = uuid.uuid4().hex[:12]
+        row = SpaceRow(space_id, name, now(), emb.model_id, emb.dim, encrypted, tenant, user)
+        keys: SpaceKeys | None = None
+        if encrypted:
+            secret = passphrase or self.secrets.get(tenant, user)
+            if not secret:
+                raise PassphraseRequired(
+                    f"Space {name!r} will be encrypted and needs a passphrase: enter one when asked, set "
+                    "BINY_PASSPHRASE, or create it with --unencrypted if its content is not confidential."
+                )
+            keys, row.kdf, row.wrapped_key = new_wrapped_key(secret, space_id, tenant, user)
         self.writer.create_space(row)
+        if keys is not None:
+            self._keys[space_id] = keys
+            if passphrase and remember and self.secrets.get(tenant, user) != passphrase:
+                self._remember(tenant, user, passphrase)
         return self.space(name)
 
+    def _remember(self, tenant: str, user: str, passphrase: str) -> None:
+        try:
+            where = self.secrets.remember(tenant, user, passphrase)
+            self.notices.append(f"Passphrase for {tenant}/{user} stored in the {where}.")
+        except SecretStoreUnavailable as exc:
+            self.notices.append(str(exc))
+
     def delete_space(self, name: str) -> None:
-        self.writer.delete_space(self.catalog.space(name))
-        self._baselines.pop(name, None)
+        row = self.catalog.space(name)
+        self.writer.delete_space(row)
+        self._baselines.pop(row.space_id, None)
+        self._keys.pop(row.space_id, None)
+
+    # ---- keys ------------------------------------------------------------------------------
+    def _locked(self, row: SpaceRow) -> bool:
+        if not row.encrypted or row.space_id in self._keys:
+            return False
+        try:
+            self.crypto(row)
+        except (PassphraseRequired, WrongPassphrase):
+            return True
+        return False
+
+    def crypto(self, row: SpaceRow) -> SpaceCrypto:
+        """The space's keys: from this session, else the configured secret source."""
+        if not row.encrypted:
+            return SpaceCrypto(row.space_id, None)
+        keys = self._keys.get(row.space_id)
+        if keys is None:
+            secret = self.secrets.get(row.tenant, row.owner)
+            if not secret:
+                raise PassphraseRequired(
+                    f"Space {row.name!r} is encrypted and no passphrase is available here "
+                    f"(secret source: {self.secrets.describe()}). Unlock it in the console, set "
+                    f"BINY_PASSPHRASE, or run `biny space unlock {row.name} --remember`."
+                )
+            keys = unwrap(secret, row.kdf, row.wrapped_key or b"", row.space_id, row.tenant, row.owner, row.name)
+            self._keys[row.space_id] = keys
+        return SpaceCrypto(row.space_id, keys)
+
+    def unlock(self, space: str, passphrase: str, *, remember: bool = False) -> None:
+        """Open an encrypted space with its passphrase for this session (WrongPassphrase if not)."""
+        row = self.catalog.space(space)
+        if not row.encrypted:
+            return
+        keys = unwrap(passphrase, row.kdf, row.wrapped_key or b"", row.space_id, row.tenant, row.owner, row.name)
+        self._keys[row.space_id] = keys
+        if remember:
+            self._remember(row.tenant, row.owner, passphrase)
+
+    def change_passphrase(self, space: str, old: str, new: str) -> list[str]:
+        """Re-wrap the data key of every space of this owner that ``old`` opens (no re-encryption).
+
+        Returns the names of the spaces re-wrapped. Fails with WrongPassphrase, changing
+        nothing, if ``old`` does not open ``space``.
+        """
+        target = self.catalog.space(space)
+        if not target.encrypted:
+            raise BinyError(f"Space {space!r} is not encrypted.")
+        if not new:
+            raise WrongPassphrase("The new passphrase is empty; choose one.")
+        unwrap(old, target.kdf, target.wrapped_key or b"", target.space_id, target.tenant, target.owner, space)
+        changed = []
+        for row in self.catalog.spaces():
+            if not row.encrypted or (row.tenant, row.owner) != (target.tenant, target.owner):
+                continue
+            try:
+                keys = unwrap(old, row.kdf, row.wrapped_key or b"", row.space_id, row.tenant, row.owner, row.name)
+            except WrongPassphrase:
+                continue
+            kdf, wrapped = wrap(keys.data_key, new, row.space_id, row.tenant, row.owner)
+            self.catalog.set_wrapped_key(row.space_id, kdf, wrapped)
+            self._keys[row.space_id] = keys
+            changed.append(row.name)
+        if self.secrets.get(target.tenant, target.owner) == old:
+            self._remember(target.tenant, target.owner, new)
+        return changed
 
     # ---- documents -----------------------------------------------------------------------
     def documents(self, space: str, *, include_archived: bool = True) -> list[DocumentRow]:
         statuses = ("active", "archived") if include_archived else ("active",)
-        return self.catalog.documents(self.catalog.space(space).space_id, statuses)
+        row = self.catalog.space(space)
+        crypto = self.crypto(row)
+        docs = [crypto.open_meta(d) for d in self.catalog.documents(row.space_id, statuses)]
+        return sorted(docs, key=lambda d: (d.title, d.revision))
 
     def document_chunks(self, space: str, doc_id: str) -> list[ChunkRecord]:
-        return self.chunks.doc_chunks(self.catalog.space(space).space_id, doc_id)
+        row = self.catalog.space(space)
+        crypto = self.crypto(row)
+        return [crypto.open_record(r) for r in self.chunks.doc_chunks(row.space_id, doc_id)]
 
     def set_document_status(self, space: str, doc_id: str, status: str) -> None:
         if status not in {"active", "archived", "deleted"}:
@@ -282,6 +404,7 @@ class Engine:
         cancel = cancel or CancelToken()
         row = self.catalog.space(space)
         self._check_model(row)
+        crypto = self.crypto(row)
         files = self.expand_paths(paths)
         report = IngestReport()
         t0 = time.perf_counter()
@@ -293,7 +416,7 @@ class Engine:
 
             try:
                 outcome = ingest_file(
-                    path.resolve() if path.exists() else path, row,
+                    path.resolve() if path.exists() else path, row, crypto=crypto,
                     settings=self.settings, embedder=lambda: self.embedder,
                     catalog=self.catalog, writer=self.writer, cancel=cancel,
                     progress=file_progress,
@@ -315,15 +438,17 @@ class Engine:
         cancel = cancel or CancelToken()
         row = self.catalog.space(space)
         emb = self.embedder
-        docs = {d.doc_id: d for d in self.catalog.documents(row.space_id)}
+        crypto = self.crypto(row)
+        docs = {d.doc_id: crypto.open_meta(d) for d in self.catalog.documents(row.space_id)}
         records: list[ChunkRecord] = []
         inputs: list[str] = []
         for doc in docs.values():
             for rec in self.chunks.doc_chunks(row.space_id, doc.doc_id):
-                records.append(rec)
+                records.append(rec)  # written back as stored (sealed); only vectors change
+                plain = crypto.open_record(copy.copy(rec))
                 inputs.append(
-                    embedding_input(doc.title, rec.heading_path, rec.text)
-                    if self.settings.chunking.contextual_header else rec.text
+                    embedding_input(doc.title, plain.heading_path, plain.text)
+                    if self.settings.chunking.contextual_header else plain.text
                 )
         vecs = np.zeros((len(records), emb.dim), dtype=np.float32)
         batch = max(1, self.settings.embedding.batch_size)
@@ -389,11 +514,12 @@ class Engine:
         vm = self._matrix(row)
         base = self.baselines(space)
         trace = Trace(question=question, retrieval_query=question)
+        crypto = self.crypto(row)
         qvec = self.embedder.embed_queries([question])[0]
-        docs = {d.doc_id: d for d in self.catalog.documents(row.space_id, ("active",))}
+        docs = {d.doc_id: crypto.open_meta(d) for d in self.catalog.documents(row.space_id, ("active",))}
         titles = {d: doc.title for d, doc in docs.items()}
         ctx = Context(titles=titles, glossary=self._glossary(row.space_id, titles),
-                      embed_queries=lambda qs: self.embedder.embed_queries(qs))
+                      embed_queries=lambda qs: self.embedder.embed_queries(qs), blind=crypto.blind)
         result = retrieve(question, qvec, vm, base, params, trace, ctx)
         answer = self._hits(row, base, result.final, trace, result.max_distance, result.reference)
         turn_id = uuid.uuid4().hex[:12]
@@ -455,9 +581,11 @@ class Engine:
     def _hits(self, row: SpaceRow, base: Baselines, final: list[Candidate], trace: Trace,
               max_distance: float | None, reference: str) -> AskResult:
         # R7: text is read (and, in encrypted spaces, decrypted) for the final context only.
-        records = self.chunks.fetch(row.space_id, [c.chunk_id for c in final])
+        crypto = self.crypto(row)
+        records = {cid: crypto.open_record(rec)
+                   for cid, rec in self.chunks.fetch(row.space_id, [c.chunk_id for c in final]).items()}
         trace.decrypted = len(records)
-        docs = {d.doc_id: d for d in self.catalog.documents(row.space_id)}
+        docs = {d.doc_id: crypto.open_meta(d) for d in self.catalog.documents(row.space_id)}
         hits = []
         for c in final:
             rec = records.get(c.chunk_id)
@@ -469,3 +597,85 @@ class Engine:
                             rec.heading_path, rec.char_start, rec.char_end))
         pairs = base.passage_pairs.median if base.passage_pairs else None
         return AskResult(trace.question, hits, pairs, max_distance, reference, trace)
+
+    # ---- backup ------------------------------------------------------------------------------
+    def export_space(self, space: str, dest: Path | str) -> Path:
+        """Write a space (catalog rows incl. its wrapped key, and its Lance table) to a .tar file.
+
+        Encrypted spaces stay encrypted in the backup: it holds ciphertext and the wrapped
+        key, and the passphrase is needed to read it after import.
+        """
+        import base64
+        import json
+        import tarfile
+        import tempfile
+
+        row = self.catalog.space(space)
+        dest = Path(dest)
+        rows = self.catalog.export_rows(row.space_id)
+
+        def encode(v: object) -> object:
+            if isinstance(v, bytes):
+                return {"b64": base64.b64encode(v).decode()}
+            if hasattr(v, "isoformat"):
+                return {"ts": v.isoformat()}
+            return v
+
+        payload = {"format": "biny-space-backup", "version": 1,
+                   "rows": {t: [{k: encode(v) for k, v in r.items()} for r in rs] for t, rs in rows.items()}}
+        table_dir = self.home / "lance" / f"{ChunkStore.table_name(row.space_id)}.lance"
+        with tempfile.TemporaryDirectory() as tmp:
+            meta = Path(tmp) / "space.json"
+            meta.write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
+            with tarfile.open(dest, "w") as tar:
+                tar.add(meta, arcname="space.json")
+                if table_dir.exists():
+                    tar.add(table_dir, arcname="chunks.lance")
+        return dest
+
+    def import_space(self, archive: Path | str, *, name: str | None = None) -> SpaceInfo:
+        """Restore a space exported by ``export_space`` (optionally under another name)."""
+        import base64
+        import json
+        import shutil
+        import tarfile
+        import tempfile
+        from datetime import datetime
+
+        from biny.core.errors import SpaceExists
+
+        def decode(v: object) -> object:
+            if isinstance(v, dict) and "b64" in v:
+                return base64.b64decode(v["b64"])
+            if isinstance(v, dict) and "ts" in v:
+                return datetime.fromisoformat(v["ts"])
+            return v
+
+        with tempfile.TemporaryDirectory() as tmp, tarfile.open(archive, "r") as tar:
+            tar.extractall(tmp, filter="data")
+            try:
+                payload = json.loads((Path(tmp) / "space.json").read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError) as exc:
+                raise BinyError(f"{archive} is not a biny space backup ({exc}).") from exc
+            if payload.get("format") != "biny-space-backup":
+                raise BinyError(f"{archive} is not a biny space backup.")
+            rows = {t: [{k: decode(v) for k, v in r.items()} for r in rs] for t, rs in payload["rows"].items()}
+            space_row = rows["spaces"][0]
+            if name:
+                space_row["name"] = name
+            space_id, space_name = str(space_row["space_id"]), str(space_row["name"])
+            if any(s.space_id == space_id for s in self.catalog.spaces()):
+                raise SpaceExists(f"This backup's space ({space_id}) is already in this data folder.")
+            if any(s.name == space_name for s in self.catalog.spaces()):
+                raise SpaceExists(f"A space named {space_name!r} exists; import with another --name.")
+            src = Path(tmp) / "chunks.lance"
+            dst = self.home / "lance" / f"{ChunkStore.table_name(space_id)}.lance"
+            if src.exists():
+                shutil.copytree(src, dst)
+            try:
+                self.catalog.import_rows(rows)
+            except Exception:
+                shutil.rmtree(dst, ignore_errors=True)
+                raise
+        self.vectors.invalidate(space_id)
+        return self.space(space_name)

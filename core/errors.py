@@ -69,3 +69,19 @@ class ConfigError(BinyError):
 
 class StorageFull(BinyError):
     pass
+
+
+class WrongPassphrase(BinyError):
+    pass
+
+
+class PassphraseRequired(BinyError):
+    pass
+
+
+class DataTampered(BinyError):
+    pass
+
+
+class SecretStoreUnavailable(BinyError):
+    pass

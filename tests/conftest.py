@@ -6,6 +6,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import keyring
+import keyring.backend
 import pytest
 
 from biny.core.config import Settings
@@ -16,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
 
 # Tests never touch a real keyring or a user's data folder.
-os.environ.setdefault("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
+os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
 os.environ.pop("BINY_HOME", None)
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # console tests render offscreen
 
@@ -59,3 +61,27 @@ def engine(tmp_path: Path, embedder: CountingEmbedder, settings: Settings) -> It
         yield eng
     finally:
         eng.close()
+
+
+class MemoryKeyring(keyring.backend.KeyringBackend):
+    """An in-memory OS keyring stand-in, so tests exercise the keyring path explicitly."""
+
+    priority = 1.0  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.store: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.store.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.store[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.store.pop((service, username), None)
+
+
+# Every test space is encrypted unless a test says otherwise: the default path is the
+# one under test. The passphrase comes from the environment (a CI-safe secret source).
+os.environ.setdefault("BINY_PASSPHRASE", "test passphrase — not a real secret")

@@ -9,10 +9,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QDialog,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
-    QInputDialog,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -28,7 +28,9 @@ from PySide6.QtWidgets import (
 )
 
 from biny.console.ops import Op, run_op
+from biny.console.widgets.dialogs import NewSpaceDialog, UnlockDialog
 from biny.core.engine import Engine, IngestReport
+from biny.core.errors import BinyError
 from biny.core.progress import CancelToken, Progress
 
 COLUMNS = ["Title", "Type", "Pages", "Chunks", "Chars/token", "Status", "Rev", "Ingested"]
@@ -49,14 +51,20 @@ class LibraryScreen(QWidget):
         # Spaces column
         self.spaces = QListWidget()
         self.spaces.setObjectName("spaces")
-        self.spaces.currentTextChanged.connect(self._space_changed)
+        self.spaces.currentItemChanged.connect(
+            lambda cur, _prev: self._space_changed(str(cur.data(Qt.ItemDataRole.UserRole)) if cur else ""))
         self.new_space_btn = QPushButton("New space…")
         self.new_space_btn.clicked.connect(self.ask_new_space)
         self.delete_space_btn = QPushButton("Delete space…")
         self.delete_space_btn.clicked.connect(self.ask_delete_space)
+        self.unlock_btn = QPushButton("Unlock…")
+        self.unlock_btn.setObjectName("unlock")
+        self.unlock_btn.clicked.connect(self.ask_unlock)
+        self.unlock_btn.setVisible(False)
         left = QVBoxLayout()
         left.addWidget(QLabel("<b>Spaces</b>"))
         left.addWidget(self.spaces, 1)
+        left.addWidget(self.unlock_btn)
         left.addWidget(self.new_space_btn)
         left.addWidget(self.delete_space_btn)
         left_w = QWidget()
@@ -143,9 +151,10 @@ class LibraryScreen(QWidget):
         self.spaces.blockSignals(True)
         self.spaces.clear()
         for s in self.engine.spaces():
-            item = QListWidgetItem(s.name)
-            item.setToolTip(f"{s.documents} documents, {s.chunks} chunks, "
-                            f"{'encrypted' if s.encrypted else 'not encrypted'}")
+            state = ("encrypted, locked" if s.locked else "encrypted") if s.encrypted else "not encrypted"
+            item = QListWidgetItem(("🔒 " if s.encrypted else "") + s.name)
+            item.setData(Qt.ItemDataRole.UserRole, s.name)
+            item.setToolTip(f"{s.documents} documents, {s.chunks} chunks, {state}")
             self.spaces.addItem(item)
         self.spaces.blockSignals(False)
         if keep in names:
@@ -156,31 +165,65 @@ class LibraryScreen(QWidget):
             self._space_changed("")
 
     def select_space(self, name: str) -> None:
-        items = self.spaces.findItems(name, Qt.MatchFlag.MatchExactly)
-        if items:
-            self.spaces.setCurrentItem(items[0])
+        for i in range(self.spaces.count()):
+            item = self.spaces.item(i)
+            if item is not None and item.data(Qt.ItemDataRole.UserRole) == name:
+                self.spaces.setCurrentItem(item)
+
+    @property
+    def locked(self) -> bool:
+        return bool(self.current_space) and self.engine.space(self.current_space or "").locked
 
     def _space_changed(self, name: str) -> None:
         self.current_space = name or None
-        has = bool(name)
-        for b in (self.add_files_btn, self.add_folder_btn, self.delete_space_btn):
+        locked = self.locked
+        has = bool(name) and not locked
+        for b in (self.add_files_btn, self.add_folder_btn):
             b.setEnabled(has)
+        self.delete_space_btn.setEnabled(bool(name))
+        self.unlock_btn.setVisible(locked)
         self.refresh_documents()
         if name:
             self.space_selected.emit(name)
 
     def ask_new_space(self) -> None:
-        name, ok = QInputDialog.getText(self, "New space", "Name of the new space:")
-        if ok and name.strip():
-            self.create_space(name.strip())
+        need = self.engine.secrets.get(*self.engine.owner) is None
+        dialog = NewSpaceDialog(need, self.engine.secrets.describe(), self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.create_space(dialog.name.text().strip(), encrypted=dialog.encrypt.isChecked(),
+                          passphrase=dialog.passphrase.text() or None, remember=dialog.remember.isChecked())
 
-    def create_space(self, name: str) -> None:
+    def create_space(self, name: str, *, encrypted: bool = True, passphrase: str | None = None,
+                     remember: bool = True) -> None:
         try:
-            self.engine.create_space(name)
-        except Exception as exc:  # noqa: BLE001 — shown to the user
+            self.engine.create_space(name, encrypted=encrypted, passphrase=passphrase, remember=remember)
+        except BinyError as exc:
             self.error.emit(str(exc), "")
             return
+        for notice in self.engine.notices:
+            self.progress_label.setText(notice)
+        self.engine.notices.clear()
         self.refresh_spaces(select=name)
+
+    def ask_unlock(self) -> None:
+        if not self.current_space:
+            return
+        dialog = UnlockDialog(self.current_space, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.unlock(dialog.passphrase.text(), remember=dialog.remember.isChecked())
+
+    def unlock(self, passphrase: str, *, remember: bool = False) -> bool:
+        if not self.current_space:
+            return False
+        try:
+            self.engine.unlock(self.current_space, passphrase, remember=remember)
+        except BinyError as exc:
+            self.error.emit(str(exc), "")
+            return False
+        self._space_changed(self.current_space)
+        return True
 
     def ask_delete_space(self) -> None:
         if not self.current_space:
@@ -197,7 +240,7 @@ class LibraryScreen(QWidget):
 
     # ---- documents ---------------------------------------------------------------------------
     def refresh_documents(self) -> None:
-        docs = self.engine.documents(self.current_space) if self.current_space else []
+        docs = self.engine.documents(self.current_space) if self.current_space and not self.locked else []
         self.table.setRowCount(len(docs))
         for r, d in enumerate(docs):
             values: list[Any] = [d.title, d.kind, d.pages or "", d.chunks, f"{d.chars_per_token:.2f}",
@@ -210,6 +253,10 @@ class LibraryScreen(QWidget):
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.empty_hint.setText(
+            "This space is encrypted and locked: unlock it with its passphrase to see and search its documents."
+            if self.locked else
+            "No documents yet. Add files or drop them here (PDF, DOCX, HTML, Markdown, text).")
         self.empty_hint.setVisible(not docs)
         self._show_report()
 
@@ -222,7 +269,8 @@ class LibraryScreen(QWidget):
 
     def _show_report(self) -> None:
         doc_id = self.selected_doc_id()
-        docs = {d.doc_id: d for d in self.engine.documents(self.current_space)} if self.current_space else {}
+        docs = {d.doc_id: d for d in self.engine.documents(self.current_space)} \
+            if self.current_space and not self.locked else {}
         for b in (self.archive_btn, self.restore_btn, self.delete_doc_btn, self.reingest_btn):
             b.setEnabled(doc_id is not None)
         if doc_id is None or doc_id not in docs:

@@ -43,6 +43,9 @@ class SettingsScreen(QWidget):
                                       f"cut at {quantile} of the unrelated-question reference"))
         self.encryption = QLabel("")
         d.addRow("Encryption", self.encryption)
+        self.secret_source = QLabel(engine.secrets.describe())
+        self.secret_source.setWordWrap(True)
+        d.addRow("Passphrase source", self.secret_source)
 
         lay = QVBoxLayout(self)
         lay.addWidget(model)
@@ -55,6 +58,7 @@ class SettingsScreen(QWidget):
         self.space_model.setText(f"{info.embed_model} ({info.dim} dimensions)")
         self.encryption.setText("this space is encrypted" if info.encrypted else
                                 "this space is stored unencrypted")
+        self.secret_source.setText(self.engine.secrets.describe())
         try:
             emb = self.engine.embedder
             self.model_detail.setText(f"{emb.model_id}, window {emb.max_tokens} tokens")

@@ -18,6 +18,7 @@ from biny.core.chunking.header import embedding_input
 from biny.core.chunking.ratio import DocumentEstimator, cjk_share
 from biny.core.chunking.splitter import ChunkSpan, assemble, enforce_cap, split
 from biny.core.config import Settings
+from biny.core.crypto.space import SpaceCrypto
 from biny.core.embed.base import Embedder
 from biny.core.errors import BinyError, Cancelled
 from biny.core.ingest.parse import parse_file
@@ -114,6 +115,7 @@ def ingest_file(
     path: Path,
     space: SpaceRow,
     *,
+    crypto: SpaceCrypto,
     settings: Settings,
     embedder: Callable[[], Embedder],
     catalog: Catalog,
@@ -122,22 +124,25 @@ def ingest_file(
     progress: Callable[[Progress], None],
 ) -> FileOutcome:
     name = str(path)
+    # Encrypted spaces store a keyed hash of the path (for revisions), never the path.
+    stored = crypto.stored_path(name)
     try:
-        digest = file_hash(path)
+        digest = crypto.stored_hash(file_hash(path))
     except OSError as exc:
-        catalog.log(space.space_id, name, "failed", str(exc))
+        catalog.log(space.space_id, stored, "failed", str(exc))
         return FileOutcome(name, "failed", f"{path.name} could not be read ({exc.strerror or exc}).")
     same = catalog.find_unchanged(space.space_id, digest)
     if same is not None:
+        same = crypto.open_meta(same)
         msg = "unchanged" if same.path == name else f"same content as {same.path}"
-        catalog.log(space.space_id, name, "unchanged", msg, same.doc_id)
+        catalog.log(space.space_id, stored, "unchanged", "" if crypto.encrypted else msg, same.doc_id)
         return FileOutcome(name, "unchanged", msg, same.doc_id, same.title, same.chunks)
 
     progress(Progress(0, 0, "parse", path.name))
     try:
         parsed = parse_file(path, settings.limits)
     except BinyError as exc:
-        catalog.log(space.space_id, name, "failed", str(exc))
+        catalog.log(space.space_id, stored, "failed", str(exc))
         return FileOutcome(name, "failed", str(exc))
 
     emb = embedder()
@@ -148,7 +153,7 @@ def ingest_file(
         title=parsed.title,
         kind=parsed.kind,
         content_hash=digest,
-        revision=catalog.next_revision(space.space_id, name),
+        revision=catalog.next_revision(space.space_id, stored),
         status="pending",
         bytes=path.stat().st_size,
         pages=parsed.pages,
@@ -166,6 +171,10 @@ def ingest_file(
     doc.chars_per_token = chunked.chars_per_token
     doc.resplits = chunked.resplits
 
+    title = doc.title
+    crypto.seal_meta(doc, name)
+    for rec in chunked.records:
+        crypto.seal_record(rec)  # I8: only ciphertext and blinded keys reach the disk
     writer.begin_document(doc)
     try:
         batch = max(1, settings.embedding.batch_size)
@@ -189,4 +198,4 @@ def ingest_file(
         # Disk full and friends: nothing of this document stays; earlier ones are intact.
         writer.abandon_document(doc, "failed", str(exc))
         return FileOutcome(name, "failed", f"{path.name}: storage error ({exc}). Free disk space and retry.")
-    return FileOutcome(name, "ingested", f"revision {doc.revision}", doc.doc_id, doc.title, doc.chunks)
+    return FileOutcome(name, "ingested", f"revision {doc.revision}", doc.doc_id, title, doc.chunks)

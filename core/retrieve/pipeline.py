@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from biny.core.crypto.blind import BlindIndex
 from biny.core.embed.base import Vectors
 from biny.core.retrieve.baseline import Baselines
 from biny.core.retrieve.identifiers import question_keys
@@ -60,6 +61,8 @@ class Context:
     glossary: list[str]
     embed_queries: Callable[[list[str]], Vectors]
     reranker: Reranker = field(default_factory=RRFReranker)
+    # Encrypted spaces store HMACs of keys/terms/aspects; the question's are blinded alike.
+    blind: BlindIndex = field(default_factory=lambda: BlindIndex(None))
 
 
 @dataclass(slots=True)
@@ -157,7 +160,7 @@ def retrieve(
     if params.use_identifiers:
         named_docs = _named_docs(question, ctx)
         for ident in question_keys(question):
-            entries = vm.id_index.get(ident.key, [])
+            entries = vm.id_index.get(ctx.blind(ident.key), [])
             defining = [r for r, tier in entries if tier == "def"]
             rows = defining or [r for r, _ in entries]
             scoped = [r for r in rows if vm.doc_ids[r] in named_docs] if named_docs else rows
@@ -193,9 +196,11 @@ def retrieve(
     if params.use_second_pass and retrieved_rows:
         id_surfaces = {i.surface.lower() for i in question_keys(question)}
         terms = [t for t in named_terms(question, ctx.glossary) if t.lower() not in id_surfaces]
-        missing_terms = [t for t in terms if not any(contains_term(vm.terms[r], t) for r in retrieved_rows)]
+        missing_terms = [t for t in terms
+                         if not any(contains_term(vm.terms[r], t, ctx.blind) for r in retrieved_rows)]
         asked = asked_aspects(question)
-        missing_aspects = sorted(a for a in asked if not any(a in vm.aspects[r] for r in retrieved_rows))
+        missing_aspects = sorted(a for a in asked
+                                 if not any(ctx.blind.aspect(a) in vm.aspects[r] for r in retrieved_rows))
         data = {"terms": terms, "missing_terms": missing_terms, "aspects": sorted(asked),
                 "missing_aspects": missing_aspects}
         queries: list[tuple[str, str | None, str | None]] = []  # (query, required term, required aspect)
@@ -214,9 +219,9 @@ def retrieve(
                 for r in (int(i) for i in q_idx):
                     if r in seen:
                         continue
-                    if term is not None and not contains_term(vm.terms[r], term):
+                    if term is not None and not contains_term(vm.terms[r], term, ctx.blind):
                         continue
-                    if aspect is not None and aspect not in vm.aspects[r]:
+                    if aspect is not None and ctx.blind.aspect(aspect) not in vm.aspects[r]:
                         continue
                     if ceiling is not None and float(dist[r]) > ceiling:
                         continue  # as far from the question as unrelated text: not a rescue
@@ -240,7 +245,7 @@ def retrieve(
     t0 = time.perf_counter()
     rest = candidates + added
     if params.use_rerank and len(rest) > 1:
-        order = ctx.reranker.order(question, [c.row for c in rest], [c.distance for c in rest], vm)
+        order = ctx.reranker.order(question, [c.row for c in rest], [c.distance for c in rest], vm, ctx.blind)
         by_row = {c.row: c for c in rest}
         rest = [by_row[r] for r in order]
     ranked = pins + rest

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Protocol
 
+from biny.core.crypto.blind import BlindIndex
 from biny.core.retrieve.terms import query_terms
 from biny.core.store.vectors import VectorMatrix
 
@@ -18,7 +19,8 @@ from biny.core.store.vectors import VectorMatrix
 class Reranker(Protocol):
     name: str
 
-    def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix) -> list[int]:
+    def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix,
+              blind: BlindIndex) -> list[int]:
         """Return ``rows`` reordered, best first."""
         ...
 
@@ -31,14 +33,18 @@ class RRFReranker:
     def __init__(self, k: int = 60) -> None:
         self.k = k
 
-    def lexical(self, question: str, row: int, vm: VectorMatrix) -> float:
+    def lexical(self, question: str, row: int, vm: VectorMatrix, blind: BlindIndex) -> float:
         n = max(len(vm), 1)
-        terms = query_terms(question)
+        terms = {blind(t) for t in query_terms(question)}
         return sum(math.log(1 + n / (1 + vm.df.get(t, 0))) for t in terms if t in vm.terms[row])
 
-    def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix) -> list[int]:
+    def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix,
+              blind: BlindIndex) -> list[int]:
         by_vec = sorted(range(len(rows)), key=lambda i: distances[i])
-        lex = [self.lexical(question, r, vm) for r in rows]
+        terms = {blind(t) for t in query_terms(question)}
+        n = max(len(vm), 1)
+        idf = {t: math.log(1 + n / (1 + vm.df.get(t, 0))) for t in terms}
+        lex = [sum(w for t, w in idf.items() if t in vm.terms[r]) for r in rows]
         by_lex = sorted(range(len(rows)), key=lambda i: -lex[i])
         score = [0.0] * len(rows)
         for rank, i in enumerate(by_vec):

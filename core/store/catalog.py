@@ -26,7 +26,11 @@ CREATE TABLE IF NOT EXISTS spaces (
     created_at TIMESTAMP NOT NULL,
     embed_model VARCHAR NOT NULL,
     dim INTEGER NOT NULL,
-    encrypted BOOLEAN NOT NULL DEFAULT FALSE
+    encrypted BOOLEAN NOT NULL DEFAULT FALSE,
+    tenant VARCHAR NOT NULL DEFAULT 'default',
+    owner VARCHAR NOT NULL DEFAULT '',
+    kdf VARCHAR NOT NULL DEFAULT '',
+    wrapped_key BLOB
 );
 CREATE TABLE IF NOT EXISTS documents (
     doc_id VARCHAR PRIMARY KEY,
@@ -49,7 +53,8 @@ CREATE TABLE IF NOT EXISTS documents (
     cjk_share DOUBLE NOT NULL DEFAULT 0,
     resplits INTEGER NOT NULL DEFAULT 0,
     warnings VARCHAR NOT NULL DEFAULT '[]',
-    ingested_at TIMESTAMP NOT NULL
+    ingested_at TIMESTAMP NOT NULL,
+    meta_ct VARCHAR NOT NULL DEFAULT ''   -- encrypted spaces: sealed {title, path, warnings}
 );
 CREATE SEQUENCE IF NOT EXISTS ingest_log_seq;
 CREATE TABLE IF NOT EXISTS ingest_log (
@@ -86,6 +91,10 @@ class SpaceRow:
     embed_model: str
     dim: int
     encrypted: bool
+    tenant: str = "default"
+    owner: str = ""
+    kdf: str = ""
+    wrapped_key: bytes | None = None
 
 
 @dataclass(slots=True)
@@ -111,13 +120,15 @@ class DocumentRow:
     resplits: int = 0
     warnings: list[str] = field(default_factory=list)
     ingested_at: datetime = field(default_factory=now)
+    meta_ct: str = ""
 
 
 _DOC_COLS = [
     "doc_id", "space_id", "path", "title", "kind", "content_hash", "revision", "status", "bytes",
     "pages", "pages_without_text", "pages_ocr", "figures_described", "decorations_skipped",
-    "chunks", "chars", "chars_per_token", "cjk_share", "resplits", "warnings", "ingested_at",
+    "chunks", "chars", "chars_per_token", "cjk_share", "resplits", "warnings", "ingested_at", "meta_ct",
 ]
+_SPACE_COLS = "space_id, name, created_at, embed_model, dim, encrypted, tenant, owner, kdf, wrapped_key"
 
 
 class Catalog:
@@ -138,17 +149,12 @@ class Catalog:
     # ---- spaces -------------------------------------------------------------------------
     def spaces(self) -> list[SpaceRow]:
         with self.lock:
-            rows = self.con.execute(
-                "SELECT space_id, name, created_at, embed_model, dim, encrypted FROM spaces ORDER BY name"
-            ).fetchall()
+            rows = self.con.execute(f"SELECT {_SPACE_COLS} FROM spaces ORDER BY name").fetchall()
         return [SpaceRow(*r) for r in rows]
 
     def space(self, name: str) -> SpaceRow:
         with self.lock:
-            row = self.con.execute(
-                "SELECT space_id, name, created_at, embed_model, dim, encrypted FROM spaces WHERE name = ?",
-                [name],
-            ).fetchone()
+            row = self.con.execute(f"SELECT {_SPACE_COLS} FROM spaces WHERE name = ?", [name]).fetchone()
         if row is None:
             known = ", ".join(s.name for s in self.spaces()) or "none yet"
             raise SpaceNotFound(
@@ -162,9 +168,41 @@ class Catalog:
             if exists:
                 raise SpaceExists(f"A space named {row.name!r} already exists.")
             self.con.execute(
-                "INSERT INTO spaces VALUES (?, ?, ?, ?, ?, ?)",
-                [row.space_id, row.name, row.created_at, row.embed_model, row.dim, row.encrypted],
+                f"INSERT INTO spaces ({_SPACE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [row.space_id, row.name, row.created_at, row.embed_model, row.dim, row.encrypted,
+                 row.tenant, row.owner, row.kdf, row.wrapped_key],
             )
+
+    def set_wrapped_key(self, space_id: str, kdf: str, wrapped: bytes) -> None:
+        with self.lock:
+            self.con.execute("UPDATE spaces SET kdf = ?, wrapped_key = ? WHERE space_id = ?",
+                             [kdf, wrapped, space_id])
+
+    def export_rows(self, space_id: str) -> dict[str, list[dict[str, Any]]]:
+        """Every catalog row of a space, for a backup."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        with self.lock:
+            for table in ("spaces", "documents", "baselines"):
+                cur = self.con.execute(f'SELECT * FROM "{table}" WHERE space_id = ?', [space_id])
+                cols = [d[0] for d in cur.description or []]
+                out[table] = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+        return out
+
+    def import_rows(self, rows: dict[str, list[dict[str, Any]]]) -> None:
+        with self.lock:
+            self.con.execute("BEGIN TRANSACTION")
+            try:
+                for table in ("spaces", "documents", "baselines"):
+                    for row in rows.get(table, []):
+                        cols = list(row)
+                        self.con.execute(
+                            f'INSERT INTO "{table}" ({", ".join(cols)}) VALUES ({", ".join("?" for _ in cols)})',
+                            [row[c] for c in cols],
+                        )
+                self.con.execute("COMMIT")
+            except duckdb.Error:
+                self.con.execute("ROLLBACK")
+                raise
 
     def set_space_model(self, space_id: str, model: str, dim: int) -> None:
         with self.lock:

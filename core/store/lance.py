@@ -35,6 +35,8 @@ class ChunkRecord:
     ids: list[str]
     terms: list[str]
     aspects: list[str]
+    # Encrypted spaces: text and heading path sealed here; ``text`` is empty on disk.
+    ct: bytes = b""
 
 
 def chunk_schema(dim: int) -> pa.Schema:
@@ -54,13 +56,14 @@ def chunk_schema(dim: int) -> pa.Schema:
             pa.field("ids", pa.list_(pa.string()), nullable=False),
             pa.field("terms", pa.list_(pa.string()), nullable=False),
             pa.field("aspects", pa.list_(pa.string()), nullable=False),
+            pa.field("ct", pa.binary(), nullable=False),
             pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
         ]
     )
 
 
 _META_COLS = ["chunk_id", "doc_id", "ordinal", "text", "char_start", "char_end", "page",
-              "page_end", "heading_path", "tokens", "est_tokens", "ids", "terms", "aspects"]
+              "page_end", "heading_path", "tokens", "est_tokens", "ids", "terms", "aspects", "ct"]
 
 
 def _quote_list(ids: list[str]) -> str:

@@ -67,8 +67,8 @@ def test_create_space_ingest_and_ask(qtbot, window: MainWindow, tmp_path: Path) 
     window.grab().save(str(shots / "inspector_empty.png"))
 
     window.rail.setCurrentRow(2)
-    assert "not encrypted" in window.settings_screen.encryption.text() or \
-        "unencrypted" in window.settings_screen.encryption.text()
+    assert window.settings_screen.encryption.text() == "this space is encrypted"
+    assert "· encrypted" in window.space_label.text()
     window.grab().save(str(shots / "settings.png"))
     assert all((shots / f).stat().st_size > 10_000 for f in
                ("library.png", "inspector.png", "inspector_empty.png", "settings.png"))
@@ -100,3 +100,24 @@ def test_cancel_leaves_nothing_half_added(qtbot, window: MainWindow, engine: Eng
     assert engine.chunks.count(sid) == sum(d.chunks for d in visible)
     assert len(visible) < 3
     assert lib.table.rowCount() == len(visible)
+
+
+def test_locked_space_unlocks_with_its_passphrase(qtbot, window: MainWindow, engine: Engine,  # type: ignore[no-untyped-def]
+                                                  monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    lib = window.library
+    lib.create_space("vault", passphrase="open sesame", remember=False)
+    lib.ingest([corpus("python_peps", "pep-0020.rst")])
+    _wait_ingest(qtbot, window)
+    monkeypatch.delenv("BINY_PASSPHRASE")
+    engine._keys.clear()  # a new session: nothing unlocked yet
+    lib.refresh_spaces(select="vault")
+    assert lib.locked and lib.unlock_btn.isVisible()
+    assert lib.table.rowCount() == 0 and "locked" in lib.empty_hint.text()
+    assert "locked" in window.space_label.text()
+    errors: list[str] = []
+    lib.error.connect(lambda msg, _detail: errors.append(msg))
+    assert not lib.unlock("wrong")
+    assert errors and "does not open space 'vault'" in errors[0]
+    assert lib.unlock("open sesame")
+    assert not lib.locked and lib.table.rowCount() == 1
+    window.grab().save(str(tmp_path / "unlocked.png"))

@@ -84,10 +84,14 @@ def test_neighbouring_numbers_do_not_match(laws: tuple[Engine, QueryCountingEmbe
     sid = eng.catalog.space("laws").space_id
     vm = eng.vectors.get(sid, eng.catalog.known_doc_ids_active(sid), 384)
     synthetic = next(d.doc_id for d in eng.documents("laws") if d.title == "测试条例")
-    rows18 = [r for r, tier in vm.id_index["art:18"] if tier == "def" and vm.doc_ids[r] == synthetic]
-    rows118 = [r for r, tier in vm.id_index["art:118"] if tier == "def" and vm.doc_ids[r] == synthetic]
-    rows18_1 = [r for r, tier in vm.id_index["art:18-1"] if tier == "def" and vm.doc_ids[r] == synthetic]
-    assert rows18 and rows118 and rows18_1
+    blind = eng.crypto(eng.catalog.space("laws")).blind
+    assert blind.active and "art:18" not in vm.id_index  # encrypted space: keys stored as HMACs
+
+    def rows(key: str) -> set[int]:
+        return {r for r, tier in vm.id_index[blind(key)] if tier == "def" and vm.doc_ids[r] == synthetic}
+
+    assert rows("art:18") and rows("art:118") and rows("art:18-1")
+    assert len({blind("art:18"), blind("art:118"), blind("art:18-1")}) == 3
     # 第十八条之一 is its own key: asking for it pins it, asking for 第十八条 never matches it by key.
     result = eng.ask("laws", "测试条例第十八条之一是怎么规定的？")
     assert result.chunks[0].pinned and "第十八条之一 电子材料" in result.chunks[0].text
@@ -105,7 +109,7 @@ def test_pins_keep_their_place_and_nearest_is_added_not_swapped(laws: tuple[Engi
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     eng, _ = laws
 
-    def worst_first(self, question, rows, distances, vm: VectorMatrix):  # type: ignore[no-untyped-def]
+    def worst_first(self, question, rows, distances, vm: VectorMatrix, blind):  # type: ignore[no-untyped-def]
         return [r for _, r in sorted(zip(distances, rows, strict=True), reverse=True)]  # a hostile reranker
 
     monkeypatch.setattr(RRFReranker, "order", worst_first)
@@ -149,9 +153,10 @@ def test_budget_keeps_whole_chunks(laws: tuple[Engine, QueryCountingEmbedder]) -
     params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.1, max_chars=500, max_tokens=10_000)
     result = eng.ask("laws", "遗产按照什么顺序继承？", params=params)
     assert sum(len(h.text) for h in result.chunks) <= 500
-    sid = eng.catalog.space("laws").space_id
+    row = eng.catalog.space("laws")
+    crypto = eng.crypto(row)
     for h in result.chunks:
-        stored = eng.chunks.fetch(sid, [h.chunk_id])[h.chunk_id]
+        stored = crypto.open_record(eng.chunks.fetch(row.space_id, [h.chunk_id])[h.chunk_id])
         assert h.text == stored.text and len(h.text) == h.char_end - h.char_start  # never cut
     budget = result.trace.stage("budget")
     assert budget is not None and all("kept whole" in d.reason for d in budget.dropped)

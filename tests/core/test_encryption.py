@@ -1,0 +1,234 @@
+"""Encryption at rest, keys, blind index and decrypt-last (SPEC I8, R7)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import keyring
+import pytest
+
+from biny.core.config import Settings
+from biny.core.crypto.secrets import SecretStore, keyring_status
+from biny.core.engine import Engine
+from biny.core.errors import DataTampered, PassphraseRequired, SecretStoreUnavailable, WrongPassphrase
+from tests.conftest import CountingEmbedder, MemoryKeyring
+
+SECRET_SENTENCE = "The Zyphoria valve NX4471Q must be torqued to 42 newton metres before the blue seal is fitted."
+SECRET_ZH = "第九百零一条 蓝色密封圈安装前，泽芙瑞亚阀门必须以四十二牛米的扭矩拧紧。"
+PASS = "correct horse battery staple"
+
+
+@pytest.fixture
+def no_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("BINY_PASSPHRASE", raising=False)
+
+
+@pytest.fixture
+def memory_keyring(monkeypatch: pytest.MonkeyPatch) -> MemoryKeyring:
+    kr = MemoryKeyring()
+    previous = keyring.get_keyring()
+    keyring.set_keyring(kr)
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "tests.conftest.MemoryKeyring")
+    yield kr
+    keyring.set_keyring(previous)
+
+
+def _doc(tmp_path: Path) -> Path:
+    path = tmp_path / "valve-procedure.md"
+    path.write_text(f"# Valve maintenance\n\n{SECRET_SENTENCE}\n\n{SECRET_ZH}\n\nOther routine steps follow.\n",
+                    encoding="utf-8")
+    return path
+
+
+def _open(home: Path, embedder: CountingEmbedder, **security: object) -> Engine:
+    settings = Settings()
+    for k, v in security.items():
+        setattr(settings.security, k, v)
+    return Engine.open(home, settings=settings, embedder=embedder)
+
+
+NEEDLES = [SECRET_SENTENCE, "Zyphoria", "NX4471Q", "newton metres", "泽芙瑞亚", "第九百零一条",
+           "art:901", "valve-procedure", "Valve maintenance"]
+
+
+def _scan(home: Path) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for path in home.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            for needle in NEEDLES:
+                for enc in ("utf-8", "utf-16-le"):
+                    if needle.encode(enc) in data:
+                        found.setdefault(needle, []).append(str(path.relative_to(home)))
+    return found
+
+
+@pytest.mark.parametrize("encrypted", [True, False])
+def test_no_plaintext_anywhere_in_the_data_folder(tmp_path: Path, embedder: CountingEmbedder, encrypted: bool) -> None:
+    home = tmp_path / "home"
+    with _open(home, embedder) as eng:
+        eng.create_space("plant", encrypted=encrypted)
+        assert eng.ingest("plant", [_doc(tmp_path)]).ok
+        hits = eng.ask("plant", "What torque does the Zyphoria valve NX4471Q need?").chunks
+        assert hits and SECRET_SENTENCE in hits[0].text  # readable through the engine
+        assert eng.documents("plant")[0].title == "Valve maintenance"
+        assert eng.ask("plant", "第九百零一条规定了什么？").chunks[0].pinned  # blind index still finds it
+    found = _scan(home)
+    if encrypted:
+        assert found == {}
+    else:  # the control: the same scan does see an unencrypted space's text
+        assert SECRET_SENTENCE in found and "NX4471Q" in found
+
+
+def test_wrong_and_missing_passphrase(tmp_path: Path, embedder: CountingEmbedder, no_env: None,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    with _open(home, embedder) as eng:
+        eng.create_space("plant", passphrase=PASS, remember=False)
+        eng.ingest("plant", [_doc(tmp_path)])
+        before = eng.chunks.count(eng.catalog.space("plant").space_id)
+    with _open(home, embedder) as eng:
+        with pytest.raises(PassphraseRequired, match="BINY_PASSPHRASE"):
+            eng.ask("plant", "torque?")
+        with pytest.raises(WrongPassphrase, match="does not open space 'plant'"):
+            eng.unlock("plant", "wrong guess")
+        assert eng.space("plant").locked
+        assert eng.chunks.count(eng.catalog.space("plant").space_id) == before  # nothing changed
+        monkeypatch.setenv("BINY_PASSPHRASE", "also wrong")
+        with pytest.raises(WrongPassphrase):
+            eng.ask("plant", "torque?")
+        monkeypatch.delenv("BINY_PASSPHRASE")
+        eng.unlock("plant", PASS)
+        assert eng.ask("plant", "What torque does the Zyphoria valve need?").chunks
+
+
+def test_unencrypted_only_by_explicit_choice(tmp_path: Path, embedder: CountingEmbedder, no_env: None) -> None:
+    with _open(tmp_path / "home", embedder) as eng:
+        with pytest.raises(PassphraseRequired, match="--unencrypted"):
+            eng.create_space("s")
+        assert eng.spaces() == []
+        info = eng.create_space("public", encrypted=False)
+        assert not info.encrypted
+
+
+def _tamper(eng: Engine, space: str, fn) -> None:  # type: ignore[no-untyped-def]
+    sid = eng.catalog.space(space).space_id
+    tbl = eng.chunks.db.open_table(eng.chunks.table_name(sid))
+    rows = tbl.search().select(["chunk_id", "ct"]).limit(100).to_arrow().to_pylist()
+    for chunk_id, ct in fn(rows):
+        tbl.update(where=f"chunk_id = '{chunk_id}'", values={"ct": ct})
+    eng.vectors.invalidate(sid)
+
+
+def test_flipped_bit_and_swapped_records_are_detected(tmp_path: Path, embedder: CountingEmbedder) -> None:
+    doc = tmp_path / "long.md"
+    doc.write_text("\n\n".join(f"Paragraph {i}: the pump P-{i:03d} is serviced every {i + 2} weeks by the "
+                               "night shift, who log pressure, temperature and vibration readings." * 3
+                               for i in range(12)), encoding="utf-8")
+    with _open(tmp_path / "home", embedder) as eng:
+        eng.create_space("s")
+        eng.ingest("s", [doc])
+        q = "How often is pump P-003 serviced?"
+        assert eng.ask("s", q, max_distance=2.0).chunks
+
+        def flip(rows):  # type: ignore[no-untyped-def]
+            ct = bytearray(rows[0]["ct"])
+            ct[20] ^= 0x01
+            return [(rows[0]["chunk_id"], bytes(ct))]
+
+        _tamper(eng, "s", flip)
+        with pytest.raises(DataTampered, match="integrity check"):
+            eng.ask("s", q, k=50, max_distance=2.0)
+
+    with _open(tmp_path / "home2", embedder) as eng:
+        eng.create_space("s")
+        eng.ingest("s", [doc])
+
+        def swap(rows):  # type: ignore[no-untyped-def]
+            a, b = rows[0], rows[1]
+            return [(a["chunk_id"], b["ct"]), (b["chunk_id"], a["ct"])]
+
+        _tamper(eng, "s", swap)
+        with pytest.raises(DataTampered, match="belong to another record"):
+            eng.ask("s", q, k=50, max_distance=2.0)
+
+
+def test_change_passphrase_rewraps_only(tmp_path: Path, embedder: CountingEmbedder, no_env: None) -> None:
+    home = tmp_path / "home"
+    with _open(home, embedder) as eng:
+        eng.create_space("a", passphrase=PASS, remember=False)
+        eng.create_space("b", passphrase=PASS, remember=False)
+        eng.ingest("a", [_doc(tmp_path)])
+        sid = eng.catalog.space("a").space_id
+        before = {r.chunk_id: r.ct for r in eng.chunks.doc_chunks(sid, eng.documents("a")[0].doc_id)}
+        with pytest.raises(WrongPassphrase):
+            eng.change_passphrase("a", "not it", "new one")
+        assert sorted(eng.change_passphrase("a", PASS, "new one")) == ["a", "b"]
+        after = {r.chunk_id: r.ct for r in eng.chunks.doc_chunks(sid, eng.documents("a")[0].doc_id)}
+        assert after == before  # no chunk was re-encrypted
+    with _open(home, embedder) as eng:
+        with pytest.raises(WrongPassphrase):
+            eng.unlock("a", PASS)
+        eng.unlock("a", "new one")
+        eng.unlock("b", "new one")
+        assert SECRET_SENTENCE in eng.ask("a", "What torque does the Zyphoria valve need?").chunks[0].text
+
+
+def test_keyring_per_tenant_and_user(tmp_path: Path, embedder: CountingEmbedder, no_env: None,
+                                     memory_keyring: MemoryKeyring) -> None:
+    home = tmp_path / "home"
+    with _open(home, embedder, tenant="acme", user="ana") as eng:
+        eng.create_space("ana-notes", passphrase=PASS)  # remembered in the keyring
+        eng.ingest("ana-notes", [_doc(tmp_path)])
+        assert memory_keyring.store == {("biny:acme", "ana"): PASS}
+        assert any("OS keyring" in n for n in eng.notices)
+    with _open(home, embedder, tenant="acme", user="ana") as eng:
+        assert eng.ask("ana-notes", "What torque does the Zyphoria valve need?").chunks  # from the keyring
+    memory_keyring.store[("biny:acme", "bob")] = "bob's own passphrase"
+    memory_keyring.store[("biny:acme", "ana")] = "bob's own passphrase"  # another user's secret
+    with _open(home, embedder, tenant="acme", user="bob") as eng:
+        with pytest.raises(WrongPassphrase):
+            eng.ask("ana-notes", "torque?")
+
+
+def test_no_silent_plaintext_keyring(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, no_env: None) -> None:
+    from keyrings.alt.file import PlaintextKeyring
+
+    previous = keyring.get_keyring()
+    monkeypatch.delenv("PYTHON_KEYRING_BACKEND", raising=False)
+    keyring.set_keyring(PlaintextKeyring())
+    try:
+        usable, name = keyring_status()
+        assert not usable and "keyrings.alt" in name
+        store = SecretStore(tmp_path)
+        with pytest.raises(SecretStoreUnavailable, match="BINY_PASSPHRASE"):
+            store.remember("t", "u", "pw")
+        assert "no OS keyring" in store.describe()
+    finally:
+        keyring.set_keyring(previous)
+
+
+def test_opt_in_file_secrets_are_0600(tmp_path: Path, no_env: None) -> None:
+    store = SecretStore(tmp_path, file_secrets=True)
+    assert "file" in store.remember("t", "u", "pw")
+    path = tmp_path / "secrets.json"
+    assert (path.stat().st_mode & 0o777) == 0o600
+    assert store.get("t", "u") == "pw"
+    os.chmod(path, 0o644)
+    with pytest.raises(SecretStoreUnavailable, match="chmod 600"):
+        store.get("t", "u")
+
+
+def test_export_import_keeps_it_encrypted(tmp_path: Path, embedder: CountingEmbedder) -> None:
+    backup = tmp_path / "plant.tar"
+    with _open(tmp_path / "home", embedder) as eng:
+        eng.create_space("plant")
+        eng.ingest("plant", [_doc(tmp_path)])
+        eng.export_space("plant", backup)
+    assert b"Zyphoria" not in backup.read_bytes() and b"NX4471Q" not in backup.read_bytes()
+    with _open(tmp_path / "other", embedder) as eng:
+        info = eng.import_space(backup, name="restored")
+        assert info.encrypted and info.documents == 1
+        hits = eng.ask("restored", "What torque does the Zyphoria valve NX4471Q need?").chunks
+        assert hits and SECRET_SENTENCE in hits[0].text
