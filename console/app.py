@@ -113,8 +113,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--home", type=Path, default=None, help="data folder")
     parser.add_argument("--space", default=None, help="space to open")
     args = parser.parse_args(argv)
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("biny console")
+    # Fusion follows the system's light/dark colour scheme (Qt ≥ 6.5) on every platform.
+    app.setStyle("Fusion")
     try:
         engine = Engine.open(args.home)
     except BinyError as exc:

@@ -53,6 +53,11 @@ class InspectorScreen(QWidget):
         self.question.returnPressed.connect(self.ask)
         self.ask_btn = QPushButton("Ask")
         self.ask_btn.clicked.connect(self.ask)
+        self.more_btn = QPushButton("More material")
+        self.more_btn.setObjectName("more")
+        self.more_btn.setToolTip("R6: the next batch of the same ranked pool — no new search (once per turn)")
+        self.more_btn.setEnabled(False)
+        self.more_btn.clicked.connect(self.more)
         self.k = QSpinBox()
         self.k.setRange(1, 50)
         self.k.setValue(engine.settings.retrieval.k)
@@ -74,6 +79,7 @@ class InspectorScreen(QWidget):
         row.addWidget(self.auto_cut)
         row.addWidget(self.cut)
         row.addWidget(self.ask_btn)
+        row.addWidget(self.more_btn)
 
         self.status = QLabel("")
         self.status.setObjectName("status")
@@ -131,6 +137,37 @@ class InspectorScreen(QWidget):
 
         run_op(work, on_success=self.show_result, on_failure=self._failed, on_finished=self._done)
 
+    def more(self) -> None:
+        if self.result is None or self.busy:
+            return
+        self.busy = True
+        turn = self.result.turn_id
+
+        def work(_: Any, __: CancelToken) -> AskResult:
+            return self.engine.more_material(turn)
+
+        run_op(work, on_success=self._show_more, on_failure=self._failed, on_finished=self._done)
+
+    def _show_more(self, more: AskResult) -> None:
+        if self.result is None:
+            return
+        start = len(self.result.chunks)
+        self.result.chunks.extend(more.chunks)
+        for stage in more.trace.stages:
+            self.stages.addTopLevelItem(QTreeWidgetItem([stage.name, stage.summary]))
+        for n, hit in enumerate(more.chunks, start + 1):
+            self._add_row(n, hit, more=True)
+        self.status.setText(self.status.text() + f"  +{len(more.chunks)} more from the same pool.")
+        self.more_btn.setEnabled(False)
+
+    def _add_row(self, n: int, hit: Hit, *, more: bool = False) -> None:
+        assert self.result is not None
+        item = QListWidgetItem()
+        widget = _HitRow(n, hit, self.result.baseline, self.result.max_distance, more=more)
+        item.setSizeHint(widget.sizeHint())
+        self.context.addItem(item)
+        self.context.setItemWidget(item, widget)
+
     def _done(self) -> None:
         self.busy = False
         self.ask_btn.setEnabled(True)
@@ -165,11 +202,8 @@ class InspectorScreen(QWidget):
         self.stages.expandAll()
         self.context.clear()
         for n, hit in enumerate(result.chunks, 1):
-            item = QListWidgetItem()
-            widget = _HitRow(n, hit, base, cut)
-            item.setSizeHint(widget.sizeHint())
-            self.context.addItem(item)
-            self.context.setItemWidget(item, widget)
+            self._add_row(n, hit)
+        self.more_btn.setEnabled(result.more_available)
         if not result.chunks:
             self.chunk_view.setHtml(f"<p><i>{NO_PASSAGE}</i></p><p>Nothing was padded in: fewer than K "
                                     "passages is the correct result when the material does not answer.</p>")
@@ -190,9 +224,10 @@ class InspectorScreen(QWidget):
 
 
 class _HitRow(QWidget):
-    def __init__(self, n: int, hit: Hit, baseline: float | None, cut: float | None) -> None:
+    def __init__(self, n: int, hit: Hit, baseline: float | None, cut: float | None, *, more: bool = False) -> None:
         super().__init__()
-        pin = "📌 pinned · " if hit.pinned else ""
+        self.hit = hit
+        pin = ("📌 pinned · " if hit.pinned else "") + ("more · " if more else "")
         cal = f" · {hit.calibrated:+.2f} calibrated" if hit.calibrated is not None else ""
         title = QLabel(f"<b>[{n}] {hit.document}</b> — {pin}d={hit.distance:.3f}{cal}")
         title.setObjectName("pinned" if hit.pinned else "hit")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QLabel
 
 from biny.console.app import MainWindow
 from biny.console.ops import wait_all
@@ -121,3 +122,72 @@ def test_locked_space_unlocks_with_its_passphrase(qtbot, window: MainWindow, eng
     assert lib.unlock("open sesame")
     assert not lib.locked and lib.table.rowCount() == 1
     window.grab().save(str(tmp_path / "unlocked.png"))
+
+
+def test_identifier_question_marks_the_pinned_chunk_and_more_material(  # type: ignore[no-untyped-def]
+        qtbot, window: MainWindow, tmp_path: Path) -> None:
+    from biny.console.screens.inspector import _HitRow
+
+    lib = window.library
+    lib.create_space("laws")
+    lib.ingest([corpus("cn_laws", "民法典__继承编.md"), corpus("cn_laws", "社会法__劳动法(2018-12-29).md")])
+    _wait_ingest(qtbot, window)
+    insp = window.inspector
+    window.rail.setCurrentRow(1)
+    insp.question.setText("劳动法第十八条规定了哪些劳动合同无效？")
+    insp.ask()
+    qtbot.waitUntil(lambda: not insp.busy, timeout=60_000)
+    first = insp.context.itemWidget(insp.context.item(0))
+    assert isinstance(first, _HitRow) and first.hit.pinned
+    assert "📌 pinned" in first.findChild(QLabel, "pinned").text()
+    assert "第十八条" in insp.chunk_view.toPlainText()
+    window.grab().save(str(tmp_path / "inspector_pinned.png"))
+
+    insp.question.setText("继承人有哪些权利？")
+    insp.k.setValue(2)
+    insp.auto_cut.setChecked(False)
+    insp.cut.setValue(0.5)
+    insp.ask()
+    qtbot.waitUntil(lambda: not insp.busy, timeout=60_000)
+    assert insp.more_btn.isEnabled()
+    before = insp.context.count()
+    insp.more()
+    qtbot.waitUntil(lambda: not insp.busy, timeout=60_000)
+    assert insp.context.count() > before and not insp.more_btn.isEnabled()
+
+
+def test_ui_thread_keeps_running_during_a_20_document_ingest(  # type: ignore[no-untyped-def]
+        qtbot, window: MainWindow, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Counts event-loop stalls while 20 documents ingest in the background (reported, not timed)."""
+    import time
+
+    from PySide6.QtCore import QTimer
+
+    docs = tmp_path / "twenty"
+    docs.mkdir()
+    source = corpus("cn_laws", "民法典__继承编.md").read_text(encoding="utf-8").split("\n\n")
+    for i in range(20):
+        (docs / f"doc{i:02d}.md").write_text("\n\n".join(source[i * 3 : i * 3 + 6]) or "x", encoding="utf-8")
+    lib = window.library
+    lib.create_space("twenty")
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(tick)
+    timer.start()
+    lib.ingest([docs])
+    _wait_ingest(qtbot, window)
+    timer.stop()
+    stalls = [g for g in gaps if g > 0.1]
+    with capsys.disabled():
+        print(f"\nUI event loop during a 20-document ingest: {len(gaps)} ticks, max gap {max(gaps) * 1000:.0f} ms, "
+              f"{len(stalls)} gap(s) over 100 ms")
+    assert lib.table.rowCount() == 20
+    assert len(gaps) > 20  # the loop kept turning while the engine worked
