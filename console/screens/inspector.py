@@ -199,7 +199,8 @@ class InspectorScreen(QWidget):
                 d = f"  d={dr.distance:.3f}" if dr.distance is not None else ""
                 QTreeWidgetItem(top, ["dropped", f"{dr.chunk_id[:10]}{d} — {dr.reason}"])
             self.stages.addTopLevelItem(top)
-        self.stages.expandAll()
+            # The long pool/threshold lists stay folded; the decisive stages open.
+            top.setExpanded(stage.name not in {"pool", "threshold", "rerank"})
         self.context.clear()
         for n, hit in enumerate(result.chunks, 1):
             self._add_row(n, hit)
@@ -227,9 +228,10 @@ class _HitRow(QWidget):
     def __init__(self, n: int, hit: Hit, baseline: float | None, cut: float | None, *, more: bool = False) -> None:
         super().__init__()
         self.hit = hit
-        pin = ("📌 pinned · " if hit.pinned else "") + ("more · " if more else "")
+        pin = ("<span style='background:#e67700;color:white'>&nbsp;PINNED&nbsp;</span> " if hit.pinned else "") + \
+            ("<span style='background:#1971c2;color:white'>&nbsp;MORE&nbsp;</span> " if more else "")
         cal = f" · {hit.calibrated:+.2f} calibrated" if hit.calibrated is not None else ""
-        title = QLabel(f"<b>[{n}] {hit.document}</b> — {pin}d={hit.distance:.3f}{cal}")
+        title = QLabel(f"{pin}<b>[{n}] {hit.document}</b> — d={hit.distance:.3f}{cal}")
         title.setObjectName("pinned" if hit.pinned else "hit")
         preview = QLabel(hit.text[:160].replace("\n", " ") + ("…" if len(hit.text) > 160 else ""))
         preview.setWordWrap(True)

@@ -152,7 +152,7 @@ class LibraryScreen(QWidget):
         self.spaces.clear()
         for s in self.engine.spaces():
             state = ("encrypted, locked" if s.locked else "encrypted") if s.encrypted else "not encrypted"
-            item = QListWidgetItem(("🔒 " if s.encrypted else "") + s.name)
+            item = QListWidgetItem(s.name + ("  · locked" if s.locked else ""))
             item.setData(Qt.ItemDataRole.UserRole, s.name)
             item.setToolTip(f"{s.documents} documents, {s.chunks} chunks, {state}")
             self.spaces.addItem(item)
@@ -251,8 +251,10 @@ class LibraryScreen(QWidget):
                 if c == 0:
                     item.setToolTip(d.path)
                 self.table.setItem(r, c, item)
-        self.table.resizeColumnsToContents()
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        for c in range(1, len(COLUMNS)):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.empty_hint.setText(
             "This space is encrypted and locked: unlock it with its passphrase to see and search its documents."
             if self.locked else
