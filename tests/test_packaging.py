@@ -6,6 +6,7 @@ import subprocess
 import sys
 import textwrap
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,14 @@ def test_wheel_installs_and_imports_in_a_fresh_venv(tmp_path: Path) -> None:
     py = env_dir / "bin" / "python"
     # No dependencies: this checks the mapping and package data, not PyPI.
     subprocess.run([str(py), "-m", "pip", "install", "--no-deps", "--quiet", str(wheel)], check=True)
+    # Every source file must be in the wheel: a package missing from pyproject's list
+    # would silently drop a folder.
+    with zipfile.ZipFile(wheel) as zf:
+        in_wheel = set(zf.namelist())
+    for top in ("core", "console", "resources"):
+        for src in (ROOT / top).rglob("*"):
+            if src.is_file() and src.suffix in {".py", ".md", ".jsonl", ".html"} and "__pycache__" not in src.parts:
+                assert f"biny/{src.relative_to(ROOT).as_posix()}" in in_wheel, f"{src} is not packaged"
     code = textwrap.dedent("""
         import importlib.resources as r, biny.core, biny.core.chunking.ratio as ratio, biny.console
         files = r.files("biny.resources")
@@ -32,7 +41,8 @@ def test_wheel_installs_and_imports_in_a_fresh_venv(tmp_path: Path) -> None:
         assert "site-packages" in biny.core.__file__
         print(ratio.chars_per_token(1.0))
     """)
-    out = subprocess.run([str(py), "-c", code], check=True, capture_output=True, text=True, cwd=tmp_path)
+    out = subprocess.run([str(py), "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
     assert float(out.stdout) > 1.0
 
 

@@ -1,0 +1,1 @@
+"""Language-model providers: a small protocol, an OpenAI-compatible client, and none."""

@@ -1,0 +1,63 @@
+"""The chat-model protocol and its failure kinds.
+
+Every stage that uses a model has a no-model path; a model failure (timeout,
+connection, HTTP status, malformed reply) is a distinct, logged error that the
+caller turns into its fallback — never a crashed turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from biny.core.errors import BinyError
+
+
+class LLMError(BinyError):
+    """A model call failed; ``kind`` says how."""
+
+    kind = "error"
+
+
+class LLMUnavailable(LLMError):
+    kind = "unavailable"
+
+
+class LLMTimeout(LLMError):
+    kind = "timeout"
+
+
+class LLMConnectionError(LLMError):
+    kind = "connection"
+
+
+class LLMHTTPError(LLMError):
+    kind = "http"
+
+
+class LLMMalformedReply(LLMError):
+    kind = "malformed"
+
+
+@dataclass(slots=True)
+class Message:
+    role: str  # system | user | assistant
+    content: str
+    images: list[bytes] = field(default_factory=list)  # PNG/JPEG bytes, for vision-capable models
+
+
+class ChatModel(Protocol):
+    name: str
+
+    def complete(self, messages: list[Message], *, max_tokens: int, timeout_s: float) -> str:
+        """One chat completion; raises an ``LLMError`` subclass on any failure."""
+        ...
+
+
+class NoModel:
+    """Configured when no model is: every call says so, and callers use their fallback."""
+
+    name = "none"
+
+    def complete(self, messages: list[Message], *, max_tokens: int, timeout_s: float) -> str:
+        raise LLMUnavailable("No language model is configured (llm.base_url is empty).")

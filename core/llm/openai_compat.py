@@ -1,0 +1,81 @@
+"""Any OpenAI-compatible chat endpoint: Ollama, vLLM, llama.cpp server, hosted APIs.
+
+The deadline is total: the call runs on a worker thread and is abandoned when the
+time is up, so a server that accepts the connection and then stalls (or trickles
+bytes) cannot hold a turn past ``timeout_s``.
+"""
+
+from __future__ import annotations
+
+import base64
+import concurrent.futures
+import logging
+from typing import Any
+
+import httpx
+
+from biny.core.llm.base import (
+    LLMConnectionError,
+    LLMHTTPError,
+    LLMMalformedReply,
+    LLMTimeout,
+    Message,
+)
+
+log = logging.getLogger(__name__)
+_pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="biny-llm")
+
+
+class OpenAICompatible:
+    def __init__(self, base_url: str, model: str, api_key: str | None = None,
+                 transport: httpx.BaseTransport | None = None) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.name = f"{model} @ {self.base_url}"
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._client = httpx.Client(base_url=self.base_url, headers=headers, transport=transport)
+
+    def _payload(self, messages: list[Message], max_tokens: int) -> dict[str, Any]:
+        out = []
+        for m in messages:
+            if m.images:
+                parts: list[dict[str, Any]] = [{"type": "text", "text": m.content}]
+                for img in m.images:
+                    mime = "image/png" if img[:4] == b"\x89PNG" else "image/jpeg"
+                    url = f"data:{mime};base64,{base64.b64encode(img).decode()}"
+                    parts.append({"type": "image_url", "image_url": {"url": url}})
+                out.append({"role": m.role, "content": parts})
+            else:
+                out.append({"role": m.role, "content": m.content})
+        return {"model": self.model, "messages": out, "max_tokens": max_tokens, "temperature": 0}
+
+    def _call(self, payload: dict[str, Any], timeout_s: float) -> str:
+        try:
+            resp = self._client.post("/chat/completions", json=payload, timeout=timeout_s)
+        except httpx.TimeoutException as exc:
+            raise LLMTimeout(f"{self.name} did not answer within {timeout_s:.1f} s.") from exc
+        except httpx.HTTPError as exc:
+            raise LLMConnectionError(f"Cannot reach {self.name}: {exc}. Check llm.base_url and that "
+                                     "the server is running.") from exc
+        if resp.status_code >= 400:
+            raise LLMHTTPError(f"{self.name} answered HTTP {resp.status_code}: {resp.text[:200]}")
+        try:
+            data = resp.json()
+            content = data["choices"][0]["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise LLMMalformedReply(f"{self.name} sent a reply that is not a chat completion "
+                                    f"({type(exc).__name__}).") from exc
+        if not isinstance(content, str):
+            raise LLMMalformedReply(f"{self.name} sent a non-text completion.")
+        return content
+
+    def complete(self, messages: list[Message], *, max_tokens: int, timeout_s: float) -> str:
+        future = _pool.submit(self._call, self._payload(messages, max_tokens), timeout_s)
+        try:
+            return future.result(timeout=timeout_s)
+        except concurrent.futures.TimeoutError as exc:
+            log.warning("LLM call abandoned after %.1f s (%s)", timeout_s, self.name)
+            raise LLMTimeout(f"{self.name} did not answer within {timeout_s:.1f} s.") from exc
+        except (LLMTimeout, LLMConnectionError, LLMHTTPError, LLMMalformedReply) as exc:
+            log.warning("LLM call failed: %s", exc)
+            raise
