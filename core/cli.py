@@ -72,7 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--k", type=int, default=None)
     ask.add_argument("--max-distance", type=float, default=None,
                      help="override the measured distance cut (for experiments)")
-    ask.add_argument("--questions", type=Path, help="JSONL file: one question per line")
+    ask.add_argument("--questions", type=Path,
+                     help="JSONL file: one question per line ({\"question\": ..., \"history\": [...]})")
+    ask.add_argument("--history", type=Path,
+                     help="JSONL file of the conversation's earlier turns ({\"role\": \"user\", \"content\": ...})")
     ask.add_argument("--json", action="store_true")
 
     demo = sub.add_parser("demo", help="create the demo space from the bundled corpus")
@@ -227,7 +230,8 @@ def _run(engine: Any, args: argparse.Namespace) -> int:
             return _ask_many(engine, args)
         if not args.question:
             raise BinyError("Give a question, or --questions FILE.jsonl.")
-        result = engine.ask(args.space, args.question, k=args.k, max_distance=args.max_distance)
+        history = _read_history(args.history) if args.history else []
+        result = engine.ask(args.space, args.question, k=args.k, max_distance=args.max_distance, history=history)
         if args.json:
             _dump(result.to_dict(), out)
         else:
@@ -259,13 +263,35 @@ def _ask_many(engine: Any, args: argparse.Namespace) -> int:
             item = {"question": item}
         if not isinstance(item, dict) or not isinstance(item.get("question"), str):
             raise BinyError(f'{args.questions}:{n}: expected {{"question": "..."}}.')
+        history = [h if isinstance(h, str) else h.get("content", "") for h in item.get("history", [])]
         result = engine.ask(args.space, item["question"], k=item.get("k", args.k),
-                            max_distance=args.max_distance)
+                            max_distance=args.max_distance, history=history)
         row = result.to_dict()
         if "id" in item:
             row["id"] = item["id"]
         _dump(row, sys.stdout)
     return 0
+
+
+def _read_history(path: Path) -> list[str]:
+    """Earlier user turns from a JSONL conversation file (assistant turns are skipped)."""
+    out = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise BinyError(f"Cannot read {path}: {exc.strerror or exc}") from exc
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise BinyError(f"{path}:{n} is not JSON ({exc.msg}).") from exc
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict) and item.get("role", "user") == "user" and isinstance(item.get("content"), str):
+            out.append(item["content"])
+    return out
 
 
 def _print_result(result: Any) -> None:

@@ -62,6 +62,19 @@ class LimitSettings:
 
 
 @dataclass(slots=True)
+class LLMSettings:
+    # Any OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp server, hosted). Empty: no model;
+    # every stage then uses its deterministic fallback. The API key is read from
+    # BINY_LLM_API_KEY or the OS keyring (service "biny-llm", user = base_url), never this file.
+    base_url: str = ""
+    model: str = ""
+    # R1 without a model (or when the model fails): "previous+current", "entity-carry" or "none".
+    followup_fallback: str = "previous+current"
+    # I7: one short situating note per chunk at ingest (cached by content hash); needs a model.
+    situating_notes: bool = False
+
+
+@dataclass(slots=True)
 class SecuritySettings:
     # I8: spaces belong to a tenant and a user; their passphrase is looked up under both.
     tenant: str = "default"
@@ -78,6 +91,7 @@ class Settings:
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     limits: LimitSettings = field(default_factory=LimitSettings)
     security: SecuritySettings = field(default_factory=SecuritySettings)
+    llm: LLMSettings = field(default_factory=LLMSettings)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -36,12 +36,14 @@ from biny.core.errors import (
 )
 from biny.core.ingest.job import FileOutcome, ingest_file
 from biny.core.ingest.parse import SUPPORTED_SUFFIXES
+from biny.core.llm.base import ChatModel
 from biny.core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from biny.core.retrieve import baseline as baseline_mod
 from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.pipeline import Candidate, Context, RetrievalParams, retrieve
+from biny.core.retrieve.rewrite import rewrite
 from biny.core.retrieve.terms import glossary_from_titles
-from biny.core.retrieve.trace import Trace
+from biny.core.retrieve.trace import Stage, Trace
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow, now
 from biny.core.store.lance import ChunkRecord, ChunkStore
 from biny.core.store.lock import FolderLock
@@ -150,6 +152,7 @@ class _Turn:
     remaining: list[Candidate]
     result: AskResult
     more_used: bool = False
+    history: list[str] = field(default_factory=list)
 
 
 class Engine:
@@ -176,6 +179,7 @@ class Engine:
         self._keys: dict[str, SpaceKeys] = {}
         self.secrets = SecretStore(home, settings.security.file_secrets)
         self.notices: list[str] = []  # things the user should know (e.g. where a secret went)
+        self._llm: ChatModel | None = None
         self._closed = False
 
     @classmethod
@@ -215,6 +219,32 @@ class Engine:
             if self._embedder is None:
                 self._embedder = make_embedder(self.settings.embedding.model)
             return self._embedder
+
+    @property
+    def llm(self) -> ChatModel | None:
+        """The configured chat model, or None (every use has a no-model path)."""
+        cfg = self.settings.llm
+        if not cfg.base_url or not cfg.model:
+            return None
+        if self._llm is None:
+            from biny.core.llm.openai_compat import OpenAICompatible
+
+            key = os.environ.get("BINY_LLM_API_KEY")
+            if not key:
+                from biny.core.crypto.secrets import keyring_status
+
+                if keyring_status()[0]:
+                    import keyring
+
+                    key = keyring.get_password("biny-llm", cfg.base_url)
+            self._llm = OpenAICompatible(cfg.base_url, cfg.model, key)
+        return self._llm
+
+    def set_llm(self, model: ChatModel | None) -> None:
+        """Use a specific chat model (tests, or a provider the settings can't describe)."""
+        self._llm = model
+        if model is None:
+            self.settings.llm.base_url = ""
 
     def _check_model(self, space: SpaceRow) -> None:
         emb = self.embedder
@@ -503,8 +533,14 @@ class Engine:
         k: int | None = None,
         max_distance: float | None = None,
         params: RetrievalParams | None = None,
+        history: list[str] | None = None,
     ) -> AskResult:
-        """Retrieve the passages that answer ``question`` (SPEC R2–R8), with a full trace."""
+        """Retrieve the passages that answer ``question`` (SPEC R1–R8), with a full trace.
+
+        ``history`` holds the conversation's earlier user questions, oldest first. A
+        follow-up may be rewritten for retrieval (R1); the rewrite changes only the
+        query vector — ``question`` itself is what the trace, prompt and history keep.
+        """
         question = question.strip()
         if not question:
             raise BinyError("Ask a question: the text is empty.")
@@ -513,9 +549,15 @@ class Engine:
         params = params or self.retrieval_params(k, max_distance)
         vm = self._matrix(row)
         base = self.baselines(space)
-        trace = Trace(question=question, retrieval_query=question)
         crypto = self.crypto(row)
-        qvec = self.embedder.embed_queries([question])[0]
+        t0 = time.perf_counter()
+        model = self._llm if self._llm is not None else self.llm
+        rw = rewrite(question, list(history or []), model, self.settings.llm.followup_fallback)
+        trace = Trace(question=question, retrieval_query=rw.query)
+        trace.add(Stage("rewrite", f"{rw.method}: {rw.reason}", data={
+            "original": question, "retrieval_query": rw.query, "method": rw.method,
+        }, ms=(time.perf_counter() - t0) * 1000))
+        qvec = self.embedder.embed_queries([rw.query])[0]
         docs = {d.doc_id: crypto.open_meta(d) for d in self.catalog.documents(row.space_id, ("active",))}
         titles = {d: doc.title for d, doc in docs.items()}
         ctx = Context(titles=titles, glossary=self._glossary(row.space_id, titles),
@@ -525,7 +567,7 @@ class Engine:
         turn_id = uuid.uuid4().hex[:12]
         answer.turn_id = turn_id
         answer.more_available = bool(result.remaining)
-        self._turns[turn_id] = _Turn(space, question, params.k, result.remaining, answer)
+        self._turns[turn_id] = _Turn(space, question, params.k, result.remaining, answer, history=list(history or []))
         while len(self._turns) > 200:  # keep recent turns only
             self._turns.pop(next(iter(self._turns)))
         return answer
@@ -539,7 +581,7 @@ class Engine:
         if turn is None:
             raise BinyError("That turn is no longer known; ask the question again.")
         if turn.more_used:
-            fresh = self.ask(turn.space, turn.question, k=turn.k)
+            fresh = self.ask(turn.space, turn.question, k=turn.k, history=turn.history)
             fresh.trace.stages[0].summary += " (second 'more material' request in the turn: fresh query)"
             return fresh
         turn.more_used = True

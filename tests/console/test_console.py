@@ -57,7 +57,8 @@ def test_create_space_ingest_and_ask(qtbot, window: MainWindow, tmp_path: Path) 
     assert insp.context.count() >= 1
     assert insp.result is not None and insp.result.chunks[0].document == "PEP 20 – The Zen of Python"
     names = [insp.stages.topLevelItem(i).text(0) for i in range(insp.stages.topLevelItemCount())]
-    assert names == ["pool", "threshold", "identifiers", "second_pass", "rerank", "nearest", "budget", "final"]
+    assert names == ["rewrite", "pool", "threshold", "identifiers", "second_pass", "rerank", "nearest", "budget",
+                     "final"]
     window.grab().save(str(shots / "inspector.png"))
 
     insp.question.setText("What is the best way to grow tomatoes on a balcony?")

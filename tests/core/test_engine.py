@@ -18,7 +18,7 @@ from biny.core.errors import DataFolderInUse, ModelMismatch, SpaceExists, SpaceN
 from tests.conftest import ROOT, CountingEmbedder, corpus
 
 LAW = "民法典__继承编.md"
-STAGES = ["pool", "threshold", "identifiers", "second_pass", "rerank", "nearest", "budget", "final"]
+STAGES = ["rewrite", "pool", "threshold", "identifiers", "second_pass", "rerank", "nearest", "budget", "final"]
 
 
 def _law_copy(tmp_path: Path, name: str = LAW) -> Path:

@@ -1,0 +1,106 @@
+"""Follow-up rewrite (SPEC R1, M2): only the retrieval vector changes.
+
+A regex of referring expressions decides whether to try; it over-triggers on
+purpose (a needless try costs one cheap call; a missed one loses the turn). The
+model gets ≤3 s and ≤128 output tokens and must return one self-contained
+sentence — relations and negation kept, no keyword lists. Any failure falls back.
+The rewrite never reaches the prompt, the history or storage: callers use it as
+the retrieval query only.
+
+Without a model, a deterministic fallback is used: measured on the follow-up set
+(bench/eval_followups.py), carrying the previous question into the query
+("previous + current") beats the bare question; see that script's output.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from biny.core.llm.base import ChatModel, LLMError, Message
+from biny.core.retrieve.terms import named_terms
+
+REFERRING = re.compile(
+    r"它们?|他们|她们|这个|那个|这款|那款|这种|那种|这些|那些|该|此|上面|上述|前面|刚才|其|那|这|呢|"
+    r"それ|あれ|これ|その|あの|この|前述|上記|"
+    r"\b(?:it|its|it's|they|them|their|this|that|these|those|the same|that one|this one|one|above|previous|"
+    r"former|latter|there|he|she|his|her|also|too|what about|and|how about)\b|"
+    r"\b(?:es|das|dies|diese[rsmn]?|jene[rsmn]?|dort|dessen|deren|ihr|ihm|sie)\b",
+    re.I,
+)
+MAX_SECONDS = 3.0
+MAX_TOKENS = 128
+
+_SYSTEM = (
+    "You rewrite the user's LAST question so it can be understood without the conversation. "
+    "Replace pronouns and references with what they refer to. Keep every relation, condition and "
+    "negation. Keep the user's language. Answer with exactly one complete question sentence and "
+    "nothing else. If the question is already self-contained, repeat it unchanged."
+)
+
+
+@dataclass(slots=True)
+class Rewrite:
+    original: str
+    query: str  # what retrieval embeds
+    method: str  # none | model | fallback:<name>
+    reason: str
+
+
+def needs_rewrite(question: str, history: list[str]) -> bool:
+    return bool(history) and bool(REFERRING.search(question))
+
+
+def acceptable(original: str, reply: str) -> tuple[bool, str]:
+    """Is a model reply one self-contained sentence (not keywords, empty or far too long)?"""
+    text = reply.strip().strip('"“”「」')
+    if not text:
+        return False, "empty reply"
+    if "\n" in text.strip():
+        return False, "more than one line"
+    if len(text) > max(4 * len(original), len(original) + 240):
+        return False, "far longer than asked"
+    segments = [s.strip() for s in re.split(r"[,;/、，；|]", text) if s.strip()]
+    has_sentence_end = bool(re.search(r"[?？。.!！]$", text))
+    words = len(re.findall(r"\w+", text))
+    cjk = len(re.findall(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]", text))
+    if len(segments) >= 3 and all(len(s.split()) <= 3 and len(s) <= 20 for s in segments) and not has_sentence_end:
+        return False, "a keyword list, not a sentence"
+    if not has_sentence_end and words < 4 and cjk < 6:
+        return False, "not a complete sentence"
+    return True, "ok"
+
+
+def fallback_query(question: str, history: list[str], method: str = "previous+current") -> str:
+    """Deterministic follow-up handling without a model."""
+    if not history:
+        return question
+    prev = history[-1]
+    if method == "previous+current":
+        return f"{prev} {question}"
+    if method == "entity-carry":
+        carried = [t for t in named_terms(prev, []) if t.lower() not in question.lower()]
+        return f"{question} {' '.join(carried)}".strip() if carried else f"{prev} {question}"
+    return question
+
+
+def rewrite(question: str, history: list[str], model: ChatModel | None,
+            fallback: str = "previous+current") -> Rewrite:
+    if not needs_rewrite(question, history):
+        why = "no conversation before it" if not history else "no referring expression"
+        return Rewrite(question, question, "none", why)
+    if model is not None:
+        convo = "\n".join(f"Earlier question: {h}" for h in history[-4:])
+        messages = [Message("system", _SYSTEM), Message("user", f"{convo}\nLast question: {question}")]
+        try:
+            reply = model.complete(messages, max_tokens=MAX_TOKENS, timeout_s=MAX_SECONDS)
+        except LLMError as exc:
+            q = fallback_query(question, history, fallback)
+            return Rewrite(question, q, f"fallback:{fallback}", f"model failed ({exc.kind}): {exc}")
+        ok, why = acceptable(question, reply)
+        if ok:
+            return Rewrite(question, reply.strip().strip('"“”「」'), "model", "rewritten by the model")
+        q = fallback_query(question, history, fallback)
+        return Rewrite(question, q, f"fallback:{fallback}", f"model reply rejected: {why}")
+    q = fallback_query(question, history, fallback)
+    return Rewrite(question, q, f"fallback:{fallback}", "no model configured")
