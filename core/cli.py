@@ -78,6 +78,27 @@ def build_parser() -> argparse.ArgumentParser:
                      help="JSONL file of the conversation's earlier turns ({\"role\": \"user\", \"content\": ...})")
     ask.add_argument("--json", action="store_true")
 
+    mem = sub.add_parser("memory", help="facts per scope and their recall (M1–M7)")
+    msub = mem.add_subparsers(dest="memory_cmd", required=True)
+    ma = msub.add_parser("add", help="remember a fact")
+    ma.add_argument("text")
+    ma.add_argument("--scope", required=True, help="e.g. user:ana or tenant:acme/user:ana")
+    ml = msub.add_parser("list", help="list facts")
+    ml.add_argument("--scope", default=None)
+    ml.add_argument("--all", action="store_true", help="include deleted facts")
+    ml.add_argument("--json", action="store_true")
+    me = msub.add_parser("edit", help="new revision of a fact")
+    me.add_argument("id")
+    me.add_argument("text")
+    for verb in ("archive", "delete", "restore"):
+        msub.add_parser(verb, help=f"{verb} a fact").add_argument("id")
+    mr = msub.add_parser("recall", help="run the recall chain for a question")
+    mr.add_argument("question")
+    mr.add_argument("--scope", required=True)
+    mr.add_argument("--k", type=int, default=5)
+    mr.add_argument("--threshold", type=float, default=0.1)
+    mr.add_argument("--json", action="store_true")
+
     demo = sub.add_parser("demo", help="create the demo space from the bundled corpus")
     demo.add_argument("--space", default="demo")
     return p
@@ -238,6 +259,9 @@ def _run(engine: Any, args: argparse.Namespace) -> int:
             _print_result(result)
         return 0
 
+    if args.command == "memory":
+        return _memory(engine, args)
+
     if args.command == "demo":
         from biny.core.demo import build_demo
 
@@ -245,6 +269,38 @@ def _run(engine: Any, args: argparse.Namespace) -> int:
         print(f"demo space {args.space!r}: {len(report.by('ingested'))} documents ingested")
         return 0 if report.ok else 1
     return 2
+
+
+def _memory(engine: Any, args: argparse.Namespace) -> int:
+    cmd = args.memory_cmd
+    if cmd == "add":
+        f = engine.memory_add(args.text, args.scope, source="cli")
+        print(f.fact_id)
+    elif cmd == "list":
+        statuses = ("active", "archived", "deleted") if args.all else ("active", "archived")
+        facts = engine.memory_list(args.scope, statuses)
+        if args.json:
+            _dump([{"id": f.fact_id, "scope": f.scope, "text": f.text, "status": f.status,
+                    "revision": f.revision, "updated_at": f.updated_at} for f in facts], sys.stdout)
+        else:
+            for f in facts:
+                print(f"{f.fact_id}\t{f.scope}\t{f.status}\trev {f.revision}\t{f.text}")
+    elif cmd == "edit":
+        f = engine.memory_edit(args.id, args.text)
+        print(f"{f.fact_id} is now revision {f.revision}")
+    elif cmd in {"archive", "delete", "restore"}:
+        status = {"archive": "archived", "delete": "deleted", "restore": "active"}[cmd]
+        f = engine.memory_set_status(args.id, status)
+        print(f"{f.fact_id} {f.status}")
+    elif cmd == "recall":
+        result = engine.memory_recall(args.question, args.scope, k=args.k, threshold=args.threshold)
+        if args.json:
+            _dump(result.to_dict(), sys.stdout)
+        else:
+            for step in result.trace:
+                print(f"{step.box} {step.name}: {step.summary}")
+            print(result.reference_block or "(no fact recalled)")
+    return 0
 
 
 def _ask_many(engine: Any, args: argparse.Namespace) -> int:

@@ -37,6 +37,8 @@ from biny.core.errors import (
 from biny.core.ingest.job import FileOutcome, ingest_file
 from biny.core.ingest.parse import SUPPORTED_SUFFIXES
 from biny.core.llm.base import ChatModel
+from biny.core.memory.facts import Fact, FactStore
+from biny.core.memory.recall import RecallResult, recall, reference_distance
 from biny.core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from biny.core.retrieve import baseline as baseline_mod
 from biny.core.retrieve.baseline import Baselines, Distribution
@@ -180,6 +182,7 @@ class Engine:
         self.secrets = SecretStore(home, settings.security.file_secrets)
         self.notices: list[str] = []  # things the user should know (e.g. where a secret went)
         self._llm: ChatModel | None = None
+        self._memory: FactStore | None = None
         self._closed = False
 
     @classmethod
@@ -457,9 +460,10 @@ class Engine:
                 break
             report.files.append(outcome)
         progress(Progress(len(files), len(files), "done", ""))
-        report.seconds = time.perf_counter() - t0
         if report.by("ingested"):
+            self.writer.compact(row.space_id)
             self.baselines(space, refresh=True)
+        report.seconds = time.perf_counter() - t0
         return report
 
     def reembed(self, space: str, *, progress: ProgressCallback = no_progress,
@@ -721,3 +725,42 @@ class Engine:
                 raise
         self.vectors.invalidate(space_id)
         return self.space(space_name)
+
+    # ---- memory (SPEC M1–M7) -------------------------------------------------------------------
+    @property
+    def memory(self) -> FactStore:
+        if self._memory is None:
+            self._memory = FactStore(self.catalog.con, self.catalog.lock, self.embedder)
+        return self._memory
+
+    def memory_add(self, text: str, scope: str, source: str = "") -> Fact:
+        return self.memory.add(text, scope, source)
+
+    def memory_list(self, scope: str | None = None, statuses: tuple[str, ...] = ("active", "archived")) -> list[Fact]:
+        return self.memory.facts(scope, statuses)
+
+    def memory_edit(self, fact_id: str, text: str) -> Fact:
+        return self.memory.edit(fact_id, text)
+
+    def memory_set_status(self, fact_id: str, status: str) -> Fact:
+        return self.memory.set_status(fact_id, status)
+
+    def memory_recall(self, question: str, scope: str, *, conversation_id: str | None = None,
+                      history: list[str] | None = None, k: int = 5, threshold: float = 0.1,
+                      max_chars: int = 12000, between_rank_and_check: Any = None) -> RecallResult:
+        """M1–M7 for ``question`` in ``scope``; the result's reference block is for this turn only."""
+        if conversation_id is not None and history is None:
+            history = [c for role, c in self.memory.history(conversation_id) if role == "user"]
+        _, qvecs = baseline_mod.question_vectors(self.embedder, self.home / "cache")
+        d_ref = reference_distance(self.memory, qvecs)
+        model = self._llm if self._llm is not None else self.llm
+        return recall(question, scope, store=self.memory, embedder=self.embedder, d_ref=d_ref, history=history,
+                      model=model, k=k, threshold=threshold, max_chars=max_chars,
+                      between_rank_and_check=between_rank_and_check)
+
+    def add_turn(self, conversation_id: str, role: str, content: str) -> None:
+        """Append to a conversation's canonical history (recall results are never added here)."""
+        self.memory.add_turn(conversation_id, role, content)
+
+    def conversation(self, conversation_id: str) -> list[tuple[str, str]]:
+        return self.memory.history(conversation_id)

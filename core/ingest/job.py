@@ -179,14 +179,18 @@ def ingest_file(
     try:
         batch = max(1, settings.embedding.batch_size)
         total = len(chunked.records)
+        parts = []
         for start in range(0, total, batch):
             cancel.raise_if_cancelled()
             vecs = emb.embed_passages(chunked.inputs[start : start + batch])
             if vecs.shape[1] != space.dim or not np.isfinite(vecs).all():
                 raise BinyError(f"The embedder returned invalid vectors for {path.name}.")
-            writer.add_chunks(space, chunked.records[start : start + batch], vecs)
+            parts.append(vecs)
             progress(Progress(min(start + batch, total), total, "embed", path.name))
         cancel.raise_if_cancelled()
+        # One append per document: each LanceDB append is a new fragment and version.
+        vectors = np.concatenate(parts) if parts else np.zeros((0, space.dim), dtype=np.float32)
+        writer.add_chunks(space, chunked.records, vectors)
         writer.commit_document(doc)
     except (Cancelled, KeyboardInterrupt):
         writer.abandon_document(doc, "cancelled", "cancelled by the user")

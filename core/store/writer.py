@@ -57,6 +57,11 @@ class StoreWriter:
             self.vectors.invalidate(doc.space_id)
             self.chunks.delete_docs(doc.space_id, retired)
 
+    def compact(self, space_id: str) -> None:
+        """Merge small Lance fragments and drop superseded versions (after an ingest run)."""
+        with self._lock:
+            self.chunks.compact(space_id)
+
     def abandon_document(self, doc: DocumentRow, outcome: str, message: str) -> None:
         """Remove a pending document and whatever chunks it had written."""
         with self._lock:

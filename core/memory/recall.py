@@ -1,0 +1,172 @@
+"""The fact recall chain, box by box as on the card (SPEC M1–M7).
+
+M1 the current question → M2 optional rewrite (≤3 s, ≤128 tokens, falls back) →
+M3 query embedding (multilingual-e5-small, 384-d) → M4 top-K (default 5) with a
+threshold (default 0.1) → M5 scope and fact-version re-check (deleted, archived or
+revision changed → dropped; the slot is not refilled) → M6 budget (12,000
+characters, whole entries only) → M7 a reference block for the current turn, not
+part of the canonical history.
+
+The score of M4 is a calibrated similarity, so that 0.1 means the same thing on
+any model: ``score = 1 − d / d_ref``, where ``d`` is the cosine distance from the
+question to the fact and ``d_ref`` is the 10th percentile of the distances from a
+bundled set of everyday questions (which no memory is about) to their nearest
+fact in the store. 0 = as close as the closest tenth of unrelated questions get;
+1 = identical. 0.1 keeps facts at least 10% closer than that. Measured on a
+12-fact store with the bundled model: with the median as d_ref, 14.6% of the 144
+unrelated questions recalled a fact at 0.1; with p10, 0.7% — while 5 of 5 relevant
+questions were recalled either way (scores 0.37–0.53 with p10).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from biny.core.chunking.ratio import estimate_tokens
+from biny.core.embed.base import Embedder, Vectors
+from biny.core.llm.base import ChatModel
+from biny.core.memory.facts import Fact, FactStore, check_scope
+from biny.core.retrieve.rewrite import rewrite
+
+DEFAULT_K = 5
+DEFAULT_THRESHOLD = 0.1
+DEFAULT_MAX_CHARS = 12000
+DEFAULT_MAX_TOKENS = 4000
+
+
+@dataclass(slots=True)
+class RecalledFact:
+    fact_id: str
+    text: str
+    score: float
+    revision: int
+    distance: float
+
+
+@dataclass(slots=True)
+class DroppedFact:
+    fact_id: str
+    reason: str
+    score: float | None = None
+
+
+@dataclass(slots=True)
+class Step:
+    box: str  # M1..M7
+    name: str
+    summary: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class RecallResult:
+    question: str
+    scope: str
+    facts: list[RecalledFact]
+    dropped: list[DroppedFact]
+    reference_block: str
+    trace: list[Step]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question, "scope": self.scope,
+            "facts": [{"id": f.fact_id, "text": f.text, "score": round(f.score, 4), "revision": f.revision}
+                      for f in self.facts],
+            "dropped": [{"id": d.fact_id, "reason": d.reason} for d in self.dropped],
+            "reference_block": self.reference_block,
+            "trace": [asdict(s) for s in self.trace],
+        }
+
+
+def reference_distance(store: FactStore, question_vectors: Vectors) -> float | None:
+    """d_ref: p10 of the distances from unrelated questions to their nearest fact (None if no facts)."""
+    facts = store.all_vectors()
+    if len(facts) == 0:
+        return None
+    nearest = 1.0 - (question_vectors @ facts.T).max(axis=1)
+    return float(np.quantile(nearest, 0.10))
+
+
+def recall(
+    question: str,
+    scope: str,
+    *,
+    store: FactStore,
+    embedder: Embedder,
+    d_ref: float | None,
+    history: list[str] | None = None,
+    model: ChatModel | None = None,
+    k: int = DEFAULT_K,
+    threshold: float = DEFAULT_THRESHOLD,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    between_rank_and_check: Any = None,  # test seam: runs after M4, before M5
+) -> RecallResult:
+    scope = check_scope(scope)
+    trace: list[Step] = [Step("M1", "question", question)]
+    # M2: only the retrieval query changes; failures fall back to the original.
+    rw = rewrite(question, list(history or []), model, fallback="none")
+    trace.append(Step("M2", "rewrite", f"{rw.method}: {rw.reason}", {"query": rw.query}))
+    # M3
+    t0 = time.perf_counter()
+    qvec = embedder.embed_queries([rw.query])[0]
+    trace.append(Step("M3", "embed", f"{embedder.model_id}, {embedder.dim} dimensions",
+                      {"ms": round((time.perf_counter() - t0) * 1000, 1)}))
+    # M4: top-K by calibrated score, then the threshold.
+    ids, vecs = store.candidates(scope)
+    dropped: list[DroppedFact] = []
+    ranked: list[tuple[str, int, float, float]] = []
+    if len(ids) and d_ref:
+        dist = 1.0 - vecs @ qvec
+        order = np.argsort(dist, kind="stable")[:k]
+        for i in order:
+            score = 1.0 - float(dist[i]) / d_ref
+            fid, rev = ids[int(i)]
+            if score >= threshold:
+                ranked.append((fid, rev, score, float(dist[i])))
+            else:
+                dropped.append(DroppedFact(fid, f"score {score:.3f} below threshold {threshold}", score))
+    trace.append(Step("M4", "top-k", f"{len(ranked)} of top {k} at score ≥ {threshold} "
+                      f"({len(ids)} active facts in scope; d_ref {d_ref if d_ref is None else round(d_ref, 4)})",
+                      {"ranked": [(f, r, round(s, 4)) for f, r, s, _ in ranked]}))
+    if between_rank_and_check is not None:
+        between_rank_and_check()
+    # M5: re-check against the store as it is now; a dropped slot is not refilled.
+    current = store.current([f for f, _, _, _ in ranked])
+    kept: list[tuple[Fact, float, float]] = []
+    for fid, rev, score, d in ranked:
+        now_fact = current.get(fid)
+        if now_fact is None or now_fact.status == "deleted":
+            dropped.append(DroppedFact(fid, "deleted since ranking", score))
+        elif now_fact.scope != scope:
+            dropped.append(DroppedFact(fid, "out of scope", score))
+        elif now_fact.status == "archived":
+            dropped.append(DroppedFact(fid, "archived", score))
+        elif now_fact.revision != rev:
+            dropped.append(DroppedFact(fid, f"revision changed ({rev} → {now_fact.revision})", score))
+        else:
+            kept.append((now_fact, score, d))
+    trace.append(Step("M5", "re-check", f"{len(kept)} of {len(ranked)} still current; freed slots not refilled"))
+    # M6: whole entries within the character and token budget.
+    chars = tokens = 0
+    facts: list[RecalledFact] = []
+    for fact, score, d in kept:
+        c, t = len(fact.text), estimate_tokens(fact.text)
+        if chars + c > max_chars or tokens + t > max_tokens:
+            dropped.append(DroppedFact(fact.fact_id, "over the budget (kept whole, not cut)", score))
+            continue
+        chars, tokens = chars + c, tokens + int(t + 0.5)
+        facts.append(RecalledFact(fact.fact_id, fact.text, score, fact.revision, d))
+    trace.append(Step("M6", "budget", f"{len(facts)} fact(s), {chars} of {max_chars} characters"))
+    # M7: a reference block for this turn only.
+    block = ""
+    if facts:
+        block = "Reference material from memory (not part of the conversation):\n" + "\n".join(
+            f"- {f.text}" for f in facts)
+    trace.append(Step("M7", "inject", "reference block for the current turn; not added to the history"
+                      if facts else "nothing to inject"))
+    return RecallResult(question, scope, facts, dropped, block, trace)
