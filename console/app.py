@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from biny.console.ops import wait_all
 from biny.console.screens.inspector import InspectorScreen
 from biny.console.screens.library import LibraryScreen
+from biny.console.screens.memory import MemoryScreen
 from biny.console.screens.settings import SettingsScreen
 from biny.core.engine import Engine
 from biny.core.errors import BinyError
@@ -38,9 +39,11 @@ class MainWindow(QMainWindow):
         self.library = LibraryScreen(engine)
         self.inspector = InspectorScreen(engine)
         self.settings_screen = SettingsScreen(engine)
+        self.memory = MemoryScreen(engine)
         self.screens: list[tuple[str, QWidget]] = [
             ("Library", self.library),
             ("Retrieval Inspector", self.inspector),
+            ("Memory", self.memory),
             ("Settings", self.settings_screen),
         ]
         self.rail = QListWidget()
@@ -64,7 +67,7 @@ class MainWindow(QMainWindow):
             self.statusBar().addWidget(w)
         self.statusBar().addPermanentWidget(self.space_label)
 
-        for screen in (self.library, self.inspector, self.settings_screen):
+        for screen in (self.library, self.inspector, self.settings_screen, self.memory):
             screen.error.connect(self.show_error)
         self.library.space_selected.connect(self.on_space)
         self.library.ingest_finished.connect(lambda _: self.on_space(self.library.current_space or ""))

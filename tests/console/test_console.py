@@ -68,7 +68,7 @@ def test_create_space_ingest_and_ask(qtbot, window: MainWindow, tmp_path: Path) 
     assert NO_PASSAGE in insp.status.text()
     window.grab().save(str(shots / "inspector_empty.png"))
 
-    window.rail.setCurrentRow(2)
+    window.rail.setCurrentRow(3)
     assert window.settings_screen.encryption.text() == "this space is encrypted"
     assert "· encrypted" in window.space_label.text()
     window.grab().save(str(shots / "settings.png"))
@@ -192,3 +192,25 @@ def test_ui_thread_keeps_running_during_a_20_document_ingest(  # type: ignore[no
               f"{len(stalls)} gap(s) over 100 ms")
     assert lib.table.rowCount() == 20
     assert len(gaps) > 20  # the loop kept turning while the engine worked
+
+
+def test_memory_screen_facts_and_recall_chain(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    mem = window.memory
+    window.rail.setCurrentRow(2)
+    mem.add("Ana drinks her coffee black, without sugar.", "user:ana")
+    mem.add("Ana prefers oat milk in a latte.", "user:ana")
+    mem.add("Bob takes two sugars.", "user:bob")
+    mem.scope.setCurrentText("user:ana")
+    assert mem.table.rowCount() == 2
+    mem.table.selectRow(0)
+    fid = mem.selected()
+    assert fid is not None
+    mem.edit(fid, "Ana drinks her coffee black, with one sugar.")
+    assert any(mem.table.item(r, 2).text() == "2" for r in range(mem.table.rowCount()))
+    mem.question.setText("How does Ana take her coffee?")
+    mem.recall()
+    qtbot.waitUntil(lambda: not mem.busy, timeout=60_000)
+    steps = [mem.chain.topLevelItem(i).text(0).split()[0] for i in range(mem.chain.topLevelItemCount())]
+    assert steps[:7] == ["M1", "M2", "M3", "M4", "M5", "M6", "M7"]
+    assert "one sugar" in mem.block.text() and "two sugars" not in mem.block.text()
+    window.grab().save(str(tmp_path / "memory.png"))
