@@ -67,6 +67,7 @@ class Question:
     text: str
     check: Callable[[AskResult], bool]  # is the answer in the returned context?
     neighbour: Callable[[AskResult], bool] | None = None  # did a neighbouring identifier outrank it?
+    answer_in: Callable[[str], bool] | None = None  # does one chunk text contain the answer?
 
 
 # ---- spaces ---------------------------------------------------------------------------------------
@@ -118,8 +119,9 @@ def xquad_questions(q_lang: str, n: int, rng: random.Random) -> list[Question]:
     items = [(qa["question"], qa["id"], qa["answers"][0]["text"])
              for a in data["data"] for p in a["paragraphs"] for qa in p["qas"]]
     rng.shuffle(items)
-    return [Question(q, _in_context(ans)) for q, _, ans in items[:n]], \
-        [Question(q, _in_context(en_answers[qid])) for q, qid, _ in items[:n]]  # type: ignore[return-value]
+    return [Question(q, _in_context(ans), None, lambda t, a=ans: a in t) for q, _, ans in items[:n]], \
+        [Question(q, _in_context(en_answers[qid]), None, lambda t, a=en_answers[qid]: a in t)
+         for q, qid, _ in items[:n]]  # type: ignore[return-value]
 
 
 def cmrc_questions(n: int, rng: random.Random) -> list[Question]:
@@ -127,7 +129,7 @@ def cmrc_questions(n: int, rng: random.Random) -> list[Question]:
     items = [(qa["question"], qa["answers"][0]["text"]) for a in data["data"][:150]
              for p in a["paragraphs"] for qa in p["qas"]]
     rng.shuffle(items)
-    return [Question(q, _in_context(a)) for q, a in items[:n]]
+    return [Question(q, _in_context(a), None, lambda t, a=a: a in t) for q, a in items[:n]]
 
 
 _ART = re.compile(r"^第([零〇一二三四五六七八九十百千]+)条(?:之[一二三四五六七八九十]+)?\s", re.M)

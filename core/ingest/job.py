@@ -9,7 +9,8 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +39,9 @@ class FileOutcome:
     doc_id: str | None = None
     title: str = ""
     chunks: int = 0
+    # Seconds per stage (parse, chunk, embed, encrypt, write) — for benchmarks and the log.
+    timings: dict[str, float] = field(default_factory=dict)
+    tokens: int = 0
 
 
 def file_hash(path: Path) -> str:
@@ -139,8 +143,11 @@ def ingest_file(
         return FileOutcome(name, "unchanged", msg, same.doc_id, same.title, same.chunks)
 
     progress(Progress(0, 0, "parse", path.name))
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
     try:
         parsed = parse_file(path, settings.limits)
+        timings["parse"] = time.perf_counter() - t0
     except BinyError as exc:
         catalog.log(space.space_id, stored, "failed", str(exc))
         return FileOutcome(name, "failed", str(exc))
@@ -164,7 +171,9 @@ def ingest_file(
         warnings=list(parsed.warnings),
         ingested_at=now(),
     )
+    t0 = time.perf_counter()
     chunked = chunk_document(parsed.title, parsed.blocks, settings, emb, doc.doc_id)
+    timings["chunk"] = time.perf_counter() - t0
     doc.chunks = len(chunked.records)
     doc.chars = chunked.chars
     doc.cjk_share = chunked.share
@@ -172,14 +181,17 @@ def ingest_file(
     doc.resplits = chunked.resplits
 
     title = doc.title
+    t0 = time.perf_counter()
     crypto.seal_meta(doc, name)
     for rec in chunked.records:
         crypto.seal_record(rec)  # I8: only ciphertext and blinded keys reach the disk
+    timings["encrypt"] = time.perf_counter() - t0
     writer.begin_document(doc)
     try:
         batch = max(1, settings.embedding.batch_size)
         total = len(chunked.records)
         parts = []
+        t0 = time.perf_counter()
         for start in range(0, total, batch):
             cancel.raise_if_cancelled()
             vecs = emb.embed_passages(chunked.inputs[start : start + batch])
@@ -188,10 +200,13 @@ def ingest_file(
             parts.append(vecs)
             progress(Progress(min(start + batch, total), total, "embed", path.name))
         cancel.raise_if_cancelled()
+        timings["embed"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
         # One append per document: each LanceDB append is a new fragment and version.
         vectors = np.concatenate(parts) if parts else np.zeros((0, space.dim), dtype=np.float32)
         writer.add_chunks(space, chunked.records, vectors)
         writer.commit_document(doc)
+        timings["write"] = time.perf_counter() - t0
     except (Cancelled, KeyboardInterrupt):
         writer.abandon_document(doc, "cancelled", "cancelled by the user")
         raise
@@ -202,4 +217,5 @@ def ingest_file(
         # Disk full and friends: nothing of this document stays; earlier ones are intact.
         writer.abandon_document(doc, "failed", str(exc))
         return FileOutcome(name, "failed", f"{path.name}: storage error ({exc}). Free disk space and retry.")
-    return FileOutcome(name, "ingested", f"revision {doc.revision}", doc.doc_id, title, doc.chunks)
+    return FileOutcome(name, "ingested", f"revision {doc.revision}", doc.doc_id, title, doc.chunks,
+                       timings, sum(r.tokens for r in chunked.records))

@@ -76,7 +76,16 @@ CREATE TABLE IF NOT EXISTS baselines (
 );
 """
 
-CATALOG_VERSION = "1"
+CATALOG_VERSION = "2"
+
+# Columns added after version 1; existing data folders gain them at open.
+MIGRATIONS = [
+    "ALTER TABLE spaces ADD COLUMN IF NOT EXISTS tenant VARCHAR DEFAULT 'default'",
+    "ALTER TABLE spaces ADD COLUMN IF NOT EXISTS owner VARCHAR DEFAULT ''",
+    "ALTER TABLE spaces ADD COLUMN IF NOT EXISTS kdf VARCHAR DEFAULT ''",
+    "ALTER TABLE spaces ADD COLUMN IF NOT EXISTS wrapped_key BLOB",
+    "ALTER TABLE documents ADD COLUMN IF NOT EXISTS meta_ct VARCHAR DEFAULT ''",
+]
 
 
 def now() -> datetime:
@@ -137,8 +146,10 @@ class Catalog:
         self.con = duckdb.connect(str(path))
         with self.lock:
             self.con.execute(SCHEMA)
+            for statement in MIGRATIONS:
+                self.con.execute(statement)
             self.con.execute(
-                "INSERT INTO meta VALUES ('catalog_version', ?) ON CONFLICT DO NOTHING",
+                "INSERT INTO meta VALUES ('catalog_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 [CATALOG_VERSION],
             )
 

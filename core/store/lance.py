@@ -91,7 +91,11 @@ class ChunkStore:
             self.db.drop_table(self.table_name(space_id))
 
     def _table(self, space_id: str) -> lancedb.table.Table:
-        return self.db.open_table(self.table_name(space_id))
+        tbl = self.db.open_table(self.table_name(space_id))
+        if "ct" not in tbl.schema.names:
+            # Tables written before encryption existed gain the (empty) ciphertext column.
+            tbl.add_columns({"ct": "CAST('' AS BINARY)"})
+        return tbl
 
     def add(self, space_id: str, records: list[ChunkRecord], vectors: Vectors) -> None:
         if not records:

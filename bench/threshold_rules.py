@@ -1,0 +1,106 @@
+"""Which cut separates answerable from unanswerable questions? Numbers, not guesses (R2, R9).
+
+Run after ``bench/eval_retrieval.py`` has built its spaces: ``python bench/threshold_rules.py``.
+For every answerable set (XQuAD en→en, zh→zh, zh→en, CMRC) and every unanswerable set
+it records per question: the top-1 distance, the reference quantiles of the space
+(unrelated questions → nearest passage, per script) and the standout
+z = (median − d1) / MAD of the question's distances to all chunks. It then scores
+candidate rules by answerable recall (answer in the top 5 that survive) and the share
+of unanswerable questions that get zero chunks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from eval_retrieval import MemoEmbedder, cmrc_questions, xquad_questions
+
+from biny.core.engine import Engine
+from biny.core.retrieve.baseline import script_of
+
+
+def rows(eng: Engine, space: str, questions: list, answerable: bool) -> list[dict]:  # type: ignore[type-arg]
+    row = eng.catalog.space(space)
+    vm = eng.vectors.get(row.space_id, eng.catalog.known_doc_ids_active(row.space_id), row.dim)
+    base = eng.baselines(space)
+    out = []
+    for q in questions:
+        qv = eng.embedder.embed_queries([q.text])[0]
+        d = vm.distances(qv)
+        order = np.argsort(d)[:5]
+        med = float(np.median(d))
+        mad = float(np.median(np.abs(d - med))) or 1e-6
+        _group, ref = base.reference_for(q.text)
+        hit_rank = None
+        if answerable:
+            records = eng.chunks.fetch(row.space_id, [vm.chunk_ids[i] for i in order])
+            crypto = eng.crypto(row)
+            texts = [crypto.open_record(records[vm.chunk_ids[i]]).text for i in order]
+            hits = [n for n, t in enumerate(texts) if q.check_text(t)]
+            hit_rank = hits[0] if hits else None
+        out.append({"d": [float(d[i]) for i in order], "z": (med - float(d[order[0]])) / mad,
+                    "ref": {f"p{int(p * 100):02d}": ref.quantile(p) for p in (0.05, 0.1, 0.2, 0.3, 0.5)} if ref else {},
+                    "hit_rank": hit_rank, "script": script_of(q.text)})
+    return out
+
+
+def score(rule, data_ans, data_unans):  # type: ignore[no-untyped-def]
+    rec = [any(r["hit_rank"] == i and rule(r, i) for i in range(5)) for r in data_ans]
+    zero = [not any(rule(r, i) for i in range(5)) for r in data_unans]
+    return float(np.mean(rec)), float(np.mean(zero))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--home", type=Path, default=Path("bench-data"))
+    ap.add_argument("--n", type=int, default=200)
+    args = ap.parse_args()
+    rng = random.Random(20261130)
+    with Engine.open(args.home, embedder=MemoEmbedder()) as eng:
+        xq_en, _ = xquad_questions("en", args.n, rng)
+        xq_zh, xq_zh_en = xquad_questions("zh", args.n, rng)
+        cmrc = cmrc_questions(args.n, rng)
+        for qs in (xq_en, xq_zh, xq_zh_en, cmrc):
+            for q in qs:
+                q.check_text = q.answer_in  # type: ignore[attr-defined]
+        answerable = {"XQuAD en→en": rows(eng, "xquad-en", xq_en, True),
+                      "XQuAD zh→zh": rows(eng, "xquad-zh", xq_zh, True),
+                      "XQuAD zh→en": rows(eng, "xquad-en", xq_zh_en, True),
+                      "CMRC zh": rows(eng, "cmrc", cmrc, True)}
+        unanswerable = {"XQuAD-en q → laws": rows(eng, "laws", xq_en, False),
+                        "CMRC q → PEPs": rows(eng, "peps", cmrc, False),
+                        "XQuAD-zh q → rfc": rows(eng, "rfc", xq_zh, False),
+                        "XQuAD-zh q → PEPs": rows(eng, "peps", xq_zh, False),
+                        "XQuAD-en q → cmrc": rows(eng, "cmrc", xq_en, False)}
+    ans = [r for v in answerable.values() for r in v]
+    una = [r for v in unanswerable.values() for r in v]
+    for label, data in (*answerable.items(), *unanswerable.items()):
+        d1 = np.array([r["d"][0] for r in data])
+        z = np.array([r["z"] for r in data])
+        print(f"{label:<22} d1 p10/50/90 {np.percentile(d1, 10):.3f}/{np.median(d1):.3f}/{np.percentile(d1, 90):.3f}"
+              f"   z p10/50/90 {np.percentile(z, 10):.1f}/{np.median(z):.1f}/{np.percentile(z, 90):.1f}")
+    print(f"\n{'rule':<46}{'answerable recall':>18}{'unanswerable → 0':>18}")
+    base_rec, _ = score(lambda r, i: True, ans, una)
+    print(f"{'no cut':<46}{base_rec:>18.3f}{0.0:>18.3f}")
+    for p in ("p05", "p10", "p20", "p30", "p50"):
+        rec, zero = score(lambda r, i, p=p: r["d"][i] <= r["ref"][p], ans, una)
+        print(f"{'d ≤ ref ' + p:<46}{rec:>18.3f}{zero:>18.3f}")
+    for zt in (4, 5, 6, 7):
+        rec, zero = score(lambda r, i, zt=zt: r["z"] >= zt and r["d"][i] <= r["d"][0] + 0.03, ans, una)
+        print(f"{f'z ≥ {zt} (and within 0.03 of d1)':<46}{rec:>18.3f}{zero:>18.3f}")
+    for p in ("p10", "p20", "p30"):
+        for zt in (5, 6, 7):
+            rec, zero = score(lambda r, i, p=p, zt=zt: r["d"][i] <= r["ref"][p] or
+                              (r["z"] >= zt and r["d"][i] <= r["d"][0] + 0.03), ans, una)
+            print(f"{f'd ≤ ref {p} or z ≥ {zt}':<46}{rec:>18.3f}{zero:>18.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
