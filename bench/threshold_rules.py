@@ -45,7 +45,8 @@ def rows(eng: Engine, space: str, questions: list, answerable: bool) -> list[dic
             hits = [n for n, t in enumerate(texts) if q.check_text(t)]
             hit_rank = hits[0] if hits else None
         out.append({"d": [float(d[i]) for i in order], "z": (med - float(d[order[0]])) / mad,
-                    "ref": {f"p{int(p * 100):02d}": ref.quantile(p) for p in (0.05, 0.1, 0.2, 0.3, 0.5)} if ref else {},
+                    "ref": {f"p{int(p * 100):02d}": ref.quantile(p) for p in (0.01, 0.05, 0.1, 0.2, 0.3, 0.5)}
+                    if ref else {},
                     "hit_rank": hit_rank, "script": script_of(q.text)})
     return out
 
@@ -60,6 +61,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--home", type=Path, default=Path("bench-data"))
     ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--dump", default="threshold_rows.json", help="per-question rows, for further analysis")
     args = ap.parse_args()
     rng = random.Random(20261130)
     with Engine.open(args.home, embedder=MemoEmbedder()) as eng:
@@ -78,6 +80,9 @@ def main() -> int:
                         "XQuAD-zh q → rfc": rows(eng, "rfc", xq_zh, False),
                         "XQuAD-zh q → PEPs": rows(eng, "peps", xq_zh, False),
                         "XQuAD-en q → cmrc": rows(eng, "cmrc", xq_en, False)}
+    import json
+
+    Path(args.dump).write_text(json.dumps({"answerable": answerable, "unanswerable": unanswerable}))
     ans = [r for v in answerable.values() for r in v]
     una = [r for v in unanswerable.values() for r in v]
     for label, data in (*answerable.items(), *unanswerable.items()):

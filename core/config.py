@@ -45,6 +45,10 @@ class RetrievalSettings:
     # reference distribution (unrelated questions → nearest passage). A quantile of a
     # measured distribution, never a remembered absolute distance.
     threshold_quantile: float = 0.10
+    # Hits after the first are kept up to this (looser) quantile of the same reference:
+    # the strict cut decides whether anything answers, the loose one how much more is kept.
+    # Measured (bench/threshold_rules.py): p10 alone lost answers at ranks 2–5.
+    keep_quantile: float = 0.30
     # R8: the context handed on is capped in characters and tokens; chunks stay whole.
     max_context_chars: int = 12000
     max_context_tokens: int = 4000

@@ -526,6 +526,7 @@ class Engine:
         r = self.settings.retrieval
         return RetrievalParams(
             k=k or r.k, pool_factor=r.pool_factor, threshold_quantile=r.threshold_quantile,
+            keep_quantile=r.keep_quantile,
             max_distance=max_distance, max_chars=r.max_context_chars, max_tokens=r.max_context_tokens,
         )
 

@@ -7,9 +7,9 @@ cancel abandons the pending document and its chunks.
 from __future__ import annotations
 
 import hashlib
+import time
 import uuid
 from collections.abc import Callable
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 

@@ -41,6 +41,7 @@ class RetrievalParams:
     k: int
     pool_factor: int
     threshold_quantile: float
+    keep_quantile: float = 0.30
     # An explicit cut (console control, experiments); None = from the measured reference.
     max_distance: float | None = None
     max_chars: int = 12000
@@ -139,9 +140,14 @@ def retrieve(
     elif params.max_distance is not None:
         max_d, how = params.max_distance, f"explicit cut {params.max_distance:.3f}"
     elif ref is not None:
-        max_d = ref.quantile(params.threshold_quantile)
-        how = (f"cut at {max_d:.3f} = p{params.threshold_quantile * 100:.0f} of unrelated "
-               f"questions' nearest distance ({group}, median {ref.median:.3f})")
+        gate = ref.quantile(params.threshold_quantile)
+        if pool and pool[0].distance > gate:
+            max_d = gate  # nothing comes as close as the closest tenth of unrelated questions do
+        else:
+            max_d = max(gate, ref.quantile(params.keep_quantile))
+        how = (f"top hit must be within {gate:.3f} (p{params.threshold_quantile * 100:.0f}), further hits "
+               f"within {max(gate, ref.quantile(params.keep_quantile)):.3f} (p{params.keep_quantile * 100:.0f}) "
+               f"of unrelated questions' nearest distance ({group}, median {ref.median:.3f})")
     else:
         max_d, how = None, "no reference measured yet: nothing cut"
     kept = [c for c in pool if max_d is None or c.distance <= max_d]

@@ -192,3 +192,24 @@ def test_decrypt_last_reads_only_the_final_context(laws: tuple[Engine, QueryCoun
     assert result.trace.decrypted == len(result.chunks)
 
 
+
+
+def test_two_level_cut_gate_then_keep(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    eng, _ = laws
+    result = eng.ask("laws", "继承人有哪些权利和义务？", k=5)
+    stage = result.trace.stage("threshold")
+    assert stage is not None
+    base = eng.baselines("laws")
+    _, ref = base.reference_for("继承人有哪些权利和义务？")
+    assert ref is not None
+    gate, keep = ref.quantile(0.10), ref.quantile(0.30)
+    pool = result.trace.stage("pool").data["distances"]  # type: ignore[union-attr]
+    if pool[0] <= gate:
+        assert stage.data["max_distance"] == pytest.approx(max(gate, keep))
+        assert all(d <= max(gate, keep) for d in pool[: len(stage.kept)])
+    else:
+        assert stage.kept == []
+    unrelated = eng.ask("laws", "Which planet has the most moons?", k=5)
+    assert unrelated.chunks == []
+    assert unrelated.trace.stage("threshold").data["max_distance"] == pytest.approx(  # type: ignore[union-attr]
+        eng.baselines("laws").reference_for("Which planet has the most moons?")[1].quantile(0.10))  # type: ignore[union-attr]
