@@ -765,3 +765,26 @@ class Engine:
 
     def conversation(self, conversation_id: str) -> list[tuple[str, str]]:
         return self.memory.history(conversation_id)
+
+    # ---- settings ------------------------------------------------------------------------------
+    def configure_llm(self, base_url: str, model: str, api_key: str | None = None) -> str:
+        """Save the LLM endpoint to config.toml; the key goes to the OS keyring, never the file.
+
+        Returns a sentence saying where the key went (or why it was not stored).
+        """
+        from biny.core.crypto.secrets import keyring_status
+
+        self.settings.llm.base_url = base_url.strip()
+        self.settings.llm.model = model.strip()
+        save_settings(self.settings, self.home / "config.toml")
+        self._llm = None
+        if not api_key:
+            return "No API key given (fine for local servers such as Ollama or llama.cpp)."
+        usable, name = keyring_status()
+        if not usable:
+            return ("No OS keyring on this machine, so the API key was not stored; "
+                    "set BINY_LLM_API_KEY in the environment instead.")
+        import keyring
+
+        keyring.set_password("biny-llm", self.settings.llm.base_url, api_key)
+        return f"API key stored in the OS keyring ({name})."

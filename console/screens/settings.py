@@ -5,7 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QMessageBox, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from biny.console.ops import run_op
 from biny.core.engine import Engine
@@ -38,17 +47,36 @@ class SettingsScreen(QWidget):
         d.addRow("Data folder", QLabel(str(engine.home)))
         d.addRow("Settings file", QLabel(str(engine.home / "config.toml")))
         d.addRow("Chunk target", QLabel(f"{s.chunking.target_tokens} tokens, overlap {s.chunking.overlap_tokens}"))
-        quantile = f"p{s.retrieval.threshold_quantile * 100:.0f}"
-        d.addRow("Retrieval", QLabel(f"K={s.retrieval.k}, pool ×{s.retrieval.pool_factor}, "
-                                      f"cut at {quantile} of the unrelated-question reference"))
+        gate = f"p{s.retrieval.threshold_quantile * 100:.0f}"
+        keep = f"p{s.retrieval.keep_quantile * 100:.0f}"
+        d.addRow("Retrieval", QLabel(f"K={s.retrieval.k}, pool ×{s.retrieval.pool_factor}; top hit within {gate}, "
+                                      f"others within {keep} of the unrelated-question reference"))
         self.encryption = QLabel("")
         d.addRow("Encryption", self.encryption)
         self.secret_source = QLabel(engine.secrets.describe())
         self.secret_source.setWordWrap(True)
         d.addRow("Passphrase source", self.secret_source)
 
+        llm = QGroupBox("Language model (optional: follow-up rewrite, situating notes)")
+        lf = QFormLayout(llm)
+        self.llm_url = QLineEdit(s.llm.base_url)
+        self.llm_url.setPlaceholderText("e.g. http://127.0.0.1:11434/v1 (empty: no model)")
+        self.llm_model = QLineEdit(s.llm.model)
+        self.llm_key = QLineEdit()
+        self.llm_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.llm_key.setPlaceholderText("stored in the OS keyring, never in config.toml")
+        self.llm_save = QPushButton("Save")
+        self.llm_save.clicked.connect(self.save_llm)
+        self.llm_status = QLabel("")
+        self.llm_status.setWordWrap(True)
+        lf.addRow("Endpoint (OpenAI-compatible)", self.llm_url)
+        lf.addRow("Model", self.llm_model)
+        lf.addRow("API key", self.llm_key)
+        lf.addRow(self.llm_save, self.llm_status)
+
         lay = QVBoxLayout(self)
         lay.addWidget(model)
+        lay.addWidget(llm)
         lay.addWidget(data)
         lay.addStretch(1)
 
@@ -64,6 +92,15 @@ class SettingsScreen(QWidget):
             self.model_detail.setText(f"{emb.model_id}, window {emb.max_tokens} tokens")
         except Exception as exc:  # noqa: BLE001 — a broken model config is shown, not fatal here
             self.model_detail.setText(f"cannot load: {exc}")
+
+    def save_llm(self) -> None:
+        try:
+            msg = self.engine.configure_llm(self.llm_url.text(), self.llm_model.text(), self.llm_key.text() or None)
+        except Exception as exc:  # noqa: BLE001 — a keyring backend may fail in many ways; show it
+            self.error.emit(str(exc), "")
+            return
+        self.llm_key.clear()
+        self.llm_status.setText(f"Saved. {msg}")
 
     def reembed(self) -> None:
         if not self.space:

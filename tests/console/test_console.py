@@ -71,6 +71,14 @@ def test_create_space_ingest_and_ask(qtbot, window: MainWindow, tmp_path: Path) 
     window.rail.setCurrentRow(3)
     assert window.settings_screen.encryption.text() == "this space is encrypted"
     assert "· encrypted" in window.space_label.text()
+    st = window.settings_screen
+    st.llm_url.setText("http://127.0.0.1:9/v1")
+    st.llm_model.setText("local-model")
+    st.llm_key.setText("sk-test")
+    st.save_llm()
+    assert "Saved." in st.llm_status.text() and not st.llm_key.text()
+    config = (window.engine.home / "config.toml").read_text(encoding="utf-8")
+    assert "local-model" in config and "sk-test" not in config  # the key never lands in the file
     window.grab().save(str(shots / "settings.png"))
     assert all((shots / f).stat().st_size > 10_000 for f in
                ("library.png", "inspector.png", "inspector_empty.png", "settings.png"))
