@@ -439,6 +439,12 @@ class Engine:
         self._check_model(row)
         crypto = self.crypto(row)
         files = self.expand_paths(paths)
+        notes = None
+        model = self._llm if self._llm is not None else self.llm
+        if self.settings.llm.situating_notes and model is not None:
+            from biny.core.chunking.notes import NoteWriter
+
+            notes = NoteWriter(model, self.catalog, crypto)
         report = IngestReport()
         t0 = time.perf_counter()
         for n, path in enumerate(files):
@@ -452,7 +458,7 @@ class Engine:
                     path.resolve() if path.exists() else path, row, crypto=crypto,
                     settings=self.settings, embedder=lambda: self.embedder,
                     catalog=self.catalog, writer=self.writer, cancel=cancel,
-                    progress=file_progress,
+                    progress=file_progress, notes=notes,
                 )
             except Cancelled:
                 report.files.append(FileOutcome(str(path), "cancelled", "cancelled by the user"))

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from biny.core.chunking.header import embedding_input
+from biny.core.chunking.notes import NoteWriter
 from biny.core.chunking.ratio import DocumentEstimator, cjk_share
 from biny.core.chunking.splitter import ChunkSpan, assemble, enforce_cap, split
 from biny.core.config import Settings
@@ -63,7 +64,8 @@ class ChunkedDocument:
 
 
 def chunk_document(
-    title: str, blocks: list, settings: Settings, embedder: Embedder, doc_id: str  # type: ignore[type-arg]
+    title: str, blocks: list, settings: Settings, embedder: Embedder, doc_id: str,  # type: ignore[type-arg]
+    notes: NoteWriter | None = None,
 ) -> ChunkedDocument:
     doc = assemble(blocks)
     cfg = settings.chunking
@@ -75,9 +77,12 @@ def chunk_document(
     )
     spans = split(doc, target_tokens=cfg.target_tokens, overlap_tokens=cfg.overlap_tokens, est=est)
 
+    note_of: dict[tuple[int, int], str] = {}
+
     def header_input(span: ChunkSpan) -> str:
         body = doc.text[span.start : span.end]
-        return embedding_input(title, span.heading_path, body) if cfg.contextual_header else body
+        note = note_of.get((span.start, span.end), "")
+        return embedding_input(title, span.heading_path, body, note) if cfg.contextual_header else body
 
     counted: dict[tuple[int, int], int] = {}
 
@@ -87,6 +92,10 @@ def chunk_document(
             counted[key] = embedder.token_count(header_input(span))
         return counted[key]
 
+    if notes is not None:
+        # I7: the note joins the embedding input only; the cap below counts it.
+        for span in spans:
+            note_of[(span.start, span.end)] = notes.note(title, doc.text, doc.text[span.start : span.end])
     spans, resplits = enforce_cap(doc, spans, max_tokens=embedder.max_tokens, count=count, est=est)
     records: list[ChunkRecord] = []
     inputs: list[str] = []
@@ -126,6 +135,7 @@ def ingest_file(
     writer: StoreWriter,
     cancel: CancelToken,
     progress: Callable[[Progress], None],
+    notes: NoteWriter | None = None,
 ) -> FileOutcome:
     name = str(path)
     # Encrypted spaces store a keyed hash of the path (for revisions), never the path.
@@ -172,7 +182,7 @@ def ingest_file(
         ingested_at=now(),
     )
     t0 = time.perf_counter()
-    chunked = chunk_document(parsed.title, parsed.blocks, settings, emb, doc.doc_id)
+    chunked = chunk_document(parsed.title, parsed.blocks, settings, emb, doc.doc_id, notes)
     timings["chunk"] = time.perf_counter() - t0
     doc.chunks = len(chunked.records)
     doc.chars = chunked.chars

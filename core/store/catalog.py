@@ -66,6 +66,10 @@ CREATE TABLE IF NOT EXISTS ingest_log (
     doc_id VARCHAR,
     message VARCHAR NOT NULL DEFAULT ''
 );
+CREATE TABLE IF NOT EXISTS situating_notes (
+    note_key VARCHAR PRIMARY KEY,     -- hash of (model, title, chunk text); keyed hash in encrypted spaces
+    note VARCHAR NOT NULL
+);
 CREATE TABLE IF NOT EXISTS baselines (
     space_id VARCHAR NOT NULL,
     kind VARCHAR NOT NULL,            -- passage_pairs | question_nearest:<script>
@@ -370,6 +374,16 @@ class Catalog:
                 [space_id, limit],
             ).fetchall()
         return [dict(zip(("path", "logged_at", "outcome", "doc_id", "message"), r, strict=True)) for r in rows]
+
+    # ---- situating notes (I7 cache) ----
+    def get_note(self, key: str) -> str | None:
+        with self.lock:
+            row = self.con.execute("SELECT note FROM situating_notes WHERE note_key = ?", [key]).fetchone()
+        return str(row[0]) if row else None
+
+    def put_note(self, key: str, note: str) -> None:
+        with self.lock:
+            self.con.execute("INSERT OR REPLACE INTO situating_notes VALUES (?, ?)", [key, note])
 
     # ---- baselines ----------------------------------------------------------------------
     def save_baseline(self, space_id: str, kind: str, chunk_count: int, dist: dict[str, Any]) -> None:

@@ -133,3 +133,29 @@ def test_no_model_uses_the_deterministic_fallback(engine: Engine, tmp_path: Path
     stage = result.trace.stage("rewrite")
     assert stage is not None and stage.data["method"] == "fallback:previous+current"
     assert result.trace.retrieval_query == "Tell me about the Starter plan And what about its price?"
+
+
+def test_situating_notes_are_cached_and_only_in_the_embedding_input(server: str, engine: Engine,
+                                                                     tmp_path: Path) -> None:
+    FakeOpenAI.reply = "This passage belongs to the chapter on statutory inheritance."
+    engine.set_llm(OpenAICompatible(server, "note-model"))
+    engine.settings.llm.situating_notes = True
+    engine.create_space("s")
+    doc = tmp_path / "inherit.md"
+    text = (ROOT.parent / "shared/corpora/cn_laws/民法典__继承编.md").read_text(encoding="utf-8")
+    doc.write_text(text, encoding="utf-8")
+    engine.ingest("s", [doc])
+    first_calls = len(FakeOpenAI.requests)
+    chunks = engine.document_chunks("s", engine.documents("s")[0].doc_id)
+    assert first_calls == len(chunks) > 3
+    assert all("statutory inheritance" not in c.text for c in chunks)  # stored text unchanged
+    # The note is counted in each chunk's embedding input (tokens include it).
+    assert engine.catalog.con.execute("SELECT count(*) FROM situating_notes").fetchone()[0] == first_calls
+    stored = engine.catalog.con.execute("SELECT note FROM situating_notes LIMIT 1").fetchone()[0]
+    assert stored.startswith("enc:")  # sealed: the space is encrypted
+    doc.write_text(text + "\n\n第九百九十九条 新增的测试条款。\n", encoding="utf-8")
+    engine.ingest("s", [doc])
+    assert len(FakeOpenAI.requests) - first_calls <= 2  # only the changed tail asked again
+    FakeOpenAI.mode = "500"
+    doc.write_text(text + "\n\n第九百九十八条 又一条。\n", encoding="utf-8")
+    assert engine.ingest("s", [doc]).ok  # a failing model never fails the ingest
