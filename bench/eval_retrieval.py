@@ -229,6 +229,7 @@ def main() -> int:
     ap.add_argument("--home", type=Path, default=Path("bench-data"))
     ap.add_argument("--k", type=int, default=5)
     ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--sets", default="", help="only sets whose label contains one of these (comma-separated)")
     args = ap.parse_args()
     rng = random.Random(20261130)
     with Engine.open(args.home, embedder=MemoEmbedder()) as eng, tempfile.TemporaryDirectory() as tmp:
@@ -250,7 +251,10 @@ def main() -> int:
         base = eng.retrieval_params(args.k)
         print(f"K={args.k}, n≤{args.n} questions per set, model {eng.embedder.model_id}")
         print(f"{'set':<34}{'variant':<17}{'hit':>7}{'neighbour':>11}{'zero':>7}{'mean k':>8}")
+        wanted = [w for w in args.sets.split(",") if w]
         for label, space, qs, kind in sets:
+            if wanted and not any(w in label for w in wanted):
+                continue
             for variant in args.variants.split(","):
                 params = replace(base, **VARIANTS[variant])
                 t0 = time.perf_counter()

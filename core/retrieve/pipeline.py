@@ -174,13 +174,20 @@ def retrieve(
             rows = sorted(set(rows), key=lambda r: float(dist[r]))
             slots = max(1, k - len(pins))
             n_keep = find_cliff([float(dist[r]) for r in rows], slots)
+            one_document = bool(defining) and len({vm.doc_ids[r] for r in rows}) == 1
+            if n_keep == 0 and one_document:
+                # Every defining hit is in one document: the identifier names that document
+                # (e.g. "PEP 484" in its title), so its nearest chunk is pinned — the
+                # smooth-slope rule is for mentions scattered across documents.
+                n_keep = 1
             taken = [r for r in rows[:n_keep] if all(p.row != r for p in pins)]
             pins.extend(_cand(vm, r, dist, pinned=True, source="identifier") for r in taken)
             id_data.append({"identifier": ident.surface, "key": ident.key, "hits": len(rows),
                             "tier": "def" if defining else "ref", "scoped_to_named_documents": bool(named_docs),
                             "pinned": len(taken),
-                            "rule": "all fit" if len(rows) <= slots else
-                                    ("cliff" if n_keep else "smooth slope: none rescued")})
+                            "rule": "all fit" if len(rows) <= slots else "cliff" if n_keep and not one_document
+                                    else "one document named: its nearest chunk" if n_keep
+                                    else "smooth slope: none rescued"})
     trace.add(Stage(
         "identifiers",
         f"{len(pins)} pinned from {len(id_data)} identifier(s)" if id_data else "no identifier in the question",

@@ -225,3 +225,12 @@ def test_killed_ingest_leaves_nothing_visible_and_rerun_has_no_duplicates(tmp_pa
         assert len(final) == 3 and len({d.path for d in final}) == 3
         assert eng.chunks.doc_ids(sid) == {d.doc_id for d in final}
         assert eng.chunks.count(sid) == sum(d.chunks for d in final)
+
+
+def test_identifier_naming_one_document_pins_its_nearest_chunk(engine: Engine) -> None:
+    engine.create_space("peps")
+    engine.ingest("peps", [corpus("python_peps", n) for n in ("pep-0257.rst", "pep-0020.rst", "pep-0002.rst")])
+    result = engine.ask("peps", "Summarise the motivation of PEP 257.")
+    assert result.chunks[0].pinned and result.chunks[0].document == "PEP 257 – Docstring Conventions"
+    ident = result.trace.stage("identifiers")
+    assert ident is not None and ident.data["identifiers"][0]["rule"].startswith(("one document", "all fit"))
