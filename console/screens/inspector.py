@@ -118,6 +118,8 @@ class InspectorScreen(QWidget):
         lay.addWidget(split, 1)
 
     def set_space(self, name: str) -> None:
+        if name != self.space:
+            self.history.clear()  # a new space starts a new conversation
         self.space = name
         self.status.setText(f"Space: {name}")
 
@@ -128,12 +130,14 @@ class InspectorScreen(QWidget):
         self.busy = True
         self.ask_btn.setEnabled(False)
         self.status.setText("Searching…")
+        # Earlier questions of this conversation: a follow-up is rewritten for retrieval (R1).
+        history = [self.history.item(i).text() for i in range(self.history.count())]
         self.history.addItem(QListWidgetItem(q))
         space, k = self.space, self.k.value()
         cut = None if self.auto_cut.isChecked() else self.cut.value()
 
         def work(_: Any, __: CancelToken) -> AskResult:
-            return self.engine.ask(space, q, k=k, max_distance=cut)
+            return self.engine.ask(space, q, k=k, max_distance=cut, history=history)
 
         run_op(work, on_success=self.show_result, on_failure=self._failed, on_finished=self._done)
 
@@ -182,9 +186,13 @@ class InspectorScreen(QWidget):
         cut = result.max_distance
         base_s = f"{base:.3f}" if base is not None else "not measured"
         cut_s = f"{cut:.3f}" if cut is not None else "none"
+        rewrite = result.trace.stage("rewrite")
+        rw = ""
+        if rewrite is not None and rewrite.data.get("retrieval_query") != result.question:
+            rw = f" Searched as: “{rewrite.data.get('retrieval_query')}” ({rewrite.data.get('method')})."
         if result.chunks:
             self.status.setText(f"{len(result.chunks)} passage(s). Unrelated-pair baseline {base_s}; "
-                                f"cut {cut_s} ({result.reference} reference).")
+                                f"cut {cut_s} ({result.reference} reference).{rw}")
         else:
             self.status.setText(f"{NO_PASSAGE} (cut {cut_s}, baseline {base_s})")
         self.stages.clear()
