@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -303,18 +303,23 @@ def _memory(engine: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def _ask_many(engine: Any, args: argparse.Namespace) -> int:
+def _jsonl(path: Path) -> Iterator[tuple[int, Any]]:
+    """(line number, value) for each non-empty line of a JSONL file; clear errors otherwise."""
     try:
-        lines = args.questions.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise BinyError(f"Cannot read {args.questions}: {exc.strerror or exc}") from exc
+        raise BinyError(f"Cannot read {path}: {exc.strerror or exc}") from exc
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
+            yield n, json.loads(line)
         except json.JSONDecodeError as exc:
-            raise BinyError(f"{args.questions}:{n} is not JSON ({exc.msg}).") from exc
+            raise BinyError(f"{path}:{n} is not JSON ({exc.msg}).") from exc
+
+
+def _ask_many(engine: Any, args: argparse.Namespace) -> int:
+    for n, item in _jsonl(args.questions):
         if isinstance(item, str):
             item = {"question": item}
         if not isinstance(item, dict) or not isinstance(item.get("question"), str):
@@ -332,17 +337,7 @@ def _ask_many(engine: Any, args: argparse.Namespace) -> int:
 def _read_history(path: Path) -> list[str]:
     """Earlier user turns from a JSONL conversation file (assistant turns are skipped)."""
     out = []
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise BinyError(f"Cannot read {path}: {exc.strerror or exc}") from exc
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise BinyError(f"{path}:{n} is not JSON ({exc.msg}).") from exc
+    for _, item in _jsonl(path):
         if isinstance(item, str):
             out.append(item)
         elif isinstance(item, dict) and item.get("role", "user") == "user" and isinstance(item.get("content"), str):
