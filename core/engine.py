@@ -502,7 +502,7 @@ class Engine:
 
     # ---- retrieval -----------------------------------------------------------------------
     def _matrix(self, row: SpaceRow) -> VectorMatrix:
-        return self.vectors.get(row.space_id, self.catalog.known_doc_ids_active(row.space_id), row.dim)
+        return self.vectors.get(row.space_id, lambda: self.catalog.known_doc_ids_active(row.space_id), row.dim)
 
     def baselines(self, space: str, *, refresh: bool = False) -> Baselines:
         """The space's measured references, re-measured whenever its visible chunks changed."""
@@ -569,12 +569,12 @@ class Engine:
             "original": question, "retrieval_query": rw.query, "method": rw.method,
         }, ms=(time.perf_counter() - t0) * 1000))
         qvec = self.embedder.embed_queries([rw.query])[0]
-        docs = {d.doc_id: crypto.open_meta(d) for d in self.catalog.documents(row.space_id, ("active",))}
-        titles = {d: doc.title for d, doc in docs.items()}
+        docs = {d.doc_id: crypto.open_meta(d) for d in self.catalog.documents(row.space_id)}
+        titles = {d: doc.title for d, doc in docs.items() if doc.status == "active"}
         ctx = Context(titles=titles, glossary=self._glossary(row.space_id, titles),
                       embed_queries=lambda qs: self.embedder.embed_queries(qs), blind=crypto.blind)
         result = retrieve(question, qvec, vm, base, params, trace, ctx)
-        answer = self._hits(row, base, result.final, trace, result.max_distance, result.reference)
+        answer = self._hits(row, base, result.final, trace, result.max_distance, result.reference, docs)
         turn_id = uuid.uuid4().hex[:12]
         answer.turn_id = turn_id
         answer.more_available = bool(result.remaining)
@@ -632,13 +632,15 @@ class Engine:
         return glossary
 
     def _hits(self, row: SpaceRow, base: Baselines, final: list[Candidate], trace: Trace,
-              max_distance: float | None, reference: str) -> AskResult:
+              max_distance: float | None, reference: str,
+              docs: dict[str, DocumentRow] | None = None) -> AskResult:
         # R7: text is read (and, in encrypted spaces, decrypted) for the final context only.
         crypto = self.crypto(row)
         records = {cid: crypto.open_record(rec)
                    for cid, rec in self.chunks.fetch(row.space_id, [c.chunk_id for c in final]).items()}
         trace.decrypted = len(records)
-        docs = {d.doc_id: crypto.open_meta(d) for d in self.catalog.documents(row.space_id)}
+        if docs is None:
+            docs = {d.doc_id: crypto.open_meta(d) for d in self.catalog.documents(row.space_id)}
         hits = []
         for c in final:
             rec = records.get(c.chunk_id)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -74,12 +75,14 @@ class VectorCache:
         with self._lock:
             self._cache.pop(space_id, None)
 
-    def get(self, space_id: str, visible_docs: set[str], dim: int) -> VectorMatrix:
+    def get(self, space_id: str, visible_docs: set[str] | Callable[[], set[str]], dim: int) -> VectorMatrix:
+        """The space's matrix; ``visible_docs`` may be a callable, read only on a cache miss."""
         with self._lock:
             hit = self._cache.get(space_id)
             if hit is not None:
                 return hit
-            vm = self._load(space_id, visible_docs, dim)
+            docs = visible_docs() if callable(visible_docs) else visible_docs
+            vm = self._load(space_id, docs, dim)
             self._cache[space_id] = vm
             return vm
 
