@@ -49,6 +49,8 @@ class RetrievalSettings:
     # the strict cut decides whether anything answers, the loose one how much more is kept.
     # Measured (bench/threshold_rules.py): p10 alone lost answers at ranks 2–5.
     keep_quantile: float = 0.30
+    # "rrf" (vector + lexical fusion, reads no text) or "cross-encoder:<local folder or package>".
+    reranker: str = "rrf"
     # R8: the context handed on is capped in characters and tokens; chunks stay whole.
     max_context_chars: int = 12000
     max_context_tokens: int = 4000

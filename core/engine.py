@@ -573,8 +573,20 @@ class Engine:
         titles = {d: doc.title for d, doc in docs.items() if doc.status == "active"}
         ctx = Context(titles=titles, glossary=self._glossary(row.space_id, titles),
                       embed_queries=lambda qs: self.embedder.embed_queries(qs), blind=crypto.blind)
+        read_for_rerank: list[int] = []
+        if self.settings.retrieval.reranker.startswith("cross-encoder:"):
+            from biny.core.retrieve.rerank import CrossEncoderReranker
+
+            def texts(rows: list[int]) -> list[str]:
+                read_for_rerank.extend(rows)
+                recs = self.chunks.fetch(row.space_id, [vm.chunk_ids[r] for r in rows])
+                return [crypto.open_record(recs[vm.chunk_ids[r]]).text for r in rows]
+
+            ctx.reranker = CrossEncoderReranker(self.settings.retrieval.reranker.split(":", 1)[1], texts)
         result = retrieve(question, qvec, vm, base, params, trace, ctx)
         answer = self._hits(row, base, result.final, trace, result.max_distance, result.reference, docs)
+        # R7: what was decrypted = the rerank candidates (cross-encoder only) plus the final context.
+        trace.decrypted = len(set(read_for_rerank) | {c.row for c in result.final})
         turn_id = uuid.uuid4().hex[:12]
         answer.turn_id = turn_id
         answer.more_available = bool(result.remaining)

@@ -9,7 +9,8 @@ their places) and R5 (the nearest chunk stays).
 from __future__ import annotations
 
 import math
-from typing import Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from biny.core.crypto.blind import BlindIndex
 from biny.core.retrieve.terms import query_terms
@@ -53,3 +54,35 @@ class RRFReranker:
             score[i] += 1.0 / (self.k + rank + 1)
         order = sorted(range(len(rows)), key=lambda i: (-score[i], distances[i]))
         return [rows[i] for i in order]
+
+
+class CrossEncoderReranker:
+    """A sentence-transformers CrossEncoder scoring (question, chunk text) pairs.
+
+    Used when ``retrieval.reranker = "cross-encoder:<local folder or package>"``. It needs
+    the candidates' text, so it reads (and in encrypted spaces decrypts) the rerank
+    candidates — the trace's ``decrypted`` count shows it. Loaded offline only.
+    """
+
+    def __init__(self, name: str, texts: Callable[[list[int]], list[str]]) -> None:
+        import os
+
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        from sentence_transformers import CrossEncoder
+
+        from biny.core.embed.sentence_transformers import _resolve
+
+        self.name = f"cross-encoder({name})"
+        self._model = _cross_encoders.get(name) or CrossEncoder(_resolve(name), device="cpu")
+        _cross_encoders[name] = self._model
+        self._texts = texts
+
+    def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix,
+              blind: BlindIndex) -> list[int]:
+        texts = self._texts(rows)
+        scores = self._model.predict([(question, t) for t in texts], convert_to_numpy=True)
+        order = sorted(range(len(rows)), key=lambda i: (-float(scores[i]), distances[i]))
+        return [rows[i] for i in order]
+
+
+_cross_encoders: dict[str, Any] = {}

