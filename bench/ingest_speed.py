@@ -84,7 +84,6 @@ def main() -> int:
         for encrypted in (True, False):
             home = Path(tmp) / f"home-{encrypted}"
             with Engine.open(home, embedder=emb) as eng:
-                eng.secrets  # noqa: B018 — passphrase comes from BINY_PASSPHRASE for the encrypted run
                 eng.create_space("mix", encrypted=encrypted, passphrase="bench passphrase" if encrypted else None,
                                  remember=False)
                 report = eng.ingest("mix", files)

@@ -178,6 +178,8 @@ class Engine:
             raise
         self._baselines: dict[str, tuple[int, Baselines]] = {}
         self._turns: dict[str, _Turn] = {}
+        # Glossary (R3a) of the last space asked, keyed by its active documents.
+        self._glossary_cache: tuple[tuple[str, tuple[str, ...]], list[str]] | None = None
         self._keys: dict[str, SpaceKeys] = {}
         self.secrets = SecretStore(home, settings.security.file_secrets)
         self.notices: list[str] = []  # things the user should know (e.g. where a secret went)
@@ -622,8 +624,6 @@ class Engine:
                     break
                 chars, tokens = chars + c_chars, tokens + c_tokens
             kept.append(c)
-        from biny.core.retrieve.trace import Stage
-
         trace.add(Stage("more_material",
                         f"next {len(kept)} of the same ranked pool ({len(turn.remaining)} were left); "
                         "no second retrieval, rerank or relevance pass",
@@ -636,9 +636,9 @@ class Engine:
 
     def _glossary(self, space_id: str, titles: dict[str, str]) -> list[str]:
         key = (space_id, tuple(sorted(titles)))
-        cached = getattr(self, "_glossary_cache", None)
+        cached = self._glossary_cache
         if cached is not None and cached[0] == key:
-            return cached[1]  # type: ignore[no-any-return]
+            return cached[1]
         glossary = glossary_from_titles(list(titles.values()))
         self._glossary_cache = (key, glossary)
         return glossary
