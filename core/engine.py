@@ -49,7 +49,7 @@ from biny.core.retrieve.trace import Stage, Trace
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow, now
 from biny.core.store.lance import ChunkRecord, ChunkStore
 from biny.core.store.lock import FolderLock
-from biny.core.store.vectors import VectorCache, VectorMatrix
+from biny.core.store.vectors import AnnPolicy, VectorCache, VectorMatrix
 from biny.core.store.writer import StoreWriter
 
 __all__ = ["AskResult", "DocumentRow", "Engine", "Hit", "IngestReport", "SpaceInfo"]
@@ -170,7 +170,9 @@ class Engine:
         try:
             self.catalog = Catalog(home / "catalog.duckdb")
             self.chunks = ChunkStore(home / "lance")
-            self.vectors = VectorCache(self.chunks)
+            rs = settings.retrieval
+            ann = AnnPolicy(rs.ann_min_rows, rs.ann_probe_share, home / "cache" / "ann")
+            self.vectors = VectorCache(self.chunks, ann)
             self.writer = StoreWriter(self.catalog, self.chunks, self.vectors)
             self.recovery_notes = self.writer.recover()
         except BaseException:
@@ -208,6 +210,7 @@ class Engine:
         if self._closed:
             return
         self._closed = True
+        self.vectors.close()
         self.catalog.close()
         self._lock.release()
 
@@ -318,6 +321,7 @@ class Engine:
     def delete_space(self, name: str) -> None:
         row = self.catalog.space(name)
         self.writer.delete_space(row)
+        self.vectors.forget(row.space_id)
         self._baselines.pop(row.space_id, None)
         self._keys.pop(row.space_id, None)
 

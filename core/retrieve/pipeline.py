@@ -75,9 +75,38 @@ class Retrieval:
     trace: Trace
 
 
-def _cand(vm: VectorMatrix, row: int, dist: npt.NDArray[np.float32], *, pinned: bool = False,
+class _Distances:
+    """Exact distances from the question to rows, computed only for rows asked about.
+
+    On a large space the pool comes from an ANN graph, so no full distance array
+    exists; pins and second-pass hits outside the pool are measured here on demand.
+    """
+
+    def __init__(self, vm: VectorMatrix, query: Vectors) -> None:
+        self._vm = vm
+        self._q = query
+        self._known: dict[int, float] = {}
+
+    def note(self, rows: npt.NDArray[np.int64], dists: npt.NDArray[np.float32]) -> None:
+        self._known.update(zip(map(int, rows), map(float, dists), strict=True))
+
+    def many(self, rows: list[int]) -> list[float]:
+        missing = [r for r in rows if r not in self._known]
+        if missing:  # one gather and product, not one per row (an identifier may hit thousands)
+            self.note(np.asarray(missing, dtype=np.int64), self._vm.distances_at(self._q, missing))
+        return [self._known[r] for r in rows]
+
+    def __getitem__(self, row: int) -> float:
+        d = self._known.get(row)
+        if d is None:
+            d = float(self._vm.distances_at(self._q, [row])[0])
+            self._known[row] = d
+        return d
+
+
+def _cand(vm: VectorMatrix, row: int, dist: _Distances, *, pinned: bool = False,
           source: str = "vector") -> Candidate:
-    return Candidate(row, vm.chunk_ids[row], vm.doc_ids[row], float(dist[row]), pinned, source)
+    return Candidate(row, vm.chunk_ids[row], vm.doc_ids[row], dist[row], pinned, source)
 
 
 def find_cliff(distances: list[float], slots: int) -> int:
@@ -114,17 +143,21 @@ def retrieve(
     k = params.k
     # ---- R2: a ranked pool wider than K, fetched first (exact search over every chunk) ----------
     t0 = time.perf_counter()
-    sims = vm.similarities(query_vector)
-    dist = (1.0 - sims).astype(np.float32)
-    idx, _ = vm.top(sims, k * params.pool_factor)
+    idx, pool_d = vm.search(query_vector, k * params.pool_factor)
+    dist = _Distances(vm, query_vector)
+    dist.note(idx, pool_d)
     pool = [_cand(vm, int(i), dist) for i in idx]
     standout = None
-    if len(dist) >= 20 and pool:
-        med = float(np.median(dist))
-        mad = float(np.median(np.abs(dist - med))) or 1e-6
+    if len(vm) >= 20 and pool:
+        # How far the top hit stands out from this question's own distance distribution
+        # (recorded for analysts; measured and not used as a gate — see bench/threshold_rules.py).
+        sample = vm.distances_at(query_vector, vm.sample_rows(4096))
+        med = float(np.median(sample))
+        mad = float(np.median(np.abs(sample - med))) or 1e-6
         standout = (med - pool[0].distance) / mad
+    how_searched = "ANN candidates, exact distances" if vm.ann is not None and vm.ann.rows == len(vm) else "exact"
     trace.add(Stage(
-        "pool", f"{len(pool)} nearest of {len(vm)} chunks (K={k} × {params.pool_factor})",
+        "pool", f"{len(pool)} nearest of {len(vm)} chunks (K={k} × {params.pool_factor}, {how_searched})",
         kept=[c.chunk_id for c in pool],
         data={"distances": [round(c.distance, 4) for c in pool], "searched": len(vm),
               "standout": None if standout is None else round(standout, 2)},
@@ -171,9 +204,10 @@ def retrieve(
             rows = defining or [r for r, _ in entries]
             scoped = [r for r in rows if vm.doc_ids[r] in named_docs] if named_docs else rows
             rows = scoped or rows
-            rows = sorted(set(rows), key=lambda r: float(dist[r]))
+            rows = sorted(set(rows))
+            rows = [r for _, r in sorted(zip(dist.many(rows), rows, strict=True))]
             slots = max(1, k - len(pins))
-            n_keep = find_cliff([float(dist[r]) for r in rows], slots)
+            n_keep = find_cliff(dist.many(rows), slots)
             one_document = bool(defining) and len({vm.doc_ids[r] for r in rows}) == 1
             if n_keep == 0 and one_document:
                 # Every defining hit is in one document: the identifier names that document
@@ -227,7 +261,7 @@ def retrieve(
             vectors = ctx.embed_queries([q for q, _, _ in queries])  # one batch: once, never a loop
             seen = pinned_rows | {c.row for c in candidates}
             for (_q, term, aspect), qv in zip(queries, vectors, strict=True):
-                q_idx, _ = vm.top(vm.similarities(qv), 3 * k)
+                q_idx, _ = vm.search(qv, 3 * k)
                 got = 0
                 for r in (int(i) for i in q_idx):
                     if r in seen:
@@ -236,7 +270,7 @@ def retrieve(
                         continue
                     if aspect is not None and ctx.blind.aspect(aspect) not in vm.aspects[r]:
                         continue
-                    if ceiling is not None and float(dist[r]) > ceiling:
+                    if ceiling is not None and dist[r] > ceiling:
                         continue  # as far from the question as unrelated text: not a rescue
                     added.append(_cand(vm, r, dist, source="second_pass"))
                     seen.add(r)

@@ -6,20 +6,31 @@ matrix from Lance 0.22 s. So LanceDB stays the durable store and queries run on 
 matrix built from it, rebuilt lazily after each write. Beside the vectors it keeps
 what R3/R4/R8 look up without reading chunk text: identifier keys, term sets,
 aspect flags, token and character counts.
+
+Above ``AnnPolicy.min_rows`` chunks (issue 9's crossover) an IVF index supplies the
+candidates (``store/ann.py``); it is built — or read back from the data folder's
+cache — on a background thread, and until it is ready every query is answered by the
+exact scan, so a large space is searchable the moment it opens.
 """
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import threading
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from biny.core.embed.base import Vectors
+from biny.core.store.ann import ANN_MIN_ROWS, PROBE_SHARE, AnnIndex
 from biny.core.store.lance import ChunkStore
+
+log = logging.getLogger(__name__)
 
 _COLUMNS = ["chunk_id", "doc_id", "vector", "ids", "terms", "aspects", "tokens", "char_start", "char_end"]
 
@@ -36,9 +47,35 @@ class VectorMatrix:
     tokens: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
     chars: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
     df: Counter[str] = field(default_factory=Counter)
+    # Set by VectorCache once the index is built; None means exact search (small spaces).
+    ann: AnnIndex | None = None
+    ann_probe_share: float = PROBE_SHARE
 
     def __len__(self) -> int:
         return len(self.chunk_ids)
+
+    def search(self, query: Vectors, n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+        """The ``n`` nearest rows and their exact cosine distances, nearest first.
+
+        Exact scan unless an ANN index is ready; either way the distances are exact.
+        """
+        ann = self.ann
+        if ann is not None and ann.rows == len(self):
+            return ann.search(self.matrix, query, n, self.ann_probe_share)
+        return self.nearest(query, n)
+
+    def distances_at(self, query: Vectors, rows: Sequence[int] | npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
+        """Exact cosine distances from ``query`` to the given rows only."""
+        if len(rows) == 0:
+            return np.zeros(0, dtype=np.float32)
+        q = query.reshape(-1).astype(np.float32)
+        return (1.0 - self.matrix[np.asarray(rows, dtype=np.int64)] @ q).astype(np.float32)
+
+    def sample_rows(self, n: int) -> npt.NDArray[np.int64]:
+        """A fixed, evenly spread sample of rows (for distribution statistics on big spaces)."""
+        if len(self) <= n:
+            return np.arange(len(self), dtype=np.int64)
+        return np.linspace(0, len(self) - 1, n).astype(np.int64)
 
     def similarities(self, query: Vectors) -> npt.NDArray[np.float32]:
         if len(self) == 0:
@@ -63,17 +100,48 @@ class VectorMatrix:
         return (1.0 - self.similarities(query)).astype(np.float32)
 
 
+@dataclass(frozen=True, slots=True)
+class AnnPolicy:
+    min_rows: int = ANN_MIN_ROWS
+    probe_share: float = PROBE_SHARE
+    cache_dir: Path | None = None  # where built indexes are kept between sessions
+
+
 class VectorCache:
     """Per-space matrices; ``invalidate`` after any write that changes visibility."""
 
-    def __init__(self, chunks: ChunkStore) -> None:
+    def __init__(self, chunks: ChunkStore, ann: AnnPolicy | None = None) -> None:
         self._chunks = chunks
+        self._ann = ann or AnnPolicy()
         self._lock = threading.Lock()
         self._cache: dict[str, VectorMatrix] = {}
+        self._builders: dict[str, threading.Thread] = {}
+        self._closed = False
 
     def invalidate(self, space_id: str) -> None:
         with self._lock:
             self._cache.pop(space_id, None)
+
+    def forget(self, space_id: str) -> None:
+        """Drop a deleted space's matrix and any ANN index kept for it on disk."""
+        self.invalidate(space_id)
+        if self._ann.cache_dir is not None and self._ann.cache_dir.is_dir():
+            for old in self._ann.cache_dir.glob(f"{space_id}-*.faiss"):
+                old.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        """Stop using the data folder: a build still running keeps nothing on disk."""
+        self._closed = True
+        with self._lock:
+            self._cache.clear()
+
+    def wait_for_index(self, space_id: str, timeout: float | None = None) -> bool:
+        """Block until a pending ANN build for the space finishes; True if none is pending."""
+        t = self._builders.get(space_id)
+        if t is not None:
+            t.join(timeout)
+            return not t.is_alive()
+        return True
 
     def get(self, space_id: str, visible_docs: set[str] | Callable[[], set[str]], dim: int) -> VectorMatrix:
         """The space's matrix; ``visible_docs`` may be a callable, read only on a cache miss."""
@@ -83,8 +151,47 @@ class VectorCache:
                 return hit
             docs = visible_docs() if callable(visible_docs) else visible_docs
             vm = self._load(space_id, docs, dim)
+            vm.ann_probe_share = self._ann.probe_share
             self._cache[space_id] = vm
+            if len(vm) >= self._ann.min_rows:
+                t = threading.Thread(target=self._attach_ann, args=(space_id, vm), daemon=True,
+                                     name=f"ann-{space_id}")
+                self._builders[space_id] = t
+                t.start()
             return vm
+
+    def _ann_path(self, space_id: str, vm: VectorMatrix) -> Path | None:
+        if self._ann.cache_dir is None:
+            return None
+        # The index's rows must be the matrix's rows: key the file by the row order.
+        digest = hashlib.blake2b("\n".join(vm.chunk_ids).encode(), digest_size=12).hexdigest()
+        return self._ann.cache_dir / f"{space_id}-{digest}.faiss"
+
+    def _attach_ann(self, space_id: str, vm: VectorMatrix) -> None:
+        path = self._ann_path(space_id, vm)
+        try:
+            ann = None
+            if path is not None and path.exists():
+                try:
+                    ann = AnnIndex.load(path)
+                except (RuntimeError, OSError) as exc:  # a damaged cache file is rebuilt, never trusted
+                    log.warning("ANN cache %s unreadable (%s); rebuilding", path, exc)
+                if ann is not None and ann.rows != len(vm):
+                    ann = None
+            if ann is None:
+                ann = AnnIndex.build(vm.matrix)
+                if path is not None and not self._closed:
+                    try:
+                        for old in path.parent.glob(f"{space_id}-*.faiss"):
+                            old.unlink(missing_ok=True)
+                        ann.save(path)
+                    except OSError as exc:  # disk full etc.: the index still serves this session
+                        log.warning("could not keep the ANN index at %s: %s", path, exc)
+            vm.ann = ann
+        # A background build must never take the engine down with it, whatever faiss raises:
+        # exact search keeps answering and nothing stored is touched.
+        except Exception as exc:  # noqa: BLE001
+            log.warning("ANN build for space %s failed (%s); exact search continues", space_id, exc)
 
     def _load(self, space_id: str, visible_docs: set[str], dim: int) -> VectorMatrix:
         if self._chunks.count(space_id) == 0:
