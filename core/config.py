@@ -49,6 +49,15 @@ class RetrievalSettings:
     # the strict cut decides whether anything answers, the loose one how much more is kept.
     # Measured (bench/threshold_rules.py): p10 alone lost answers at ranks 2–5.
     keep_quantile: float = 0.30
+    # Lexical evidence beside distance (retrieve/lexical.py; bench/threshold_rules.py):
+    # when the space knows more than lexical_known of the question's words, a kept hit
+    # must carry lexical_min of their IDF weight; a hit carrying lexical_rescue of it
+    # may come from as far as the rescue_quantile of the reference.
+    lexical_check: bool = True
+    lexical_known: float = 0.15
+    lexical_min: float = 0.10
+    lexical_rescue: float = 0.30
+    rescue_quantile: float = 0.50
     # "rrf" (vector + lexical fusion, reads no text) or "cross-encoder:<local folder or package>".
     reranker: str = "rrf"
     # R8: the context handed on is capped in characters and tokens; chunks stay whole.

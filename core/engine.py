@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import platformdirs
 
+from biny.core import backup as backup_mod
 from biny.core.chunking.header import embedding_input
 from biny.core.config import Settings, load_settings, save_settings
 from biny.core.crypto.keys import SpaceKeys, new_wrapped_key, unwrap, wrap
@@ -40,6 +41,7 @@ from biny.core.llm.base import ChatModel
 from biny.core.memory.facts import Fact, FactStore
 from biny.core.memory.recall import RecallResult, recall, reference_distance
 from biny.core.progress import CancelToken, Progress, ProgressCallback, no_progress
+from biny.core.results import AskResult, Hit, IngestReport, SpaceInfo
 from biny.core.retrieve import baseline as baseline_mod
 from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.pipeline import Candidate, Context, RetrievalParams, retrieve
@@ -58,90 +60,6 @@ __all__ = ["AskResult", "DocumentRow", "Engine", "Hit", "IngestReport", "SpaceIn
 def default_home() -> Path:
     env = os.environ.get("BINY_HOME")
     return Path(env).expanduser() if env else Path(platformdirs.user_data_dir("biny"))
-
-
-@dataclass(slots=True)
-class SpaceInfo:
-    name: str
-    space_id: str
-    created_at: Any
-    embed_model: str
-    dim: int
-    encrypted: bool
-    documents: int
-    chunks: int
-    tenant: str = "default"
-    owner: str = ""
-    locked: bool = False  # encrypted and no passphrase available in this session
-
-
-@dataclass(slots=True)
-class IngestReport:
-    files: list[FileOutcome] = field(default_factory=list)
-    cancelled: bool = False
-    seconds: float = 0.0
-
-    def by(self, outcome: str) -> list[FileOutcome]:
-        return [f for f in self.files if f.outcome == outcome]
-
-    @property
-    def ok(self) -> bool:
-        return not self.by("failed") and not self.cancelled
-
-
-@dataclass(slots=True)
-class Hit:
-    chunk_id: str
-    doc_id: str
-    document: str
-    source: str
-    text: str
-    distance: float
-    calibrated: float | None
-    pinned: bool
-    page: int | None
-    ordinal: int
-    heading_path: list[str]
-    char_start: int
-    char_end: int
-
-
-@dataclass(slots=True)
-class AskResult:
-    question: str
-    chunks: list[Hit]
-    baseline: float | None
-    max_distance: float | None
-    reference: str
-    trace: Trace
-    turn_id: str = ""
-    more_available: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "question": self.question,
-            "chunks": [
-                {
-                    "text": h.text,
-                    "document": h.document,
-                    "source": h.source,
-                    "distance": round(h.distance, 4),
-                    "calibrated": None if h.calibrated is None else round(h.calibrated, 4),
-                    "pinned": h.pinned,
-                    "page": h.page,
-                    "chunk_id": h.chunk_id,
-                    "ordinal": h.ordinal,
-                    "heading_path": h.heading_path,
-                }
-                for h in self.chunks
-            ],
-            "baseline": self.baseline,
-            "max_distance": self.max_distance,
-            "reference": self.reference,
-            "trace": self.trace.to_dict(),
-            "turn_id": self.turn_id,
-            "more_available": self.more_available,
-        }
 
 
 @dataclass(slots=True)
@@ -538,7 +456,8 @@ class Engine:
         r = self.settings.retrieval
         return RetrievalParams(
             k=k or r.k, pool_factor=r.pool_factor, threshold_quantile=r.threshold_quantile,
-            keep_quantile=r.keep_quantile,
+            keep_quantile=r.keep_quantile, use_lexical=r.lexical_check, lexical_known=r.lexical_known,
+            lexical_min=r.lexical_min, lexical_rescue=r.lexical_rescue, rescue_quantile=r.rescue_quantile,
             max_distance=max_distance, max_chars=r.max_context_chars, max_tokens=r.max_context_tokens,
         )
 
@@ -676,78 +595,11 @@ class Engine:
         Encrypted spaces stay encrypted in the backup: it holds ciphertext and the wrapped
         key, and the passphrase is needed to read it after import.
         """
-        import base64
-        import json
-        import tarfile
-        import tempfile
-
-        row = self.catalog.space(space)
-        dest = Path(dest)
-        rows = self.catalog.export_rows(row.space_id)
-
-        def encode(v: object) -> object:
-            if isinstance(v, bytes):
-                return {"b64": base64.b64encode(v).decode()}
-            if hasattr(v, "isoformat"):
-                return {"ts": v.isoformat()}
-            return v
-
-        payload = {"format": "biny-space-backup", "version": 1,
-                   "rows": {t: [{k: encode(v) for k, v in r.items()} for r in rs] for t, rs in rows.items()}}
-        table_dir = self.home / "lance" / f"{ChunkStore.table_name(row.space_id)}.lance"
-        with tempfile.TemporaryDirectory() as tmp:
-            meta = Path(tmp) / "space.json"
-            meta.write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
-            with tarfile.open(dest, "w") as tar:
-                tar.add(meta, arcname="space.json")
-                if table_dir.exists():
-                    tar.add(table_dir, arcname="chunks.lance")
-        return dest
+        return backup_mod.export_space(self.catalog, self.home / "lance", self.catalog.space(space), Path(dest))
 
     def import_space(self, archive: Path | str, *, name: str | None = None) -> SpaceInfo:
         """Restore a space exported by ``export_space`` (optionally under another name)."""
-        import base64
-        import json
-        import shutil
-        import tarfile
-        import tempfile
-        from datetime import datetime
-
-        from biny.core.errors import SpaceExists
-
-        def decode(v: object) -> object:
-            if isinstance(v, dict) and "b64" in v:
-                return base64.b64decode(v["b64"])
-            if isinstance(v, dict) and "ts" in v:
-                return datetime.fromisoformat(v["ts"])
-            return v
-
-        with tempfile.TemporaryDirectory() as tmp, tarfile.open(archive, "r") as tar:
-            tar.extractall(tmp, filter="data")
-            try:
-                payload = json.loads((Path(tmp) / "space.json").read_text(encoding="utf-8"))
-            except (OSError, json.JSONDecodeError) as exc:
-                raise BinyError(f"{archive} is not a biny space backup ({exc}).") from exc
-            if payload.get("format") != "biny-space-backup":
-                raise BinyError(f"{archive} is not a biny space backup.")
-            rows = {t: [{k: decode(v) for k, v in r.items()} for r in rs] for t, rs in payload["rows"].items()}
-            space_row = rows["spaces"][0]
-            if name:
-                space_row["name"] = name
-            space_id, space_name = str(space_row["space_id"]), str(space_row["name"])
-            if any(s.space_id == space_id for s in self.catalog.spaces()):
-                raise SpaceExists(f"This backup's space ({space_id}) is already in this data folder.")
-            if any(s.name == space_name for s in self.catalog.spaces()):
-                raise SpaceExists(f"A space named {space_name!r} exists; import with another --name.")
-            src = Path(tmp) / "chunks.lance"
-            dst = self.home / "lance" / f"{ChunkStore.table_name(space_id)}.lance"
-            if src.exists():
-                shutil.copytree(src, dst)
-            try:
-                self.catalog.import_rows(rows)
-            except Exception:
-                shutil.rmtree(dst, ignore_errors=True)
-                raise
+        space_id, space_name = backup_mod.import_space(self.catalog, self.home / "lance", Path(archive), name)
         self.vectors.invalidate(space_id)
         return self.space(space_name)
 

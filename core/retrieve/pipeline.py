@@ -20,6 +20,7 @@ from biny.core.crypto.blind import BlindIndex
 from biny.core.embed.base import Vectors
 from biny.core.retrieve.baseline import Baselines
 from biny.core.retrieve.identifiers import question_keys
+from biny.core.retrieve.lexical import evidence
 from biny.core.retrieve.rerank import Reranker, RRFReranker
 from biny.core.retrieve.terms import ASPECT_WORDS, asked_aspects, contains_term, named_terms
 from biny.core.retrieve.trace import Dropped, Stage, Trace
@@ -42,12 +43,18 @@ class RetrievalParams:
     pool_factor: int
     threshold_quantile: float
     keep_quantile: float = 0.30
+    # Lexical evidence (retrieve/lexical.py): see RetrievalSettings for the measured values.
+    lexical_known: float = 0.15
+    lexical_min: float = 0.10
+    lexical_rescue: float = 0.30
+    rescue_quantile: float = 0.50
     # An explicit cut (console control, experiments); None = from the measured reference.
     max_distance: float | None = None
     max_chars: int = 12000
     max_tokens: int = 4000
     # Stage switches (the evaluation harness ablates each).
     use_threshold: bool = True
+    use_lexical: bool = True
     use_identifiers: bool = True
     use_second_pass: bool = True
     use_rerank: bool = True
@@ -164,31 +171,56 @@ def retrieve(
         ms=(time.perf_counter() - t0) * 1000,
     ))
 
-    # ---- R2/R9: cut at a distance set against the measured reference -----------------------------
+    # ---- R2/R9: cut at a distance set against the measured reference, checked by words -----------
     t0 = time.perf_counter()
     group, ref = baselines.reference_for(question)
     max_d: float | None
+    lex = evidence(trace.retrieval_query or question, vm, ctx.blind)
+    lexical = params.use_lexical and params.use_threshold and params.max_distance is None and ref is not None \
+        and lex.applies(params.lexical_known)
+    cover = {c.row: lex.coverage(vm.terms[c.row]) for c in pool} if lexical else {}
+    rescue_d: float | None = None
     if not params.use_threshold:
         max_d, how = None, "threshold switched off"
     elif params.max_distance is not None:
         max_d, how = params.max_distance, f"explicit cut {params.max_distance:.3f}"
     elif ref is not None:
         gate = ref.quantile(params.threshold_quantile)
-        if pool and pool[0].distance > gate:
-            max_d = gate  # nothing comes as close as the closest tenth of unrelated questions do
-        else:
-            max_d = max(gate, ref.quantile(params.keep_quantile))
+        keep = max(gate, ref.quantile(params.keep_quantile))
+        # Nothing comes as close as the closest tenth of unrelated questions do: only a hit
+        # carrying the question's words (below) may still answer.
+        max_d = gate if pool and pool[0].distance > gate else keep
         how = (f"top hit must be within {gate:.3f} (p{params.threshold_quantile * 100:.0f}), further hits "
-               f"within {max(gate, ref.quantile(params.keep_quantile)):.3f} (p{params.keep_quantile * 100:.0f}) "
+               f"within {keep:.3f} (p{params.keep_quantile * 100:.0f}) "
                f"of unrelated questions' nearest distance ({group}, median {ref.median:.3f})")
+        if lexical:
+            rescue_d = max(keep, ref.quantile(params.rescue_quantile))
+            how += (f"; the space knows {lex.known_share:.0%} of the question's words, so a hit must share "
+                    f"≥{params.lexical_min:.0%} of their weight, and one sharing ≥{params.lexical_rescue:.0%} "
+                    f"is kept up to {rescue_d:.3f} (p{params.rescue_quantile * 100:.0f})")
     else:
         max_d, how = None, "no reference measured yet: nothing cut"
-    kept = [c for c in pool if max_d is None or c.distance <= max_d]
+
+    def verdict(c: Candidate) -> str | None:
+        """None when kept, else why the hit was dropped."""
+        if lexical and rescue_d is not None and cover[c.row] >= params.lexical_rescue and c.distance <= rescue_d:
+            return None
+        if max_d is not None and c.distance > max_d:
+            return "beyond the distance cut"
+        if lexical and cover[c.row] < params.lexical_min:
+            return f"shares {cover[c.row]:.0%} of the question's words (needs {params.lexical_min:.0%})"
+        return None
+
+    reasons = {c.row: verdict(c) for c in pool}
+    kept = [c for c in pool if reasons[c.row] is None]
     trace.add(Stage(
-        "threshold", f"{len(kept)} of {len(pool)} within the cut; {how}",
+        "threshold", f"{len(kept)} of {len(pool)} kept; {how}",
         kept=[c.chunk_id for c in kept],
-        dropped=[Dropped(c.chunk_id, "beyond the distance cut", c.distance) for c in pool if c not in kept],
-        data={"max_distance": max_d, "reference": group, "quantile": params.threshold_quantile},
+        dropped=[Dropped(c.chunk_id, reasons[c.row] or "", c.distance) for c in pool if reasons[c.row]],
+        data={"max_distance": max_d, "reference": group, "quantile": params.threshold_quantile,
+              "lexical": {"applies": lexical, "known_share": round(lex.known_share, 3),
+                          "coverage": {vm.chunk_ids[r]: round(v, 3) for r, v in cover.items()},
+                          "rescue_distance": rescue_d}},
         ms=(time.perf_counter() - t0) * 1000,
     ))
 

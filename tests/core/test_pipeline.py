@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from biny.core.config import Settings
 from biny.core.engine import Engine
+from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.identifiers import cn_to_int, extract
 from biny.core.retrieve.pipeline import RetrievalParams, find_cliff
 from biny.core.retrieve.rerank import RRFReranker
@@ -234,3 +237,65 @@ def test_cross_encoder_reranker_keeps_the_invariants(laws: tuple[Engine, QueryCo
         assert result.trace.decrypted >= len(result.chunks)
     finally:
         eng.settings.retrieval.reranker = "rrf"
+
+
+def _cmrc_questions(n: int) -> list[str]:
+    import json
+
+    data = json.loads(corpus("cmrc2018", "cmrc2018_dev.squad.json").read_text(encoding="utf-8"))
+    qs = [qa["question"] for a in data["data"] for p in a["paragraphs"] for qa in p["qas"]]
+    return qs[:: max(1, len(qs) // n)][:n]
+
+
+def test_lexical_check_refuses_same_script_questions_the_space_cannot_answer(
+        laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    """R2/R9: Chinese encyclopedic questions (CMRC) asked of Chinese laws come closer than the
+    everyday reference questions do; the words they share with the passages tell them apart."""
+    eng, _ = laws
+    questions = _cmrc_questions(80)
+    base = eng.retrieval_params(5)
+    without = [eng.ask("laws", q, params=replace(base, use_lexical=False)) for q in questions]
+    with_check = [eng.ask("laws", q) for q in questions]
+    zero_without = sum(not r.chunks for r in without) / len(questions)
+    zero_with = sum(not r.chunks for r in with_check) / len(questions)
+    assert zero_with >= 0.9, (zero_without, zero_with)
+    assert zero_with > zero_without  # the lexical check is what refuses the rest
+    refused = next(r for r, w in zip(with_check, without, strict=True) if w.chunks and not r.chunks)
+    stage = refused.trace.stage("threshold")
+    assert stage is not None and stage.data["lexical"]["applies"]
+    assert any("of the question's words" in d.reason for d in stage.dropped)
+    # …while questions the laws do answer still get their passages.
+    for q in ["劳动者每日工作时间不超过几小时？", "继承开始后，遗产按照什么顺序继承？"]:
+        assert eng.ask("laws", q).chunks, q
+
+
+def test_lexical_check_stays_out_of_cross_script_questions(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    eng, _ = laws
+    result = eng.ask("laws", "How many hours a day may an employee work at most?")
+    stage = result.trace.stage("threshold")
+    assert stage is not None and not stage.data["lexical"]["applies"]  # the space knows none of these words
+    assert not any("words" in d.reason for d in stage.dropped)
+
+
+def test_a_hit_carrying_the_question_words_is_kept_beyond_the_gate(laws: tuple[Engine, QueryCountingEmbedder],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a reference so strict that no distance passes the gate, only the lexical rescue keeps a hit."""
+    eng, _ = laws
+    strict = Distribution.of(np.linspace(0.001, 0.5, 200).astype(np.float32))  # p10 ≈ 0.05, p50 ≈ 0.25
+    real = eng.baselines("laws")
+    monkeypatch.setattr(eng, "baselines", lambda space, refresh=False: Baselines(
+        real.chunk_count, real.passage_pairs, {g: strict for g in real.question_nearest}))
+    words = "劳动者每日工作时间不超过八小时、平均每周工作时间不超过四十四小时的工时制度"
+    result = eng.ask("laws", words, k=3)
+    stage = result.trace.stage("threshold")
+    assert stage is not None and stage.data["lexical"]["applies"]
+    assert result.trace.stage("pool").data["distances"][0] > strict.quantile(0.10)  # type: ignore[union-attr]
+    assert result.chunks
+    kept = set(stage.kept)
+    rescue_d = stage.data["lexical"]["rescue_distance"]
+    assert rescue_d == pytest.approx(strict.quantile(0.50))
+    assert all(stage.data["lexical"]["coverage"][c] >= 0.30 for c in kept)
+    assert all(h.distance <= rescue_d + 1e-6 for h in result.chunks if not h.pinned)
+    # Switch the rescue off: the same question gets nothing — the gate alone refuses it.
+    plain = eng.ask("laws", words, k=3, params=replace(eng.retrieval_params(3), use_lexical=False))
+    assert plain.chunks == []
