@@ -209,6 +209,7 @@ VARIANTS: dict[str, dict[str, bool]] = {
     "full": {},
     "no threshold": {"use_threshold": False},
     "no lexical check": {"use_lexical": False},
+    "one space-wide cut": {"local_cut": False},
     "no identifiers": {"use_identifiers": False},
     "no second pass": {"use_second_pass": False},
     "no rerank": {"use_rerank": False},

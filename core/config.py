@@ -41,10 +41,18 @@ class RetrievalSettings:
     k: int = 5
     # R2: the ranked pool is pool_factor × k before the distance cut.
     pool_factor: int = 4
-    # R2/R9: a hit is kept when its distance is below this quantile of the space's
-    # reference distribution (unrelated questions → nearest passage). A quantile of a
-    # measured distribution, never a remembered absolute distance.
+    # R2/R9: cuts are set against the space's reference distribution (unrelated questions →
+    # nearest passage): quantiles of a measured distribution, never a remembered absolute
+    # distance. This quantile is the p10 of the margin below, and the gate when local_cut is off.
     threshold_quantile: float = 0.10
+    # R2/R9, measured (bench/threshold_rules.py): each passage is cut against the unrelated
+    # questions nearest to it, local_margin × (median − p10) of the reference below their
+    # mean distance. It corrects passages that sit close to every question ("hubs"), which
+    # is what made one space-wide cut lose 22 points on Chinese questions over English text.
+    local_cut: bool = True
+    local_margin: float = 1.5
+    # With local_cut off, one cut for the space: the top hit must be within the
+    # threshold_quantile and further hits within the keep_quantile of the reference.
     # Hits after the first are kept up to this (looser) quantile of the same reference:
     # the strict cut decides whether anything answers, the loose one how much more is kept.
     # Measured (bench/threshold_rules.py): p10 alone lost answers at ranks 2–5.

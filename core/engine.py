@@ -458,6 +458,7 @@ class Engine:
             k=k or r.k, pool_factor=r.pool_factor, threshold_quantile=r.threshold_quantile,
             keep_quantile=r.keep_quantile, use_lexical=r.lexical_check, lexical_known=r.lexical_known,
             lexical_min=r.lexical_min, lexical_rescue=r.lexical_rescue, rescue_quantile=r.rescue_quantile,
+            local_cut=r.local_cut, local_margin=r.local_margin,
             max_distance=max_distance, max_chars=r.max_context_chars, max_tokens=r.max_context_tokens,
         )
 
@@ -576,6 +577,8 @@ class Engine:
         trace.decrypted = len(records)
         if docs is None:
             docs = {d.doc_id: crypto.open_meta(d) for d in self.catalog.documents(row.space_id)}
+        threshold = trace.stage("threshold")
+        cuts: dict[str, float] = dict(threshold.data.get("cuts", {})) if threshold is not None else {}
         hits = []
         for c in final:
             rec = records.get(c.chunk_id)
@@ -584,7 +587,7 @@ class Engine:
                 continue
             hits.append(Hit(c.chunk_id, c.doc_id, doc.title, doc.path, rec.text, c.distance,
                             base.calibrated(c.distance), c.pinned, rec.page, rec.ordinal,
-                            rec.heading_path, rec.char_start, rec.char_end))
+                            rec.heading_path, rec.char_start, rec.char_end, cuts.get(c.chunk_id, max_distance)))
         pairs = base.passage_pairs.median if base.passage_pairs else None
         return AskResult(trace.question, hits, pairs, max_distance, reference, trace)
 

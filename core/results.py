@@ -58,6 +58,8 @@ class Hit:
     heading_path: list[str]
     char_start: int
     char_end: int
+    # The distance this passage had to beat (R2/R9: cuts are per passage); None if none applied.
+    cut: float | None = None
 
 
 @dataclass(slots=True)
@@ -86,6 +88,7 @@ class AskResult:
                     "chunk_id": h.chunk_id,
                     "ordinal": h.ordinal,
                     "heading_path": h.heading_path,
+                    "cut": None if h.cut is None else round(h.cut, 4),
                 }
                 for h in self.chunks
             ],

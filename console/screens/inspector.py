@@ -167,7 +167,8 @@ class InspectorScreen(QWidget):
     def _add_row(self, n: int, hit: Hit, *, more: bool = False) -> None:
         assert self.result is not None
         item = QListWidgetItem()
-        widget = _HitRow(n, hit, self.result.baseline, self.result.max_distance, more=more)
+        cut = hit.cut if hit.cut is not None else self.result.max_distance  # each passage has its own cut
+        widget = _HitRow(n, hit, self.result.baseline, cut, more=more)
         item.setSizeHint(widget.sizeHint())
         self.context.addItem(item)
         self.context.setItemWidget(item, widget)

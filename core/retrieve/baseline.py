@@ -83,6 +83,26 @@ class Baselines:
     chunk_count: int
     passage_pairs: Distribution | None
     question_nearest: dict[str, Distribution]
+    # The unrelated questions themselves, per script group (in memory only): each
+    # candidate passage is measured against them at query time (``local_reference``).
+    questions: dict[str, Vectors] = field(default_factory=dict)
+
+    def local_reference(self, group: str, matrix: Vectors, rows: list[int], nearest: int = 3) -> np.ndarray:
+        """Per passage: mean distance of its ``nearest`` closest unrelated questions of ``group``.
+
+        Some passages sit close to every question (short, generic, or in the question's
+        language where the rest are not — the "hubs" of cross-lingual retrieval); a
+        question must come closer to a passage than unrelated questions already do to
+        that same passage (R2/R9; cf. CSLS, Conneau et al. 2018).
+        """
+        qs = self.questions.get(group)
+        if qs is None:
+            qs = self.questions.get("all")
+        if qs is None or not rows:
+            return np.full(len(rows), np.inf)
+        d = 1.0 - qs @ matrix[np.asarray(rows, dtype=np.int64)].T  # (questions, rows)
+        m = min(nearest, len(qs))
+        return np.asarray(np.sort(d, axis=0)[:m].mean(axis=0))
 
     def reference_for(self, question: str) -> tuple[str, Distribution | None]:
         group = script_of(question)
@@ -140,11 +160,21 @@ def measure(
         if len(a):
             d = 1.0 - np.einsum("ij,ij->i", vm.matrix[a], vm.matrix[b])
             pair_dist = Distribution.of(d.astype(np.float32))
-    nearest = 1.0 - (qvecs @ vm.matrix.T).max(axis=1)
+    nearest = 1.0 - _max_similarity(qvecs, vm.matrix)
     groups: dict[str, Distribution] = {"all": Distribution.of(nearest.astype(np.float32))}
+    questions: dict[str, Vectors] = {"all": qvecs}
     script_arr = np.asarray(scripts)
     for group in sorted(set(scripts)):
         sel = nearest[script_arr == group]
         if len(sel) >= 8:
             groups[group] = Distribution.of(sel.astype(np.float32))
-    return Baselines(n, pair_dist, groups)
+            questions[group] = qvecs[script_arr == group]
+    return Baselines(n, pair_dist, groups, questions)
+
+
+def _max_similarity(qvecs: Vectors, matrix: Vectors, block: int = 65536) -> np.ndarray:
+    """Each question's best similarity over all rows, in blocks (bounded memory at 1M rows)."""
+    best = np.full(len(qvecs), -np.inf, dtype=np.float32)
+    for s in range(0, len(matrix), block):
+        best = np.maximum(best, (qvecs @ matrix[s:s + block].T).max(axis=1))
+    return best

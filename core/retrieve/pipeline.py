@@ -48,6 +48,10 @@ class RetrievalParams:
     lexical_min: float = 0.10
     lexical_rescue: float = 0.30
     rescue_quantile: float = 0.50
+    # Per-passage cut (Baselines.local_reference) with this many reference spreads of margin;
+    # False = one cut for the space (p10 gate, p30 keep), kept for comparison.
+    local_cut: bool = True
+    local_margin: float = 1.5
     # An explicit cut (console control, experiments); None = from the measured reference.
     max_distance: float | None = None
     max_chars: int = 12000
@@ -174,39 +178,49 @@ def retrieve(
     # ---- R2/R9: cut at a distance set against the measured reference, checked by words -----------
     t0 = time.perf_counter()
     group, ref = baselines.reference_for(question)
-    max_d: float | None
     lex = evidence(trace.retrieval_query or question, vm, ctx.blind)
     lexical = params.use_lexical and params.use_threshold and params.max_distance is None and ref is not None \
         and lex.applies(params.lexical_known)
     cover = {c.row: lex.coverage(vm.terms[c.row]) for c in pool} if lexical else {}
     rescue_d: float | None = None
+    cuts: dict[int, float] = {}  # row → the distance this passage had to beat
     if not params.use_threshold:
-        max_d, how = None, "threshold switched off"
+        how = "threshold switched off"
     elif params.max_distance is not None:
-        max_d, how = params.max_distance, f"explicit cut {params.max_distance:.3f}"
+        cuts = {c.row: params.max_distance for c in pool}
+        how = f"explicit cut {params.max_distance:.3f}"
+    elif ref is not None and params.local_cut and baselines.questions:
+        # Each passage against the unrelated questions closest to *it*: a margin of the
+        # reference's own spread (median − p10) below their mean distance (retrieve/baseline.py).
+        margin = params.local_margin * (ref.median - ref.quantile(params.threshold_quantile))
+        local = baselines.local_reference(group, vm.matrix, [c.row for c in pool])
+        cuts = {c.row: float(h) - margin for c, h in zip(pool, local, strict=True)}
+        how = (f"each passage must be closer than its 3 nearest unrelated {group} questions are, by "
+               f"{margin:.3f} ({params.local_margin:g} × the reference's median − p10)")
     elif ref is not None:
         gate = ref.quantile(params.threshold_quantile)
         keep = max(gate, ref.quantile(params.keep_quantile))
-        # Nothing comes as close as the closest tenth of unrelated questions do: only a hit
-        # carrying the question's words (below) may still answer.
-        max_d = gate if pool and pool[0].distance > gate else keep
+        # Nothing comes as close as the closest tenth of unrelated questions do: nothing answers.
+        flat = gate if pool and pool[0].distance > gate else keep
+        cuts = {c.row: flat for c in pool}
         how = (f"top hit must be within {gate:.3f} (p{params.threshold_quantile * 100:.0f}), further hits "
                f"within {keep:.3f} (p{params.keep_quantile * 100:.0f}) "
                f"of unrelated questions' nearest distance ({group}, median {ref.median:.3f})")
-        if lexical:
-            rescue_d = max(keep, ref.quantile(params.rescue_quantile))
-            how += (f"; the space knows {lex.known_share:.0%} of the question's words, so a hit must share "
-                    f"≥{params.lexical_min:.0%} of their weight, and one sharing ≥{params.lexical_rescue:.0%} "
-                    f"is kept up to {rescue_d:.3f} (p{params.rescue_quantile * 100:.0f})")
     else:
-        max_d, how = None, "no reference measured yet: nothing cut"
+        how = "no reference measured yet: nothing cut"
+    if lexical and ref is not None:
+        rescue_d = ref.quantile(params.rescue_quantile)
+        how += (f"; the space knows {lex.known_share:.0%} of the question's words, so a hit must share "
+                f"≥{params.lexical_min:.0%} of their weight, and one sharing ≥{params.lexical_rescue:.0%} "
+                f"is kept up to {rescue_d:.3f} (p{params.rescue_quantile * 100:.0f})")
+    max_d: float | None = cuts[pool[0].row] if pool and cuts else None
 
     def verdict(c: Candidate) -> str | None:
         """None when kept, else why the hit was dropped."""
         if lexical and rescue_d is not None and cover[c.row] >= params.lexical_rescue and c.distance <= rescue_d:
             return None
-        if max_d is not None and c.distance > max_d:
-            return "beyond the distance cut"
+        if c.row in cuts and c.distance > cuts[c.row]:
+            return f"beyond the distance cut ({cuts[c.row]:.3f} for this passage)"
         if lexical and cover[c.row] < params.lexical_min:
             return f"shares {cover[c.row]:.0%} of the question's words (needs {params.lexical_min:.0%})"
         return None
@@ -218,6 +232,7 @@ def retrieve(
         kept=[c.chunk_id for c in kept],
         dropped=[Dropped(c.chunk_id, reasons[c.row] or "", c.distance) for c in pool if reasons[c.row]],
         data={"max_distance": max_d, "reference": group, "quantile": params.threshold_quantile,
+              "cuts": {vm.chunk_ids[r]: round(v, 4) for r, v in cuts.items()},
               "lexical": {"applies": lexical, "known_share": round(lex.known_share, 3),
                           "coverage": {vm.chunk_ids[r]: round(v, 3) for r, v in cover.items()},
                           "rescue_distance": rescue_d}},
