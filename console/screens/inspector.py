@@ -187,6 +187,9 @@ class InspectorScreen(QWidget):
         cut = result.max_distance
         base_s = f"{base:.3f}" if base is not None else "not measured"
         cut_s = f"{cut:.3f}" if cut is not None else "none"
+        cuts = sorted({round(h.cut, 3) for h in result.chunks if h.cut is not None})
+        if len(cuts) > 1:  # R2/R9: each passage is cut against its own nearest unrelated questions
+            cut_s = f"{cuts[0]:.3f}–{cuts[-1]:.3f} per passage"
         rewrite = result.trace.stage("rewrite")
         rw = ""
         if rewrite is not None and rewrite.data.get("retrieval_query") != result.question:
