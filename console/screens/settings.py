@@ -47,10 +47,19 @@ class SettingsScreen(QWidget):
         d.addRow("Data folder", QLabel(str(engine.home)))
         d.addRow("Settings file", QLabel(str(engine.home / "config.toml")))
         d.addRow("Chunk target", QLabel(f"{s.chunking.target_tokens} tokens, overlap {s.chunking.overlap_tokens}"))
-        gate = f"p{s.retrieval.threshold_quantile * 100:.0f}"
-        keep = f"p{s.retrieval.keep_quantile * 100:.0f}"
-        d.addRow("Retrieval", QLabel(f"K={s.retrieval.k}, pool ×{s.retrieval.pool_factor}; top hit within {gate}, "
-                                      f"others within {keep} of the unrelated-question reference"))
+        r = s.retrieval
+        if r.local_cut:
+            cut = (f"each passage closer than its nearest unrelated questions by {r.local_margin:g} × the "
+                   f"reference's median − p{r.threshold_quantile * 100:.0f}")
+        else:
+            cut = (f"top hit within p{r.threshold_quantile * 100:.0f}, others within "
+                   f"p{r.keep_quantile * 100:.0f} of the unrelated-question reference")
+        words = (f"; where the space knows the question's words, ≥{r.lexical_min:.0%} of them shared"
+                 if r.lexical_check else "")
+        retrieval = QLabel(f"K={r.k}, pool ×{r.pool_factor}; {cut}{words}. Exact search up to "
+                           f"{r.ann_min_rows:,} chunks, then an ANN index re-ranked exactly.")
+        retrieval.setWordWrap(True)
+        d.addRow("Retrieval", retrieval)
         self.encryption = QLabel("")
         d.addRow("Encryption", self.encryption)
         self.secret_source = QLabel(engine.secrets.describe())
