@@ -131,8 +131,12 @@ with Engine.open(Path(sys.argv[1])) as eng:
             time.sleep(0.01)
     win.grab()
     wait_all()
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, flush=True)
     win.close()
+# Skip interpreter teardown: PySide6 objects collected after Python's own finalisation
+# began can abort the process, which would hide the figure already printed.
+import os
+os._exit(0)
 """
 
 

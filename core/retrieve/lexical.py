@@ -17,6 +17,7 @@ is read (R7).
 from __future__ import annotations
 
 import math
+from collections.abc import Container
 from dataclasses import dataclass
 
 from biny.core.crypto.blind import BlindIndex
@@ -29,7 +30,7 @@ class LexicalEvidence:
     weights: dict[str, float]  # (blinded) question term → IDF in this space
     known_share: float  # share of the question's terms that occur anywhere in the space
 
-    def coverage(self, row_terms: frozenset[str]) -> float:
+    def coverage(self, row_terms: Container[str]) -> float:
         """IDF-weighted share of the question's terms present in a chunk (0–1)."""
         total = sum(self.weights.values())
         if total <= 0:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Container
 
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
@@ -50,11 +50,10 @@ def query_terms(text: str) -> set[str]:
     return {t for t in terms_of(text) if t not in STOPWORDS}
 
 
-def contains_term(chunk_terms: frozenset[str] | set[str], term: str,
-                  blind: Callable[[str], str] = lambda t: t) -> bool:
+def contains_term(chunk_terms: Container[str], term: str, blind: Callable[[str], str] = lambda t: t) -> bool:
     """Does a chunk (by its stored, possibly blinded, term set) contain every token of ``term``?"""
     needed = {blind(t) for t in terms_of(term) - STOPWORDS}
-    return bool(needed) and needed <= chunk_terms
+    return bool(needed) and all(t in chunk_terms for t in needed)
 
 
 # ---- aspects (R3b) ------------------------------------------------------------------------------

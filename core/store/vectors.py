@@ -18,10 +18,11 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -32,7 +33,105 @@ from biny.core.store.lance import ChunkStore
 
 log = logging.getLogger(__name__)
 
-_COLUMNS = ["chunk_id", "doc_id", "vector", "ids", "terms", "aspects", "tokens", "char_start", "char_end"]
+# Terms are read in a second scan so their strings never sit in memory beside the vectors
+# (bench/console_memory.py: peak 2.9 GB → see README figures at 100k chunks).
+_COLUMNS = ["chunk_id", "doc_id", "vector", "ids", "aspects", "tokens", "char_start", "char_end"]
+
+
+class RowTerms:
+    """One chunk's term set, as term codes; ``term in row`` looks the term up by code."""
+
+    __slots__ = ("_codes", "_vocab")
+
+    def __init__(self, vocab: dict[str, int], codes: frozenset[int]) -> None:
+        self._vocab = vocab
+        self._codes = codes
+
+    def __contains__(self, term: object) -> bool:
+        code = self._vocab.get(term) if isinstance(term, str) else None
+        return code is not None and code in self._codes
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+
+class DocFreq:
+    """How many visible chunks carry each term (``get`` like a dict)."""
+
+    def __init__(self, vocab: dict[str, int], counts: npt.NDArray[np.int64]) -> None:
+        self._vocab = vocab
+        self._counts = counts
+
+    def get(self, term: str, default: int = 0) -> int:
+        code = self._vocab.get(term)
+        return int(self._counts[code]) if code is not None and code < len(self._counts) else default
+
+    def __len__(self) -> int:
+        return int(np.count_nonzero(self._counts))
+
+
+class TermSets:
+    """Every chunk's term set in one dictionary-encoded array.
+
+    Measured (bench/console_memory.py): at 100k chunks the terms were 9.8M entries;
+    held as Python frozensets they took ~2.5 GB of the engine's 2.9 GB. As 4-byte codes
+    into one vocabulary they take ~40 MB; a row's set is built only when a query asks
+    about that row (a few dozen rows a question).
+    """
+
+    def __init__(self, vocab: dict[str, int], offsets: npt.NDArray[np.int64], codes: npt.NDArray[np.int32],
+                 rows: npt.NDArray[np.int64]) -> None:
+        self.vocab = vocab
+        self._offsets = offsets  # into ``codes``, per stored row (visible or not)
+        self._codes = codes
+        self._rows = rows  # matrix row → stored row
+
+    @classmethod
+    def empty(cls) -> TermSets:
+        return cls({}, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64))
+
+    @classmethod
+    def from_arrow(cls, column: Any, rows: npt.NDArray[np.int64]) -> TermSets:
+        """From a LanceDB ``list<string>`` column (all stored rows, chunked) and the visible rows.
+
+        Each Arrow chunk is dictionary-encoded on its own and its codes mapped into one
+        vocabulary, so no combined copy of all the strings is ever made.
+        """
+        import pyarrow.compute as pc
+
+        vocab: dict[str, int] = {}
+        offsets_parts: list[npt.NDArray[np.int64]] = [np.zeros(1, dtype=np.int64)]
+        codes_parts: list[npt.NDArray[np.int32]] = []
+        base = 0
+        for chunk in getattr(column, "chunks", [column]):
+            off = np.asarray(chunk.offsets.to_numpy(), dtype=np.int64)
+            values = chunk.values.slice(int(off[0]), int(off[-1] - off[0]))
+            encoded = pc.dictionary_encode(values)
+            remap = np.fromiter((vocab.setdefault(t, len(vocab)) for t in encoded.dictionary.to_pylist()),
+                                dtype=np.int32)
+            local = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
+            codes_parts.append(remap[local] if len(local) else np.zeros(0, dtype=np.int32))
+            offsets_parts.append(off[1:] - off[0] + base)
+            base += int(off[-1] - off[0])
+        codes = np.concatenate(codes_parts) if codes_parts else np.zeros(0, dtype=np.int32)
+        return cls(vocab, np.concatenate(offsets_parts), codes, np.asarray(rows, dtype=np.int64))
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, row: int) -> RowTerms:
+        stored = self._rows[row]
+        return RowTerms(self.vocab, frozenset(self._codes[self._offsets[stored]:self._offsets[stored + 1]].tolist()))
+
+    def doc_freq(self) -> DocFreq:
+        """Document (chunk) frequencies over the visible rows only."""
+        lengths = np.diff(self._offsets)
+        visible = np.zeros(len(lengths), dtype=bool)
+        visible[self._rows] = True
+        mask = np.repeat(visible, lengths)
+        start = int(self._offsets[0])
+        codes = self._codes[start:start + len(mask)][mask]
+        return DocFreq(self.vocab, np.bincount(codes, minlength=len(self.vocab)).astype(np.int64))
 
 
 @dataclass(slots=True)
@@ -42,11 +141,11 @@ class VectorMatrix:
     matrix: Vectors  # (n, dim), rows L2-normalised
     # identifier key → [(row, tier)], tier "def" (defining) or "ref" (mention)
     id_index: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
-    terms: list[frozenset[str]] = field(default_factory=list)
+    terms: TermSets = field(default_factory=lambda: TermSets.empty())
     aspects: list[frozenset[str]] = field(default_factory=list)
     tokens: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
     chars: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
-    df: Counter[str] = field(default_factory=Counter)
+    df: DocFreq = field(default_factory=lambda: DocFreq({}, np.zeros(0, dtype=np.int64)))
     # Set by VectorCache once the index is built; None means exact search (small spaces).
     ann: AnnIndex | None = None
     ann_probe_share: float = PROBE_SHARE
@@ -204,22 +303,26 @@ class VectorCache:
         rows = np.flatnonzero(keep)
         chunk_ids = tbl.column("chunk_id").to_pylist()
         ids_col = tbl.column("ids").to_pylist()
-        terms_col = tbl.column("terms").to_pylist()
         aspects_col = tbl.column("aspects").to_pylist()
         id_index: dict[str, list[tuple[int, str]]] = defaultdict(list)
-        terms: list[frozenset[str]] = []
         aspects: list[frozenset[str]] = []
-        df: Counter[str] = Counter()
         for new, old in enumerate(rows):
             for item in ids_col[old]:
                 tier, key = item.split("|", 1)
                 id_index[key].append((new, tier))
-            t = frozenset(terms_col[old])
-            terms.append(t)
-            df.update(t)
             aspects.append(frozenset(aspects_col[old]))
         starts = tbl.column("char_start").to_numpy()[keep]
         ends = tbl.column("char_end").to_numpy()[keep]
+        tokens = tbl.column("tokens").to_numpy()[keep].astype(np.int32)
+        del tbl, flat
+        terms_tbl = self._chunks.scan(space_id, ["chunk_id", "terms"])
+        if terms_tbl.column("chunk_id").to_pylist() != chunk_ids:
+            # A write landed between the two scans (the single writer runs beside queries):
+            # start over rather than pair terms with the wrong rows.
+            del terms_tbl
+            return self._load(space_id, visible_docs, dim)
+        terms = TermSets.from_arrow(terms_tbl.column("terms"), rows)
+        del terms_tbl
         return VectorMatrix(
             chunk_ids=[chunk_ids[i] for i in rows],
             doc_ids=[doc_ids_all[i] for i in rows],
@@ -227,7 +330,7 @@ class VectorCache:
             id_index=dict(id_index),
             terms=terms,
             aspects=aspects,
-            tokens=tbl.column("tokens").to_numpy()[keep].astype(np.int32),
+            tokens=tokens,
             chars=(ends - starts).astype(np.int32),
-            df=df,
+            df=terms.doc_freq(),
         )

@@ -310,3 +310,28 @@ def test_a_hit_carrying_the_question_words_is_kept_beyond_the_gate(laws: tuple[E
     # Switch the rescue off: the same question gets nothing — the gate alone refuses it.
     plain = eng.ask("laws", words, k=3, params=replace(eng.retrieval_params(3), use_lexical=False))
     assert plain.chunks == []
+
+
+def test_term_sets_match_the_stored_terms(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    """The compact term store (codes into one vocabulary) answers exactly as the stored lists do."""
+    from collections import Counter
+
+    eng, _ = laws
+    row = eng.catalog.space("laws")
+    visible = eng.catalog.known_doc_ids_active(row.space_id)
+    vm = eng.vectors.get(row.space_id, visible, 384)
+    tbl = eng.chunks.scan(row.space_id, ["chunk_id", "doc_id", "terms"])
+    stored = {c: t for c, d, t in zip(tbl.column("chunk_id").to_pylist(), tbl.column("doc_id").to_pylist(),
+                                      tbl.column("terms").to_pylist(), strict=True) if d in visible}
+    df: Counter[str] = Counter()
+    for terms in stored.values():
+        df.update(set(terms))
+    for r in range(0, len(vm), max(1, len(vm) // 40)):
+        terms = stored[vm.chunk_ids[r]]
+        assert len(vm.terms[r]) == len(set(terms))
+        assert all(t in vm.terms[r] for t in terms[:50])
+        assert not any(t in vm.terms[r] for t in ("no-such-term", *stored[vm.chunk_ids[(r + 1) % len(vm)]][:20])
+                       if t not in set(terms))
+    for t in list(df)[:: max(1, len(df) // 200)]:
+        assert vm.df.get(t, 0) == df[t]
+    assert vm.df.get("no-such-term", 0) == 0 and len(vm.df) == len(df)
