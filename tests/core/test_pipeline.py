@@ -335,3 +335,24 @@ def test_term_sets_match_the_stored_terms(laws: tuple[Engine, QueryCountingEmbed
     for t in list(df)[:: max(1, len(df) // 200)]:
         assert vm.df.get(t, 0) == df[t]
     assert vm.df.get("no-such-term", 0) == 0 and len(vm.df) == len(df)
+
+
+def test_final_context_is_taken_by_row_position(laws: tuple[Engine, QueryCountingEmbedder],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The final context is read by LanceDB row offset, not a filtered scan of the table;
+    stale offsets (a write moved rows) fall back to the scan and still return the right rows."""
+    eng, _ = laws
+    row = eng.catalog.space("laws")
+    vm = eng.vectors.get(row.space_id, eng.catalog.known_doc_ids_active(row.space_id), 384)
+    picks = [0, len(vm) // 2, len(vm) - 1]
+    ids = [vm.chunk_ids[r] for r in picks]
+    by_scan = eng.chunks.fetch(row.space_id, ids)
+    with monkeypatch.context() as m:
+        m.setattr(eng.chunks, "scan", lambda *a, **k: (_ for _ in ()).throw(AssertionError("scanned")))
+        by_take = eng.chunks.fetch(row.space_id, ids, [int(vm.stored[r]) for r in picks])
+        result = eng.ask("laws", "继承开始后，遗产按照什么顺序继承？")
+    assert {k: v.text for k, v in by_take.items()} == {k: v.text for k, v in by_scan.items()}
+    assert result.chunks
+    stale = [int(vm.stored[r]) for r in (1, 2, 3)]  # offsets of other rows, as after a write
+    wrong = eng.chunks.fetch(row.space_id, ids, stale)
+    assert {k: v.text for k, v in wrong.items()} == {k: v.text for k, v in by_scan.items()}
