@@ -185,9 +185,9 @@ def test_decrypt_last_reads_only_the_final_context(laws: tuple[Engine, QueryCoun
     fetched: list[int] = []
     original = eng.chunks.fetch
 
-    def spy(space_id: str, chunk_ids: list[str]):  # type: ignore[no-untyped-def]
+    def spy(space_id: str, chunk_ids: list[str], offsets: list[int] | None = None):  # type: ignore[no-untyped-def]
         fetched.append(len(chunk_ids))
-        return original(space_id, chunk_ids)
+        return original(space_id, chunk_ids, offsets)
 
     monkeypatch.setattr(eng.chunks, "fetch", spy)
     result = eng.ask("laws", "劳动法第十八条规定了哪些劳动合同无效？", k=3)
