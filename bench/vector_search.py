@@ -120,6 +120,11 @@ def main() -> int:
         queries = list(fit.sample(args.queries))
         truth, p50, p95 = timed(lambda q, d=data: exact_top(d, q, k), queries)
         row(n, "numpy exact (in-memory float32)", p50, p95, 1.0, 0)
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(1, user_api="blas"):  # as the engine runs it (see engine.py)
+            _, p50, p95 = timed(lambda q, d=data: exact_top(d, q, k), queries)
+        row(n, "numpy exact, one BLAS thread (engine)", p50, p95, 1.0, 0)
 
         from biny.core.store.ann import AnnIndex
 
