@@ -162,7 +162,7 @@ def retrieve(
     if len(vm) >= 20 and pool:
         # How far the top hit stands out from this question's own distance distribution
         # (recorded for analysts; measured and not used as a gate — see bench/threshold_rules.py).
-        sample = vm.distances_at(query_vector, vm.sample_rows(4096))
+        sample = vm.sample_distances(query_vector)
         med = float(np.median(sample))
         mad = float(np.median(np.abs(sample - med))) or 1e-6
         standout = (med - pool[0].distance) / mad

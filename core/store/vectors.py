@@ -148,6 +148,8 @@ class VectorMatrix:
     df: DocFreq = field(default_factory=lambda: DocFreq({}, np.zeros(0, dtype=np.int64)))
     # Matrix row → row position in the table scan it was built from (LanceDB take_offsets).
     stored: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    # Rows for per-question distribution statistics, gathered on first use (sample_distances).
+    sample: Vectors | None = None
     # Set by VectorCache once the index is built; None means exact search (small spaces).
     ann: AnnIndex | None = None
     ann_probe_share: float = PROBE_SHARE
@@ -177,6 +179,12 @@ class VectorMatrix:
         if len(self) <= n:
             return np.arange(len(self), dtype=np.int64)
         return np.linspace(0, len(self) - 1, n).astype(np.int64)
+
+    def sample_distances(self, query: Vectors, n: int = 4096) -> npt.NDArray[np.float32]:
+        """Distances to the fixed sample of ``sample_rows(n)``; the sample is gathered once, not per query."""
+        if self.sample is None or len(self.sample) != min(n, len(self)):
+            self.sample = np.ascontiguousarray(self.matrix[self.sample_rows(n)])
+        return (1.0 - self.sample @ query.reshape(-1).astype(np.float32)).astype(np.float32)
 
     def similarities(self, query: Vectors) -> npt.NDArray[np.float32]:
         if len(self) == 0:
