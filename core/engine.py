@@ -109,7 +109,8 @@ class Engine:
         except BaseException:
             self._lock.release()
             raise
-        self._baselines: dict[str, tuple[int, Baselines]] = {}
+        self._baselines: dict[str, tuple[int, Baselines]] = {}  # space → (matrix generation, ...)
+        self._docs: dict[str, tuple[int, dict[str, DocumentRow]]] = {}  # space → (generation, opened)
         self._turns: dict[str, _Turn] = {}
         # Glossary (R3a) of the last space asked, keyed by its active documents.
         self._glossary_cache: tuple[tuple[str, tuple[str, ...]], list[str]] | None = None
@@ -255,6 +256,7 @@ class Engine:
         self.writer.delete_space(row)
         self.vectors.forget(row.space_id)
         self._baselines.pop(row.space_id, None)
+        self._docs.pop(row.space_id, None)  # opened (plaintext) metadata goes with the space
         self._keys.pop(row.space_id, None)
 
     # ---- keys ------------------------------------------------------------------------------
@@ -447,7 +449,7 @@ class Engine:
         row = self.catalog.space(space)
         vm = self._matrix(row)
         cached = self._baselines.get(row.space_id)
-        if cached is not None and cached[0] == id(vm) and not refresh:
+        if cached is not None and cached[0] == vm.generation and not refresh:
             return cached[1]
         if len(vm) == 0:
             b = Baselines(0, None, {})
@@ -459,7 +461,7 @@ class Engine:
                 self.catalog.save_baseline(row.space_id, "passage_pairs", len(vm), b.passage_pairs.to_dict())
             for group, dist in b.question_nearest.items():
                 self.catalog.save_baseline(row.space_id, f"question_nearest:{group}", len(vm), dist.to_dict())
-        self._baselines[row.space_id] = (id(vm), b)
+        self._baselines[row.space_id] = (vm.generation, b)
         return b
 
     def stored_baselines(self, space: str) -> dict[str, Distribution]:
@@ -509,7 +511,7 @@ class Engine:
             "original": question, "retrieval_query": rw.query, "method": rw.method,
         }, ms=(time.perf_counter() - t0) * 1000))
         qvec = self.embedder.embed_queries([rw.query])[0]
-        docs = {d.doc_id: crypto.open_meta(d) for d in self.catalog.documents(row.space_id)}
+        docs = self._opened_documents(row, vm)
         titles = {d: doc.title for d, doc in docs.items() if doc.status == "active"}
         ctx = Context(titles=titles, glossary=self._glossary(row.space_id, titles),
                       embed_queries=lambda qs: self.embedder.embed_queries(qs), blind=crypto.blind)
@@ -572,6 +574,22 @@ class Engine:
         answer.more_available = False
         return answer
 
+    def _opened_documents(self, row: SpaceRow, vm: VectorMatrix) -> dict[str, DocumentRow]:
+        """Every document row of the space with its metadata opened, kept per matrix generation.
+
+        Measured (bench/query_latency.py, 9,961 encrypted chunks): opening every document's
+        sealed metadata on each question was most of "fetch + decrypt + hits". Every write to
+        the space loads a new matrix (store/writer.py invalidates it), so the generation says
+        when the rows may have changed. Callers must not modify the rows.
+        """
+        cached = self._docs.get(row.space_id)
+        if cached is not None and cached[0] == vm.generation:
+            return cached[1]
+        crypto = self.crypto(row)
+        docs = {d.doc_id: crypto.open_meta(d) for d in self.catalog.documents(row.space_id)}
+        self._docs[row.space_id] = (vm.generation, docs)
+        return docs
+
     def _glossary(self, space_id: str, titles: dict[str, str]) -> list[str]:
         key = (space_id, tuple(sorted(titles)))
         cached = self._glossary_cache
@@ -594,7 +612,7 @@ class Engine:
         records = {cid: crypto.open_record(rec) for cid, rec in fetched.items()}
         trace.decrypted = len(records)
         if docs is None:
-            docs = {d.doc_id: crypto.open_meta(d) for d in self.catalog.documents(row.space_id)}
+            docs = self._opened_documents(row, vm)
         threshold = trace.stage("threshold")
         cuts: dict[str, float] = dict(threshold.data.get("cuts", {})) if threshold is not None else {}
         hits = []

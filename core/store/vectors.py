@@ -16,6 +16,7 @@ exact scan, so a large space is searchable the moment it opens.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import threading
 from collections import defaultdict
@@ -68,6 +69,9 @@ class DocFreq:
 
     def __len__(self) -> int:
         return int(np.count_nonzero(self._counts))
+
+
+_GENERATIONS = itertools.count(1)
 
 
 class TermSets:
@@ -153,6 +157,9 @@ class VectorMatrix:
     # Set by VectorCache once the index is built; None means exact search (small spaces).
     ann: AnnIndex | None = None
     ann_probe_share: float = PROBE_SHARE
+    # Unique per loaded matrix: a new one is loaded after every write to the space, so
+    # whatever is derived from the space's visible documents can be cached against it.
+    generation: int = field(default_factory=lambda: next(_GENERATIONS))
 
     def __len__(self) -> int:
         return len(self.chunk_ids)

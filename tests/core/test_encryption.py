@@ -232,3 +232,41 @@ def test_export_import_keeps_it_encrypted(tmp_path: Path, embedder: CountingEmbe
         assert info.encrypted and info.documents == 1
         hits = eng.ask("restored", "What torque does the Zyphoria valve NX4471Q need?").chunks
         assert hits and SECRET_SENTENCE in hits[0].text
+
+
+def test_opened_metadata_is_reused_until_the_space_changes(tmp_path: Path, embedder: CountingEmbedder,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Document metadata is decrypted once per matrix generation, not on every question."""
+    from biny.core.crypto.space import SpaceCrypto
+
+    opened: list[str] = []
+    real = SpaceCrypto.open_meta
+
+    def counting(self: SpaceCrypto, doc):  # type: ignore[no-untyped-def]
+        opened.append(doc.doc_id)
+        return real(self, doc)
+
+    monkeypatch.setattr(SpaceCrypto, "open_meta", counting)
+    q = "What torque is the Zyphoria valve tightened to?"
+    with _open(tmp_path / "home", embedder) as eng:
+        eng.create_space("s")
+        eng.ingest("s", [_doc(tmp_path)])
+        first = eng.ask("s", q, max_distance=2.0)
+        assert [h.document for h in first.chunks][:1] == ["Valve maintenance"]
+        opened.clear()
+        again = eng.ask("s", q, max_distance=2.0)
+        assert opened == []  # nothing decrypted for metadata the second time
+        assert [h.document for h in again.chunks] == [h.document for h in first.chunks]
+
+        extra = tmp_path / "seal-colours.md"
+        extra.write_text("# Seal colours\n\nThe Zyphoria valve's blue seal is replaced by a green seal in "
+                         "winter; the torque stays at 42 newton metres.\n", encoding="utf-8")
+        eng.ingest("s", [extra])
+        after = eng.ask("s", q, max_distance=2.0)
+        assert opened, "a write to the space must reopen the metadata"
+        assert "Seal colours" in {h.document for h in after.chunks}
+
+        valve = next(d for d in eng.documents("s") if d.title == "Valve maintenance")
+        eng.set_document_status("s", valve.doc_id, "archived")
+        archived = eng.ask("s", q, max_distance=2.0)
+        assert archived.chunks and "Valve maintenance" not in {h.document for h in archived.chunks}
