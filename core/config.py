@@ -63,7 +63,10 @@ class RetrievalSettings:
     # may come from as far as the rescue_quantile of the reference.
     lexical_check: bool = True
     lexical_known: float = 0.15
-    lexical_min: float = 0.10
+    lexical_min: float = 0.15
+    # ...or when the space knows lexical_familiar of the words of the bundled everyday
+    # questions in the question's script: the space is written in it (retrieve/lexical.py).
+    lexical_familiar: float = 0.05
     lexical_rescue: float = 0.30
     rescue_quantile: float = 0.50
     # "rrf" (vector + lexical fusion, reads no text) or "cross-encoder:<local folder or package>".

@@ -473,7 +473,8 @@ class Engine:
         return RetrievalParams(
             k=k or r.k, pool_factor=r.pool_factor, threshold_quantile=r.threshold_quantile,
             keep_quantile=r.keep_quantile, use_lexical=r.lexical_check, lexical_known=r.lexical_known,
-            lexical_min=r.lexical_min, lexical_rescue=r.lexical_rescue, rescue_quantile=r.rescue_quantile,
+            lexical_min=r.lexical_min, lexical_familiar=r.lexical_familiar, lexical_rescue=r.lexical_rescue,
+            rescue_quantile=r.rescue_quantile,
             local_cut=r.local_cut, local_margin=r.local_margin,
             max_distance=max_distance, max_chars=r.max_context_chars, max_tokens=r.max_context_tokens,
         )

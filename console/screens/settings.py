@@ -54,7 +54,8 @@ class SettingsScreen(QWidget):
         else:
             cut = (f"top hit within p{r.threshold_quantile * 100:.0f}, others within "
                    f"p{r.keep_quantile * 100:.0f} of the unrelated-question reference")
-        words = (f"; where the space knows the question's words, ≥{r.lexical_min:.0%} of them shared"
+        words = (f"; where the space is written in the question's script, ≥{r.lexical_min:.0%} of its words' "
+                 "weight shared"
                  if r.lexical_check else "")
         retrieval = QLabel(f"K={r.k}, pool ×{r.pool_factor}; {cut}{words}. Exact search up to "
                            f"{r.ann_min_rows:,} chunks, then an ANN index re-ranked exactly.")

@@ -14,6 +14,7 @@ Each space measures two distributions and stores them in the catalog:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -86,6 +87,9 @@ class Baselines:
     # The unrelated questions themselves, per script group (in memory only): each
     # candidate passage is measured against them at query time (``local_reference``).
     questions: dict[str, Vectors] = field(default_factory=dict)
+    # Per script group: how much of those questions' vocabulary the space knows
+    # (retrieve/lexical.py: familiarity), filled on first use.
+    familiar: dict[str, float] = field(default_factory=dict)
 
     def local_reference(self, group: str, matrix: Vectors, rows: list[int], nearest: int = 3) -> np.ndarray:
         """Per passage: mean distance of its ``nearest`` closest unrelated questions of ``group``.
@@ -117,7 +121,9 @@ class Baselines:
         return 1.0 - distance / self.passage_pairs.median
 
 
+@functools.cache
 def load_questions() -> list[tuple[str, str]]:
+    """(script group, question) of the bundled unrelated questions; callers must not modify it."""
     text = resources.files("biny.resources").joinpath("baseline/questions.jsonl").read_text("utf-8")
     out = []
     for line in text.splitlines():

@@ -18,9 +18,9 @@ import numpy.typing as npt
 
 from biny.core.crypto.blind import BlindIndex
 from biny.core.embed.base import Vectors
-from biny.core.retrieve.baseline import Baselines
+from biny.core.retrieve.baseline import Baselines, load_questions
 from biny.core.retrieve.identifiers import question_keys
-from biny.core.retrieve.lexical import evidence
+from biny.core.retrieve.lexical import evidence, familiarity
 from biny.core.retrieve.rerank import Reranker, RRFReranker
 from biny.core.retrieve.terms import ASPECT_WORDS, asked_aspects, contains_term, named_terms
 from biny.core.retrieve.trace import Dropped, Stage, Trace
@@ -45,7 +45,8 @@ class RetrievalParams:
     keep_quantile: float = 0.30
     # Lexical evidence (retrieve/lexical.py): see RetrievalSettings for the measured values.
     lexical_known: float = 0.15
-    lexical_min: float = 0.10
+    lexical_min: float = 0.15
+    lexical_familiar: float = 0.05
     lexical_rescue: float = 0.30
     rescue_quantile: float = 0.50
     # Per-passage cut (Baselines.local_reference) with this many reference spreads of margin;
@@ -179,8 +180,14 @@ def retrieve(
     t0 = time.perf_counter()
     group, ref = baselines.reference_for(question)
     lex = evidence(trace.retrieval_query or question, vm, ctx.blind)
+    familiar = baselines.familiar.get(group)
+    if familiar is None:
+        texts = [q for g, q in load_questions() if g == group or group == "all"]
+        familiar = baselines.familiar[group] = familiarity(texts, vm, ctx.blind)
+    # Words are evidence when the space knows the question's words, or is written in its
+    # script at all — then knowing none of them means the material does not cover it.
     lexical = params.use_lexical and params.use_threshold and params.max_distance is None and ref is not None \
-        and lex.applies(params.lexical_known)
+        and (lex.applies(params.lexical_known) or familiar >= params.lexical_familiar)
     cover = {c.row: lex.coverage(vm.terms[c.row]) for c in pool} if lexical else {}
     rescue_d: float | None = None
     cuts: dict[int, float] = {}  # row → the distance this passage had to beat
@@ -210,7 +217,8 @@ def retrieve(
         how = "no reference measured yet: nothing cut"
     if lexical and ref is not None:
         rescue_d = ref.quantile(params.rescue_quantile)
-        how += (f"; the space knows {lex.known_share:.0%} of the question's words, so a hit must share "
+        how += (f"; the space knows {lex.known_share:.0%} of the question's words ({familiar:.0%} of everyday "
+                f"{group} questions' words), so a hit must share "
                 f"≥{params.lexical_min:.0%} of their weight, and one sharing ≥{params.lexical_rescue:.0%} "
                 f"is kept up to {rescue_d:.3f} (p{params.rescue_quantile * 100:.0f})")
     max_d: float | None = cuts[pool[0].row] if pool and cuts else None
@@ -234,6 +242,7 @@ def retrieve(
         data={"max_distance": max_d, "reference": group, "quantile": params.threshold_quantile,
               "cuts": {vm.chunk_ids[r]: round(v, 4) for r, v in cuts.items()},
               "lexical": {"applies": lexical, "known_share": round(lex.known_share, 3),
+                          "script_familiarity": round(familiar, 3),
                           "coverage": {vm.chunk_ids[r]: round(v, 3) for r, v in cover.items()},
                           "rescue_distance": rescue_d}},
         ms=(time.perf_counter() - t0) * 1000,

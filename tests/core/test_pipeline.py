@@ -14,6 +14,7 @@ from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.identifiers import cn_to_int, extract
 from biny.core.retrieve.pipeline import RetrievalParams, find_cliff
 from biny.core.retrieve.rerank import RRFReranker
+from biny.core.retrieve.terms import query_terms, terms_of
 from biny.core.store.vectors import VectorMatrix
 from tests.conftest import CountingEmbedder, corpus
 
@@ -286,6 +287,31 @@ def test_lexical_check_stays_out_of_cross_script_questions(laws: tuple[Engine, Q
     stage = result.trace.stage("threshold")
     assert stage is not None and not stage.data["lexical"]["applies"]  # the space knows none of these words
     assert not any("words" in d.reason for d in stage.dropped)
+
+
+def test_question_terms_keep_chinese_words_not_their_seams() -> None:
+    """Bigrams straddling a Chinese word boundary, and question words, are not evidence."""
+    terms = query_terms("利用计算复杂性理论对计算问题进行分类的主要依据是什么？")
+    assert {"计算", "复杂", "杂性", "理论", "分类", "依据", "问题"} <= terms
+    assert not terms & {"论对", "对计", "的主", "据是", "是什", "什么", "题进"}
+    # Stored passage terms stay every bigram (ingest is unchanged), so in-word bigrams still match.
+    assert {"计算", "复杂", "杂性", "论对", "对计"} <= terms_of("计算复杂性理论对计算问题")
+    # Other scripts are untouched by the segmenter.
+    assert query_terms("Which RFC defines HTTP semantics?") == {"rfc", "defines", "http", "semantics"}
+    assert {"東京", "タワ", "ワー"} <= query_terms("東京タワーの高さは")
+
+
+def test_word_check_judged_on_the_questions_own_language(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    """An English question naming a Chinese law: the space knows the name, not the question's language,
+    so distance decides alone (the check would otherwise demand English words Chinese text lacks)."""
+    eng, _ = laws
+    result = eng.ask("laws", "What does the 劳动法 say about overtime pay and rest days?")
+    stage = result.trace.stage("threshold")
+    assert stage is not None and not stage.data["lexical"]["applies"]
+    assert not any("words" in d.reason for d in stage.dropped)
+    same = eng.ask("laws", "劳动法对加班工资和休息日有什么规定？")
+    stage = same.trace.stage("threshold")
+    assert stage is not None and stage.data["lexical"]["applies"] and same.chunks
 
 
 def test_a_hit_carrying_the_question_words_is_kept_beyond_the_gate(laws: tuple[Engine, QueryCountingEmbedder],
