@@ -126,7 +126,7 @@ def main() -> int:
         if applies and r["lex"][i] >= 0.30 and r["d"][i] <= r["ref"]["p50"]:
             return True
         cut = r["local"][i] - m * (r["ref"]["p50"] - r["ref"]["p10"])
-        return r["d"][i] <= cut and (not applies or r["lex"][i] >= 0.10)
+        return r["d"][i] <= cut and (not applies or r["lex"][i] >= 0.15)
 
     print(f"{'set':<22}{'no cut':>9}{'distance':>10}{'+lexical':>10}{'local':>8}{'+lexical':>10}"
           "   (recall, or zero-chunk share)")

@@ -8,12 +8,11 @@ their places) and R5 (the nearest chunk stays).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from biny.core.crypto.blind import BlindIndex
-from biny.core.retrieve.terms import query_terms
+from biny.core.retrieve.lexical import evidence
 from biny.core.store.vectors import VectorMatrix
 
 
@@ -34,18 +33,12 @@ class RRFReranker:
     def __init__(self, k: int = 60) -> None:
         self.k = k
 
-    def lexical(self, question: str, row: int, vm: VectorMatrix, blind: BlindIndex) -> float:
-        n = max(len(vm), 1)
-        terms = {blind(t) for t in query_terms(question)}
-        return sum(math.log(1 + n / (1 + vm.df.get(t, 0))) for t in terms if t in vm.terms[row])
-
     def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix,
               blind: BlindIndex) -> list[int]:
         by_vec = sorted(range(len(rows)), key=lambda i: distances[i])
-        terms = {blind(t) for t in query_terms(question)}
-        n = max(len(vm), 1)
-        idf = {t: math.log(1 + n / (1 + vm.df.get(t, 0))) for t in terms}
-        lex = [sum(w for t, w in idf.items() if t in vm.terms[r]) for r in rows]
+        # The same IDF-weighted overlap the threshold's word check uses (retrieve/lexical.py).
+        words = evidence(question, vm, blind)
+        lex = [words.coverage(vm.terms[r]) for r in rows]
         by_lex = sorted(range(len(rows)), key=lambda i: -lex[i])
         score = [0.0] * len(rows)
         for rank, i in enumerate(by_vec):
