@@ -88,6 +88,8 @@ def build_spaces(eng: Engine, work: Path, n: int, rng: random.Random) -> dict[st
         text = "\n\n".join(p["context"] for p in art["paragraphs"])
         (folder / f"{i:03d}.txt").write_text(text, encoding="utf-8")
     spaces["cmrc"] = [folder]
+    # One space in two languages: English encyclopedia articles beside Chinese ones.
+    spaces["mixed"] = [work / "xquad-en", folder]
     spaces["laws"] = [CORPORA / "cn_laws"]
     spaces["peps"] = [CORPORA / "python_peps"]
     rfc = (CORPORA / "rfc_index" / "rfc-index.txt").read_text(encoding="utf-8")
@@ -100,7 +102,7 @@ def build_spaces(eng: Engine, work: Path, n: int, rng: random.Random) -> dict[st
         try:
             eng.space(name)
         except SpaceNotFound:
-            eng.create_space(name)
+            eng.create_space(name, encrypted=False)  # public corpora: nothing to protect
         t0 = time.time()
         report = eng.ingest(name, paths)
         if report.by("ingested"):
@@ -124,9 +126,10 @@ def xquad_questions(q_lang: str, n: int, rng: random.Random) -> list[Question]:
          for q, qid, _ in items[:n]]  # type: ignore[return-value]
 
 
-def cmrc_questions(n: int, rng: random.Random) -> list[Question]:
+def cmrc_questions(n: int, rng: random.Random, articles: slice = slice(0, 150)) -> list[Question]:
+    """Questions on CMRC dev articles; the space holds the first 150, so later ones are unanswerable."""
     data = json.loads((CORPORA / "cmrc2018" / "cmrc2018_dev.squad.json").read_text(encoding="utf-8"))
-    items = [(qa["question"], qa["answers"][0]["text"]) for a in data["data"][:150]
+    items = [(qa["question"], qa["answers"][0]["text"]) for a in data["data"][articles]
              for p in a["paragraphs"] for qa in p["qas"]]
     rng.shuffle(items)
     return [Question(q, _in_context(a), None, lambda t, a=a: a in t) for q, a in items[:n]]
@@ -209,6 +212,8 @@ VARIANTS: dict[str, dict[str, bool]] = {
     "full": {},
     "no threshold": {"use_threshold": False},
     "no lexical check": {"use_lexical": False},
+    "words asked of every script": {"lexical_own_script": False},
+    "no per-script pool": {"pool_per_script": False},
     "one space-wide cut": {"local_cut": False},
     "no identifiers": {"use_identifiers": False},
     "no second pass": {"use_second_pass": False},
@@ -244,11 +249,12 @@ def main() -> int:
         build_spaces(eng, Path(tmp), args.n, rng)
         xq_en, _ = xquad_questions("en", args.n, rng)
         xq_zh, xq_zh_en = xquad_questions("zh", args.n, rng)
+        cmrc = cmrc_questions(args.n, rng)
         sets: list[tuple[str, str, list[Question], str]] = [
             ("XQuAD en→en", "xquad-en", xq_en, "answer"),
             ("XQuAD zh→zh", "xquad-zh", xq_zh, "answer"),
             ("XQuAD zh→en", "xquad-en", xq_zh_en, "answer"),
-            ("CMRC dev zh", "cmrc", cmrc_questions(args.n, rng), "answer"),
+            ("CMRC dev zh", "cmrc", cmrc, "answer"),
             ("laws: articles", "laws", law_questions(args.n, rng), "ident"),
             ("PEPs by number", "peps", pep_questions(min(args.n, 140), rng), "ident"),
             ("RFC index rows", "rfc", rfc_questions(min(args.n, 150), rng), "ident"),
@@ -260,7 +266,16 @@ def main() -> int:
             ("unanswerable: CMRC q → laws", "laws", cmrc_questions(args.n, rng), "unans"),
             ("unanswerable: XQuAD-zh q → laws", "laws", xq_zh, "unans"),
             ("unanswerable: XQuAD-en q → rfc", "rfc", xq_en, "unans"),
+            # The space knows Chinese, but the answers to these are in its English articles.
+            ("mixed en+zh: XQuAD zh→en", "mixed", xq_zh_en, "answer"),
+            ("mixed en+zh: XQuAD en→en", "mixed", xq_en, "answer"),
+            ("mixed en+zh: CMRC zh", "mixed", cmrc, "answer"),
         ]
+        # Chinese encyclopedia questions about articles the spaces do not hold: same script,
+        # same kind of text — the hardest unanswerable case (own generator: the sets above stay as they were).
+        other = cmrc_questions(args.n, random.Random(20261201), slice(150, None))
+        sets += [("unanswerable: CMRC other articles → cmrc", "cmrc", other, "unans"),
+                 ("unanswerable: CMRC other articles → mixed", "mixed", other, "unans")]
         base = eng.retrieval_params(args.k)
         print(f"K={args.k}, n≤{args.n} questions per set, model {eng.embedder.model_id}")
         print(f"{'set':<34}{'variant':<17}{'hit':>7}{'neighbour':>11}{'zero':>7}{'mean k':>8}")

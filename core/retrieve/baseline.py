@@ -17,33 +17,27 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from biny.core.embed.base import Embedder, Vectors
+from biny.core.retrieve.terms import SCRIPTS
 from biny.core.store.vectors import VectorMatrix
 
 QUANTILES = (0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90)
 
-_SCRIPTS: list[tuple[str, re.Pattern[str]]] = [
-    ("kana", re.compile(r"[\u3040-\u30ff]")),
-    ("hangul", re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")),
-    ("han", re.compile(r"[\u3400-\u9fff]")),
-    ("cyrillic", re.compile(r"[\u0400-\u04ff]")),
-    ("latin", re.compile(r"[A-Za-z\u00c0-\u024f]")),
-]
 LANG_SCRIPT = {"ja": "kana", "ko": "hangul", "zh": "han", "ru": "cyrillic",
                "en": "latin", "de": "latin", "es": "latin", "fr": "latin"}
 
 
 def script_of(text: str) -> str:
     """The script group a question is written in (kana before han: Japanese uses both)."""
-    counts = {name: len(rx.findall(text)) for name, rx in _SCRIPTS}
+    counts = {name: len(rx.findall(text)) for name, rx in SCRIPTS}
     if counts["kana"] >= 2:
         return "kana"
     if counts["hangul"] >= 2:
@@ -90,6 +84,8 @@ class Baselines:
     # Per script group: how much of those questions' vocabulary the space knows
     # (retrieve/lexical.py: familiarity), filled on first use.
     familiar: dict[str, float] = field(default_factory=dict)
+    # Row masks of the scripts the space is written in (retrieve/pipeline.py), filled on first use.
+    script_rows: dict[frozenset[str], npt.NDArray[np.bool_]] | None = None
 
     def local_reference(self, group: str, matrix: Vectors, rows: list[int], nearest: int = 3) -> np.ndarray:
         """Per passage: mean distance of its ``nearest`` closest unrelated questions of ``group``.

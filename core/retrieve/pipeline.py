@@ -22,7 +22,7 @@ from biny.core.retrieve.baseline import Baselines, load_questions
 from biny.core.retrieve.identifiers import question_keys
 from biny.core.retrieve.lexical import evidence, familiarity
 from biny.core.retrieve.rerank import Reranker, RRFReranker
-from biny.core.retrieve.terms import ASPECT_WORDS, asked_aspects, contains_term, named_terms
+from biny.core.retrieve.terms import ASPECT_WORDS, SCRIPTS, asked_aspects, contains_term, named_terms
 from biny.core.retrieve.trace import Dropped, Stage, Trace
 from biny.core.store.vectors import VectorMatrix
 
@@ -47,6 +47,8 @@ class RetrievalParams:
     lexical_known: float = 0.15
     lexical_min: float = 0.15
     lexical_familiar: float = 0.05
+    lexical_own_script: bool = True  # words asked only of passages in the question's script
+    pool_per_script: bool = True  # in a space of several scripts, also the nearest rows of each
     lexical_rescue: float = 0.30
     rescue_quantile: float = 0.50
     # Per-passage cut (Baselines.local_reference) with this many reference spreads of margin;
@@ -121,6 +123,27 @@ def _cand(vm: VectorMatrix, row: int, dist: _Distances, *, pinned: bool = False,
     return Candidate(row, vm.chunk_ids[row], vm.doc_ids[row], dist[row], pinned, source)
 
 
+def _script_masks(vm: VectorMatrix, baselines: Baselines, blind: BlindIndex,
+                  min_share: float = 0.05) -> dict[frozenset[str], npt.NDArray[np.bool_]]:
+    """Row masks, one per combination of scripts (Chinese; English; Chinese with English;
+    Japanese = kana with han …) holding at least ``min_share`` of the rows. From the script
+    marks stored at ingest; rows stored before them have none. Kept per matrix.
+
+    Combinations, not single scripts: a Chinese passage quoting English names would
+    otherwise count as English and win the English ranking for a Chinese question.
+    """
+    if baselines.script_rows is None:
+        marks = {blind.aspect(f"script:{g}"): g for g, _ in SCRIPTS}
+        keys = np.array([",".join(sorted(marks[a] for a in row if a in marks)) for row in vm.aspects] or [""])
+        masks = {}
+        for key in sorted(set(keys.tolist()) - {""}):
+            mask = keys == key
+            if mask.sum() >= min_share * len(vm):
+                masks[frozenset(key.split(","))] = mask
+        baselines.script_rows = masks
+    return baselines.script_rows
+
+
 def find_cliff(distances: list[float], slots: int) -> int:
     """How many of the nearest hits stand before a cliff in the distances (0 = smooth slope).
 
@@ -155,7 +178,20 @@ def retrieve(
     k = params.k
     # ---- R2: a ranked pool wider than K, fetched first (exact search over every chunk) ----------
     t0 = time.perf_counter()
-    idx, pool_d = vm.search(query_vector, k * params.pool_factor)
+    group, ref = baselines.reference_for(question)
+    exact = vm.ann is None or vm.ann.rows != len(vm)
+    classes = _script_masks(vm, baselines, ctx.blind) if params.pool_per_script and exact else {}
+    # Passages written without the question's script get a ranking of their own: a
+    # multilingual model puts a question nearer to any passage in its own language than to
+    # the answer in another (R2; bench/eval_retrieval.py "mixed en+zh": a Chinese question's
+    # English answer was outranked by every Chinese passage). Among passages sharing its
+    # script the plain ranking is fair, so a one-language space is searched as before.
+    scripts = [m for key, m in classes.items() if group != "all" and group not in key] if len(classes) > 1 else []
+    n_per_script = 0
+    if scripts:
+        idx, pool_d, n_per_script = vm.search_by_script(query_vector, k * params.pool_factor, scripts)
+    else:
+        idx, pool_d = vm.search(query_vector, k * params.pool_factor)
     dist = _Distances(vm, query_vector)
     dist.note(idx, pool_d)
     pool = [_cand(vm, int(i), dist) for i in idx]
@@ -167,18 +203,19 @@ def retrieve(
         med = float(np.median(sample))
         mad = float(np.median(np.abs(sample - med))) or 1e-6
         standout = (med - pool[0].distance) / mad
-    how_searched = "ANN candidates, exact distances" if vm.ann is not None and vm.ann.rows == len(vm) else "exact"
+    how_searched = "exact" if exact else "ANN candidates, exact distances"
+    more = f" + {n_per_script} nearest of each script" if n_per_script else ""
     trace.add(Stage(
-        "pool", f"{len(pool)} nearest of {len(vm)} chunks (K={k} × {params.pool_factor}, {how_searched})",
+        "pool", f"{len(pool) - n_per_script} nearest{more} of {len(vm)} chunks (K={k} × {params.pool_factor}, "
+                f"{how_searched})",
         kept=[c.chunk_id for c in pool],
-        data={"distances": [round(c.distance, 4) for c in pool], "searched": len(vm),
+        data={"distances": [round(c.distance, 4) for c in pool], "searched": len(vm), "per_script_added": n_per_script,
               "standout": None if standout is None else round(standout, 2)},
         ms=(time.perf_counter() - t0) * 1000,
     ))
 
     # ---- R2/R9: cut at a distance set against the measured reference, checked by words -----------
     t0 = time.perf_counter()
-    group, ref = baselines.reference_for(question)
     lex = evidence(trace.retrieval_query or question, vm, ctx.blind)
     familiar = baselines.familiar.get(group)
     if familiar is None:
@@ -222,6 +259,14 @@ def retrieve(
                 f"≥{params.lexical_min:.0%} of their weight, and one sharing ≥{params.lexical_rescue:.0%} "
                 f"is kept up to {rescue_d:.3f} (p{params.rescue_quantile * 100:.0f})")
     max_d: float | None = cuts[pool[0].row] if pool and cuts else None
+    # Word overlap is asked only of passages written in the question's script: in a space
+    # of Chinese and English documents, a Chinese question's answer in English shares no
+    # Chinese words, and distance alone judges it (as in an all-English space). Passages
+    # stored before scripts were recorded carry no script mark and are all asked.
+    own_mark = ctx.blind.aspect(f"script:{group}")
+    marks = {ctx.blind.aspect(f"script:{g}") for g, _ in SCRIPTS}
+    other_script = {c.row for c in pool if params.lexical_own_script and group != "all"
+                    and own_mark not in vm.aspects[c.row] and marks & vm.aspects[c.row]}
 
     def verdict(c: Candidate) -> str | None:
         """None when kept, else why the hit was dropped."""
@@ -229,7 +274,7 @@ def retrieve(
             return None
         if c.row in cuts and c.distance > cuts[c.row]:
             return f"beyond the distance cut ({cuts[c.row]:.3f} for this passage)"
-        if lexical and cover[c.row] < params.lexical_min:
+        if lexical and cover[c.row] < params.lexical_min and c.row not in other_script:
             return f"shares {cover[c.row]:.0%} of the question's words (needs {params.lexical_min:.0%})"
         return None
 
@@ -243,6 +288,7 @@ def retrieve(
               "cuts": {vm.chunk_ids[r]: round(v, 4) for r, v in cuts.items()},
               "lexical": {"applies": lexical, "known_share": round(lex.known_share, 3),
                           "script_familiarity": round(familiar, 3),
+                          "other_script": [vm.chunk_ids[r] for r in sorted(other_script)],
                           "coverage": {vm.chunk_ids[r]: round(v, 3) for r, v in cover.items()},
                           "rescue_distance": rescue_d}},
         ms=(time.perf_counter() - t0) * 1000,

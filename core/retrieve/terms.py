@@ -147,9 +147,26 @@ _ASKS = {
 }
 
 
+# Script groups (kana before han: Japanese writes both). Shared with retrieve/baseline.py.
+SCRIPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("kana", re.compile(r"[\u3040-\u30ff]")),
+    ("hangul", re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")),
+    ("han", re.compile(r"[\u3400-\u9fff]")),
+    ("cyrillic", re.compile(r"[\u0400-\u04ff]")),
+    ("latin", re.compile(r"[A-Za-z\u00c0-\u024f]")),
+)
+
+
+def scripts_of(text: str) -> set[str]:
+    """Script groups making up at least a tenth of a text's letters (a name in passing does not count)."""
+    counts = {name: len(rx.findall(text)) for name, rx in SCRIPTS}
+    total = sum(counts.values())
+    return {name for name, c in counts.items() if c >= 2 and c >= 0.1 * total}
+
+
 def aspects_of(text: str) -> set[str]:
-    """Aspects a chunk covers (stored at ingest)."""
-    out: set[str] = set()
+    """Aspects a chunk covers (stored at ingest), and the scripts it is written in."""
+    out: set[str] = {f"script:{s}" for s in scripts_of(text)}
     if _CURRENCY.search(text):
         out.add("price")
     if _TIME_UNIT.search(text):

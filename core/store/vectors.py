@@ -174,6 +174,26 @@ class VectorMatrix:
             return ann.search(self.matrix, query, n, self.ann_probe_share)
         return self.nearest(query, n)
 
+    def search_by_script(self, query: Vectors, n: int, scripts: Sequence[npt.NDArray[np.bool_]]
+                         ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32], int]:
+        """The ``n`` nearest rows, plus the ``n`` nearest among the rows of each script mask.
+
+        A multilingual model puts a question nearer to any passage in its own language than
+        to the answer in another one, so in a space of several languages the plain ranking
+        fills the pool with one language; within one script the ranking compares like with
+        like. Returns the union by exact distance, nearest first, and how many rows the
+        per-script rankings added. Exact scan only.
+        """
+        sims = self.similarities(query)
+        raw, _ = self.top(sims, n)
+        rows = raw
+        for mask in scripts:
+            within, _ = self.top(np.where(mask, sims, -np.inf).astype(np.float32), min(n, int(mask.sum())))
+            rows = np.concatenate([rows, np.setdiff1d(within, rows)])
+        d = (1.0 - sims[rows]).astype(np.float32)
+        order = np.argsort(d, kind="stable")
+        return rows[order].astype(np.int64), d[order], len(rows) - len(raw)
+
     def distances_at(self, query: Vectors, rows: Sequence[int] | npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
         """Exact cosine distances from ``query`` to the given rows only."""
         if len(rows) == 0:

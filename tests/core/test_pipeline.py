@@ -14,7 +14,7 @@ from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.identifiers import cn_to_int, extract
 from biny.core.retrieve.pipeline import RetrievalParams, find_cliff
 from biny.core.retrieve.rerank import RRFReranker
-from biny.core.retrieve.terms import query_terms, terms_of
+from biny.core.retrieve.terms import aspects_of, query_terms, scripts_of, terms_of
 from biny.core.store.vectors import VectorMatrix
 from tests.conftest import CountingEmbedder, corpus
 
@@ -312,6 +312,60 @@ def test_word_check_judged_on_the_questions_own_language(laws: tuple[Engine, Que
     same = eng.ask("laws", "劳动法对加班工资和休息日有什么规定？")
     stage = same.trace.stage("threshold")
     assert stage is not None and stage.data["lexical"]["applies"] and same.chunks
+
+
+def test_scripts_of_a_passage() -> None:
+    assert scripts_of("The Zhongshan Park (中山) opened in 1914 to the public as a garden.") == {"latin"}
+    assert scripts_of("劳动者每日工作时间不超过八小时、平均每周工作时间不超过四十四小时（参见 ILO 公约）。") == {"han"}
+    assert scripts_of("在 Python 中") == {"han", "latin"}  # a tenth of the letters counts
+    assert scripts_of("東京タワーの高さは333メートルです。") == {"kana", "han"}
+    assert "script:latin" in aspects_of("Refunds are paid within 30 days.")
+
+
+def test_pool_of_one_script_adds_its_own_nearest_rows(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    eng, emb = laws
+    sid = eng.catalog.space("laws").space_id
+    vm = eng.vectors.get(sid, eng.catalog.known_doc_ids_active(sid), 384)
+    q = emb.embed_queries(["继承开始后，遗产按照什么顺序继承？"])[0]
+    raw, _ = vm.nearest(q, 20)
+    d_all = vm.distances(q)
+    far = np.argsort(d_all)[-5:]  # pretend the five farthest rows are in another script
+    mask = np.zeros(len(vm), dtype=np.bool_)
+    mask[far] = True
+    rows, d, added = vm.search_by_script(q, 20, [mask])
+    assert added == 5 and set(far) <= set(rows) and set(raw) <= set(rows)
+    assert list(d) == sorted(d) and np.allclose(d, d_all[rows], atol=1e-6)
+    rows, _, added = vm.search_by_script(q, 20, [np.zeros(len(vm), dtype=np.bool_)])
+    assert added == 0 and list(rows) == list(raw)
+    # A one-script space is searched as before: no per-script rows in the pool.
+    pool = eng.ask("laws", "继承开始后，遗产按照什么顺序继承？").trace.stage("pool")
+    assert pool is not None and pool.data["per_script_added"] == 0 and len(pool.kept) == 20
+
+
+def test_words_are_asked_only_of_passages_in_the_questions_script(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A space of Chinese and English documents: a Chinese question answered by English text."""
+    home = tmp_path_factory.mktemp("mixed")
+    eng = Engine.open(home / "home", settings=Settings(), embedder=CountingEmbedder())
+    try:
+        eng.create_space("mixed")
+        assert eng.ingest("mixed", [corpus("cn_laws", "民法典__总则.md"), corpus("python_peps", "pep-0008.rst")]).ok
+        q = "写代码时每行最多允许多少个字符？"
+        result = eng.ask("mixed", q)
+        stage = result.trace.stage("threshold")
+        assert stage is not None and stage.data["lexical"]["applies"]  # the space is written in Chinese too
+        pool = result.trace.stage("pool")
+        assert pool is not None and pool.data["per_script_added"] > 0  # English rows the raw ranking missed
+        exempt = set(stage.data["lexical"]["other_script"])
+        pep = {d.doc_id for d in eng.documents("mixed") if d.path.endswith("pep-0008.rst")}
+        assert exempt and {h.doc_id for h in result.chunks if h.chunk_id in exempt} <= pep
+        assert any("79 characters" in h.text for h in result.chunks)
+        # Asked of every passage, the English answer fails the word check it cannot pass.
+        strict = eng.ask("mixed", q, params=replace(eng.retrieval_params(), lexical_own_script=False))
+        assert not any("79 characters" in h.text for h in strict.chunks)
+        dropped = strict.trace.stage("threshold").dropped  # type: ignore[union-attr]
+        assert any("of the question's words" in d.reason for d in dropped)
+    finally:
+        eng.close()
 
 
 def test_a_hit_carrying_the_question_words_is_kept_beyond_the_gate(laws: tuple[Engine, QueryCountingEmbedder],
