@@ -69,6 +69,11 @@ class RetrievalSettings:
     lexical_familiar: float = 0.05
     lexical_rescue: float = 0.30
     rescue_quantile: float = 0.50
+    # A space written in several scripts: passages without the question's script also get
+    # their own nearest places in the pool, so a Chinese question can find its answer in
+    # English text (bench/eval_retrieval.py "mixed en+zh": 0.04 -> 0.835). Off, a mixed space
+    # refuses more unrelated questions in their own language but answers across none.
+    pool_per_script: bool = True
     # "rrf" (vector + lexical fusion, reads no text) or "cross-encoder:<local folder or package>".
     reranker: str = "rrf"
     # R8: the context handed on is capped in characters and tokens; chunks stay whole.

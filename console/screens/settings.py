@@ -57,7 +57,8 @@ class SettingsScreen(QWidget):
         words = (f"; where the space is written in the question's script, ≥{r.lexical_min:.0%} of its words' "
                  "weight shared"
                  if r.lexical_check else "")
-        retrieval = QLabel(f"K={r.k}, pool ×{r.pool_factor}; {cut}{words}. Exact search up to "
+        scripts = "; spaces in several scripts rank each script's passages too" if r.pool_per_script else ""
+        retrieval = QLabel(f"K={r.k}, pool ×{r.pool_factor}{scripts}; {cut}{words}. Exact search up to "
                            f"{r.ann_min_rows:,} chunks, then an ANN index re-ranked exactly.")
         retrieval.setWordWrap(True)
         d.addRow("Retrieval", retrieval)

@@ -26,6 +26,7 @@ from collections.abc import Container
 from dataclasses import dataclass
 
 from biny.core.crypto.blind import BlindIndex
+from biny.core.retrieve.baseline import script_of
 from biny.core.retrieve.terms import query_terms
 from biny.core.store.vectors import VectorMatrix
 
@@ -34,6 +35,9 @@ from biny.core.store.vectors import VectorMatrix
 class LexicalEvidence:
     weights: dict[str, float]  # (blinded) question term → IDF in this space
     known_share: float  # share of the question's terms that occur anywhere in the space
+    # Script of the terms ``known_share`` was judged on (baseline.script_of; "all" = digits only):
+    # a passage without it cannot share them.
+    script: str = "all"
 
     def coverage(self, row_terms: Container[str]) -> float:
         """IDF-weighted share of the question's terms present in a chunk (0–1)."""
@@ -72,7 +76,7 @@ def evidence(question: str, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvide
     cjk = [t for t in plain if _CJK.match(t)]
     main = cjk if len(cjk) * 2 >= len(plain) else [t for t in plain if not _CJK.match(t)]
     known = sum(1 for t in main if df[t] > 0) / len(main)
-    return LexicalEvidence(weights, known)
+    return LexicalEvidence(weights, known, script_of(" ".join(main)))
 
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]")

@@ -259,13 +259,14 @@ def retrieve(
                 f"≥{params.lexical_min:.0%} of their weight, and one sharing ≥{params.lexical_rescue:.0%} "
                 f"is kept up to {rescue_d:.3f} (p{params.rescue_quantile * 100:.0f})")
     max_d: float | None = cuts[pool[0].row] if pool and cuts else None
-    # Word overlap is asked only of passages written in the question's script: in a space
-    # of Chinese and English documents, a Chinese question's answer in English shares no
-    # Chinese words, and distance alone judges it (as in an all-English space). Passages
-    # stored before scripts were recorded carry no script mark and are all asked.
-    own_mark = ctx.blind.aspect(f"script:{group}")
+    # Word overlap is asked only of passages written in the script of the question's words:
+    # in a space of Chinese and English documents, a Chinese question's answer in English
+    # shares no Chinese words, and distance alone judges it (as in an all-English space).
+    # ("RFC 9110 的标题是什么？" is judged on rfc/9110: English passages are asked.)
+    # Passages stored before scripts were recorded carry no script mark and are all asked.
+    own_mark = ctx.blind.aspect(f"script:{lex.script}")
     marks = {ctx.blind.aspect(f"script:{g}") for g, _ in SCRIPTS}
-    other_script = {c.row for c in pool if params.lexical_own_script and group != "all"
+    other_script = {c.row for c in pool if params.lexical_own_script and lex.script != "all"
                     and own_mark not in vm.aspects[c.row] and marks & vm.aspects[c.row]}
 
     def verdict(c: Candidate) -> str | None:

@@ -364,6 +364,10 @@ def test_words_are_asked_only_of_passages_in_the_questions_script(tmp_path_facto
         assert not any("79 characters" in h.text for h in strict.chunks)
         dropped = strict.trace.stage("threshold").dropped  # type: ignore[union-attr]
         assert any("of the question's words" in d.reason for d in dropped)
+        # The per-script pool is a setting: off, the pool is the plain nearest 20.
+        eng.settings.retrieval.pool_per_script = False
+        plain = eng.ask("mixed", q).trace.stage("pool")
+        assert plain is not None and plain.data["per_script_added"] == 0 and len(plain.kept) == 20
     finally:
         eng.close()
 
