@@ -275,7 +275,8 @@ def main() -> int:
         # same kind of text — the hardest unanswerable case (own generator: the sets above stay as they were).
         other = cmrc_questions(args.n, random.Random(20261201), slice(150, None))
         sets += [("unanswerable: CMRC other articles → cmrc", "cmrc", other, "unans"),
-                 ("unanswerable: CMRC other articles → mixed", "mixed", other, "unans")]
+                 ("unanswerable: CMRC other articles → mixed", "mixed", other, "unans"),
+                 ("unanswerable: CMRC other articles → xquad-en", "xquad-en", other, "unans")]
         base = eng.retrieval_params(args.k)
         print(f"K={args.k}, n≤{args.n} questions per set, model {eng.embedder.model_id}")
         print(f"{'set':<34}{'variant':<17}{'hit':>7}{'neighbour':>11}{'zero':>7}{'mean k':>8}")
