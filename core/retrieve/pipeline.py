@@ -186,6 +186,7 @@ def retrieve(
     # the answer in another (R2; bench/eval_retrieval.py "mixed en+zh": a Chinese question's
     # English answer was outranked by every Chinese passage). Among passages sharing its
     # script the plain ranking is fair, so a one-language space is searched as before.
+    # Exact scan only: above the ANN crossover a mixed space gets the plain ranking (open).
     scripts = [m for key, m in classes.items() if group != "all" and group not in key] if len(classes) > 1 else []
     n_per_script = 0
     if scripts:
