@@ -21,13 +21,12 @@ is read (R7).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Container
 from dataclasses import dataclass
 
 from biny.core.crypto.blind import BlindIndex
 from biny.core.retrieve.baseline import script_of
-from biny.core.retrieve.terms import query_terms
+from biny.core.retrieve.terms import is_cjk, query_terms
 from biny.core.store.vectors import VectorMatrix
 
 
@@ -73,10 +72,7 @@ def evidence(question: str, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvide
     # Is the space written in the question's language? Judged on the question's main kind
     # of term (CJK bigrams or words): a Chinese question over English text shares its Latin
     # names and numbers, which must not make the check apply when none of its Chinese is known.
-    cjk = [t for t in plain if _CJK.match(t)]
-    main = cjk if len(cjk) * 2 >= len(plain) else [t for t in plain if not _CJK.match(t)]
+    cjk = [t for t in plain if is_cjk(t)]
+    main = cjk if len(cjk) * 2 >= len(plain) else [t for t in plain if not is_cjk(t)]
     known = sum(1 for t in main if df[t] > 0) / len(main)
     return LexicalEvidence(weights, known, script_of(" ".join(main)))
-
-
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]")

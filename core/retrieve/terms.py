@@ -8,6 +8,7 @@ words for alphabetic scripts, character bigrams for CJK runs.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import unicodedata
@@ -82,23 +83,29 @@ def query_terms(text: str) -> set[str]:
 
 
 _HAN_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-_segmenter: Callable[[str], list[str]] | None = None
-_segmenter_loaded = False
+
+
+def is_cjk(term: str) -> bool:
+    """Is this term a CJK one (a bigram or a lone character) rather than a word?"""
+    return bool(_CJK_RUN.match(term))
 
 
 def _segment(run: str) -> list[str] | None:
     """Chinese word segmentation (jieba's dictionary), loaded on the first Chinese question."""
-    global _segmenter, _segmenter_loaded
-    if not _segmenter_loaded:
-        _segmenter_loaded = True
-        try:
-            import jieba
+    segmenter = _segmenter()
+    return segmenter(run) if segmenter is not None else None
 
-            jieba.setLogLevel(60)  # its dictionary-loading chatter is not the user's business
-            _segmenter = jieba.lcut
-        except ImportError:  # pragma: no cover - jieba is a declared dependency
-            _segmenter = None
-    return _segmenter(run) if _segmenter is not None else None
+
+@functools.cache
+def _segmenter() -> Callable[[str], list[str]] | None:
+    # functools.cache: two threads asking at once both get a working segmenter.
+    try:
+        import jieba
+    except ImportError:  # pragma: no cover - jieba is a declared dependency
+        return None
+    jieba.setLogLevel(60)  # its dictionary-loading chatter is not the user's business
+    lcut: Callable[[str], list[str]] = jieba.lcut
+    return lcut
 
 
 def contains_term(chunk_terms: Container[str], term: str, blind: Callable[[str], str] = lambda t: t) -> bool:
