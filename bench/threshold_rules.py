@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from eval_retrieval import MemoEmbedder, cmrc_questions, xquad_questions
 
 from biny.core.engine import Engine
-from biny.core.retrieve.baseline import script_of
 from biny.core.retrieve.lexical import evidence
+from biny.core.text.scripts import script_of
 
 
 def rows(eng: Engine, space: str, questions: list, answerable: bool) -> list[dict]:  # type: ignore[type-arg]
@@ -40,12 +40,12 @@ def rows(eng: Engine, space: str, questions: list, answerable: bool) -> list[dic
         med = float(np.median(d))
         mad = float(np.median(np.abs(d - med))) or 1e-6
         _group, ref = base.reference_for(q.text)
-        lex = evidence(q.text, vm, eng.crypto(row).blind)
+        lex = evidence(q.text, vm, eng.crypto(row.name).blind)
         local = base.local_reference(_group, vm.matrix, [int(i) for i in order])
         hit_rank = None
         if answerable:
             records = eng.chunks.fetch(row.space_id, [vm.chunk_ids[i] for i in order])
-            crypto = eng.crypto(row)
+            crypto = eng.crypto(row.name)
             texts = [crypto.open_record(records[vm.chunk_ids[i]]).text for i in order]
             hits = [n for n, t in enumerate(texts) if q.check_text(t)]
             hit_rank = hits[0] if hits else None

@@ -25,8 +25,7 @@ from biny.console.screens.inspector import InspectorScreen
 from biny.console.screens.library import LibraryScreen
 from biny.console.screens.memory import MemoryScreen
 from biny.console.screens.settings import SettingsScreen
-from biny.core.engine import Engine
-from biny.core.errors import BinyError
+from biny.core import BinyError, Engine
 
 
 class MainWindow(QMainWindow):

@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from biny.core.progress import CancelToken, Progress
+from biny.core import CancelToken, Progress
 
 
 class _Signals(QObject):

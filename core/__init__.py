@@ -1,27 +1,85 @@
 """biny.core — the engine: ingest, chunk, embed, store, retrieve. Never imports Qt.
 
-The public API is re-exported lazily so that importing a small module (say the
-chunker) does not load LanceDB, DuckDB and the embedding model.
+The public API is the ``Engine`` facade and the types it hands back; the console and
+the CLI import only these names (tests/test_public_api.py pins the list). They are
+re-exported lazily so that importing a small module (say the chunker) does not load
+LanceDB, DuckDB and the embedding model.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from biny.core.engine import AskResult, Engine, IngestReport
-    from biny.core.errors import BinyError
+    from biny.core.config import Settings
+    from biny.core.engine import Engine, default_home
+    from biny.core.errors import (
+        BinyError,
+        Cancelled,
+        ConfigError,
+        CorruptDocument,
+        DataFolderInUse,
+        DataTampered,
+        DocumentError,
+        DocumentTooLarge,
+        EmptyDocument,
+        EncryptedDocument,
+        ModelMismatch,
+        ModelUnavailable,
+        ParserCrashed,
+        PassphraseRequired,
+        SecretStoreUnavailable,
+        SpaceExists,
+        SpaceNotFound,
+        StorageFull,
+        UnsupportedFormat,
+        WrongPassphrase,
+    )
+    from biny.core.memory.facts import Fact, FactNotFound
+    from biny.core.memory.recall import DroppedFact, RecalledFact, RecallResult, Step
+    from biny.core.progress import CancelToken, Progress, ProgressCallback
+    from biny.core.results import AskResult, FileOutcome, Hit, IngestReport, SpaceInfo
+    from biny.core.retrieve.baseline import Baselines, Distribution
+    from biny.core.retrieve.candidates import RetrievalParams
+    from biny.core.retrieve.trace import Dropped, Stage, Trace
+    from biny.core.store.catalog import DocumentRow
+    from biny.core.store.lance import ChunkRecord
 
-__all__ = ["AskResult", "BinyError", "Engine", "IngestReport"]
+# name → module it lives in (one source of truth for the lazy re-export and for __all__)
+_EXPORTS: dict[str, str] = {
+    "Engine": "engine", "default_home": "engine", "Settings": "config",
+    "AskResult": "results", "FileOutcome": "results", "Hit": "results", "IngestReport": "results",
+    "SpaceInfo": "results",
+    "CancelToken": "progress", "Progress": "progress", "ProgressCallback": "progress",
+    "Trace": "retrieve.trace", "Stage": "retrieve.trace", "Dropped": "retrieve.trace",
+    "Baselines": "retrieve.baseline", "Distribution": "retrieve.baseline",
+    "RetrievalParams": "retrieve.candidates",
+    "DocumentRow": "store.catalog", "ChunkRecord": "store.lance",
+    "Fact": "memory.facts", "FactNotFound": "memory.facts",
+    "RecallResult": "memory.recall", "RecalledFact": "memory.recall", "DroppedFact": "memory.recall",
+    "Step": "memory.recall",
+    **{name: "errors" for name in (
+        "BinyError", "Cancelled", "ConfigError", "CorruptDocument", "DataFolderInUse", "DataTampered",
+        "DocumentError", "DocumentTooLarge", "EmptyDocument", "EncryptedDocument", "ModelMismatch",
+        "ModelUnavailable", "ParserCrashed", "PassphraseRequired", "SecretStoreUnavailable", "SpaceExists",
+        "SpaceNotFound", "StorageFull", "UnsupportedFormat", "WrongPassphrase")},
+}
+
+# Written out for linters and readers; tests/test_public_api.py checks it equals _EXPORTS.
+__all__ = [
+    "AskResult", "Baselines", "BinyError", "CancelToken", "Cancelled", "ChunkRecord", "ConfigError",
+    "CorruptDocument", "DataFolderInUse", "DataTampered", "Distribution", "DocumentError", "DocumentRow",
+    "DocumentTooLarge", "Dropped", "DroppedFact", "EmptyDocument", "EncryptedDocument", "Engine", "Fact",
+    "FactNotFound", "FileOutcome", "Hit", "IngestReport", "ModelMismatch", "ModelUnavailable",
+    "ParserCrashed", "PassphraseRequired", "Progress", "ProgressCallback", "RecallResult", "RecalledFact",
+    "RetrievalParams", "SecretStoreUnavailable", "Settings", "SpaceExists", "SpaceInfo", "SpaceNotFound",
+    "Stage", "Step", "StorageFull", "Trace", "UnsupportedFormat", "WrongPassphrase", "default_home",
+]
 
 
 def __getattr__(name: str) -> Any:
-    if name in {"AskResult", "Engine", "IngestReport"}:
-        from biny.core import engine
-
-        return getattr(engine, name)
-    if name == "BinyError":
-        from biny.core.errors import BinyError
-
-        return BinyError
-    raise AttributeError(name)
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'biny.core' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"biny.core.{module}"), name)

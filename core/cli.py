@@ -172,7 +172,7 @@ def _run(engine: Any, args: argparse.Namespace) -> int:
     if args.command == "space":
         if args.space_cmd == "create":
             passphrase = None
-            if not args.unencrypted and engine.secrets.get(*engine.owner) is None:
+            if not args.unencrypted and not engine.passphrase_available():
                 passphrase = _prompt("Passphrase for the new space: ", confirm=True)
             s = engine.create_space(args.name, encrypted=not args.unencrypted, passphrase=passphrase)
             state = "encrypted" if s.encrypted else "NOT encrypted"
@@ -274,11 +274,11 @@ def _run(engine: Any, args: argparse.Namespace) -> int:
 def _memory(engine: Any, args: argparse.Namespace) -> int:
     cmd = args.memory_cmd
     if cmd == "add":
-        f = engine.memory_add(args.text, args.scope, source="cli")
+        f = engine.memory.add(args.text, args.scope, source="cli")
         print(f.fact_id)
     elif cmd == "list":
         statuses = ("active", "archived", "deleted") if args.all else ("active", "archived")
-        facts = engine.memory_list(args.scope, statuses)
+        facts = engine.memory.facts(args.scope, statuses)
         if args.json:
             _dump([{"id": f.fact_id, "scope": f.scope, "text": f.text, "status": f.status,
                     "revision": f.revision, "updated_at": f.updated_at} for f in facts], sys.stdout)
@@ -286,14 +286,14 @@ def _memory(engine: Any, args: argparse.Namespace) -> int:
             for f in facts:
                 print(f"{f.fact_id}\t{f.scope}\t{f.status}\trev {f.revision}\t{f.text}")
     elif cmd == "edit":
-        f = engine.memory_edit(args.id, args.text)
+        f = engine.memory.edit(args.id, args.text)
         print(f"{f.fact_id} is now revision {f.revision}")
     elif cmd in {"archive", "delete", "restore"}:
         status = {"archive": "archived", "delete": "deleted", "restore": "active"}[cmd]
-        f = engine.memory_set_status(args.id, status)
+        f = engine.memory.set_status(args.id, status)
         print(f"{f.fact_id} {f.status}")
     elif cmd == "recall":
-        result = engine.memory_recall(args.question, args.scope, k=args.k, threshold=args.threshold)
+        result = engine.memory.recall(args.question, args.scope, k=args.k, threshold=args.threshold)
         if args.json:
             _dump(result.to_dict(), sys.stdout)
         else:

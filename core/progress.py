@@ -11,12 +11,22 @@ from biny.core.errors import Cancelled
 
 @dataclass(frozen=True, slots=True)
 class Progress:
-    """One step of a long job. ``total`` is 0 when unknown."""
+    """One step of a long job. ``total`` is 0 when unknown.
+
+    ``done``/``total`` count the current stage's units (files for ``file``/``file_done``/
+    ``done``, passages for ``embed``). Ingest fills the structured fields so a UI never
+    parses ``detail``: which file (``file``, ``file_index`` of ``file_count``) and, on
+    ``file_done``, its ``outcome``.
+    """
 
     done: int
     total: int
     stage: str
     detail: str = ""
+    file: str = ""
+    file_index: int = 0
+    file_count: int = 0
+    outcome: str = ""  # file_done: ingested | unchanged | failed
 
     @property
     def fraction(self) -> float:

@@ -8,10 +8,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from biny.core.ingest.job import FileOutcome
 from biny.core.retrieve.trace import Trace
 
-__all__ = ["AskResult", "Hit", "IngestReport", "SpaceInfo"]
+__all__ = ["AskResult", "FileOutcome", "Hit", "IngestReport", "SpaceInfo"]
+
+
+@dataclass(slots=True)
+class FileOutcome:
+    path: str
+    outcome: str  # ingested | unchanged | failed | cancelled
+    message: str = ""
+    doc_id: str | None = None
+    title: str = ""
+    chunks: int = 0
+    # Seconds per stage (parse, chunk, embed, encrypt, write) — for benchmarks and the log.
+    timings: dict[str, float] = field(default_factory=dict)
+    tokens: int = 0
 
 
 @dataclass(slots=True)
@@ -60,6 +72,8 @@ class Hit:
     char_end: int
     # The distance this passage had to beat (R2/R9: cuts are per passage); None if none applied.
     cut: float | None = None
+    # IDF-weighted share of the question's words this passage carries; None where words were not asked.
+    word_share: float | None = None
 
 
 @dataclass(slots=True)
@@ -89,6 +103,7 @@ class AskResult:
                     "ordinal": h.ordinal,
                     "heading_path": h.heading_path,
                     "cut": None if h.cut is None else round(h.cut, 4),
+                    "word_share": None if h.word_share is None else round(h.word_share, 3),
                 }
                 for h in self.chunks
             ],

@@ -26,8 +26,7 @@ from PySide6.QtWidgets import (
 
 from biny.console.ops import run_op
 from biny.console.widgets.distance_bar import DistanceBar
-from biny.core.engine import AskResult, Engine, Hit
-from biny.core.progress import CancelToken
+from biny.core import AskResult, CancelToken, Engine, Hit
 
 NO_PASSAGE = "No passage close enough — this is probably not in this space's material."
 

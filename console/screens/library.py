@@ -29,9 +29,7 @@ from PySide6.QtWidgets import (
 
 from biny.console.ops import Op, run_op
 from biny.console.widgets.dialogs import NewSpaceDialog, UnlockDialog
-from biny.core.engine import Engine, IngestReport
-from biny.core.errors import BinyError
-from biny.core.progress import CancelToken, Progress
+from biny.core import BinyError, CancelToken, Engine, IngestReport, Progress
 
 COLUMNS = ["Title", "Type", "Pages", "Chunks", "Chars/token", "Status", "Rev", "Ingested"]
 
@@ -187,8 +185,8 @@ class LibraryScreen(QWidget):
             self.space_selected.emit(name)
 
     def ask_new_space(self) -> None:
-        need = self.engine.secrets.get(*self.engine.owner) is None
-        dialog = NewSpaceDialog(need, self.engine.secrets.describe(), self)
+        need = not self.engine.passphrase_available()
+        dialog = NewSpaceDialog(need, self.engine.secret_source(), self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         self.create_space(dialog.name.text().strip(), encrypted=dialog.encrypt.isChecked(),

@@ -24,10 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from biny.console.ops import run_op
-from biny.core.engine import Engine
-from biny.core.errors import BinyError
-from biny.core.memory.recall import RecallResult
-from biny.core.progress import CancelToken
+from biny.core import BinyError, CancelToken, Engine, RecallResult
 
 COLUMNS = ["Scope", "Status", "Rev", "Updated", "Fact"]
 STATUS_FILTERS = {"active + archived": ("active", "archived"), "active": ("active",),
@@ -131,7 +128,7 @@ class MemoryScreen(QWidget):
     def refresh(self) -> None:
         scope = self.scope.currentText().strip() or None
         try:
-            facts = self.engine.memory_list(scope, STATUS_FILTERS[self.status.currentText()])
+            facts = self.engine.memory.facts(scope, STATUS_FILTERS[self.status.currentText()])
         except BinyError as exc:
             self.error.emit(str(exc), "")
             return
@@ -149,7 +146,7 @@ class MemoryScreen(QWidget):
 
     def add(self, text: str, scope: str) -> None:
         try:
-            self.engine.memory_add(text, scope, source="console")
+            self.engine.memory.add(text, scope, source="console")
         except BinyError as exc:
             self.error.emit(str(exc), "")
             return
@@ -177,7 +174,7 @@ class MemoryScreen(QWidget):
 
     def edit(self, fact_id: str, text: str) -> None:
         try:
-            self.engine.memory_edit(fact_id, text)
+            self.engine.memory.edit(fact_id, text)
         except BinyError as exc:
             self.error.emit(str(exc), "")
         self.refresh()
@@ -185,7 +182,7 @@ class MemoryScreen(QWidget):
     def _set_status(self, status: str) -> None:
         fid = self.selected()
         if fid:
-            self.engine.memory_set_status(fid, status)
+            self.engine.memory.set_status(fid, status)
             self.refresh()
 
     def recall(self) -> None:
@@ -197,7 +194,7 @@ class MemoryScreen(QWidget):
         self.recall_btn.setEnabled(False)
 
         def work(_: Any, __: CancelToken) -> RecallResult:
-            return self.engine.memory_recall(q, scope)
+            return self.engine.memory.recall(q, scope)
 
         run_op(work, on_success=self.show_recall, on_failure=lambda e, d: self.error.emit(str(e), d),
                on_finished=self._done)

@@ -17,8 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from biny.console.ops import run_op
-from biny.core.engine import Engine
-from biny.core.progress import CancelToken
+from biny.core import CancelToken, Engine
 
 
 class SettingsScreen(QWidget):
@@ -64,7 +63,7 @@ class SettingsScreen(QWidget):
         d.addRow("Retrieval", retrieval)
         self.encryption = QLabel("")
         d.addRow("Encryption", self.encryption)
-        self.secret_source = QLabel(engine.secrets.describe())
+        self.secret_source = QLabel(engine.secret_source())
         self.secret_source.setWordWrap(True)
         d.addRow("Passphrase source", self.secret_source)
 
@@ -97,7 +96,7 @@ class SettingsScreen(QWidget):
         self.space_model.setText(f"{info.embed_model} ({info.dim} dimensions)")
         self.encryption.setText("this space is encrypted" if info.encrypted else
                                 "this space is stored unencrypted")
-        self.secret_source.setText(self.engine.secrets.describe())
+        self.secret_source.setText(self.engine.secret_source())
         try:
             emb = self.engine.embedder
             self.model_detail.setText(f"{emb.model_id}, window {emb.max_tokens} tokens")

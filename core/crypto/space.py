@@ -81,3 +81,16 @@ class SpaceCrypto:
                                       self._aad("doc:" + doc.doc_id), f"Document {doc.doc_id}"))
         doc.title, doc.path, doc.warnings = meta["title"], meta["path"], meta["warnings"]
         return doc
+
+    # ---- cached situating notes (chunking/notes.py) ----------------------------------------
+    def seal_note(self, key: str, note: str) -> str:
+        if self.keys is None:
+            return note
+        blob = seal(self.keys.data_key, note.encode("utf-8"), self._aad(f"note:{key}"))
+        return "enc:" + base64.b64encode(blob).decode()
+
+    def open_note(self, key: str, value: str) -> str:
+        if not value.startswith("enc:") or self.keys is None:
+            return value
+        return open_sealed(self.keys.data_key, base64.b64decode(value[4:]), self._aad(f"note:{key}"),
+                           "A cached situating note").decode("utf-8")

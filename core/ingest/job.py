@@ -10,7 +10,7 @@ import hashlib
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -25,24 +25,13 @@ from biny.core.embed.base import Embedder
 from biny.core.errors import BinyError, Cancelled
 from biny.core.ingest.parse import parse_file
 from biny.core.progress import CancelToken, Progress
-from biny.core.retrieve.identifiers import chunk_keys
-from biny.core.retrieve.terms import aspects_of, terms_of
+from biny.core.results import FileOutcome
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow, now
 from biny.core.store.lance import ChunkRecord
 from biny.core.store.writer import StoreWriter
-
-
-@dataclass(slots=True)
-class FileOutcome:
-    path: str
-    outcome: str  # ingested | unchanged | failed | cancelled
-    message: str = ""
-    doc_id: str | None = None
-    title: str = ""
-    chunks: int = 0
-    # Seconds per stage (parse, chunk, embed, encrypt, write) — for benchmarks and the log.
-    timings: dict[str, float] = field(default_factory=dict)
-    tokens: int = 0
+from biny.core.text.aspects import aspects_of
+from biny.core.text.identifiers import chunk_keys
+from biny.core.text.terms import terms_of
 
 
 def file_hash(path: Path) -> str:
@@ -143,13 +132,13 @@ def ingest_file(
     try:
         digest = crypto.stored_hash(file_hash(path))
     except OSError as exc:
-        catalog.log(space.space_id, stored, "failed", str(exc))
+        writer.log(space.space_id, stored, "failed", str(exc))
         return FileOutcome(name, "failed", f"{path.name} could not be read ({exc.strerror or exc}).")
     same = catalog.find_unchanged(space.space_id, digest)
     if same is not None:
         same = crypto.open_meta(same)
         msg = "unchanged" if same.path == name else f"same content as {same.path}"
-        catalog.log(space.space_id, stored, "unchanged", "" if crypto.encrypted else msg, same.doc_id)
+        writer.log(space.space_id, stored, "unchanged", "" if crypto.encrypted else msg, same.doc_id)
         return FileOutcome(name, "unchanged", msg, same.doc_id, same.title, same.chunks)
 
     progress(Progress(0, 0, "parse", path.name))
@@ -159,7 +148,7 @@ def ingest_file(
         parsed = parse_file(path, settings.limits)
         timings["parse"] = time.perf_counter() - t0
     except BinyError as exc:
-        catalog.log(space.space_id, stored, "failed", str(exc))
+        writer.log(space.space_id, stored, "failed", str(exc))
         return FileOutcome(name, "failed", str(exc))
 
     emb = embedder()

@@ -22,20 +22,37 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from biny.core.chunking.ratio import estimate_tokens
 from biny.core.embed.base import Embedder, Vectors
 from biny.core.llm.base import ChatModel
-from biny.core.memory.facts import Fact, FactStore, check_scope
+from biny.core.memory.facts import Fact, check_scope
+from biny.core.retrieve.budget import fit_whole
 from biny.core.retrieve.rewrite import rewrite
 
 DEFAULT_K = 5
 DEFAULT_THRESHOLD = 0.1
 DEFAULT_MAX_CHARS = 12000
 DEFAULT_MAX_TOKENS = 4000
+
+
+class FactSource(Protocol):
+    """What the chain reads of a fact store (``engine.memory`` is one)."""
+
+    def candidates(self, scope: str) -> tuple[list[tuple[str, int]], Vectors]:
+        """(fact_id, revision) and vectors of a scope's active facts, as of now."""
+        ...
+
+    def current(self, fact_ids: list[str]) -> dict[str, Fact]:
+        """One consistent read of the facts' present state (for the M5 re-check)."""
+        ...
+
+    def all_vectors(self) -> Vectors:
+        """Vectors of every active fact (for d_ref)."""
+        ...
 
 
 @dataclass(slots=True)
@@ -82,7 +99,7 @@ class RecallResult:
         }
 
 
-def reference_distance(store: FactStore, question_vectors: Vectors) -> float | None:
+def reference_distance(store: FactSource, question_vectors: Vectors) -> float | None:
     """d_ref: p10 of the distances from unrelated questions to their nearest fact (None if no facts)."""
     facts = store.all_vectors()
     if len(facts) == 0:
@@ -95,7 +112,7 @@ def recall(
     question: str,
     scope: str,
     *,
-    store: FactStore,
+    store: FactSource,
     embedder: Embedder,
     d_ref: float | None,
     history: list[str] | None = None,
@@ -152,15 +169,10 @@ def recall(
             kept.append((now_fact, score, d))
     trace.append(Step("M5", "re-check", f"{len(kept)} of {len(ranked)} still current; freed slots not refilled"))
     # M6: whole entries within the character and token budget.
-    chars = tokens = 0
-    facts: list[RecalledFact] = []
-    for fact, score, d in kept:
-        c, t = len(fact.text), estimate_tokens(fact.text)
-        if chars + c > max_chars or tokens + t > max_tokens:
-            dropped.append(DroppedFact(fact.fact_id, "over the budget (kept whole, not cut)", score))
-            continue
-        chars, tokens = chars + c, tokens + int(t + 0.5)
-        facts.append(RecalledFact(fact.fact_id, fact.text, score, fact.revision, d))
+    fit = fit_whole(kept, lambda e: (len(e[0].text), int(estimate_tokens(e[0].text) + 0.5)), max_chars, max_tokens)
+    dropped.extend(DroppedFact(f.fact_id, "over the budget (kept whole, not cut)", score) for f, score, _ in fit.over)
+    facts = [RecalledFact(f.fact_id, f.text, score, f.revision, d) for f, score, d in fit.kept]
+    chars = fit.chars
     trace.append(Step("M6", "budget", f"{len(facts)} fact(s), {chars} of {max_chars} characters"))
     # M7: a reference block for this turn only.
     block = ""

@@ -26,24 +26,10 @@ import numpy as np
 import numpy.typing as npt
 
 from biny.core.embed.base import Embedder, Vectors
-from biny.core.retrieve.terms import SCRIPTS
 from biny.core.store.vectors import VectorMatrix
+from biny.core.text.scripts import LANG_SCRIPT, script_of
 
 QUANTILES = (0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90)
-
-LANG_SCRIPT = {"ja": "kana", "ko": "hangul", "zh": "han", "ru": "cyrillic",
-               "en": "latin", "de": "latin", "es": "latin", "fr": "latin"}
-
-
-def script_of(text: str) -> str:
-    """The script group a question is written in (kana before han: Japanese uses both)."""
-    counts = {name: len(rx.findall(text)) for name, rx in SCRIPTS}
-    if counts["kana"] >= 2:
-        return "kana"
-    if counts["hangul"] >= 2:
-        return "hangul"
-    best = max(counts, key=lambda k: counts[k])
-    return best if counts[best] else "all"
 
 
 @dataclass(slots=True)
@@ -84,7 +70,7 @@ class Baselines:
     # Per script group: how much of those questions' vocabulary the space knows
     # (retrieve/lexical.py: familiarity), filled on first use.
     familiar: dict[str, float] = field(default_factory=dict)
-    # Row masks of the scripts the space is written in (retrieve/pipeline.py), filled on first use.
+    # Row masks of the scripts the space is written in (retrieve/pool.py), filled on first use.
     script_rows: dict[frozenset[str], npt.NDArray[np.bool_]] | None = None
 
     def local_reference(self, group: str, matrix: Vectors, rows: list[int], nearest: int = 3) -> np.ndarray:

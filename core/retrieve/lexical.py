@@ -25,16 +25,16 @@ from collections.abc import Container
 from dataclasses import dataclass
 
 from biny.core.crypto.blind import BlindIndex
-from biny.core.retrieve.baseline import script_of
-from biny.core.retrieve.terms import is_cjk, query_terms
 from biny.core.store.vectors import VectorMatrix
+from biny.core.text.scripts import script_of
+from biny.core.text.terms import is_cjk, query_terms
 
 
 @dataclass(frozen=True, slots=True)
 class LexicalEvidence:
     weights: dict[str, float]  # (blinded) question term → IDF in this space
     known_share: float  # share of the question's terms that occur anywhere in the space
-    # Script of the terms ``known_share`` was judged on (baseline.script_of; "all" = digits only):
+    # Script of the terms ``known_share`` was judged on (text/scripts.py script_of; "all" = digits only):
     # a passage without it cannot share them.
     script: str = "all"
 

@@ -15,10 +15,12 @@ Without a model, a deterministic fallback is used: measured on the follow-up set
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 
 from biny.core.llm.base import ChatModel, LLMError, Message
-from biny.core.retrieve.terms import named_terms
+from biny.core.retrieve.trace import Stage, Trace
+from biny.core.text.terms import named_terms
 
 REFERRING = re.compile(
     r"它们?|他们|她们|这个|那个|这款|那款|这种|那种|这些|那些|该|此|上面|上述|前面|刚才|其|那|这|呢|"
@@ -104,3 +106,14 @@ def rewrite(question: str, history: list[str], model: ChatModel | None,
         return Rewrite(question, q, f"fallback:{fallback}", f"model reply rejected: {why}")
     q = fallback_query(question, history, fallback)
     return Rewrite(question, q, f"fallback:{fallback}", "no model configured")
+
+
+def rewrite_stage(question: str, history: list[str], model: ChatModel | None, fallback: str, trace: Trace) -> str:
+    """R1 as a pipeline stage: the query to embed (the question itself unless a follow-up was rewritten)."""
+    t0 = time.perf_counter()
+    rw = rewrite(question, history, model, fallback)
+    trace.retrieval_query = rw.query
+    trace.add(Stage("rewrite", f"{rw.method}: {rw.reason}", data={
+        "original": question, "retrieval_query": rw.query, "method": rw.method,
+    }, ms=(time.perf_counter() - t0) * 1000))
+    return rw.query

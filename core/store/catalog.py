@@ -17,6 +17,7 @@ from typing import Any
 import duckdb
 
 from biny.core.errors import SpaceExists, SpaceNotFound
+from biny.core.store.guard import mutation
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
@@ -70,6 +71,13 @@ CREATE TABLE IF NOT EXISTS situating_notes (
     note_key VARCHAR PRIMARY KEY,     -- hash of (model, title, chunk text); keyed hash in encrypted spaces
     note VARCHAR NOT NULL
 );
+CREATE TABLE IF NOT EXISTS memory_keys (
+    tenant VARCHAR NOT NULL,
+    owner VARCHAR NOT NULL,
+    kdf VARCHAR NOT NULL,             -- the owner's memory key, wrapped like a space's data key
+    wrapped_key BLOB NOT NULL,
+    PRIMARY KEY (tenant, owner)
+);
 CREATE TABLE IF NOT EXISTS baselines (
     space_id VARCHAR NOT NULL,
     kind VARCHAR NOT NULL,            -- passage_pairs | question_nearest:<script>
@@ -80,7 +88,7 @@ CREATE TABLE IF NOT EXISTS baselines (
 );
 """
 
-CATALOG_VERSION = "2"
+CATALOG_VERSION = "3"
 
 # Columns added after version 1; existing data folders gain them at open.
 MIGRATIONS = [
@@ -148,6 +156,10 @@ class Catalog:
     def __init__(self, path: Path) -> None:
         self.lock = threading.RLock()
         self.con = duckdb.connect(str(path))
+
+    @mutation
+    def migrate(self) -> None:
+        """Create missing tables and columns (the writer runs this at open)."""
         with self.lock:
             self.con.execute(SCHEMA)
             for statement in MIGRATIONS:
@@ -177,6 +189,7 @@ class Catalog:
             )
         return SpaceRow(*row)
 
+    @mutation
     def insert_space(self, row: SpaceRow) -> None:
         with self.lock:
             exists = self.con.execute("SELECT 1 FROM spaces WHERE name = ?", [row.name]).fetchone()
@@ -188,10 +201,23 @@ class Catalog:
                  row.tenant, row.owner, row.kdf, row.wrapped_key],
             )
 
+    @mutation
     def set_wrapped_key(self, space_id: str, kdf: str, wrapped: bytes) -> None:
         with self.lock:
             self.con.execute("UPDATE spaces SET kdf = ?, wrapped_key = ? WHERE space_id = ?",
                              [kdf, wrapped, space_id])
+
+    def memory_key(self, tenant: str, owner: str) -> tuple[str, bytes] | None:
+        """(kdf params, wrapped key) of an owner's memory key, if one was made."""
+        with self.lock:
+            row = self.con.execute("SELECT kdf, wrapped_key FROM memory_keys WHERE tenant = ? AND owner = ?",
+                                   [tenant, owner]).fetchone()
+        return None if row is None else (str(row[0]), bytes(row[1]))
+
+    @mutation
+    def set_memory_key(self, tenant: str, owner: str, kdf: str, wrapped: bytes) -> None:
+        with self.lock:
+            self.con.execute("INSERT OR REPLACE INTO memory_keys VALUES (?, ?, ?, ?)", [tenant, owner, kdf, wrapped])
 
     def export_rows(self, space_id: str) -> dict[str, list[dict[str, Any]]]:
         """Every catalog row of a space, for a backup."""
@@ -203,6 +229,7 @@ class Catalog:
                 out[table] = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
         return out
 
+    @mutation
     def import_rows(self, rows: dict[str, list[dict[str, Any]]]) -> None:
         with self.lock:
             self.con.execute("BEGIN TRANSACTION")
@@ -219,12 +246,14 @@ class Catalog:
                 self.con.execute("ROLLBACK")
                 raise
 
+    @mutation
     def set_space_model(self, space_id: str, model: str, dim: int) -> None:
         with self.lock:
             self.con.execute(
                 "UPDATE spaces SET embed_model = ?, dim = ? WHERE space_id = ?", [model, dim, space_id]
             )
 
+    @mutation
     def delete_space(self, space_id: str) -> None:
         with self.lock:
             self.con.execute("BEGIN TRANSACTION")
@@ -277,6 +306,7 @@ class Catalog:
             ).fetchone()
         return int(row[0] or 0) + 1 if row else 1
 
+    @mutation
     def insert_pending(self, doc: DocumentRow) -> None:
         values = [getattr(doc, c) for c in _DOC_COLS]
         values[_DOC_COLS.index("warnings")] = json.dumps(doc.warnings, ensure_ascii=False)
@@ -286,6 +316,7 @@ class Catalog:
                 values,
             )
 
+    @mutation
     def activate(self, doc: DocumentRow) -> list[str]:
         """Make ``doc`` visible and retire earlier revisions of its path, atomically.
 
@@ -323,10 +354,12 @@ class Catalog:
                 raise
         return retired
 
+    @mutation
     def set_status(self, doc_id: str, status: str) -> None:
         with self.lock:
             self.con.execute("UPDATE documents SET status = ? WHERE doc_id = ?", [status, doc_id])
 
+    @mutation
     def drop_document_row(self, doc_id: str) -> None:
         with self.lock:
             self.con.execute("DELETE FROM documents WHERE doc_id = ?", [doc_id])
@@ -358,6 +391,7 @@ class Catalog:
         return {r[0] for r in rows}
 
     # ---- log ----------------------------------------------------------------------------
+    @mutation
     def log(self, space_id: str, path: str, outcome: str, message: str = "", doc_id: str | None = None) -> None:
         with self.lock:
             self.con.execute(
@@ -381,11 +415,13 @@ class Catalog:
             row = self.con.execute("SELECT note FROM situating_notes WHERE note_key = ?", [key]).fetchone()
         return str(row[0]) if row else None
 
+    @mutation
     def put_note(self, key: str, note: str) -> None:
         with self.lock:
             self.con.execute("INSERT OR REPLACE INTO situating_notes VALUES (?, ?)", [key, note])
 
     # ---- baselines ----------------------------------------------------------------------
+    @mutation
     def save_baseline(self, space_id: str, kind: str, chunk_count: int, dist: dict[str, Any]) -> None:
         with self.lock:
             self.con.execute(

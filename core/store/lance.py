@@ -17,6 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from biny.core.embed.base import Vectors
+from biny.core.store.guard import mutation
 
 
 @dataclass(slots=True)
@@ -83,21 +84,29 @@ class ChunkStore:
     def _names(self) -> set[str]:
         return set(self.db.list_tables().tables)
 
+    @mutation
     def ensure_table(self, space_id: str, dim: int) -> None:
         if self.table_name(space_id) not in self._names():
             self.db.create_table(self.table_name(space_id), schema=chunk_schema(dim))
 
+    @mutation
     def drop_table(self, space_id: str) -> None:
         if self.table_name(space_id) in self._names():
             self.db.drop_table(self.table_name(space_id))
 
     def _table(self, space_id: str) -> lancedb.table.Table:
-        tbl = self.db.open_table(self.table_name(space_id))
-        if "ct" not in tbl.schema.names:
-            # Tables written before encryption existed gain the (empty) ciphertext column.
-            tbl.add_columns({"ct": "CAST('' AS BINARY)"})
-        return tbl
+        return self.db.open_table(self.table_name(space_id))
 
+    @mutation
+    def migrate(self) -> None:
+        """Tables written before encryption existed gain the (empty) ciphertext column (at open)."""
+        for name in self._names():
+            if name.startswith("chunks_"):
+                tbl = self.db.open_table(name)
+                if "ct" not in tbl.schema.names:
+                    tbl.add_columns({"ct": "CAST('' AS BINARY)"})
+
+    @mutation
     def add(self, space_id: str, records: list[ChunkRecord], vectors: Vectors) -> None:
         if not records:
             return
@@ -112,6 +121,7 @@ class ChunkStore:
         arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))
         self._table(space_id).add(pa.Table.from_arrays(arrays, schema=chunk_schema(dim)))
 
+    @mutation
     def delete_docs(self, space_id: str, doc_ids: list[str]) -> None:
         if doc_ids and self.table_name(space_id) in self._names():
             self._table(space_id).delete(f"doc_id IN ({_quote_list(doc_ids)})")
@@ -172,6 +182,7 @@ class ChunkStore:
             out.append(ChunkRecord(**row))
         return sorted(out, key=lambda r: r.ordinal)
 
+    @mutation
     def compact(self, space_id: str) -> None:
         if self.table_name(space_id) in self._names():
             self._table(space_id).optimize()

@@ -1,6 +1,7 @@
 """The single writer (ARCHITECTURE: one writer).
 
-Every change to a data folder goes through ``StoreWriter``, serialised by one lock.
+Every change to a data folder goes through ``StoreWriter``, serialised by one lock;
+the stores' mutating methods refuse to run outside it (``store/guard.py``).
 Visibility protocol for a document:
 
 1. catalog row inserted with status ``pending`` (invisible);
@@ -17,11 +18,22 @@ and nothing half-stored.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from biny.core import backup
 from biny.core.embed.base import Vectors
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow
+from biny.core.store.facts import FactRow, FactTable
+from biny.core.store.guard import writing
 from biny.core.store.lance import ChunkRecord, ChunkStore
 from biny.core.store.vectors import VectorCache
+
+if TYPE_CHECKING:
+    from biny.core.crypto.memory import MemoryCrypto
 
 
 class StoreWriter:
@@ -31,66 +43,22 @@ class StoreWriter:
         self.vectors = vectors
         self._lock = threading.Lock()
 
-    def create_space(self, row: SpaceRow) -> None:
-        with self._lock:
-            self.catalog.insert_space(row)
-            self.chunks.ensure_table(row.space_id, row.dim)
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        with self._lock, writing():
+            yield
 
-    def delete_space(self, space: SpaceRow) -> None:
-        with self._lock:
-            self.catalog.delete_space(space.space_id)
-            self.chunks.drop_table(space.space_id)
-            self.vectors.invalidate(space.space_id)
-
-    def begin_document(self, doc: DocumentRow) -> None:
-        with self._lock:
-            self.catalog.insert_pending(doc)
-
-    def add_chunks(self, space: SpaceRow, records: list[ChunkRecord], vectors: Vectors) -> None:
-        with self._lock:
-            self.chunks.ensure_table(space.space_id, space.dim)
-            self.chunks.add(space.space_id, records, vectors)
-
-    def commit_document(self, doc: DocumentRow) -> None:
-        with self._lock:
-            retired = self.catalog.activate(doc)
-            self.vectors.invalidate(doc.space_id)
-            self.chunks.delete_docs(doc.space_id, retired)
-
-    def compact(self, space_id: str) -> None:
-        """Merge small Lance fragments and drop superseded versions (after an ingest run)."""
-        with self._lock:
-            self.chunks.compact(space_id)
-
-    def abandon_document(self, doc: DocumentRow, outcome: str, message: str) -> None:
-        """Remove a pending document and whatever chunks it had written."""
-        with self._lock:
-            self.chunks.delete_docs(doc.space_id, [doc.doc_id])
-            self.catalog.drop_document_row(doc.doc_id)
-            self.catalog.log(doc.space_id, doc.path, outcome, message)
-
-    def set_status(self, space_id: str, doc_id: str, status: str) -> None:
-        with self._lock:
-            self.catalog.set_status(doc_id, status)
-            if status == "deleted":
-                self.chunks.delete_docs(space_id, [doc_id])
-            self.vectors.invalidate(space_id)
-
-    def replace_space_vectors(
-        self, space: SpaceRow, records: list[ChunkRecord], vectors: Vectors, model: str, dim: int
-    ) -> None:
-        """Re-embed: swap a space's whole chunk table for one written by another model."""
-        with self._lock:
-            self.chunks.drop_table(space.space_id)
-            self.chunks.ensure_table(space.space_id, dim)
-            self.chunks.add(space.space_id, records, vectors)
-            self.catalog.set_space_model(space.space_id, model, dim)
-            self.vectors.invalidate(space.space_id)
+    # ---- at open ----------------------------------------------------------------------------
+    def migrate(self) -> None:
+        """Bring the catalog schema and older chunk tables up to date (at open, never in a read)."""
+        with self._write():
+            self.catalog.migrate()
+            self.chunks.migrate()
 
     def recover(self) -> list[str]:
         """Clean what an interrupted run left behind; returns human-readable notes."""
         notes: list[str] = []
-        with self._lock:
+        with self._write():
             for space in self.catalog.spaces():
                 pending, retired = self.catalog.pending_and_retired(space.space_id)
                 in_lance = self.chunks.doc_ids(space.space_id)
@@ -111,3 +79,125 @@ class StoreWriter:
                 if orphans or pending or stale:
                     self.vectors.invalidate(space.space_id)
         return notes
+
+    # ---- spaces and keys --------------------------------------------------------------------
+    def create_space(self, row: SpaceRow) -> None:
+        with self._write():
+            self.catalog.insert_space(row)
+            self.chunks.ensure_table(row.space_id, row.dim)
+
+    def delete_space(self, space: SpaceRow) -> None:
+        with self._write():
+            self.catalog.delete_space(space.space_id)
+            self.chunks.drop_table(space.space_id)
+            self.vectors.invalidate(space.space_id)
+
+    def set_wrapped_key(self, space_id: str, kdf: str, wrapped: bytes) -> None:
+        with self._write():
+            self.catalog.set_wrapped_key(space_id, kdf, wrapped)
+
+    def set_memory_key(self, tenant: str, owner: str, kdf: str, wrapped: bytes) -> None:
+        with self._write():
+            self.catalog.set_memory_key(tenant, owner, kdf, wrapped)
+
+    def import_space(self, lance_dir: Path, archive: Path, name: str | None) -> tuple[str, str]:
+        """Restore a backup (core/backup.py); nothing is left behind if it fails."""
+        with self._write():
+            space_id, space_name = backup.import_space(self.catalog, lance_dir, archive, name)
+            self.vectors.invalidate(space_id)
+        return space_id, space_name
+
+    def save_baselines(self, space_id: str, chunk_count: int, dists: dict[str, dict[str, Any]]) -> None:
+        with self._write():
+            for kind, dist in dists.items():
+                self.catalog.save_baseline(space_id, kind, chunk_count, dist)
+
+    # ---- documents ----------------------------------------------------------------------------
+    def begin_document(self, doc: DocumentRow) -> None:
+        with self._write():
+            self.catalog.insert_pending(doc)
+
+    def add_chunks(self, space: SpaceRow, records: list[ChunkRecord], vectors: Vectors) -> None:
+        with self._write():
+            self.chunks.ensure_table(space.space_id, space.dim)
+            self.chunks.add(space.space_id, records, vectors)
+
+    def commit_document(self, doc: DocumentRow) -> None:
+        with self._write():
+            retired = self.catalog.activate(doc)
+            self.vectors.invalidate(doc.space_id)
+            self.chunks.delete_docs(doc.space_id, retired)
+
+    def compact(self, space_id: str) -> None:
+        """Merge small Lance fragments and drop superseded versions (after an ingest run)."""
+        with self._write():
+            self.chunks.compact(space_id)
+
+    def abandon_document(self, doc: DocumentRow, outcome: str, message: str) -> None:
+        """Remove a pending document and whatever chunks it had written."""
+        with self._write():
+            self.chunks.delete_docs(doc.space_id, [doc.doc_id])
+            self.catalog.drop_document_row(doc.doc_id)
+            self.catalog.log(doc.space_id, doc.path, outcome, message)
+
+    def log(self, space_id: str, path: str, outcome: str, message: str = "", doc_id: str | None = None) -> None:
+        with self._write():
+            self.catalog.log(space_id, path, outcome, message, doc_id)
+
+    def put_note(self, key: str, note: str) -> None:
+        with self._write():
+            self.catalog.put_note(key, note)
+
+    def set_status(self, space_id: str, doc_id: str, status: str) -> None:
+        with self._write():
+            self.catalog.set_status(doc_id, status)
+            if status == "deleted":
+                self.chunks.delete_docs(space_id, [doc_id])
+            self.vectors.invalidate(space_id)
+
+    def replace_space_vectors(
+        self, space: SpaceRow, records: list[ChunkRecord], vectors: Vectors, model: str, dim: int
+    ) -> None:
+        """Re-embed: swap a space's whole chunk table for one written by another model."""
+        with self._write():
+            self.chunks.drop_table(space.space_id)
+            self.chunks.ensure_table(space.space_id, dim)
+            self.chunks.add(space.space_id, records, vectors)
+            self.catalog.set_space_model(space.space_id, model, dim)
+            self.vectors.invalidate(space.space_id)
+
+    # ---- memory (M): facts and conversation turns ----------------------------------------------
+    def migrate_facts(self, table: FactTable) -> None:
+        with self._write():
+            table.migrate()
+
+    def seal_legacy_memory(self, table: FactTable, crypto: MemoryCrypto) -> int:
+        """Seal facts and turns stored in plaintext by an earlier version; returns how many."""
+        with self._write():
+            rows = table.legacy()
+            for row in rows:
+                ct = crypto.seal_fact(row.fact_id, row.text, row.scope, row.source)
+                table.update(row.fact_id, ct, None, row.model, row.updated_at, new_revision=False)
+                table.set_scope_key(row.fact_id, crypto.scope_key(row.scope))
+            turns = table.legacy_turns()
+            for conversation_id, n, _role, content in turns:
+                key = crypto.conversation_key(conversation_id)
+                table.seal_turn(conversation_id, n, key, crypto.seal_turn(key, content))
+        return len(rows) + len(turns)
+
+    def insert_fact(self, table: FactTable, row: FactRow, vector: list[float]) -> None:
+        with self._write():
+            table.insert(row, vector)
+
+    def update_fact(self, table: FactTable, fact_id: str, ct: bytes, vector: list[float], model: str,
+                    updated_at: datetime) -> None:
+        with self._write():
+            table.update(fact_id, ct, vector, model, updated_at, new_revision=True)
+
+    def set_fact_status(self, table: FactTable, fact_id: str, status: str, updated_at: datetime) -> None:
+        with self._write():
+            table.set_status(fact_id, status, updated_at)
+
+    def add_turn(self, table: FactTable, conversation_key: str, role: str, ct: bytes, added_at: datetime) -> None:
+        with self._write():
+            table.add_turn(conversation_key, role, ct, added_at)

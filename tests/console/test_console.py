@@ -125,7 +125,7 @@ def test_locked_space_unlocks_with_its_passphrase(qtbot, window: MainWindow, eng
     lib.ingest([corpus("python_peps", "pep-0020.rst")])
     _wait_ingest(qtbot, window)
     monkeypatch.delenv("BINY_PASSPHRASE")
-    engine._keys.clear()  # a new session: nothing unlocked yet
+    engine.lock_all()  # a new session: nothing unlocked yet
     lib.refresh_spaces(select="vault")
     assert lib.locked and lib.unlock_btn.isVisible()
     assert lib.table.rowCount() == 0 and "locked" in lib.empty_hint.text()

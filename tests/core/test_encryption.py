@@ -50,6 +50,8 @@ def _open(home: Path, embedder: CountingEmbedder, **security: object) -> Engine:
 
 NEEDLES = [SECRET_SENTENCE, "Zyphoria", "NX4471Q", "newton metres", "泽芙瑞亚", "第九百零一条",
            "art:901", "valve-procedure", "Valve maintenance"]
+# Memory (SPEC M, sealed like chunks: I8): a fact, a deleted fact, its scope and a conversation turn.
+FACT_NEEDLES = ["Quillonby", "Marrowgate", "tenant:vexley", "Ostrander"]
 
 
 def _scan(home: Path) -> dict[str, list[str]]:
@@ -57,7 +59,7 @@ def _scan(home: Path) -> dict[str, list[str]]:
     for path in home.rglob("*"):
         if path.is_file():
             data = path.read_bytes()
-            for needle in NEEDLES:
+            for needle in NEEDLES + FACT_NEEDLES:
                 for enc in ("utf-8", "utf-16-le"):
                     if needle.encode(enc) in data:
                         found.setdefault(needle, []).append(str(path.relative_to(home)))
@@ -74,11 +76,19 @@ def test_no_plaintext_anywhere_in_the_data_folder(tmp_path: Path, embedder: Coun
         assert hits and SECRET_SENTENCE in hits[0].text  # readable through the engine
         assert eng.documents("plant")[0].title == "Valve maintenance"
         assert eng.ask("plant", "第九百零一条规定了什么？").chunks[0].pinned  # blind index still finds it
+        kept = eng.memory.add("Quillonby keeps the valve logbook.", "tenant:vexley/user:ana")
+        gone = eng.memory.add("Marrowgate was the old supplier.", "tenant:vexley/user:ana")
+        eng.memory.set_status(gone.fact_id, "deleted")
+        eng.memory.add_turn("conv-1", "user", "Ask Ostrander about the valve.")
+        assert [f.text for f in eng.memory.facts("tenant:vexley/user:ana")] == [kept.text]  # readable via the engine
+        assert eng.memory.conversation("conv-1") == [("user", "Ask Ostrander about the valve.")]
+        assert eng.memory.recall("Who keeps the valve logbook?", "tenant:vexley/user:ana").facts
     found = _scan(home)
     if encrypted:
         assert found == {}
-    else:  # the control: the same scan does see an unencrypted space's text
+    else:  # the control: the same scan does see an unencrypted space's text; memory is always sealed
         assert SECRET_SENTENCE in found and "NX4471Q" in found
+        assert not set(FACT_NEEDLES) & set(found)
 
 
 def test_wrong_and_missing_passphrase(tmp_path: Path, embedder: CountingEmbedder, no_env: None,

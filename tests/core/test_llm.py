@@ -75,7 +75,7 @@ def test_good_rewrite_is_used_for_retrieval_only(server: str, engine: Engine) ->
     assert result.trace.retrieval_query == GOOD
     assert result.question == FOLLOW and result.trace.question == FOLLOW  # the prompt keeps the user's words
     assert history == HISTORY  # the conversation is not touched
-    assert engine._turns[result.turn_id].history == HISTORY
+    assert engine._retriever._turns[result.turn_id].history == HISTORY
     sent = FakeOpenAI.requests[0]
     assert sent["max_tokens"] == 128 and FOLLOW in sent["messages"][-1]["content"]
     assert any("第十九条" in h.text for h in result.chunks)

@@ -11,11 +11,13 @@ import pytest
 from biny.core.config import Settings
 from biny.core.engine import Engine
 from biny.core.retrieve.baseline import Baselines, Distribution
-from biny.core.retrieve.identifiers import cn_to_int, extract
 from biny.core.retrieve.pipeline import RetrievalParams, find_cliff
-from biny.core.retrieve.rerank import RRFReranker
-from biny.core.retrieve.terms import aspects_of, query_terms, scripts_of, terms_of
+from biny.core.retrieve.rerankers import RRFReranker
 from biny.core.store.vectors import VectorMatrix
+from biny.core.text.aspects import aspects_of
+from biny.core.text.identifiers import cn_to_int, extract
+from biny.core.text.scripts import scripts_of
+from biny.core.text.terms import query_terms, terms_of
 from tests.conftest import CountingEmbedder, corpus
 
 SYNTHETIC = """# 测试条例
@@ -88,7 +90,7 @@ def test_neighbouring_numbers_do_not_match(laws: tuple[Engine, QueryCountingEmbe
     sid = eng.catalog.space("laws").space_id
     vm = eng.vectors.get(sid, eng.catalog.known_doc_ids_active(sid), 384)
     synthetic = next(d.doc_id for d in eng.documents("laws") if d.title == "测试条例")
-    blind = eng.crypto(eng.catalog.space("laws")).blind
+    blind = eng.crypto("laws").blind
     assert blind.active and "art:18" not in vm.id_index  # encrypted space: keys stored as HMACs
 
     def rows(key: str) -> set[int]:
@@ -158,7 +160,7 @@ def test_budget_keeps_whole_chunks(laws: tuple[Engine, QueryCountingEmbedder]) -
     result = eng.ask("laws", "遗产按照什么顺序继承？", params=params)
     assert sum(len(h.text) for h in result.chunks) <= 500
     row = eng.catalog.space("laws")
-    crypto = eng.crypto(row)
+    crypto = eng.crypto(row.name)
     for h in result.chunks:
         stored = crypto.open_record(eng.chunks.fetch(row.space_id, [h.chunk_id])[h.chunk_id])
         assert h.text == stored.text and len(h.text) == h.char_end - h.char_start  # never cut
@@ -378,7 +380,7 @@ def test_a_hit_carrying_the_question_words_is_kept_beyond_the_gate(laws: tuple[E
     eng, _ = laws
     strict = Distribution.of(np.linspace(0.001, 0.5, 200).astype(np.float32))  # p10 ≈ 0.05, p50 ≈ 0.25
     real = eng.baselines("laws")
-    monkeypatch.setattr(eng, "baselines", lambda space, refresh=False: Baselines(
+    monkeypatch.setattr(eng._retriever, "baselines", lambda space: Baselines(
         real.chunk_count, real.passage_pairs, {g: strict for g in real.question_nearest}))
     words = "劳动者每日工作时间不超过八小时、平均每周工作时间不超过四十四小时的工时制度"
     result = eng.ask("laws", words, k=3)

@@ -1,9 +1,10 @@
-"""Terms and aspects: what the string checks of R3 and the lexical rerank look at.
+"""Terms: what the string checks of R3 and the lexical rerank look at.
 
-Both are computed from plaintext once, at ingest, and stored beside each chunk, so
-retrieval can ask "is this term / this aspect present?" of every candidate without
-reading (or decrypting) chunk text (R7). Terms are normalised tokens: lowercased
-words for alphabetic scripts, character bigrams for CJK runs.
+Computed from plaintext once, at ingest, and stored beside each chunk, so retrieval
+can ask "is this term present?" of every candidate without reading (or decrypting)
+chunk text (R7). Terms are normalised tokens: lowercased words for alphabetic
+scripts, character bigrams for CJK runs. Stage-neutral: ingest and retrieval both
+import this module.
 """
 
 from __future__ import annotations
@@ -34,13 +35,14 @@ STOPWORDS = frozenset(
 )
 
 
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
+    """NFKC and lower case: the form terms are stored and compared in."""
     return unicodedata.normalize("NFKC", text).lower()
 
 
 def terms_of(text: str) -> set[str]:
     """Normalised term set of a text (words and CJK bigrams)."""
-    text = _fold(text)
+    text = fold(text)
     out: set[str] = set()
     for run in _CJK_RUN.findall(text):
         if len(run) == 1:
@@ -65,7 +67,7 @@ def query_terms(text: str) -> set[str]:
     terms = {t for t in terms_of(text) if t not in STOPWORDS}
     straddling: set[str] = set()
     inside: set[str] = set()
-    for run in _HAN_RUN.findall(_fold(text)):
+    for run in _HAN_RUN.findall(fold(text)):
         if len(run) < 3:
             continue
         words = _segment(run)
@@ -114,95 +116,6 @@ def contains_term(chunk_terms: Container[str], term: str, blind: Callable[[str],
     return bool(needed) and all(t in chunk_terms for t in needed)
 
 
-# ---- aspects (R3b) ------------------------------------------------------------------------------
-_CURRENCY = re.compile(
-    r"[$€£¥￥₩₹]\s?\d|\d[\d,.]*\s?(?:USD|EUR|GBP|CNY|RMB|JPY|KRW|CHF|元|円|圆|块|美元|欧元|英镑|日元|dollars?|euros?)"
-    r"|(?:USD|EUR|GBP|CNY|RMB|JPY|CHF)\s?\d",
-    re.I,
-)
-_TIME_UNIT = re.compile(
-    r"\d+(?:[.,]\d+)?\s?(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|yrs?"
-    r"|秒|分钟|小时|天|日|周|星期|个月|月|年|時間|分間|週間|か月|ヶ月|Sekunden|Minuten|Stunden|Tage?n?|Wochen?|Monate?n?"
-    r"|Jahre?n?|segundos?|minutos?|horas?|días?|semanas?|meses|años?|jours?|semaines?|mois|ans|heures?)",
-    re.I,
-)
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_URL = re.compile(r"https?://\S+|www\.\S+")
-_PHONE = re.compile(r"(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)[\s-]?)?\d{3,4}[\s-]\d{3,4}(?:[\s-]\d{2,4})?")
-
-# Topic aspects have no format: the signal is the topic word itself, per language.
-TOPICS: dict[str, tuple[str, ...]] = {
-    "refund": ("refund", "money back", "reimburse", "退款", "退费", "退货", "返金", "払い戻し", "erstattung",
-               "rückerstattung", "reembolso", "devolución", "rembourse", "환불"),
-    "compliance": ("complian", "gdpr", "regulat", "certif", "hipaa", "soc 2", "iso 27001", "合规", "监管", "认证",
-                   "コンプライアンス", "準拠", "datenschutz", "konform", "cumplimiento", "conformité", "규정"),
-    "trial": ("trial", "free test", "试用", "免费试", "体验期", "トライアル", "試用", "無料体験", "testphase",
-              "testversion", "prueba gratuita", "essai", "체험"),
-    "integration": ("integrat", "api", "webhook", "plugin", "connector", "mqtt", "sdk", "集成", "对接", "接口", "連携",
-                    "統合", "schnittstelle", "integración", "intégration", "연동"),
-}
-
-# What a question asks about, by language.
-_ASKS = {
-    "price": re.compile(r"price|cost|how much|fee|charge|pay|pricing|价格|价钱|多少钱|费用|收费|售价|月费|年费|"
-                        r"料金|値段|いくら|価格|preis|kosten|kostet|precio|cuesta|prix|coûte|가격|요금", re.I),
-    "duration": re.compile(r"how long|how many (?:days|months|years|hours|weeks)|duration|last|lasts|period|"
-                           r"多久|多长时间|几天|几个月|几年|期限|时长|有效期|どのくらい|何日|何年|期間|wie lange|dauer|"
-                           r"cuánto tiempo|durée|combien de temps|얼마나", re.I),
-    "contact": re.compile(r"contact|e-?mail|phone|call|reach|address|联系|电话|邮箱|邮件|地址|連絡|電話|メール|kontakt|"
-                          r"telefon|contacto|correo|joindre|연락", re.I),
-}
-
-
-# Script groups (kana before han: Japanese writes both). Shared with retrieve/baseline.py.
-SCRIPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("kana", re.compile(r"[\u3040-\u30ff]")),
-    ("hangul", re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")),
-    ("han", re.compile(r"[\u3400-\u9fff]")),
-    ("cyrillic", re.compile(r"[\u0400-\u04ff]")),
-    ("latin", re.compile(r"[A-Za-z\u00c0-\u024f]")),
-)
-
-
-def scripts_of(text: str) -> set[str]:
-    """Script groups making up at least a tenth of a text's letters (a name in passing does not count)."""
-    counts = {name: len(rx.findall(text)) for name, rx in SCRIPTS}
-    total = sum(counts.values())
-    return {name for name, c in counts.items() if c >= 2 and c >= 0.1 * total}
-
-
-def aspects_of(text: str) -> set[str]:
-    """Aspects a chunk covers (stored at ingest), and the scripts it is written in."""
-    out: set[str] = {f"script:{s}" for s in scripts_of(text)}
-    if _CURRENCY.search(text):
-        out.add("price")
-    if _TIME_UNIT.search(text):
-        out.add("duration")
-    if _EMAIL.search(text) or _URL.search(text) or _PHONE.search(text):
-        out.add("contact")
-    low = _fold(text)
-    for topic, words in TOPICS.items():
-        if any(w in low for w in words):
-            out.add(f"topic:{topic}")
-    return out
-
-
-def asked_aspects(question: str) -> set[str]:
-    """Aspects a question asks about (format aspects and topic aspects)."""
-    out = {name for name, rx in _ASKS.items() if rx.search(question)}
-    low = _fold(question)
-    for topic, words in TOPICS.items():
-        if any(w in low for w in words):
-            out.add(f"topic:{topic}")
-    return out
-
-
-ASPECT_WORDS = {
-    "price": "price cost 价格 费用",
-    "duration": "duration how long 期限 时间",
-    "contact": "contact email phone 联系 邮箱 电话",
-}
-
 _QUOTED = re.compile(r"[「『《“\"']([^」』》”\"']{2,40})[」』》”\"']")
 _CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z0-9]+(?:[\s-][A-Z][a-zA-Z0-9]+)*)")
 _CODE = re.compile(r"\b([A-Z]{2,}[A-Z0-9-]*|[a-z]+[A-Z][A-Za-z0-9]*)\b")
@@ -216,15 +129,15 @@ def named_terms(question: str, glossary: list[str]) -> list[str]:
             term = m.group(1).strip()
             if term.lower() not in STOPWORDS and len(term) >= 2:
                 found.append(term)
-    folded = _fold(question)
+    folded = fold(question)
     for g in glossary:
-        if len(g) >= 2 and _fold(g) in folded:
+        if len(g) >= 2 and fold(g) in folded:
             found.append(g)
     seen: set[str] = set()
     out = []
     for t in found:
-        if _fold(t) not in seen:
-            seen.add(_fold(t))
+        if fold(t) not in seen:
+            seen.add(fold(t))
             out.append(t)
     return out
 

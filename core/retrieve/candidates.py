@@ -1,0 +1,135 @@
+"""What the retrieval stages pass along: candidates, parameters, the query's distances.
+
+Stages work on candidates (row indices and distances) — never on chunk text — so
+only the chunks that end up in the context are read back and decrypted (R7). A
+candidate carries the verdict data it earned (its own distance cut, its word share);
+the trace only records them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from biny.core.crypto.blind import BlindIndex
+from biny.core.embed.base import Vectors
+from biny.core.llm.base import ChatModel
+from biny.core.retrieve.rerankers import Reranker, RRFReranker
+from biny.core.retrieve.trace import Trace
+from biny.core.store.vectors import VectorMatrix
+
+
+@dataclass(slots=True)
+class Candidate:
+    row: int
+    chunk_id: str
+    doc_id: str
+    distance: float
+    pinned: bool = False
+    source: str = "vector"  # vector | identifier | second_pass
+    # R2/R9: the distance this passage had to beat (None: no cut applied to it).
+    cut: float | None = None
+    # IDF-weighted share of the question's words this passage carries (None: not asked).
+    word_share: float | None = None
+
+
+@dataclass(slots=True)
+class RetrievalParams:
+    k: int
+    pool_factor: int
+    threshold_quantile: float
+    keep_quantile: float = 0.30
+    # Lexical evidence (retrieve/lexical.py): see RetrievalSettings for the measured values.
+    lexical_known: float = 0.15
+    lexical_min: float = 0.15
+    lexical_familiar: float = 0.05
+    lexical_own_script: bool = True  # words asked only of passages in the question's script
+    pool_per_script: bool = True  # in a space of several scripts, also the nearest rows of each
+    lexical_rescue: float = 0.30
+    rescue_quantile: float = 0.50
+    # Per-passage cut (Baselines.local_reference) with this many reference spreads of margin;
+    # False = one cut for the space (p10 gate, p30 keep), kept for comparison.
+    local_cut: bool = True
+    local_margin: float = 1.5
+    # An explicit cut (console control, experiments); None = from the measured reference.
+    max_distance: float | None = None
+    max_chars: int = 12000
+    max_tokens: int = 4000
+    # Stage switches (the evaluation harness ablates each).
+    use_threshold: bool = True
+    use_lexical: bool = True
+    use_identifiers: bool = True
+    use_second_pass: bool = True
+    use_rerank: bool = True
+    keep_nearest: bool = True
+
+
+@dataclass(slots=True)
+class Context:
+    """What stages need beyond the vectors: titles (glossary, scoping), a query embedder, a model."""
+
+    titles: dict[str, str]
+    glossary: list[str]
+    embed_queries: Callable[[list[str]], Vectors]
+    reranker: Reranker = field(default_factory=RRFReranker)
+    # Encrypted spaces store HMACs of keys/terms/aspects; the question's are blinded alike.
+    blind: BlindIndex = field(default_factory=lambda: BlindIndex(None))
+    # R1: the chat model for follow-up rewrites (None: the no-model fallback).
+    model: ChatModel | None = None
+    followup_fallback: str = "previous+current"
+
+
+@dataclass(slots=True)
+class Retrieval:
+    final: list[Candidate]
+    remaining: list[Candidate]  # the rest of the ranked pool, for "more material" (R6)
+    max_distance: float | None
+    reference: str
+    trace: Trace
+
+
+class QueryDistances:
+    """Exact distances from the question to rows, computed only for rows asked about.
+
+    On a large space the pool comes from an ANN graph, so no full distance array
+    exists; pins and second-pass hits outside the pool are measured here on demand.
+    Pool candidates are remembered, so a later stage naming the same row gets the
+    candidate with its cut and word share.
+    """
+
+    def __init__(self, vm: VectorMatrix, query: Vectors) -> None:
+        self.vm = vm
+        self.query = query
+        self._known: dict[int, float] = {}
+        self._pool: dict[int, Candidate] = {}
+
+    def note(self, rows: npt.NDArray[np.int64], dists: npt.NDArray[np.float32]) -> None:
+        self._known.update(zip(map(int, rows), map(float, dists), strict=True))
+
+    def many(self, rows: list[int]) -> list[float]:
+        missing = [r for r in rows if r not in self._known]
+        if missing:  # one gather and product, not one per row (an identifier may hit thousands)
+            self.note(np.asarray(missing, dtype=np.int64), self.vm.distances_at(self.query, missing))
+        return [self._known[r] for r in rows]
+
+    def __getitem__(self, row: int) -> float:
+        d = self._known.get(row)
+        if d is None:
+            d = float(self.vm.distances_at(self.query, [row])[0])
+            self._known[row] = d
+        return d
+
+    def candidate(self, row: int, *, pinned: bool = False, source: str = "vector") -> Candidate:
+        """The candidate for ``row``: the pool's (with its verdict data) if it was there."""
+        known = self._pool.get(row)
+        if known is not None:
+            return known if (pinned, source) == (known.pinned, known.source) else \
+                dataclasses.replace(known, pinned=pinned, source=source)
+        c = Candidate(row, self.vm.chunk_ids[row], self.vm.doc_ids[row], self[row], pinned, source)
+        if source == "vector":
+            self._pool[row] = c
+        return c

@@ -1,0 +1,81 @@
+"""Rerankers (pluggable). The default fuses vector rank with a lexical rank (RRF).
+
+The lexical side scores a chunk by the inverse document frequency of the
+question's terms found in the chunk's stored term set — no chunk text needed (R7).
+Whatever the reranker, the pipeline — not the reranker — enforces R4 (pins keep
+their places) and R5 (the nearest chunk stays).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from biny.core.crypto.blind import BlindIndex
+from biny.core.retrieve.lexical import evidence
+from biny.core.store.vectors import VectorMatrix
+
+
+class Reranker(Protocol):
+    name: str
+
+    def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix,
+              blind: BlindIndex) -> list[int]:
+        """Return ``rows`` reordered, best first."""
+        ...
+
+
+class RRFReranker:
+    """Reciprocal-rank fusion of vector order and lexical (IDF-weighted term overlap) order."""
+
+    name = "rrf(vector, lexical)"
+
+    def __init__(self, k: int = 60) -> None:
+        self.k = k
+
+    def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix,
+              blind: BlindIndex) -> list[int]:
+        by_vec = sorted(range(len(rows)), key=lambda i: distances[i])
+        # The same IDF-weighted overlap the threshold's word check uses (retrieve/lexical.py).
+        words = evidence(question, vm, blind)
+        lex = [words.coverage(vm.terms[r]) for r in rows]
+        by_lex = sorted(range(len(rows)), key=lambda i: -lex[i])
+        score = [0.0] * len(rows)
+        for rank, i in enumerate(by_vec):
+            score[i] += 1.0 / (self.k + rank + 1)
+        for rank, i in enumerate(by_lex):
+            score[i] += 1.0 / (self.k + rank + 1)
+        order = sorted(range(len(rows)), key=lambda i: (-score[i], distances[i]))
+        return [rows[i] for i in order]
+
+
+class CrossEncoderReranker:
+    """A sentence-transformers CrossEncoder scoring (question, chunk text) pairs.
+
+    Used when ``retrieval.reranker = "cross-encoder:<local folder or package>"``. It needs
+    the candidates' text, so it reads (and in encrypted spaces decrypts) the rerank
+    candidates — the trace's ``decrypted`` count shows it. Loaded offline only.
+    """
+
+    def __init__(self, name: str, texts: Callable[[list[int]], list[str]]) -> None:
+        import os
+
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        from sentence_transformers import CrossEncoder
+
+        from biny.core.embed.sentence_transformers import _resolve
+
+        self.name = f"cross-encoder({name})"
+        self._model = _cross_encoders.get(name) or CrossEncoder(_resolve(name), device="cpu")
+        _cross_encoders[name] = self._model
+        self._texts = texts
+
+    def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix,
+              blind: BlindIndex) -> list[int]:
+        texts = self._texts(rows)
+        scores = self._model.predict([(question, t) for t in texts], convert_to_numpy=True)
+        order = sorted(range(len(rows)), key=lambda i: (-float(scores[i]), distances[i]))
+        return [rows[i] for i in order]
+
+
+_cross_encoders: dict[str, Any] = {}

@@ -1,0 +1,97 @@
+"""R3: a second pass, decided by code — is every named thing mentioned, is the asked aspect present?
+
+By string comparison only (stored, possibly blinded, term sets and aspect flags); if
+either check fails the derived terms are searched once and merged. Once, never a loop;
+no model call.
+"""
+
+from __future__ import annotations
+
+import time
+
+from biny.core.retrieve.candidates import Candidate, Context, QueryDistances
+from biny.core.retrieve.trace import Stage, Trace
+from biny.core.store.vectors import VectorMatrix
+from biny.core.text.aspects import ASPECT_WORDS, asked_aspects
+from biny.core.text.identifiers import question_keys
+from biny.core.text.terms import contains_term, named_terms
+
+# (query, required term, required aspect)
+DerivedQuery = tuple[str, str | None, str | None]
+
+
+def derived_queries(question: str, vm: VectorMatrix, retrieved: list[int],
+                    ctx: Context) -> tuple[list[DerivedQuery], dict[str, object]]:
+    """The queries a failed check asks for, and what the checks found (for the trace)."""
+    id_surfaces = {i.surface.lower() for i in question_keys(question)}
+    terms = [t for t in named_terms(question, ctx.glossary) if t.lower() not in id_surfaces]
+    missing_terms = [t for t in terms if not any(contains_term(vm.terms[r], t, ctx.blind) for r in retrieved)]
+    asked = asked_aspects(question)
+    missing_aspects = sorted(a for a in asked if not any(ctx.blind.aspect(a) in vm.aspects[r] for r in retrieved))
+    data: dict[str, object] = {"terms": terms, "missing_terms": missing_terms, "aspects": sorted(asked),
+                               "missing_aspects": missing_aspects}
+    queries: list[DerivedQuery] = []
+    aspect_words = " ".join(ASPECT_WORDS.get(a, a.split(":")[-1]) for a in missing_aspects)
+    for t in missing_terms:
+        queries.append((f"{t} {aspect_words}".strip(), t, None))
+    for a in missing_aspects:
+        subject = " ".join(terms) or question
+        queries.append((f"{subject} {ASPECT_WORDS.get(a, a.split(':')[-1])}", terms[0] if terms else None, a))
+    return queries, data
+
+
+def _merge(queries: list[DerivedQuery], k: int, vm: VectorMatrix, dist: QueryDistances, ctx: Context,
+           seen: set[int], ceiling: float | None) -> list[Candidate]:
+    added: list[Candidate] = []
+    vectors = ctx.embed_queries([q for q, _, _ in queries])  # one batch: once, never a loop
+    for (_q, term, aspect), qv in zip(queries, vectors, strict=True):
+        q_idx, _ = vm.search(qv, 3 * k)
+        got = 0
+        for r in (int(i) for i in q_idx):
+            if r in seen:
+                continue
+            if term is not None and not contains_term(vm.terms[r], term, ctx.blind):
+                continue
+            if aspect is not None and ctx.blind.aspect(aspect) not in vm.aspects[r]:
+                continue
+            if ceiling is not None and dist[r] > ceiling:
+                continue  # as far from the question as unrelated text: not a rescue
+            added.append(dist.candidate(r, source="second_pass"))
+            seen.add(r)
+            got += 1
+            if got >= 2:
+                break
+    return added
+
+
+def second_pass(question: str, pins: list[Candidate], candidates: list[Candidate], k: int, vm: VectorMatrix,
+                dist: QueryDistances, ctx: Context, ceiling: float | None, trace: Trace,
+                *, enabled: bool = True) -> list[Candidate]:
+    """Candidates found by the derived queries (never already pinned or kept).
+
+    ``ceiling``: a rescue must come closer than unrelated questions typically do (the
+    reference median); None when no threshold applies.
+    """
+    t0 = time.perf_counter()
+    retrieved = [p.row for p in pins] + [c.row for c in candidates[:k]]
+    added: list[Candidate] = []
+    data: dict[str, object] = {}
+    derived: list[str] = []
+    # R3 asks what a *successful* retrieval is missing: with nothing retrieved the
+    # honest answer is "not in your material", and nothing is searched again.
+    if enabled and retrieved:
+        queries, data = derived_queries(question, vm, retrieved, ctx)
+        if queries:
+            seen = {p.row for p in pins} | {c.row for c in candidates}
+            added = _merge(queries, k, vm, dist, ctx, seen, ceiling)
+            derived = [q for q, _, _ in queries]
+            data["queries"] = derived
+    trace.add(Stage(
+        "second_pass",
+        (f"searched {len(derived)} derived quer(ies) once, merged {len(added)}"
+         if derived else "switched off" if not enabled
+         else "nothing retrieved: no second pass" if not retrieved
+         else "every named term and asked aspect already present"),
+        kept=[c.chunk_id for c in added], data=data, ms=(time.perf_counter() - t0) * 1000,
+    ))
+    return added

@@ -1,0 +1,129 @@
+"""R2/R9: cut the pool at distances set against the measured reference, checked by words.
+
+Each candidate leaves this stage carrying its own cut (``Candidate.cut``) and, where
+words are evidence, its word share (``Candidate.word_share``); the trace records them.
+Fewer than K kept is a correct result; nothing is padded.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from biny.core.crypto.blind import BlindIndex
+from biny.core.retrieve.baseline import Baselines, Distribution, load_questions
+from biny.core.retrieve.candidates import Candidate, RetrievalParams
+from biny.core.retrieve.lexical import LexicalEvidence, evidence, familiarity
+from biny.core.retrieve.trace import Dropped, Stage, Trace
+from biny.core.store.vectors import VectorMatrix
+from biny.core.text.scripts import SCRIPTS
+
+
+@dataclass(slots=True)
+class WordCheck:
+    """Whether and how word overlap judges passages for this question."""
+
+    evidence: LexicalEvidence
+    familiar: float
+    applies: bool
+    rescue_distance: float | None
+    other_script: set[int]  # rows written without the script of the question's words: not asked
+
+
+def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
+                  group: str, ref: Distribution | None) -> tuple[dict[int, float], str]:
+    """Row → the distance that passage must beat, and a sentence saying how it was set."""
+    if not params.use_threshold:
+        return {}, "threshold switched off"
+    if params.max_distance is not None:
+        return {c.row: params.max_distance for c in pool}, f"explicit cut {params.max_distance:.3f}"
+    if ref is None:
+        return {}, "no reference measured yet: nothing cut"
+    if params.local_cut and baselines.questions:
+        # Each passage against the unrelated questions closest to *it*: a margin of the
+        # reference's own spread (median − p10) below their mean distance (retrieve/baseline.py).
+        margin = params.local_margin * (ref.median - ref.quantile(params.threshold_quantile))
+        local = baselines.local_reference(group, vm.matrix, [c.row for c in pool])
+        return ({c.row: float(h) - margin for c, h in zip(pool, local, strict=True)},
+                f"each passage must be closer than its 3 nearest unrelated {group} questions are, by "
+                f"{margin:.3f} ({params.local_margin:g} × the reference's median − p10)")
+    gate = ref.quantile(params.threshold_quantile)
+    keep = max(gate, ref.quantile(params.keep_quantile))
+    # Nothing comes as close as the closest tenth of unrelated questions do: nothing answers.
+    flat = gate if pool and pool[0].distance > gate else keep
+    return ({c.row: flat for c in pool},
+            f"top hit must be within {gate:.3f} (p{params.threshold_quantile * 100:.0f}), further hits "
+            f"within {keep:.3f} (p{params.keep_quantile * 100:.0f}) "
+            f"of unrelated questions' nearest distance ({group}, median {ref.median:.3f})")
+
+
+def word_check(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
+               params: RetrievalParams, group: str, ref: Distribution | None, blind: BlindIndex) -> WordCheck:
+    lex = evidence(query, vm, blind)
+    familiar = baselines.familiar.get(group)
+    if familiar is None:
+        texts = [q for g, q in load_questions() if g == group or group == "all"]
+        familiar = baselines.familiar[group] = familiarity(texts, vm, blind)
+    # Words are evidence when the space knows the question's words, or is written in its
+    # script at all — then knowing none of them means the material does not cover it.
+    applies = params.use_lexical and params.use_threshold and params.max_distance is None and ref is not None \
+        and (lex.applies(params.lexical_known) or familiar >= params.lexical_familiar)
+    rescue = ref.quantile(params.rescue_quantile) if applies and ref is not None else None
+    # Word overlap is asked only of passages written in the script of the question's words:
+    # in a space of Chinese and English documents, a Chinese question's answer in English
+    # shares no Chinese words, and distance alone judges it (as in an all-English space).
+    # ("RFC 9110 的标题是什么？" is judged on rfc/9110: English passages are asked.)
+    # Passages stored before scripts were recorded carry no script mark and are all asked.
+    own_mark = blind.aspect(f"script:{lex.script}")
+    marks = {blind.aspect(f"script:{g}") for g, _ in SCRIPTS}
+    other = {c.row for c in pool if params.lexical_own_script and lex.script != "all"
+             and own_mark not in vm.aspects[c.row] and marks & vm.aspects[c.row]}
+    return WordCheck(lex, familiar, applies, rescue, other)
+
+
+def verdict(c: Candidate, words: WordCheck, params: RetrievalParams) -> str | None:
+    """None when kept, else why the passage was dropped."""
+    share = c.word_share
+    if words.applies and share is not None and words.rescue_distance is not None \
+            and share >= params.lexical_rescue and c.distance <= words.rescue_distance:
+        return None
+    if c.cut is not None and c.distance > c.cut:
+        return f"beyond the distance cut ({c.cut:.3f} for this passage)"
+    if words.applies and share is not None and share < params.lexical_min and c.row not in words.other_script:
+        return f"shares {share:.0%} of the question's words (needs {params.lexical_min:.0%})"
+    return None
+
+
+def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
+        group: str, ref: Distribution | None, blind: BlindIndex,
+        trace: Trace) -> tuple[list[Candidate], float | None]:
+    """The kept candidates, in pool order, and the top hit's cut (the space's headline cut)."""
+    t0 = time.perf_counter()
+    cuts, how = distance_cuts(pool, vm, baselines, params, group, ref)
+    words = word_check(query, pool, vm, baselines, params, group, ref, blind)
+    for c in pool:
+        c.cut = cuts.get(c.row)
+        c.word_share = words.evidence.coverage(vm.terms[c.row]) if words.applies else None
+    if words.applies and words.rescue_distance is not None:
+        how += (f"; the space knows {words.evidence.known_share:.0%} of the question's words ({words.familiar:.0%} "
+                f"of everyday {group} questions' words), so a hit must share ≥{params.lexical_min:.0%} of their "
+                f"weight, and one sharing ≥{params.lexical_rescue:.0%} is kept up to {words.rescue_distance:.3f} "
+                f"(p{params.rescue_quantile * 100:.0f})")
+    reasons = {c.row: verdict(c, words, params) for c in pool}
+    kept = [c for c in pool if reasons[c.row] is None]
+    max_d = pool[0].cut if pool and cuts else None
+    trace.add(Stage(
+        "threshold", f"{len(kept)} of {len(pool)} kept; {how}",
+        kept=[c.chunk_id for c in kept],
+        dropped=[Dropped(c.chunk_id, reasons[c.row] or "", c.distance) for c in pool if reasons[c.row]],
+        data={"max_distance": max_d, "reference": group, "quantile": params.threshold_quantile,
+              "cuts": {c.chunk_id: round(c.cut, 4) for c in pool if c.cut is not None},
+              "lexical": {"applies": words.applies, "known_share": round(words.evidence.known_share, 3),
+                          "script_familiarity": round(words.familiar, 3),
+                          "other_script": [vm.chunk_ids[r] for r in sorted(words.other_script)],
+                          "coverage": {c.chunk_id: round(c.word_share, 3) for c in pool
+                                       if c.word_share is not None},
+                          "rescue_distance": words.rescue_distance}},
+        ms=(time.perf_counter() - t0) * 1000,
+    ))
+    return kept, max_d

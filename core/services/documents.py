@@ -1,0 +1,157 @@
+"""Documents of a space: the library, ingestion (SPEC I1, I6, I7) and re-embedding."""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from biny.core.chunking.header import embedding_input
+from biny.core.chunking.notes import NoteWriter
+from biny.core.crypto.space import SpaceCrypto
+from biny.core.errors import BinyError, Cancelled
+from biny.core.ingest.job import ingest_file
+from biny.core.ingest.parse import SUPPORTED_SUFFIXES
+from biny.core.progress import CancelToken, Progress, ProgressCallback, no_progress
+from biny.core.results import FileOutcome, IngestReport
+from biny.core.services.folder import DataFolder
+from biny.core.services.keys import KeySession
+from biny.core.services.models import Models
+from biny.core.store.catalog import DocumentRow
+from biny.core.store.lance import ChunkRecord
+
+STATUSES = ("active", "archived", "deleted")
+
+
+class SealedNoteCache:
+    """Situating notes cached in the catalog, keyed and sealed per space (chunking/notes.py)."""
+
+    def __init__(self, folder: DataFolder, crypto: SpaceCrypto) -> None:
+        self.folder = folder
+        self.crypto = crypto
+
+    def get(self, key: str) -> str | None:
+        stored = self.crypto.stored_hash(key)
+        value = self.folder.catalog.get_note(stored)
+        return None if value is None else self.crypto.open_note(stored, value)
+
+    def put(self, key: str, note: str) -> None:
+        stored = self.crypto.stored_hash(key)
+        self.folder.writer.put_note(stored, self.crypto.seal_note(stored, note))
+
+
+def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
+    """Files as given; folders walked recursively for supported types (hidden skipped)."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            for f in sorted(p.rglob("*")):
+                rel = f.relative_to(p)
+                if f.is_file() and f.suffix.lower() in SUPPORTED_SUFFIXES and not any(
+                    part.startswith(".") for part in rel.parts
+                ):
+                    out.append(f)
+        else:
+            out.append(p)
+    return out
+
+
+class Documents:
+    def __init__(self, folder: DataFolder, models: Models, keys: KeySession) -> None:
+        self.folder = folder
+        self.models = models
+        self.keys = keys
+
+    def rows(self, space: str, *, include_archived: bool = True) -> list[DocumentRow]:
+        statuses = ("active", "archived") if include_archived else ("active",)
+        row = self.folder.catalog.space(space)
+        crypto = self.keys.crypto(row)
+        docs = [crypto.open_meta(d) for d in self.folder.catalog.documents(row.space_id, statuses)]
+        return sorted(docs, key=lambda d: (d.title, d.revision))
+
+    def chunks(self, space: str, doc_id: str) -> list[ChunkRecord]:
+        row = self.folder.catalog.space(space)
+        crypto = self.keys.crypto(row)
+        return [crypto.open_record(r) for r in self.folder.chunks.doc_chunks(row.space_id, doc_id)]
+
+    def set_status(self, space: str, doc_id: str, status: str) -> None:
+        if status not in STATUSES:
+            raise BinyError(f"Unknown document status {status!r}.")
+        row = self.folder.catalog.space(space)
+        doc = self.folder.catalog.document(doc_id)
+        if doc is None or doc.space_id != row.space_id:
+            raise BinyError(f"No document {doc_id} in space {space!r}.")
+        self.folder.writer.set_status(row.space_id, doc_id, status)
+
+    def log(self, space: str) -> list[dict[str, Any]]:
+        return self.folder.catalog.ingest_log(self.folder.catalog.space(space).space_id)
+
+    def ingest(self, space: str, paths: Iterable[Path | str], *, progress: ProgressCallback = no_progress,
+               cancel: CancelToken | None = None) -> IngestReport:
+        """Ingest files and folders; each file succeeds or fails on its own (SPEC I1)."""
+        cancel = cancel or CancelToken()
+        row = self.folder.catalog.space(space)
+        self.models.check_space(row, self.folder.chunks)
+        crypto = self.keys.crypto(row)
+        files = expand_paths(paths)
+        notes = None
+        model = self.models.llm
+        if self.folder.settings.llm.situating_notes and model is not None:
+            notes = NoteWriter(model, SealedNoteCache(self.folder, crypto))
+        report = IngestReport()
+        t0 = time.perf_counter()
+        for n, path in enumerate(files):
+            progress(Progress(n, len(files), "file", path.name, file=path.name, file_index=n, file_count=len(files)))
+
+            def file_progress(p: Progress, n: int = n, name: str = path.name) -> None:
+                # Per-file steps keep their own counts; the file's place in the run rides along.
+                progress(Progress(p.done, p.total, p.stage, p.detail, file=name, file_index=n,
+                                  file_count=len(files)))
+
+            try:
+                outcome = ingest_file(
+                    path.resolve() if path.exists() else path, row, crypto=crypto, settings=self.folder.settings,
+                    embedder=lambda: self.models.embedder, catalog=self.folder.catalog, writer=self.folder.writer,
+                    cancel=cancel, progress=file_progress, notes=notes,
+                )
+            except Cancelled:
+                report.files.append(FileOutcome(str(path), "cancelled", "cancelled by the user"))
+                report.cancelled = True
+                break
+            report.files.append(outcome)
+            progress(Progress(n + 1, len(files), "file_done", path.name, file=path.name, file_index=n,
+                              file_count=len(files), outcome=outcome.outcome))
+        if report.by("ingested"):
+            self.folder.writer.compact(row.space_id)
+        progress(Progress(len(files), len(files), "done", "", file_count=len(files)))
+        report.seconds = time.perf_counter() - t0
+        return report
+
+    def reembed(self, space: str, *, progress: ProgressCallback = no_progress,
+                cancel: CancelToken | None = None) -> int:
+        """Re-chunk is not needed: re-embed every stored chunk with the configured model."""
+        cancel = cancel or CancelToken()
+        row = self.folder.catalog.space(space)
+        emb = self.models.embedder
+        crypto = self.keys.crypto(row)
+        records: list[ChunkRecord] = []
+        inputs: list[str] = []
+        header = self.folder.settings.chunking.contextual_header
+        for doc in self.folder.catalog.documents(row.space_id):
+            title = crypto.open_meta(doc).title
+            for rec in self.folder.chunks.doc_chunks(row.space_id, doc.doc_id):
+                records.append(rec)  # written back as stored (sealed); only vectors change
+                plain = crypto.open_record(copy.copy(rec))
+                inputs.append(embedding_input(title, plain.heading_path, plain.text) if header else plain.text)
+        vecs = np.zeros((len(records), emb.dim), dtype=np.float32)
+        batch = max(1, self.folder.settings.embedding.batch_size)
+        for start in range(0, len(records), batch):
+            cancel.raise_if_cancelled()
+            vecs[start : start + batch] = emb.embed_passages(inputs[start : start + batch])
+            progress(Progress(min(start + batch, len(records)), len(records), "embed", space))
+        self.folder.writer.replace_space_vectors(row, records, vecs, emb.model_id, emb.dim)
+        return len(records)

@@ -1,0 +1,180 @@
+"""Keys for this session: space data keys, the owner's memory key, passphrases (SPEC I8, C7).
+
+Every data key is opened in one place (``_unwrap``) and cached for the session.
+A passphrase comes from the console/CLI prompt, ``BINY_PASSPHRASE``, the OS keyring
+or (opt-in) a 0600 file — see ``crypto/secrets.py``.
+"""
+
+from __future__ import annotations
+
+import getpass
+
+from biny.core.config import Settings
+from biny.core.crypto.keys import SpaceKeys, new_wrapped_key, unwrap, wrap
+from biny.core.crypto.memory import MEMORY_KEY_ID, MemoryCrypto
+from biny.core.crypto.secrets import SecretStore
+from biny.core.crypto.space import SpaceCrypto
+from biny.core.errors import BinyError, PassphraseRequired, SecretStoreUnavailable, WrongPassphrase
+from biny.core.services.folder import DataFolder
+from biny.core.store.catalog import SpaceRow
+
+
+class KeySession:
+    def __init__(self, folder: DataFolder) -> None:
+        self.folder = folder
+        self.secrets = SecretStore(folder.home, folder.settings.security.file_secrets)
+        self._keys: dict[str, SpaceKeys] = {}
+        self._memory: SpaceKeys | None = None
+        # The passphrase that last opened something of this owner in this session: memory
+        # is sealed with the same passphrase as the owner's spaces.
+        self._session_secret: str | None = None
+        self.notices: list[str] = []  # things the user should know (e.g. where a secret went)
+
+    @property
+    def settings(self) -> Settings:
+        return self.folder.settings
+
+    @property
+    def owner(self) -> tuple[str, str]:
+        """(tenant, user) this engine acts for (settings, else the OS login name)."""
+        sec = self.settings.security
+        return sec.tenant, sec.user or getpass.getuser()
+
+    def _secret(self, tenant: str, user: str) -> str | None:
+        if self._session_secret is not None and (tenant, user) == self.owner:
+            return self._session_secret
+        return self.secrets.get(tenant, user)
+
+    def has_secret(self) -> bool:
+        """Is a passphrase available for this owner without asking?"""
+        return self._secret(*self.owner) is not None
+
+    def _unwrap(self, secret: str, kdf: str, wrapped: bytes | None, key_id: str, tenant: str, owner: str,
+                name: str) -> SpaceKeys:
+        """The one place a wrapped data key is opened (WrongPassphrase if ``secret`` does not open it)."""
+        return unwrap(secret, kdf, wrapped or b"", key_id, tenant, owner, name)
+
+    # ---- spaces ---------------------------------------------------------------------------
+    def new_space_keys(self, row: SpaceRow, passphrase: str | None, remember: bool) -> None:
+        """Give a new encrypted space its data key (sets ``row.kdf`` / ``row.wrapped_key``)."""
+        secret = passphrase or self._secret(row.tenant, row.owner)
+        if not secret:
+            raise PassphraseRequired(
+                f"Space {row.name!r} will be encrypted and needs a passphrase: enter one when asked, set "
+                "BINY_PASSPHRASE, or create it with --unencrypted if its content is not confidential."
+            )
+        keys, row.kdf, row.wrapped_key = new_wrapped_key(secret, row.space_id, row.tenant, row.owner)
+        self._keys[row.space_id] = keys
+        if passphrase and remember and self.secrets.get(row.tenant, row.owner) != passphrase:
+            self.remember(row.tenant, row.owner, passphrase)
+
+    def remember(self, tenant: str, user: str, passphrase: str) -> None:
+        try:
+            where = self.secrets.remember(tenant, user, passphrase)
+            self.notices.append(f"Passphrase for {tenant}/{user} stored in the {where}.")
+        except SecretStoreUnavailable as exc:
+            self.notices.append(str(exc))
+
+    def forget(self, space_id: str) -> None:
+        self._keys.pop(space_id, None)
+
+    def forget_all(self) -> None:
+        """Drop every key and passphrase held by this session (a new session begins locked)."""
+        self._keys.clear()
+        self._memory = None
+        self._session_secret = None
+
+    def is_unlocked(self, row: SpaceRow) -> bool:
+        """Open without asking? Unencrypted, already unlocked, or its secret source opens it."""
+        if not row.encrypted or row.space_id in self._keys:
+            return True
+        try:
+            self.crypto(row)
+        except (PassphraseRequired, WrongPassphrase):
+            return False
+        return True
+
+    def crypto(self, row: SpaceRow) -> SpaceCrypto:
+        """The space's keys: from this session, else the configured secret source."""
+        if not row.encrypted:
+            return SpaceCrypto(row.space_id, None)
+        keys = self._keys.get(row.space_id)
+        if keys is None:
+            secret = self._secret(row.tenant, row.owner)
+            if not secret:
+                raise PassphraseRequired(
+                    f"Space {row.name!r} is encrypted and no passphrase is available here "
+                    f"(secret source: {self.secrets.describe()}). Unlock it in the console, set "
+                    f"BINY_PASSPHRASE, or run `biny space unlock {row.name} --remember`."
+                )
+            keys = self._unwrap(secret, row.kdf, row.wrapped_key, row.space_id, row.tenant, row.owner, row.name)
+            self._keys[row.space_id] = keys
+        return SpaceCrypto(row.space_id, keys)
+
+    def unlock(self, row: SpaceRow, passphrase: str, *, remember: bool = False) -> None:
+        """Open an encrypted space with its passphrase for this session (WrongPassphrase if not)."""
+        if not row.encrypted:
+            return
+        self._keys[row.space_id] = self._unwrap(passphrase, row.kdf, row.wrapped_key, row.space_id, row.tenant,
+                                                row.owner, row.name)
+        if (row.tenant, row.owner) == self.owner:
+            self._session_secret = passphrase
+        if remember:
+            self.remember(row.tenant, row.owner, passphrase)
+
+    def change_passphrase(self, target: SpaceRow, old: str, new: str) -> list[str]:
+        """Re-wrap every data key of the owner that ``old`` opens (no re-encryption); names re-wrapped."""
+        if not target.encrypted:
+            raise BinyError(f"Space {target.name!r} is not encrypted.")
+        if not new:
+            raise WrongPassphrase("The new passphrase is empty; choose one.")
+        self._unwrap(old, target.kdf, target.wrapped_key, target.space_id, target.tenant, target.owner, target.name)
+        owner = (target.tenant, target.owner)
+        changed = []
+        writer = self.folder.writer
+        for row in self.folder.catalog.spaces():
+            if not row.encrypted or (row.tenant, row.owner) != owner:
+                continue
+            try:
+                keys = self._unwrap(old, row.kdf, row.wrapped_key, row.space_id, row.tenant, row.owner, row.name)
+            except WrongPassphrase:
+                continue
+            kdf, wrapped = wrap(keys.data_key, new, row.space_id, row.tenant, row.owner)
+            writer.set_wrapped_key(row.space_id, kdf, wrapped)
+            self._keys[row.space_id] = keys
+            changed.append(row.name)
+        stored = self.folder.catalog.memory_key(*owner)
+        if stored is not None:
+            try:
+                memory = self._unwrap(old, stored[0], stored[1], MEMORY_KEY_ID, *owner, "memory")
+            except WrongPassphrase:
+                pass  # sealed with another passphrase: it keeps that one
+            else:
+                writer.set_memory_key(*owner, *wrap(memory.data_key, new, MEMORY_KEY_ID, *owner))
+                changed.append("(memory)")
+        if owner == self.owner:
+            self._session_secret = new
+        if self.secrets.get(*owner) == old:
+            self.remember(*owner, new)
+        return changed
+
+    # ---- memory ---------------------------------------------------------------------------
+    def memory_crypto(self) -> MemoryCrypto:
+        """The owner's memory key, created with the owner's passphrase on first use."""
+        tenant, user = self.owner
+        if self._memory is None:
+            secret = self._secret(tenant, user)
+            if not secret:
+                raise PassphraseRequired(
+                    "Memory is encrypted with your passphrase and none is available here "
+                    f"(secret source: {self.secrets.describe()}). Set BINY_PASSPHRASE, unlock a space "
+                    "in the console, or run `biny space unlock NAME --remember`."
+                )
+            stored = self.folder.catalog.memory_key(tenant, user)
+            if stored is None:
+                keys, kdf, wrapped = new_wrapped_key(secret, MEMORY_KEY_ID, tenant, user)
+                self.folder.writer.set_memory_key(tenant, user, kdf, wrapped)
+            else:
+                keys = self._unwrap(secret, stored[0], stored[1], MEMORY_KEY_ID, tenant, user, "memory")
+            self._memory = keys
+        return MemoryCrypto(f"{tenant}/{user}", self._memory)

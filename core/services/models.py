@@ -1,0 +1,104 @@
+"""The models a data folder uses: the embedder (loaded once, on first use) and the chat model."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from biny.core.config import Settings, save_settings
+from biny.core.embed.base import Embedder
+from biny.core.embed.factory import make_embedder
+from biny.core.errors import ModelMismatch
+from biny.core.llm.base import ChatModel
+from biny.core.store.catalog import SpaceRow
+from biny.core.store.lance import ChunkStore
+
+_KEYRING_SERVICE = "biny-llm"
+
+
+class Models:
+    def __init__(self, settings: Settings, config_path: Path, embedder: Embedder | None) -> None:
+        self.settings = settings
+        self.config_path = config_path
+        self._embedder = embedder
+        self._embedder_lock = threading.Lock()
+        self._llm: ChatModel | None = None
+        self._llm_override = False
+
+    @property
+    def embedder(self) -> Embedder:
+        with self._embedder_lock:
+            if self._embedder is None:
+                self._embedder = make_embedder(self.settings.embedding.model)
+            return self._embedder
+
+    @property
+    def loaded(self) -> bool:
+        """Has the embedder been loaded (so using it costs no model load)?"""
+        return self._embedder is not None
+
+    @property
+    def llm(self) -> ChatModel | None:
+        """The configured chat model, or None (every use has a no-model path)."""
+        if self._llm_override:
+            return self._llm
+        cfg = self.settings.llm
+        if not cfg.base_url or not cfg.model:
+            return None
+        if self._llm is None:
+            from biny.core.llm.openai_compat import OpenAICompatible
+
+            self._llm = OpenAICompatible(cfg.base_url, cfg.model, self._api_key(cfg.base_url))
+        return self._llm
+
+    @staticmethod
+    def _api_key(base_url: str) -> str | None:
+        key = os.environ.get("BINY_LLM_API_KEY")
+        if key:
+            return key
+        from biny.core.crypto.secrets import keyring_status
+
+        if not keyring_status()[0]:
+            return None
+        import keyring
+
+        found: str | None = keyring.get_password(_KEYRING_SERVICE, base_url)
+        return found
+
+    def set_llm(self, model: ChatModel | None) -> None:
+        """Use a specific chat model (tests, or a provider the settings can't describe); None = none."""
+        self._llm = model
+        self._llm_override = model is not None
+        if model is None:
+            self.settings.llm.base_url = ""
+
+    def configure_llm(self, base_url: str, model: str, api_key: str | None = None) -> str:
+        """Save the LLM endpoint to config.toml; the key goes to the OS keyring, never the file."""
+        from biny.core.crypto.secrets import keyring_status
+
+        self.settings.llm.base_url = base_url.strip()
+        self.settings.llm.model = model.strip()
+        save_settings(self.settings, self.config_path)
+        self._llm = None
+        self._llm_override = False
+        if not api_key:
+            return "No API key given (fine for local servers such as Ollama or llama.cpp)."
+        usable, name = keyring_status()
+        if not usable:
+            return ("No OS keyring on this machine, so the API key was not stored; "
+                    "set BINY_LLM_API_KEY in the environment instead.")
+        import keyring
+
+        keyring.set_password(_KEYRING_SERVICE, self.settings.llm.base_url, api_key)
+        return f"API key stored in the OS keyring ({name})."
+
+    def check_space(self, space: SpaceRow, chunks: ChunkStore) -> None:
+        """Refuse to mix models: a space's vectors and the configured embedder must agree."""
+        emb = self.embedder
+        if space.embed_model != emb.model_id and chunks.count(space.space_id) > 0:
+            raise ModelMismatch(
+                f"Space {space.name!r} was embedded with {space.embed_model}; the configured model "
+                f"is {emb.model_id}. Run `biny space reembed {space.name}` to re-embed it with the "
+                "configured model, or set embedding.model back in config.toml."
+            )

@@ -1,0 +1,228 @@
+"""Asking a space: the retrieval pipeline (SPEC R1–R9), "more material" (R6) and the hits.
+
+Reads only: baselines are measured in memory per matrix generation and persisted by
+the writer after an ingest (``refresh_baselines``), never while answering.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+from biny.core.errors import BinyError
+from biny.core.results import AskResult, Hit
+from biny.core.retrieve import baseline as baseline_mod
+from biny.core.retrieve.baseline import Baselines, Distribution
+from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
+from biny.core.retrieve.pipeline import budget_stage, retrieve
+from biny.core.retrieve.trace import Stage, Trace
+from biny.core.services.folder import DataFolder
+from biny.core.services.keys import KeySession
+from biny.core.services.models import Models
+from biny.core.store.catalog import DocumentRow, SpaceRow
+from biny.core.store.vectors import VectorMatrix
+from biny.core.text.terms import glossary_from_titles
+
+MAX_TURNS = 200  # recent turns kept for "more material"
+
+
+@dataclass(slots=True)
+class _Turn:
+    """What R6 needs to hand over the next batch without retrieving again."""
+
+    space: str
+    question: str
+    k: int
+    remaining: list[Candidate]
+    result: AskResult
+    more_used: bool = False
+    history: list[str] = field(default_factory=list)
+
+
+class Retriever:
+    def __init__(self, folder: DataFolder, models: Models, keys: KeySession) -> None:
+        self.folder = folder
+        self.models = models
+        self.keys = keys
+        self._baselines: dict[str, tuple[int, Baselines]] = {}  # space → (matrix generation, ...)
+        self._docs: dict[str, tuple[int, dict[str, DocumentRow]]] = {}  # space → (generation, opened)
+        self._glossary: tuple[tuple[str, tuple[str, ...]], list[str]] | None = None
+        self._turns: dict[str, _Turn] = {}
+
+    def forget(self, space_id: str) -> None:
+        """Drop what is cached for a space (opened, plaintext metadata included)."""
+        self._baselines.pop(space_id, None)
+        self._docs.pop(space_id, None)
+        self._glossary = None
+
+    def matrix(self, row: SpaceRow) -> VectorMatrix:
+        return self.folder.vectors.get(row.space_id, lambda: self.folder.catalog.known_doc_ids_active(row.space_id),
+                                       row.dim)
+
+    # ---- references (R9) ------------------------------------------------------------------
+    def baselines(self, space: str) -> Baselines:
+        """The space's measured references, re-measured (in memory) whenever its visible chunks changed."""
+        row = self.folder.catalog.space(space)
+        vm = self.matrix(row)
+        cached = self._baselines.get(row.space_id)
+        if cached is not None and cached[0] == vm.generation:
+            return cached[1]
+        if len(vm) == 0:
+            b = Baselines(0, None, {})
+        else:
+            self.models.check_space(row, self.folder.chunks)
+            scripts, qvecs = baseline_mod.question_vectors(self.models.embedder, self.folder.cache_dir)
+            b = baseline_mod.measure(vm, scripts, qvecs)
+        self._baselines[row.space_id] = (vm.generation, b)
+        return b
+
+    def refresh_baselines(self, space: str) -> Baselines:
+        """Measure now and store the distributions (after an ingest; analysts read them)."""
+        b = self.baselines(space)
+        row = self.folder.catalog.space(space)
+        stored = {f"question_nearest:{g}": d.to_dict() for g, d in b.question_nearest.items()}
+        if b.passage_pairs is not None:
+            stored["passage_pairs"] = b.passage_pairs.to_dict()
+        self.folder.writer.save_baselines(row.space_id, b.chunk_count, stored)
+        return b
+
+    def stored_baselines(self, space: str) -> dict[str, Distribution]:
+        row = self.folder.catalog.space(space)
+        return {k: Distribution.from_dict(v) for k, v in self.folder.catalog.baselines(row.space_id).items()}
+
+    def params(self, k: int | None = None, max_distance: float | None = None) -> RetrievalParams:
+        r = self.folder.settings.retrieval
+        return RetrievalParams(
+            k=k or r.k, pool_factor=r.pool_factor, threshold_quantile=r.threshold_quantile,
+            keep_quantile=r.keep_quantile, use_lexical=r.lexical_check, lexical_known=r.lexical_known,
+            lexical_min=r.lexical_min, lexical_familiar=r.lexical_familiar, lexical_rescue=r.lexical_rescue,
+            rescue_quantile=r.rescue_quantile, local_cut=r.local_cut, local_margin=r.local_margin,
+            pool_per_script=r.pool_per_script, max_distance=max_distance, max_chars=r.max_context_chars,
+            max_tokens=r.max_context_tokens,
+        )
+
+    # ---- asking -----------------------------------------------------------------------------
+    def _context(self, row: SpaceRow, vm: VectorMatrix, read: list[int]) -> tuple[Context, dict[str, DocumentRow]]:
+        crypto = self.keys.crypto(row)
+        docs = self._opened_documents(row, vm)
+        titles = {d: doc.title for d, doc in docs.items() if doc.status == "active"}
+        emb = self.models.embedder
+        settings = self.folder.settings
+        ctx = Context(titles=titles, glossary=self._glossary_of(row.space_id, titles),
+                      embed_queries=emb.embed_queries, blind=crypto.blind, model=self.models.llm,
+                      followup_fallback=settings.llm.followup_fallback)
+        if settings.retrieval.reranker.startswith("cross-encoder:"):
+            from biny.core.retrieve.rerankers import CrossEncoderReranker
+
+            def texts(rows: list[int]) -> list[str]:
+                read.extend(rows)
+                recs = self.folder.chunks.fetch(row.space_id, [vm.chunk_ids[r] for r in rows])
+                return [crypto.open_record(recs[vm.chunk_ids[r]]).text for r in rows]
+
+            ctx.reranker = CrossEncoderReranker(settings.retrieval.reranker.split(":", 1)[1], texts)
+        return ctx, docs
+
+    def ask(self, space: str, question: str, *, k: int | None = None, max_distance: float | None = None,
+            params: RetrievalParams | None = None, history: list[str] | None = None) -> AskResult:
+        """Retrieve the passages that answer ``question`` (SPEC R1–R8), with a full trace."""
+        question = question.strip()
+        if not question:
+            raise BinyError("Ask a question: the text is empty.")
+        row = self.folder.catalog.space(space)
+        self.models.check_space(row, self.folder.chunks)
+        params = params or self.params(k, max_distance)
+        vm = self.matrix(row)
+        base = self.baselines(space)
+        read_for_rerank: list[int] = []
+        ctx, docs = self._context(row, vm, read_for_rerank)
+        result = retrieve(question, list(history or []), vm, base, params, ctx)
+        answer = self._hits(row, base, result.final, result.trace, result.max_distance, result.reference, docs)
+        # R7: what was decrypted = the rerank candidates (cross-encoder only) plus the final context.
+        answer.trace.decrypted = len(set(read_for_rerank) | {c.row for c in result.final})
+        answer.turn_id = uuid.uuid4().hex[:12]
+        answer.more_available = bool(result.remaining)
+        self._turns[answer.turn_id] = _Turn(space, question, params.k, result.remaining, answer,
+                                            history=list(history or []))
+        while len(self._turns) > MAX_TURNS:
+            self._turns.pop(next(iter(self._turns)))
+        return answer
+
+    def more_material(self, turn_id: str) -> AskResult:
+        """R6: the next batch of the same ranked pool — no new retrieval, rerank or cut.
+
+        Once per turn; a second request in the same turn behaves like a fresh query.
+        """
+        turn = self._turns.get(turn_id)
+        if turn is None:
+            raise BinyError("That turn is no longer known; ask the question again.")
+        if turn.more_used:
+            fresh = self.ask(turn.space, turn.question, k=turn.k, history=turn.history)
+            fresh.trace.stages[0].summary += " (second 'more material' request in the turn: fresh query)"
+            return fresh
+        turn.more_used = True
+        row = self.folder.catalog.space(turn.space)
+        vm = self.matrix(row)
+        trace = Trace(question=turn.question, retrieval_query=turn.question)
+        # Rows of a matrix reloaded since the turn are not measurable: they pass unbudgeted.
+        current = [c for c in turn.remaining[: turn.k] if c.row < len(vm) and vm.chunk_ids[c.row] == c.chunk_id]
+        r = self.folder.settings.retrieval
+        fitted = budget_stage(current, vm, r.max_context_chars, r.max_context_tokens, Trace(turn.question, ""))
+        kept = fitted + [c for c in turn.remaining[: turn.k] if c not in current]
+        trace.add(Stage("more_material",
+                        f"next {len(kept)} of the same ranked pool ({len(turn.remaining)} were left); "
+                        "no second retrieval, rerank or relevance pass",
+                        kept=[c.chunk_id for c in kept]))
+        answer = self._hits(row, self.baselines(turn.space), kept, trace, turn.result.max_distance,
+                            turn.result.reference)
+        answer.turn_id = turn_id
+        answer.more_available = False
+        return answer
+
+    def _opened_documents(self, row: SpaceRow, vm: VectorMatrix) -> dict[str, DocumentRow]:
+        """Every document row of the space with its metadata opened, kept per matrix generation.
+
+        Measured (bench/query_latency.py, 9,961 encrypted chunks): opening every document's
+        sealed metadata on each question was most of "fetch + decrypt + hits". Every write to
+        the space loads a new matrix (store/writer.py invalidates it), so the generation says
+        when the rows may have changed. Callers must not modify the rows.
+        """
+        cached = self._docs.get(row.space_id)
+        if cached is not None and cached[0] == vm.generation:
+            return cached[1]
+        crypto = self.keys.crypto(row)
+        docs = {d.doc_id: crypto.open_meta(d) for d in self.folder.catalog.documents(row.space_id)}
+        self._docs[row.space_id] = (vm.generation, docs)
+        return docs
+
+    def _glossary_of(self, space_id: str, titles: dict[str, str]) -> list[str]:
+        key = (space_id, tuple(sorted(titles)))
+        if self._glossary is not None and self._glossary[0] == key:
+            return self._glossary[1]
+        glossary = glossary_from_titles(list(titles.values()))
+        self._glossary = (key, glossary)
+        return glossary
+
+    def _hits(self, row: SpaceRow, base: Baselines, final: list[Candidate], trace: Trace,
+              max_distance: float | None, reference: str,
+              docs: dict[str, DocumentRow] | None = None) -> AskResult:
+        # R7: text is read (and, in encrypted spaces, decrypted) for the final context only.
+        crypto = self.keys.crypto(row)
+        vm = self.matrix(row)
+        offsets = [int(vm.stored[c.row]) for c in final if c.row < len(vm) and vm.chunk_ids[c.row] == c.chunk_id]
+        fetched = self.folder.chunks.fetch(row.space_id, [c.chunk_id for c in final],
+                                           offsets if len(offsets) == len(final) else None)
+        records = {cid: crypto.open_record(rec) for cid, rec in fetched.items()}
+        trace.decrypted = len(records)
+        if docs is None:
+            docs = self._opened_documents(row, vm)
+        hits = []
+        for c in final:
+            rec, doc = records.get(c.chunk_id), docs.get(c.doc_id)
+            if rec is None or doc is None:
+                continue
+            hits.append(Hit(c.chunk_id, c.doc_id, doc.title, doc.path, rec.text, c.distance,
+                            base.calibrated(c.distance), c.pinned, rec.page, rec.ordinal, rec.heading_path,
+                            rec.char_start, rec.char_end, c.cut if c.cut is not None else max_distance,
+                            c.word_share))
+        pairs = base.passage_pairs.median if base.passage_pairs else None
+        return AskResult(trace.question, hits, pairs, max_distance, reference, trace)

@@ -1,0 +1,58 @@
+"""Spaces: list, create (encrypted unless asked otherwise, I8), delete."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+
+from biny.core.errors import BinyError
+from biny.core.results import SpaceInfo
+from biny.core.services.folder import DataFolder
+from biny.core.services.keys import KeySession
+from biny.core.services.models import Models
+from biny.core.store.catalog import SpaceRow, now
+
+
+class Spaces:
+    def __init__(self, folder: DataFolder, models: Models, keys: KeySession) -> None:
+        self.folder = folder
+        self.models = models
+        self.keys = keys
+        self.on_forget: list[Callable[[str], None]] = []  # caches to clear when a space goes
+
+    def _info(self, s: SpaceRow) -> SpaceInfo:
+        docs = self.folder.catalog.documents(s.space_id)
+        return SpaceInfo(s.name, s.space_id, s.created_at, s.embed_model, s.dim, s.encrypted, len(docs),
+                         sum(d.chunks for d in docs if d.status == "active"), s.tenant, s.owner,
+                         not self.keys.is_unlocked(s))
+
+    def all(self) -> list[SpaceInfo]:
+        return [self._info(s) for s in self.folder.catalog.spaces()]
+
+    def get(self, name: str) -> SpaceInfo:
+        return self._info(self.folder.catalog.space(name))
+
+    def create(self, name: str, *, encrypted: bool = True, passphrase: str | None = None,
+               remember: bool = True) -> SpaceInfo:
+        name = name.strip()
+        if not name or len(name) > 100 or any(c in name for c in "/\\\x00"):
+            raise BinyError("A space name must be 1–100 characters without slashes.")
+        emb = self.models.embedder
+        tenant, user = self.keys.owner
+        row = SpaceRow(uuid.uuid4().hex[:12], name, now(), emb.model_id, emb.dim, encrypted, tenant, user)
+        if encrypted:
+            self.keys.new_space_keys(row, passphrase, remember)
+        try:
+            self.folder.writer.create_space(row)
+        except BaseException:
+            self.keys.forget(row.space_id)
+            raise
+        return self.get(name)
+
+    def delete(self, name: str) -> None:
+        row = self.folder.catalog.space(name)
+        self.folder.writer.delete_space(row)
+        self.folder.vectors.forget(row.space_id)
+        self.keys.forget(row.space_id)
+        for forget in self.on_forget:  # opened (plaintext) metadata goes with the space
+            forget(row.space_id)

@@ -1,0 +1,39 @@
+"""Script groups of a text: which writing systems it uses (SPEC R2, R9 per-script references)."""
+
+from __future__ import annotations
+
+import re
+
+# Script groups (kana before han: Japanese writes both).
+SCRIPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("kana", re.compile(r"[\u3040-\u30ff]")),
+    ("hangul", re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")),
+    ("han", re.compile(r"[\u3400-\u9fff]")),
+    ("cyrillic", re.compile(r"[\u0400-\u04ff]")),
+    ("latin", re.compile(r"[A-Za-z\u00c0-\u024f]")),
+)
+
+
+def scripts_of(text: str) -> set[str]:
+    """Script groups making up at least a tenth of a text's letters (a name in passing does not count)."""
+    counts = {name: len(rx.findall(text)) for name, rx in SCRIPTS}
+    total = sum(counts.values())
+    return {name for name, c in counts.items() if c >= 2 and c >= 0.1 * total}
+
+
+
+
+# The bundled reference questions are labelled by language; this is their script group.
+LANG_SCRIPT = {"ja": "kana", "ko": "hangul", "zh": "han", "ru": "cyrillic",
+               "en": "latin", "de": "latin", "es": "latin", "fr": "latin"}
+
+
+def script_of(text: str) -> str:
+    """The script group a question is written in (kana before han: Japanese uses both)."""
+    counts = {name: len(rx.findall(text)) for name, rx in SCRIPTS}
+    if counts["kana"] >= 2:
+        return "kana"
+    if counts["hangul"] >= 2:
+        return "hangul"
+    best = max(counts, key=lambda k: counts[k])
+    return best if counts[best] else "all"

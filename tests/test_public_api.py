@@ -1,0 +1,50 @@
+"""biny.core's public API: the facade and every type the console and CLI use (STYLE: httpx's exported members)."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+import biny.core
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PUBLIC = {
+    "AskResult", "Baselines", "BinyError", "CancelToken", "Cancelled", "ChunkRecord", "ConfigError",
+    "CorruptDocument", "DataFolderInUse", "DataTampered", "Distribution", "DocumentError", "DocumentRow",
+    "DocumentTooLarge", "Dropped", "DroppedFact", "EmptyDocument", "EncryptedDocument", "Engine", "Fact",
+    "FactNotFound", "FileOutcome", "Hit", "IngestReport", "ModelMismatch", "ModelUnavailable", "ParserCrashed",
+    "PassphraseRequired", "Progress", "ProgressCallback", "RecallResult", "RecalledFact", "RetrievalParams",
+    "SecretStoreUnavailable", "Settings", "SpaceExists", "SpaceInfo", "SpaceNotFound", "Stage", "Step",
+    "StorageFull", "Trace", "UnsupportedFormat", "WrongPassphrase", "default_home",
+}
+
+
+def test_the_exported_names_are_pinned_and_each_resolves() -> None:
+    assert set(biny.core.__all__) == PUBLIC
+    assert set(biny.core._EXPORTS) == PUBLIC  # the lazy table and __all__ agree
+    for name in PUBLIC:
+        obj = getattr(biny.core, name)
+        if isinstance(obj, type) or (callable(obj) and hasattr(obj, "__module__") and name != "ProgressCallback"):
+            assert obj.__name__ == name  # the real thing, not a stand-in of another name
+
+
+def test_the_console_imports_only_the_public_api_from_core() -> None:
+    """The console talks to the facade and the public result types, never to stores or stages."""
+    offenders = []
+    for path in (ROOT / "console").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("biny.core"):
+                if node.module != "biny.core":
+                    offenders.append(f"{path.relative_to(ROOT)}: from {node.module} import …")
+                else:
+                    offenders += [f"{path.relative_to(ROOT)}: {a.name}" for a in node.names if a.name not in PUBLIC]
+    assert offenders == []
+
+
+def test_unknown_names_fail_clearly() -> None:
+    with pytest.raises(AttributeError, match="NoSuchThing"):
+        importlib.import_module("biny.core").__getattr__("NoSuchThing")
