@@ -69,7 +69,8 @@ class MainWindow(QMainWindow):
         for screen in (self.library, self.inspector, self.settings_screen, self.memory):
             screen.error.connect(self.show_error)
         self.library.space_selected.connect(self.on_space)
-        self.library.ingest_finished.connect(lambda _: self.on_space(self.library.current_space or ""))
+        self.library.model.connect("changed", self.show_space_state)
+        self.settings_screen.reembedded.connect(lambda name: self.library.refresh_spaces(select=name))
 
         geometry = self.qsettings.value("geometry")
         if geometry is not None:
@@ -77,23 +78,24 @@ class MainWindow(QMainWindow):
         else:
             self.resize(1200, 760)
         wanted = space or str(self.qsettings.value("last_space", "") or "")
-        if wanted:
-            self.library.select_space(wanted)
-        if self.library.current_space:
-            self.on_space(self.library.current_space)
+        self.library.refresh_spaces(select=wanted or None)  # loads in the background, then selects
         self.rail.setCurrentRow(0)
 
     def on_space(self, name: str) -> None:
-        if not name:
+        """A space was selected: the screens follow it."""
+        self.inspector.set_space(name)
+        self.qsettings.setValue("last_space", name)
+        self.show_space_state()
+
+    def show_space_state(self) -> None:
+        info = self.library.model.state.current
+        if info is None:
             self.space_label.setText("No space")
             return
-        info = self.engine.space(name)
         enc = ("encrypted · locked" if info.locked else "encrypted") if info.encrypted else "not encrypted"
-        self.space_label.setText(f"Space: {name} · {info.documents} docs · {info.chunks} chunks · {enc}")
+        self.space_label.setText(f"Space: {info.name} · {info.documents} docs · {info.chunks} chunks · {enc}")
         self.model_label.setText(f"Model: {info.embed_model}")
-        self.inspector.set_space(name)
-        self.settings_screen.set_space(name)
-        self.qsettings.setValue("last_space", name)
+        self.settings_screen.set_space(info)
 
     def show_error(self, message: str, detail: str) -> None:
         box = QMessageBox(QMessageBox.Icon.Warning, "biny", message, parent=self)
@@ -103,8 +105,7 @@ class MainWindow(QMainWindow):
         box.open()
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self.library.op is not None:
-            self.library.op.cancel.cancel()
+        self.library.model.cancel_ingest()
         wait_all(60000)
         self.qsettings.setValue("geometry", self.saveGeometry())
         super().closeEvent(event)

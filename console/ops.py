@@ -70,6 +70,11 @@ def run_op(
     return op
 
 
+def idle() -> bool:
+    """No background op is running or waiting to deliver its result (tests wait on this)."""
+    return not _running
+
+
 def wait_all(timeout_ms: int = 30000) -> bool:
     """Block until background ops finish (used at shutdown and in tests)."""
     return QThreadPool.globalInstance().waitForDone(timeout_ms)

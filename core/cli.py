@@ -114,10 +114,16 @@ class _Bar:
                          disable=not sys.stderr.isatty())
 
     def __call__(self, p: Progress) -> None:
-        if p.total and self._bar.total != p.total:
-            self._bar.total = p.total
-        self._bar.n = p.done
-        self._bar.set_description_str(f"{p.stage} {p.detail}"[:60])
+        # An ingest counts files (file_index of file_count) and names the step within the file;
+        # other jobs (re-embed) count their own units.
+        total, done = (p.file_count, p.file_index + (p.stage == "file_done")) if p.file_count else (p.total, p.done)
+        if p.stage == "done":
+            done = total
+        if total and self._bar.total != total:
+            self._bar.total = total
+        self._bar.n = done
+        step = f" {p.done}/{p.total}" if p.file_count and p.stage == "embed" else ""
+        self._bar.set_description_str(f"{p.stage}{step} {p.file or p.detail}"[:60])
         self._bar.refresh()
 
     def close(self) -> None:
@@ -168,107 +174,114 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(engine: Any, args: argparse.Namespace) -> int:
-    out = sys.stdout
-    if args.command == "space":
-        if args.space_cmd == "create":
-            passphrase = None
-            if not args.unencrypted and not engine.passphrase_available():
-                passphrase = _prompt("Passphrase for the new space: ", confirm=True)
-            s = engine.create_space(args.name, encrypted=not args.unencrypted, passphrase=passphrase)
-            state = "encrypted" if s.encrypted else "NOT encrypted"
-            print(f"created space {s.name!r} ({s.embed_model}, {state})")
-        elif args.space_cmd == "unlock":
-            engine.unlock(args.name, _prompt(f"Passphrase for {args.name}: "), remember=args.remember)
-            print(f"passphrase accepted for {args.name!r}")
-        elif args.space_cmd == "passphrase":
-            old = _prompt("Current passphrase: ")
-            new = _prompt("New passphrase: ", confirm=True)
-            changed = engine.change_passphrase(args.name, old, new)
-            print(f"re-wrapped the keys of {len(changed)} space(s): {', '.join(changed)}")
-        elif args.space_cmd == "export":
-            print(f"wrote {engine.export_space(args.name, args.dest)}")
-        elif args.space_cmd == "import":
-            s = engine.import_space(args.archive, name=args.name)
-            print(f"imported space {s.name!r} ({s.documents} documents)")
-        elif args.space_cmd == "list":
-            spaces = engine.spaces()
-            if args.json:
-                _dump([_asdict(s) for s in spaces], out)
-            else:
-                for s in spaces:
-                    enc = ("encrypted, locked" if s.locked else "encrypted") if s.encrypted else "not encrypted"
-                    print(f"{s.name}\t{s.documents} documents\t{s.chunks} chunks\t{s.embed_model}\t{enc}")
-                if not spaces:
-                    print("no spaces yet: biny space create NAME")
-        elif args.space_cmd == "delete":
-            if not args.yes:
-                if not sys.stdin.isatty():
-                    raise BinyError("Refusing to delete without confirmation: add --yes.")
-                answer = input(f"Delete space {args.name!r} and all its documents? [y/N] ")
-                if answer.strip().lower() not in {"y", "yes"}:
-                    print("kept")
-                    return 0
-            engine.delete_space(args.name)
-            print(f"deleted space {args.name!r}")
-        elif args.space_cmd == "reembed":
-            bar = _Bar()
-            try:
-                n = engine.reembed(args.name, progress=bar)
-            finally:
-                bar.close()
-            print(f"re-embedded {n} chunks with {engine.embedder.model_id}")
-        return 0
+    handler = _COMMANDS.get(args.command)
+    return handler(engine, args) if handler is not None else 2
 
-    if args.command == "ingest":
+
+def _space(engine: Any, args: argparse.Namespace) -> int:
+    out = sys.stdout
+    if args.space_cmd == "create":
+        passphrase = None
+        if not args.unencrypted and not engine.passphrase_available():
+            passphrase = _prompt("Passphrase for the new space: ", confirm=True)
+        s = engine.create_space(args.name, encrypted=not args.unencrypted, passphrase=passphrase)
+        state = "encrypted" if s.encrypted else "NOT encrypted"
+        print(f"created space {s.name!r} ({s.embed_model}, {state})")
+    elif args.space_cmd == "unlock":
+        engine.unlock(args.name, _prompt(f"Passphrase for {args.name}: "), remember=args.remember)
+        print(f"passphrase accepted for {args.name!r}")
+    elif args.space_cmd == "passphrase":
+        old = _prompt("Current passphrase: ")
+        new = _prompt("New passphrase: ", confirm=True)
+        changed = engine.change_passphrase(args.name, old, new)
+        print(f"re-wrapped the keys of {len(changed)} space(s): {', '.join(changed)}")
+    elif args.space_cmd == "export":
+        print(f"wrote {engine.export_space(args.name, args.dest)}")
+    elif args.space_cmd == "import":
+        s = engine.import_space(args.archive, name=args.name)
+        print(f"imported space {s.name!r} ({s.documents} documents)")
+    elif args.space_cmd == "list":
+        spaces = engine.spaces()
+        if args.json:
+            _dump([_asdict(s) for s in spaces], out)
+        else:
+            for s in spaces:
+                enc = ("encrypted, locked" if s.locked else "encrypted") if s.encrypted else "not encrypted"
+                print(f"{s.name}\t{s.documents} documents\t{s.chunks} chunks\t{s.embed_model}\t{enc}")
+            if not spaces:
+                print("no spaces yet: biny space create NAME")
+    elif args.space_cmd == "delete":
+        if not args.yes:
+            if not sys.stdin.isatty():
+                raise BinyError("Refusing to delete without confirmation: add --yes.")
+            answer = input(f"Delete space {args.name!r} and all its documents? [y/N] ")
+            if answer.strip().lower() not in {"y", "yes"}:
+                print("kept")
+                return 0
+        engine.delete_space(args.name)
+        print(f"deleted space {args.name!r}")
+    elif args.space_cmd == "reembed":
         bar = _Bar()
         try:
-            report = engine.ingest(args.space, args.paths, progress=bar)
+            n = engine.reembed(args.name, progress=bar)
         finally:
             bar.close()
-        if args.json:
-            _dump({"files": [_asdict(f) for f in report.files], "cancelled": report.cancelled,
-                   "seconds": round(report.seconds, 2)}, out)
-        else:
-            for f in report.files:
-                detail = f"{f.chunks} chunks, {f.message}" if f.outcome == "ingested" else f.message
-                print(f"{f.outcome:<10} {f.path}: {detail}")
-            print(f"{len(report.by('ingested'))} ingested, {len(report.by('unchanged'))} unchanged, "
-                  f"{len(report.by('failed'))} failed in {report.seconds:.1f} s")
-        return 0 if report.ok else 1
+        print(f"re-embedded {n} chunks with {engine.embedder.model_id}")
+    return 0
 
-    if args.command == "docs":
-        docs = engine.documents(args.space)
-        if args.json:
-            _dump([_asdict(d) for d in docs], out)
-        else:
-            for d in docs:
-                print(f"{d.title}\t{d.kind}\trev {d.revision}\t{d.status}\t{d.chunks} chunks\t"
-                      f"{d.chars_per_token:.2f} chars/token\t{d.path}")
-        return 0
 
-    if args.command == "ask":
-        if args.questions:
-            return _ask_many(engine, args)
-        if not args.question:
-            raise BinyError("Give a question, or --questions FILE.jsonl.")
-        history = _read_history(args.history) if args.history else []
-        result = engine.ask(args.space, args.question, k=args.k, max_distance=args.max_distance, history=history)
-        if args.json:
-            _dump(result.to_dict(), out)
-        else:
-            _print_result(result)
-        return 0
+def _ingest(engine: Any, args: argparse.Namespace) -> int:
+    out = sys.stdout
+    bar = _Bar()
+    try:
+        report = engine.ingest(args.space, args.paths, progress=bar)
+    finally:
+        bar.close()
+    if args.json:
+        _dump({"files": [_asdict(f) for f in report.files], "cancelled": report.cancelled,
+               "seconds": round(report.seconds, 2)}, out)
+    else:
+        for f in report.files:
+            detail = f"{f.chunks} chunks, {f.message}" if f.outcome == "ingested" else f.message
+            print(f"{f.outcome:<10} {f.path}: {detail}")
+        print(f"{len(report.by('ingested'))} ingested, {len(report.by('unchanged'))} unchanged, "
+              f"{len(report.by('failed'))} failed in {report.seconds:.1f} s")
+    return 0 if report.ok else 1
 
-    if args.command == "memory":
-        return _memory(engine, args)
 
-    if args.command == "demo":
-        from biny.core.demo import build_demo
+def _docs(engine: Any, args: argparse.Namespace) -> int:
+    out = sys.stdout
+    docs = engine.documents(args.space)
+    if args.json:
+        _dump([_asdict(d) for d in docs], out)
+    else:
+        for d in docs:
+            print(f"{d.title}\t{d.kind}\trev {d.revision}\t{d.status}\t{d.chunks} chunks\t"
+                  f"{d.chars_per_token:.2f} chars/token\t{d.path}")
+    return 0
 
-        report = build_demo(engine, args.space, progress=_Bar())
-        print(f"demo space {args.space!r}: {len(report.by('ingested'))} documents ingested")
-        return 0 if report.ok else 1
-    return 2
+
+def _ask(engine: Any, args: argparse.Namespace) -> int:
+    out = sys.stdout
+    if args.questions:
+        return _ask_many(engine, args)
+    if not args.question:
+        raise BinyError("Give a question, or --questions FILE.jsonl.")
+    history = _read_history(args.history) if args.history else []
+    result = engine.ask(args.space, args.question, k=args.k, max_distance=args.max_distance, history=history)
+    if args.json:
+        _dump(result.to_dict(), out)
+    else:
+        _print_result(result)
+    return 0
+
+
+def _demo(engine: Any, args: argparse.Namespace) -> int:
+    from biny.core.demo import build_demo
+
+    report = build_demo(engine, args.space, progress=_Bar())
+    print(f"demo space {args.space!r}: {len(report.by('ingested'))} documents ingested")
+    return 0 if report.ok else 1
 
 
 def _memory(engine: Any, args: argparse.Namespace) -> int:
@@ -368,3 +381,6 @@ def _asdict(obj: Any) -> dict[str, Any]:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+_COMMANDS = {"space": _space, "ingest": _ingest, "docs": _docs, "ask": _ask, "memory": _memory, "demo": _demo}

@@ -27,9 +27,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from biny.console.ops import Op, run_op
+from biny.console.models.library import LibraryModel
+from biny.console.ops import run_op
 from biny.console.widgets.dialogs import NewSpaceDialog, UnlockDialog
-from biny.core import BinyError, CancelToken, Engine, IngestReport, Progress
+from biny.core import Engine, IngestReport, Progress
 
 COLUMNS = ["Title", "Type", "Pages", "Chunks", "Chars/token", "Status", "Rev", "Ingested"]
 
@@ -41,16 +42,20 @@ class LibraryScreen(QWidget):
 
     def __init__(self, engine: Engine, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.engine = engine
-        self.current_space: str | None = None
-        self.op: Op | None = None
+        self.model = LibraryModel(engine, run_op)
+        self.model.connect("changed", self._render)
+        self.model.connect("error", self.error.emit)
+        self.model.connect("notice", self.progress_notice)
+        self.model.connect("space_selected", self.space_selected.emit)
+        self.model.connect("progress", self._on_progress)
+        self.model.connect("ingest_finished", self._ingest_done)
         self.setAcceptDrops(True)
 
         # Spaces column
         self.spaces = QListWidget()
         self.spaces.setObjectName("spaces")
         self.spaces.currentItemChanged.connect(
-            lambda cur, _prev: self._space_changed(str(cur.data(Qt.ItemDataRole.UserRole)) if cur else ""))
+            lambda cur, _prev: self.model.select(str(cur.data(Qt.ItemDataRole.UserRole)) if cur else ""))
         self.new_space_btn = QPushButton("New space…")
         self.new_space_btn.clicked.connect(self.ask_new_space)
         self.delete_space_btn = QPushButton("Delete space…")
@@ -142,51 +147,64 @@ class LibraryScreen(QWidget):
         lay.addWidget(split)
         self.refresh_spaces()
 
-    # ---- spaces ----------------------------------------------------------------------------
-    def refresh_spaces(self, select: str | None = None) -> None:
-        names = [s.name for s in self.engine.spaces()]
-        keep = select or self.current_space
-        self.spaces.blockSignals(True)
-        self.spaces.clear()
-        for s in self.engine.spaces():
-            state = ("encrypted, locked" if s.locked else "encrypted") if s.encrypted else "not encrypted"
-            item = QListWidgetItem(s.name + ("  · locked" if s.locked else ""))
-            item.setData(Qt.ItemDataRole.UserRole, s.name)
-            item.setToolTip(f"{s.documents} documents, {s.chunks} chunks, {state}")
-            self.spaces.addItem(item)
-        self.spaces.blockSignals(False)
-        if keep in names:
-            self.spaces.setCurrentRow(names.index(keep))
-        elif names:
-            self.spaces.setCurrentRow(0)
-        else:
-            self._space_changed("")
-
-    def select_space(self, name: str) -> None:
-        for i in range(self.spaces.count()):
-            item = self.spaces.item(i)
-            if item is not None and item.data(Qt.ItemDataRole.UserRole) == name:
-                self.spaces.setCurrentItem(item)
+    # ---- state from the model -----------------------------------------------------------------
+    @property
+    def current_space(self) -> str | None:
+        return self.model.current
 
     @property
     def locked(self) -> bool:
-        return bool(self.current_space) and self.engine.space(self.current_space or "").locked
+        return self.model.locked
 
-    def _space_changed(self, name: str) -> None:
-        self.current_space = name or None
-        locked = self.locked
-        has = bool(name) and not locked
+    @property
+    def op(self) -> Any:
+        """The running ingest, if any."""
+        return self.model.ingest_op
+
+    def progress_notice(self, text: str) -> None:
+        self.progress_label.setText(text)
+
+    def refresh_spaces(self, select: str | None = None) -> None:
+        self.model.refresh(select)
+
+    def select_space(self, name: str) -> None:
+        self.model.select(name)
+
+    def _render(self) -> None:
+        state = self.model.state
+        names = [s.name for s in state.spaces]
+        self.spaces.blockSignals(True)
+        self.spaces.clear()
+        for s in state.spaces:
+            enc = ("encrypted, locked" if s.locked else "encrypted") if s.encrypted else "not encrypted"
+            item = QListWidgetItem(s.name + ("  · locked" if s.locked else ""))
+            item.setData(Qt.ItemDataRole.UserRole, s.name)
+            item.setToolTip(f"{s.documents} documents, {s.chunks} chunks, {enc}")
+            self.spaces.addItem(item)
+        if self.current_space in names:
+            self.spaces.setCurrentRow(names.index(self.current_space or ""))
+        self.spaces.blockSignals(False)
+        has = bool(self.current_space) and not self.locked
         for b in (self.add_files_btn, self.add_folder_btn):
             b.setEnabled(has)
-        self.delete_space_btn.setEnabled(bool(name))
-        self.unlock_btn.setVisible(locked)
-        self.refresh_documents()
-        if name:
-            self.space_selected.emit(name)
+        self.delete_space_btn.setEnabled(bool(self.current_space))
+        self.unlock_btn.setVisible(self.locked)
+        self.cancel_btn.setEnabled(self.op is not None)
+        self._render_documents()
 
+    # ---- spaces ---------------------------------------------------------------------------------
     def ask_new_space(self) -> None:
-        need = not self.engine.passphrase_available()
-        dialog = NewSpaceDialog(need, self.engine.secret_source(), self)
+        # Whether a passphrase must be typed is known only by asking the engine: do that in the background.
+        engine = self.model.engine
+
+        def known(_: object, __: object) -> tuple[bool, str]:
+            return engine.passphrase_available(), engine.secret_source()
+
+        run_op(known, on_success=lambda r: self._new_space_dialog(*r),
+               on_failure=lambda e, d: self.error.emit(str(e), d))
+
+    def _new_space_dialog(self, available: bool, source: str) -> None:
+        dialog = NewSpaceDialog(not available, source, self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         self.create_space(dialog.name.text().strip(), encrypted=dialog.encrypt.isChecked(),
@@ -194,15 +212,7 @@ class LibraryScreen(QWidget):
 
     def create_space(self, name: str, *, encrypted: bool = True, passphrase: str | None = None,
                      remember: bool = True) -> None:
-        try:
-            self.engine.create_space(name, encrypted=encrypted, passphrase=passphrase, remember=remember)
-        except BinyError as exc:
-            self.error.emit(str(exc), "")
-            return
-        for notice in self.engine.notices:
-            self.progress_label.setText(notice)
-        self.engine.notices.clear()
-        self.refresh_spaces(select=name)
+        self.model.create_space(name, encrypted=encrypted, passphrase=passphrase, remember=remember)
 
     def ask_unlock(self) -> None:
         if not self.current_space:
@@ -212,16 +222,9 @@ class LibraryScreen(QWidget):
             return
         self.unlock(dialog.passphrase.text(), remember=dialog.remember.isChecked())
 
-    def unlock(self, passphrase: str, *, remember: bool = False) -> bool:
-        if not self.current_space:
-            return False
-        try:
-            self.engine.unlock(self.current_space, passphrase, remember=remember)
-        except BinyError as exc:
-            self.error.emit(str(exc), "")
-            return False
-        self._space_changed(self.current_space)
-        return True
+    def unlock(self, passphrase: str, *, remember: bool = False) -> None:
+        """Try the passphrase in the background (key derivation is slow); a wrong one reports an error."""
+        self.model.unlock(passphrase, remember=remember)
 
     def ask_delete_space(self) -> None:
         if not self.current_space:
@@ -232,13 +235,16 @@ class LibraryScreen(QWidget):
             "This cannot be undone.",
         )
         if answer == QMessageBox.StandardButton.Yes:
-            self.engine.delete_space(self.current_space)
-            self.current_space = None
-            self.refresh_spaces()
+            self.model.delete_space()
 
     # ---- documents ---------------------------------------------------------------------------
     def refresh_documents(self) -> None:
-        docs = self.engine.documents(self.current_space) if self.current_space and not self.locked else []
+        self.model.refresh()
+
+    def _render_documents(self) -> None:
+        docs = self.model.state.documents
+        selected = self.selected_doc_id()
+        self.table.blockSignals(True)
         self.table.setRowCount(len(docs))
         for r, d in enumerate(docs):
             values: list[Any] = [d.title, d.kind, d.pages or "", d.chunks, f"{d.chars_per_token:.2f}",
@@ -249,6 +255,9 @@ class LibraryScreen(QWidget):
                 if c == 0:
                     item.setToolTip(d.path)
                 self.table.setItem(r, c, item)
+            if d.doc_id == selected:
+                self.table.selectRow(r)
+        self.table.blockSignals(False)
         header = self.table.horizontalHeader()
         for c in range(1, len(COLUMNS)):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
@@ -269,20 +278,17 @@ class LibraryScreen(QWidget):
 
     def _show_report(self) -> None:
         doc_id = self.selected_doc_id()
-        docs = {d.doc_id: d for d in self.engine.documents(self.current_space)} \
-            if self.current_space and not self.locked else {}
+        d = self.model.document(doc_id) if doc_id else None
         for b in (self.archive_btn, self.restore_btn, self.delete_doc_btn, self.reingest_btn):
-            b.setEnabled(doc_id is not None)
-        if doc_id is None or doc_id not in docs:
-            failures = [r for r in self.engine.ingest_log(self.current_space) if r["outcome"] == "failed"][:8] \
-                if self.current_space else []
+            b.setEnabled(d is not None)
+        if d is None:
+            failures = self.model.state.failures
             html = "<h3>Report</h3><p>Select a document to see its report.</p>"
             if failures:
                 html += "<h4>Recent failures</h4><ul>" + "".join(
                     f"<li><b>{Path(f['path']).name}</b>: {f['message']}</li>" for f in failures) + "</ul>"
             self.report.setHtml(html)
             return
-        d = docs[doc_id]
         warn = "".join(f"<li>{w}</li>" for w in d.warnings) or "<li>none</li>"
         self.report.setHtml(
             f"<h3>{d.title}</h3><p><small>{d.path}</small></p><table>"
@@ -302,9 +308,8 @@ class LibraryScreen(QWidget):
 
     def _set_status(self, status: str) -> None:
         doc_id = self.selected_doc_id()
-        if doc_id and self.current_space:
-            self.engine.set_document_status(self.current_space, doc_id, status)
-            self.refresh_documents()
+        if doc_id:
+            self.model.set_status(doc_id, status)
 
     def _delete_doc(self) -> None:
         doc_id = self.selected_doc_id()
@@ -316,9 +321,7 @@ class LibraryScreen(QWidget):
 
     def _reingest(self) -> None:
         doc_id = self.selected_doc_id()
-        if not doc_id or not self.current_space:
-            return
-        doc = next((d for d in self.engine.documents(self.current_space) if d.doc_id == doc_id), None)
+        doc = self.model.document(doc_id) if doc_id else None
         if doc is not None:
             self.ingest([Path(doc.path)])
 
@@ -354,43 +357,41 @@ class LibraryScreen(QWidget):
         if self.busy:
             self.error.emit("An ingestion is already running; wait for it or cancel it.", "")
             return
-        space = self.current_space
-        files = self.engine.expand_paths(paths)
         self.queue.clear()
-        for f in files:
-            self.queue.addItem(QListWidgetItem(f"waiting  {f.name}"))
-        self.overall_progress.setRange(0, max(len(files), 1))
+        self.overall_progress.setRange(0, 1)
         self.overall_progress.setValue(0)
         self.file_progress.setRange(0, 100)
         self.file_progress.setValue(0)
-        self.cancel_btn.setEnabled(True)
-
-        def work(progress: Any, cancel: CancelToken) -> IngestReport:
-            return self.engine.ingest(space, files, progress=progress, cancel=cancel)
-
-        self.op = run_op(work, on_success=self._ingest_done, on_failure=self._ingest_failed,
-                         on_progress=self._on_progress, on_finished=self._ingest_finished)
+        self.progress_label.setText("Looking for documents…")
+        if self.model.ingest(paths):
+            self.cancel_btn.setEnabled(True)
 
     def cancel_ingest(self) -> None:
         if self.op is not None:
-            self.op.cancel.cancel()
+            self.model.cancel_ingest()
             self.progress_label.setText("Cancelling… the current file is rolled back.")
 
     def _on_progress(self, p: Progress) -> None:
-        self.overall_progress.setValue(p.done)
-        if p.stage == "embed" and "/" in p.detail:
-            done, total = p.detail.rsplit(" ", 1)[-1].split("/")
-            if total.isdigit() and int(total):
-                self.file_progress.setValue(int(100 * int(done) / int(total)))
-        elif p.stage in {"file", "parse"}:
+        """Structured progress (core/progress.py): file n of N, the step within the file, its outcome."""
+        if p.file_count:
+            self.overall_progress.setRange(0, p.file_count)
+        if p.stage == "file":
+            self.overall_progress.setValue(p.file_index)
             self.file_progress.setValue(0)
-        elif p.stage == "done":
+            self.queue.addItem(QListWidgetItem(f"working    {p.file}"))
+        elif p.stage == "embed" and p.total:
+            self.file_progress.setValue(int(100 * p.done / p.total))
+        elif p.stage == "file_done":
+            self.overall_progress.setValue(p.file_index + 1)
             self.file_progress.setValue(100)
-        self.progress_label.setText(f"{p.stage}: {p.detail}")
-        if p.stage == "file" and p.done < self.queue.count():
-            item = self.queue.item(p.done)
+            item = self.queue.item(self.queue.count() - 1)
             if item is not None:
-                item.setText(f"working  {p.detail}")
+                item.setText(f"{p.outcome:<10} {p.file}")
+        elif p.stage == "done":
+            self.overall_progress.setValue(p.file_count)
+        name = f" {p.file}" if p.file else ""
+        where = f" ({p.file_index + 1} of {p.file_count})" if p.file_count and p.stage != "done" else ""
+        self.progress_label.setText(f"{p.stage}{name}{where}")
 
     def _ingest_done(self, report: IngestReport) -> None:
         for n, f in enumerate(report.files):
@@ -402,16 +403,8 @@ class LibraryScreen(QWidget):
         summary = (f"{len(report.by('ingested'))} ingested, {len(report.by('unchanged'))} unchanged, "
                    f"{len(report.by('failed'))} failed" + (" — cancelled" if report.cancelled else ""))
         self.progress_label.setText(summary)
-        self.overall_progress.setValue(self.overall_progress.maximum() if not report.cancelled
-                                       else self.overall_progress.value())
-        self.ingest_finished.emit(report)
-
-    def _ingest_failed(self, exc: BaseException, detail: str) -> None:
-        self.progress_label.setText(f"Ingestion stopped: {exc}")
-        self.error.emit(str(exc), detail)
-
-    def _ingest_finished(self) -> None:
-        self.op = None
+        if report.files and not report.cancelled:
+            self.overall_progress.setRange(0, len(report.files))
+            self.overall_progress.setValue(len(report.files))
         self.cancel_btn.setEnabled(False)
-        self.refresh_documents()
-        self.refresh_spaces()
+        self.ingest_finished.emit(report)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,12 +21,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from biny.console.models.memory import STATUS_FILTERS, MemoryModel
 from biny.console.ops import run_op
-from biny.core import BinyError, CancelToken, Engine, RecallResult
+from biny.core import Engine, RecallResult
 
 COLUMNS = ["Scope", "Status", "Rev", "Updated", "Fact"]
-STATUS_FILTERS = {"active + archived": ("active", "archived"), "active": ("active",),
-                  "archived": ("archived",), "deleted": ("deleted",)}
 
 
 class MemoryScreen(QWidget):
@@ -36,9 +33,10 @@ class MemoryScreen(QWidget):
 
     def __init__(self, engine: Engine, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.engine = engine
-        self.busy = False
-        self.result: RecallResult | None = None
+        self.model = MemoryModel(engine, run_op)
+        self.model.connect("changed", self._render)
+        self.model.connect("error", self.error.emit)
+        self.model.connect("recalled", self.show_recall)
 
         self.scope = QComboBox()
         self.scope.setObjectName("scope")
@@ -47,10 +45,10 @@ class MemoryScreen(QWidget):
         edit = self.scope.lineEdit()
         if edit is not None:
             edit.setPlaceholderText("scope, e.g. tenant:acme/user:ana")
-        self.scope.currentTextChanged.connect(lambda _: self.refresh())
+        self.scope.currentTextChanged.connect(lambda text: self.model.refresh(scope=text))
         self.status = QComboBox()
         self.status.addItems(list(STATUS_FILTERS))
-        self.status.currentTextChanged.connect(lambda _: self.refresh())
+        self.status.currentTextChanged.connect(lambda text: self.model.refresh(status_filter=text))
         self.add_btn = QPushButton("Add fact…")
         self.add_btn.clicked.connect(self.ask_add)
         self.edit_btn = QPushButton("Edit…")
@@ -116,28 +114,37 @@ class MemoryScreen(QWidget):
         lay.addWidget(split, 1)
         self.reload_scopes()
 
+    @property
+    def busy(self) -> bool:
+        return self.model.recalling
+
+    @property
+    def result(self) -> RecallResult | None:
+        return self.model.result
+
     def reload_scopes(self) -> None:
-        current = self.scope.currentText()
-        self.scope.blockSignals(True)
-        self.scope.clear()
-        self.scope.addItems(self.engine.memory.scopes())
-        self.scope.setCurrentText(current or (self.scope.itemText(0) if self.scope.count() else ""))
-        self.scope.blockSignals(False)
-        self.refresh()
+        self.model.refresh(scope=self.scope.currentText())
 
     def refresh(self) -> None:
-        scope = self.scope.currentText().strip() or None
-        try:
-            facts = self.engine.memory.facts(scope, STATUS_FILTERS[self.status.currentText()])
-        except BinyError as exc:
-            self.error.emit(str(exc), "")
-            return
-        self.table.setRowCount(len(facts))
-        for r, f in enumerate(facts):
+        self.model.refresh(scope=self.scope.currentText(), status_filter=self.status.currentText())
+
+    def _render(self) -> None:
+        state = self.model.state
+        current = self.model.scope
+        self.scope.blockSignals(True)
+        self.scope.clear()
+        self.scope.addItems(state.scopes)
+        self.scope.setCurrentText(current or (self.scope.itemText(0) if self.scope.count() else ""))
+        self.scope.blockSignals(False)
+        if not current and self.scope.currentText():
+            self.model.refresh(scope=self.scope.currentText())  # first scope shown: load its facts
+        self.table.setRowCount(len(state.facts))
+        for r, f in enumerate(state.facts):
             for c, v in enumerate([f.scope, f.status, f.revision, f.updated_at.strftime("%Y-%m-%d %H:%M"), f.text]):
                 item = QTableWidgetItem(str(v))
                 item.setData(Qt.ItemDataRole.UserRole, f.fact_id)
                 self.table.setItem(r, c, item)
+        self.recall_btn.setEnabled(not self.model.recalling)
 
     def selected(self) -> str | None:
         rows = self.table.selectionModel().selectedRows()
@@ -145,13 +152,7 @@ class MemoryScreen(QWidget):
         return str(item.data(Qt.ItemDataRole.UserRole)) if item else None
 
     def add(self, text: str, scope: str) -> None:
-        try:
-            self.engine.memory.add(text, scope, source="console")
-        except BinyError as exc:
-            self.error.emit(str(exc), "")
-            return
-        self.scope.setCurrentText(scope)
-        self.reload_scopes()
+        self.model.add(text, scope)
 
     def ask_add(self) -> None:
         scope = self.scope.currentText().strip()
@@ -165,46 +166,26 @@ class MemoryScreen(QWidget):
 
     def ask_edit(self) -> None:
         fid = self.selected()
-        if not fid:
+        fact = self.model.fact(fid) if fid else None
+        if fact is None:
             return
-        fact = self.engine.memory.get(fid)
         text, ok = QInputDialog.getMultiLineText(self, "Edit fact", "New revision:", fact.text)
         if ok and text.strip():
-            self.edit(fid, text)
+            self.edit(fact.fact_id, text)
 
     def edit(self, fact_id: str, text: str) -> None:
-        try:
-            self.engine.memory.edit(fact_id, text)
-        except BinyError as exc:
-            self.error.emit(str(exc), "")
-        self.refresh()
+        self.model.edit(fact_id, text)
 
     def _set_status(self, status: str) -> None:
         fid = self.selected()
         if fid:
-            self.engine.memory.set_status(fid, status)
-            self.refresh()
+            self.model.set_status(fid, status)
 
     def recall(self) -> None:
-        q = self.question.text().strip()
-        scope = self.scope.currentText().strip()
-        if not q or not scope or self.busy:
-            return
-        self.busy = True
-        self.recall_btn.setEnabled(False)
-
-        def work(_: Any, __: CancelToken) -> RecallResult:
-            return self.engine.memory.recall(q, scope)
-
-        run_op(work, on_success=self.show_recall, on_failure=lambda e, d: self.error.emit(str(e), d),
-               on_finished=self._done)
-
-    def _done(self) -> None:
-        self.busy = False
-        self.recall_btn.setEnabled(True)
+        if self.model.recall(self.question.text().strip()):
+            self.recall_btn.setEnabled(False)
 
     def show_recall(self, result: RecallResult) -> None:
-        self.result = result
         self.chain.clear()
         for step in result.trace:
             top = QTreeWidgetItem([f"{step.box} {step.name}", step.summary])

@@ -17,16 +17,18 @@ from PySide6.QtWidgets import (
 )
 
 from biny.console.ops import run_op
-from biny.core import CancelToken, Engine
+from biny.core import CancelToken, Engine, SpaceInfo
 
 
 class SettingsScreen(QWidget):
     error = Signal(str, str)
+    reembedded = Signal(str)  # a space's vectors changed: its facts should be reloaded
 
     def __init__(self, engine: Engine, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.engine = engine
         self.space: str | None = None
+        self._model_shown = False
         s = engine.settings
 
         model = QGroupBox("Embedding model")
@@ -63,7 +65,7 @@ class SettingsScreen(QWidget):
         d.addRow("Retrieval", retrieval)
         self.encryption = QLabel("")
         d.addRow("Encryption", self.encryption)
-        self.secret_source = QLabel(engine.secret_source())
+        self.secret_source = QLabel("…")
         self.secret_source.setWordWrap(True)
         d.addRow("Passphrase source", self.secret_source)
 
@@ -90,27 +92,51 @@ class SettingsScreen(QWidget):
         lay.addWidget(data)
         lay.addStretch(1)
 
-    def set_space(self, name: str) -> None:
-        self.space = name
-        info = self.engine.space(name)
+    def set_space(self, info: SpaceInfo) -> None:
+        """Show a space's settings; the facts come with ``info`` (no engine call on the UI thread)."""
+        self.space = info.name
         self.space_model.setText(f"{info.embed_model} ({info.dim} dimensions)")
         self.encryption.setText("this space is encrypted" if info.encrypted else
                                 "this space is stored unencrypted")
-        self.secret_source.setText(self.engine.secret_source())
-        try:
-            emb = self.engine.embedder
-            self.model_detail.setText(f"{emb.model_id}, window {emb.max_tokens} tokens")
-        except Exception as exc:  # noqa: BLE001 — a broken model config is shown, not fatal here
+        if not self._model_shown:
+            self._model_shown = True
+            self._load_model_detail()
+
+    def _load_model_detail(self) -> None:
+        """Load the embedder in the background (the first load takes seconds) and say what it is."""
+        engine = self.engine
+
+        def work(_: Any, __: CancelToken) -> tuple[str, str]:
+            emb = engine.embedder
+            return f"{emb.model_id}, window {emb.max_tokens} tokens", engine.secret_source()
+
+        def failed(exc: BaseException, _detail: str) -> None:
             self.model_detail.setText(f"cannot load: {exc}")
+            self._model_shown = False
+
+        self.model_detail.setText("loading…")
+        run_op(work, on_success=self._show_model_detail, on_failure=failed)
+
+    def _show_model_detail(self, detail: tuple[str, str]) -> None:
+        self.model_detail.setText(detail[0])
+        self.secret_source.setText(detail[1])
 
     def save_llm(self) -> None:
-        try:
-            msg = self.engine.configure_llm(self.llm_url.text(), self.llm_model.text(), self.llm_key.text() or None)
-        except Exception as exc:  # noqa: BLE001 — a keyring backend may fail in many ways; show it
-            self.error.emit(str(exc), "")
-            return
+        """Save the endpoint; the key goes to the OS keyring (which may block or prompt): in the background."""
+        engine, url, model, key = self.engine, self.llm_url.text(), self.llm_model.text(), self.llm_key.text() or None
         self.llm_key.clear()
-        self.llm_status.setText(f"Saved. {msg}")
+        self.llm_save.setEnabled(False)
+        self.llm_status.setText("Saving…")
+
+        def work(_: Any, __: CancelToken) -> str:
+            return engine.configure_llm(url, model, key)
+
+        def failed(exc: BaseException, detail: str) -> None:
+            self.llm_status.setText("Not saved.")
+            self.error.emit(str(exc), detail)
+
+        run_op(work, on_success=lambda msg: self.llm_status.setText(f"Saved. {msg}"), on_failure=failed,
+               on_finished=lambda: self.llm_save.setEnabled(True))
 
     def reembed(self) -> None:
         if not self.space:
@@ -125,6 +151,6 @@ class SettingsScreen(QWidget):
         def work(progress: Any, cancel: CancelToken) -> int:
             return self.engine.reembed(space, progress=progress, cancel=cancel)
 
-        run_op(work, on_success=lambda n: self.set_space(space),
+        run_op(work, on_success=lambda n: self.reembedded.emit(space),
                on_failure=lambda e, d: self.error.emit(str(e), d),
                on_finished=lambda: self.reembed_btn.setEnabled(True))

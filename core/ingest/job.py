@@ -21,8 +21,9 @@ from biny.core.chunking.ratio import DocumentEstimator, cjk_share
 from biny.core.chunking.splitter import ChunkSpan, assemble, enforce_cap, split
 from biny.core.config import Settings
 from biny.core.crypto.space import SpaceCrypto
-from biny.core.embed.base import Embedder
+from biny.core.embed.base import Embedder, Vectors
 from biny.core.errors import BinyError, Cancelled
+from biny.core.ingest.model import ParsedDocument
 from biny.core.ingest.parse import parse_file
 from biny.core.progress import CancelToken, Progress
 from biny.core.results import FileOutcome
@@ -113,6 +114,52 @@ def chunk_document(
     )
 
 
+def _embed(chunked: ChunkedDocument, space: SpaceRow, emb: Embedder, batch: int, name: str, cancel: CancelToken,
+           progress: Callable[[Progress], None]) -> Vectors:
+    """Every chunk's embedding input, in batches, checked; progress per batch; cancellable."""
+    total = len(chunked.records)
+    parts = []
+    for start in range(0, total, batch):
+        cancel.raise_if_cancelled()
+        vecs = emb.embed_passages(chunked.inputs[start : start + batch])
+        if vecs.shape[1] != space.dim or not np.isfinite(vecs).all():
+            raise BinyError(f"The embedder returned invalid vectors for {name}.")
+        parts.append(vecs)
+        progress(Progress(min(start + batch, total), total, "embed", name))
+    cancel.raise_if_cancelled()
+    return np.concatenate(parts) if parts else np.zeros((0, space.dim), dtype=np.float32)
+
+
+def _document_row(path: Path, space: SpaceRow, parsed: ParsedDocument, digest: str, revision: int) -> DocumentRow:
+    return DocumentRow(
+        doc_id=uuid.uuid4().hex, space_id=space.space_id, path=str(path), title=parsed.title, kind=parsed.kind,
+        content_hash=digest, revision=revision, status="pending", bytes=path.stat().st_size, pages=parsed.pages,
+        pages_without_text=parsed.pages_without_text, pages_ocr=parsed.pages_ocr,
+        figures_described=parsed.figures_described, decorations_skipped=parsed.decorations_skipped,
+        warnings=list(parsed.warnings), ingested_at=now(),
+    )
+
+
+def _known(path: Path, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog,
+           writer: StoreWriter) -> tuple[str | None, FileOutcome | None]:
+    """(stored content hash, None) for a new file; (None, outcome) if unreadable or already stored."""
+    name = str(path)
+    # Encrypted spaces store a keyed hash of the path (for revisions), never the path.
+    stored = crypto.stored_path(name)
+    try:
+        digest = crypto.stored_hash(file_hash(path))
+    except OSError as exc:
+        writer.log(space.space_id, stored, "failed", str(exc))
+        return None, FileOutcome(name, "failed", f"{path.name} could not be read ({exc.strerror or exc}).")
+    same = catalog.find_unchanged(space.space_id, digest)
+    if same is None:
+        return digest, None
+    same = crypto.open_meta(same)
+    msg = "unchanged" if same.path == name else f"same content as {same.path}"
+    writer.log(space.space_id, stored, "unchanged", "" if crypto.encrypted else msg, same.doc_id)
+    return None, FileOutcome(name, "unchanged", msg, same.doc_id, same.title, same.chunks)
+
+
 def ingest_file(
     path: Path,
     space: SpaceRow,
@@ -127,20 +174,10 @@ def ingest_file(
     notes: NoteWriter | None = None,
 ) -> FileOutcome:
     name = str(path)
-    # Encrypted spaces store a keyed hash of the path (for revisions), never the path.
+    digest, known = _known(path, space, crypto, catalog, writer)
+    if known is not None or digest is None:
+        return known or FileOutcome(name, "failed", "unreadable")
     stored = crypto.stored_path(name)
-    try:
-        digest = crypto.stored_hash(file_hash(path))
-    except OSError as exc:
-        writer.log(space.space_id, stored, "failed", str(exc))
-        return FileOutcome(name, "failed", f"{path.name} could not be read ({exc.strerror or exc}).")
-    same = catalog.find_unchanged(space.space_id, digest)
-    if same is not None:
-        same = crypto.open_meta(same)
-        msg = "unchanged" if same.path == name else f"same content as {same.path}"
-        writer.log(space.space_id, stored, "unchanged", "" if crypto.encrypted else msg, same.doc_id)
-        return FileOutcome(name, "unchanged", msg, same.doc_id, same.title, same.chunks)
-
     progress(Progress(0, 0, "parse", path.name))
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -152,32 +189,12 @@ def ingest_file(
         return FileOutcome(name, "failed", str(exc))
 
     emb = embedder()
-    doc = DocumentRow(
-        doc_id=uuid.uuid4().hex,
-        space_id=space.space_id,
-        path=name,
-        title=parsed.title,
-        kind=parsed.kind,
-        content_hash=digest,
-        revision=catalog.next_revision(space.space_id, stored),
-        status="pending",
-        bytes=path.stat().st_size,
-        pages=parsed.pages,
-        pages_without_text=parsed.pages_without_text,
-        pages_ocr=parsed.pages_ocr,
-        figures_described=parsed.figures_described,
-        decorations_skipped=parsed.decorations_skipped,
-        warnings=list(parsed.warnings),
-        ingested_at=now(),
-    )
+    doc = _document_row(path, space, parsed, digest, catalog.next_revision(space.space_id, stored))
     t0 = time.perf_counter()
     chunked = chunk_document(parsed.title, parsed.blocks, settings, emb, doc.doc_id, notes)
     timings["chunk"] = time.perf_counter() - t0
-    doc.chunks = len(chunked.records)
-    doc.chars = chunked.chars
-    doc.cjk_share = chunked.share
-    doc.chars_per_token = chunked.chars_per_token
-    doc.resplits = chunked.resplits
+    doc.chunks, doc.chars, doc.cjk_share = len(chunked.records), chunked.chars, chunked.share
+    doc.chars_per_token, doc.resplits = chunked.chars_per_token, chunked.resplits
 
     title = doc.title
     t0 = time.perf_counter()
@@ -187,22 +204,11 @@ def ingest_file(
     timings["encrypt"] = time.perf_counter() - t0
     writer.begin_document(doc)
     try:
-        batch = max(1, settings.embedding.batch_size)
-        total = len(chunked.records)
-        parts = []
         t0 = time.perf_counter()
-        for start in range(0, total, batch):
-            cancel.raise_if_cancelled()
-            vecs = emb.embed_passages(chunked.inputs[start : start + batch])
-            if vecs.shape[1] != space.dim or not np.isfinite(vecs).all():
-                raise BinyError(f"The embedder returned invalid vectors for {path.name}.")
-            parts.append(vecs)
-            progress(Progress(min(start + batch, total), total, "embed", path.name))
-        cancel.raise_if_cancelled()
+        vectors = _embed(chunked, space, emb, max(1, settings.embedding.batch_size), path.name, cancel, progress)
         timings["embed"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         # One append per document: each LanceDB append is a new fragment and version.
-        vectors = np.concatenate(parts) if parts else np.zeros((0, space.dim), dtype=np.float32)
         writer.add_chunks(space, chunked.records, vectors)
         writer.commit_document(doc)
         timings["write"] = time.perf_counter() - t0

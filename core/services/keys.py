@@ -8,6 +8,7 @@ or (opt-in) a 0600 file — see ``crypto/secrets.py``.
 from __future__ import annotations
 
 import getpass
+import threading
 
 from biny.core.config import Settings
 from biny.core.crypto.keys import SpaceKeys, new_wrapped_key, unwrap, wrap
@@ -29,6 +30,9 @@ class KeySession:
         # is sealed with the same passphrase as the owner's spaces.
         self._session_secret: str | None = None
         self.notices: list[str] = []  # things the user should know (e.g. where a secret went)
+        # Console operations run on a thread pool: two first writes to memory must not each
+        # mint a memory key (the second would replace the first and orphan what it sealed).
+        self._memory_lock = threading.Lock()
 
     @property
     def settings(self) -> Settings:
@@ -159,22 +163,44 @@ class KeySession:
         return changed
 
     # ---- memory ---------------------------------------------------------------------------
-    def memory_crypto(self) -> MemoryCrypto:
-        """The owner's memory key, created with the owner's passphrase on first use."""
+    def memory_crypto(self, *, create: bool) -> MemoryCrypto | None:
+        """The owner's memory key; made with the owner's passphrase on first write (``create``).
+
+        None when no key exists yet and ``create`` is False: nothing was ever stored, so a read
+        has nothing to open and must not mint a key with whichever passphrase happens to be at hand.
+        """
         tenant, user = self.owner
+        with self._memory_lock:
+            return self._memory_crypto(tenant, user, create)
+
+    def _memory_crypto(self, tenant: str, user: str, create: bool) -> MemoryCrypto | None:
         if self._memory is None:
-            secret = self._secret(tenant, user)
-            if not secret:
+            stored = self.folder.catalog.memory_key(tenant, user)
+            if stored is None and not create:
+                return None
+            candidates = [c for c in dict.fromkeys([self._session_secret, self.secrets.get(tenant, user)]) if c]
+            if not candidates:
                 raise PassphraseRequired(
                     "Memory is encrypted with your passphrase and none is available here "
                     f"(secret source: {self.secrets.describe()}). Set BINY_PASSPHRASE, unlock a space "
                     "in the console, or run `biny space unlock NAME --remember`."
                 )
-            stored = self.folder.catalog.memory_key(tenant, user)
             if stored is None:
-                keys, kdf, wrapped = new_wrapped_key(secret, MEMORY_KEY_ID, tenant, user)
+                keys, kdf, wrapped = new_wrapped_key(candidates[0], MEMORY_KEY_ID, tenant, user)
                 self.folder.writer.set_memory_key(tenant, user, kdf, wrapped)
             else:
-                keys = self._unwrap(secret, stored[0], stored[1], MEMORY_KEY_ID, tenant, user, "memory")
+                keys = self._open_memory_key(stored, candidates)
             self._memory = keys
         return MemoryCrypto(f"{tenant}/{user}", self._memory)
+
+    def _open_memory_key(self, stored: tuple[str, bytes], candidates: list[str]) -> SpaceKeys:
+        tenant, user = self.owner
+        for secret in candidates:  # the passphrase unlocked in this session, then the secret source
+            try:
+                return self._unwrap(secret, stored[0], stored[1], MEMORY_KEY_ID, tenant, user, "memory")
+            except WrongPassphrase:
+                continue
+        raise WrongPassphrase(
+            f"Memory of {tenant}/{user} is sealed with a passphrase that none of the available ones opens "
+            f"(tried {len(candidates)}). Unlock a space that uses that passphrase, or set BINY_PASSPHRASE to it."
+        )

@@ -6,6 +6,8 @@ import threading
 import uuid
 from typing import Any
 
+import numpy as np
+
 from biny.core.crypto.memory import MemoryCrypto
 from biny.core.embed.base import Vectors
 from biny.core.errors import BinyError
@@ -27,17 +29,29 @@ class Memory:
         self._table: FactTable | None = None
         self._lock = threading.Lock()
 
-    def _open(self) -> tuple[FactTable, MemoryCrypto]:
-        """The fact table (created at first use) and the owner's memory key; legacy rows sealed once."""
-        crypto = self.keys.memory_crypto()
+    def _open(self, *, create: bool = False) -> tuple[FactTable, MemoryCrypto] | None:
+        """The fact table and the owner's memory key; legacy rows sealed once.
+
+        None for a read before anything was ever stored (no key yet): memory is empty.
+        """
+        cat = self.folder.catalog
+        # Legacy plaintext rows are sealed at the first open; after that only ``create`` matters.
+        legacy = self._table is None and FactTable.legacy_rows(cat.con, cat.lock) > 0
+        crypto = self.keys.memory_crypto(create=create or legacy)
+        if crypto is None:
+            return None
         with self._lock:
             if self._table is None:
-                cat = self.folder.catalog
                 table = FactTable(cat.con, cat.lock, self.models.embedder.dim, crypto.owner)
                 self.folder.writer.migrate_facts(table)
                 self.folder.writer.seal_legacy_memory(table, crypto)
                 self._table = table
             return self._table, crypto
+
+    def _writable(self) -> tuple[FactTable, MemoryCrypto]:
+        opened = self._open(create=True)
+        assert opened is not None  # create=True makes the key or raises
+        return opened
 
     def _fact(self, row: FactRow, crypto: MemoryCrypto) -> Fact:
         if row.ct is None:  # sealed at first open (writer.seal_legacy_memory); never shown in plaintext
@@ -54,7 +68,7 @@ class Memory:
         if not text:
             raise BinyError("A fact needs some text.")
         scope = check_scope(scope)
-        table, crypto = self._open()
+        table, crypto = self._writable()
         fact_id = uuid.uuid4().hex[:12]
         ts = now()
         row = FactRow(fact_id, crypto.scope_key(scope), "active", 1, ts, ts, self.models.embedder.model_id,
@@ -63,14 +77,17 @@ class Memory:
         return self.get(fact_id)
 
     def get(self, fact_id: str) -> Fact:
-        table, crypto = self._open()
-        row = table.get(fact_id)
-        if row is None:
+        opened = self._open()
+        row = opened[0].get(fact_id) if opened else None
+        if row is None or opened is None:
             raise FactNotFound(f"No fact with id {fact_id}.")
-        return self._fact(row, crypto)
+        return self._fact(row, opened[1])
 
     def facts(self, scope: str | None = None, statuses: tuple[str, ...] = ("active", "archived")) -> list[Fact]:
-        table, crypto = self._open()
+        opened = self._open()
+        if opened is None:
+            return []
+        table, crypto = opened
         key = crypto.scope_key(check_scope(scope)) if scope is not None else None
         return [self._fact(r, crypto) for r in table.rows(statuses, key)]
 
@@ -85,7 +102,7 @@ class Memory:
         current = self.get(fact_id)
         if current.status == "deleted":
             raise FactNotFound(f"Fact {fact_id} was deleted.")
-        table, crypto = self._open()
+        table, crypto = self._writable()
         ct = crypto.seal_fact(fact_id, text, current.scope, current.source)
         self.folder.writer.update_fact(table, fact_id, ct, self._embed(text), self.models.embedder.model_id, now())
         return self.get(fact_id)
@@ -94,22 +111,30 @@ class Memory:
         if status not in STATUSES:
             raise BinyError(f"Unknown fact status {status!r}.")
         self.get(fact_id)
-        table, _ = self._open()
+        table, _ = self._writable()
         self.folder.writer.set_fact_status(table, fact_id, status, now())
         return self.get(fact_id)
 
     # ---- the recall chain's view of the store (memory/recall.py: FactSource) ------------------
     def candidates(self, scope: str) -> tuple[list[tuple[str, int]], Vectors]:
-        table, crypto = self._open()
+        opened = self._open()
+        if opened is None:
+            return [], np.zeros((0, self.models.embedder.dim), dtype=np.float32)
+        table, crypto = opened
         return table.candidates(crypto.scope_key(check_scope(scope)), self.models.embedder.model_id)
 
     def current(self, fact_ids: list[str]) -> dict[str, Fact]:
-        table, crypto = self._open()
+        opened = self._open()
+        if opened is None:
+            return {}
+        table, crypto = opened
         return {fid: self._fact(r, crypto) for fid, r in table.current(fact_ids).items() if r.ct is not None}
 
     def all_vectors(self) -> Vectors:
-        table, _ = self._open()
-        return table.all_vectors(self.models.embedder.model_id)
+        opened = self._open()
+        if opened is None:
+            return np.zeros((0, self.models.embedder.dim), dtype=np.float32)
+        return opened[0].all_vectors(self.models.embedder.model_id)
 
     def recall(self, question: str, scope: str, *, conversation_id: str | None = None,
                history: list[str] | None = None, k: int = 5, threshold: float = 0.1, max_chars: int = 12000,
@@ -124,11 +149,14 @@ class Memory:
 
     # ---- canonical conversation history (M7: the reference block is never stored here) ---------
     def add_turn(self, conversation_id: str, role: str, content: str) -> None:
-        table, crypto = self._open()
+        table, crypto = self._writable()
         key = crypto.conversation_key(conversation_id)
         self.folder.writer.add_turn(table, key, role, crypto.seal_turn(key, content), now())
 
     def conversation(self, conversation_id: str) -> list[tuple[str, str]]:
-        table, crypto = self._open()
+        opened = self._open()
+        if opened is None:
+            return []
+        table, crypto = opened
         key = crypto.conversation_key(conversation_id)
         return [(role, crypto.open_turn(key, ct)) for role, ct, _ in table.turns(key) if ct is not None]

@@ -133,6 +133,22 @@ class FactTable:
                              "WHERE conversation_id = ? AND n = ?", [conversation_key, ct, conversation_id, n])
 
     # ---- reads ----------------------------------------------------------------------------
+    @staticmethod
+    def legacy_rows(con: duckdb.DuckDBPyConnection, lock: threading.RLock) -> int:
+        """Facts or turns stored in plaintext by an older version (0 if the tables do not exist)."""
+        with lock:
+            cols = {(r[0], r[1]) for r in con.execute(
+                "SELECT table_name, column_name FROM information_schema.columns "
+                "WHERE table_name IN ('facts', 'conversation_turns')").fetchall()}
+            n = 0
+            for table in ("facts", "conversation_turns"):
+                if (table, "fact_id" if table == "facts" else "n") not in cols:
+                    continue
+                where = " WHERE ct IS NULL" if (table, "ct") in cols else ""
+                row = con.execute(f"SELECT count(*) FROM {table}{where}").fetchone()
+                n += int(row[0]) if row else 0
+        return n
+
     def _rows(self, where: str, params: list[Any]) -> list[FactRow]:
         with self.lock:
             rows = self.con.execute(f"SELECT {_COLS} FROM facts WHERE {where}", params).fetchall()

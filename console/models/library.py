@@ -1,0 +1,141 @@
+"""The Library's state (SPEC C1): spaces, the current space, its documents, recent failures, ingest runs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from biny.console.models.base import Fetching, Runner
+from biny.core import CancelToken, DocumentRow, Engine, IngestReport, Progress, SpaceInfo
+
+
+@dataclass(slots=True)
+class LibrarySnapshot:
+    spaces: list[SpaceInfo] = field(default_factory=list)
+    current: SpaceInfo | None = None
+    documents: list[DocumentRow] = field(default_factory=list)
+    failures: list[dict[str, Any]] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+
+def _snapshot(engine: Engine, want: str | None) -> LibrarySnapshot:
+    """Everything the screen shows, read in one background step."""
+    spaces = engine.spaces()
+    current = next((s for s in spaces if s.name == want), spaces[0] if spaces else None)
+    snap = LibrarySnapshot(spaces, current)
+    if current is not None:
+        if not current.locked:
+            snap.documents = engine.documents(current.name)
+        snap.failures = [r for r in engine.ingest_log(current.name) if r["outcome"] == "failed"][:8]
+    snap.notices = list(engine.notices)
+    engine.notices.clear()
+    return snap
+
+
+class LibraryModel(Fetching):
+    """Observed through ``changed``, ``error``, ``notice``, ``space_selected``, ``progress`` and
+    ``ingest_finished``; every engine call runs off the UI thread."""
+
+    def __init__(self, engine: Engine, run: Runner) -> None:
+        super().__init__(run)
+        self.engine = engine
+        self.state = LibrarySnapshot()
+        self.ingest_op: Any = None  # the running ingest's op (has .cancel), or None
+
+    # ---- what the screen reads ------------------------------------------------------------
+    @property
+    def current(self) -> str | None:
+        return self.state.current.name if self.state.current else None
+
+    @property
+    def locked(self) -> bool:
+        return self.state.current is not None and self.state.current.locked
+
+    def document(self, doc_id: str) -> DocumentRow | None:
+        return next((d for d in self.state.documents if d.doc_id == doc_id), None)
+
+    # ---- intents ----------------------------------------------------------------------------
+    def _apply(self, snap: LibrarySnapshot) -> None:
+        previous = self.current
+        self.state = snap
+        self.emit("changed")
+        for notice in snap.notices:
+            self.emit("notice", notice)
+        if self.current and self.current != previous:
+            self.emit("space_selected", self.current)
+
+    def _then_refresh(self, action: Callable[[], object], select: str | None = None) -> None:
+        engine = self.engine
+
+        def work(_: Callable[[Progress], None], __: CancelToken) -> LibrarySnapshot:
+            action()
+            return _snapshot(engine, select or self.current)
+
+        self.fetch(work, self._apply)
+
+    def refresh(self, select: str | None = None) -> None:
+        self._then_refresh(lambda: None, select)
+
+    def select(self, name: str) -> None:
+        if name and name != self.current:
+            self.refresh(select=name)
+
+    def create_space(self, name: str, *, encrypted: bool = True, passphrase: str | None = None,
+                     remember: bool = True) -> None:
+        # Model load and key derivation (scrypt) both run here, off the UI thread.
+        engine = self.engine
+        self._then_refresh(lambda: engine.create_space(name, encrypted=encrypted, passphrase=passphrase,
+                                                       remember=remember), select=name)
+
+    def unlock(self, passphrase: str, *, remember: bool = False) -> None:
+        name = self.current
+        if name:
+            engine = self.engine
+            self._then_refresh(lambda: engine.unlock(name, passphrase, remember=remember), select=name)
+
+    def delete_space(self) -> None:
+        name = self.current
+        if name:
+            engine = self.engine
+            self._then_refresh(lambda: engine.delete_space(name), select="")
+
+    def set_status(self, doc_id: str, status: str) -> None:
+        name = self.current
+        if name:
+            engine = self.engine
+            self._then_refresh(lambda: engine.set_document_status(name, doc_id, status), select=name)
+
+    def ingest(self, paths: list[Path]) -> bool:
+        """Start an ingest of files and folders (folders are walked in the background)."""
+        name = self.current
+        if not name or self.ingest_op is not None:
+            return False
+        engine = self.engine
+
+        def work(progress: Callable[[Progress], None], cancel: CancelToken) -> IngestReport:
+            return engine.ingest(name, engine.expand_paths(paths), progress=progress, cancel=cancel)
+
+        def on_progress(p: Progress) -> None:
+            self.emit("progress", p)
+            if p.stage == "file_done" and p.outcome == "ingested":
+                self.refresh(select=name)  # the table fills as files commit
+
+        def done(report: IngestReport) -> None:
+            self.emit("ingest_finished", report)
+
+        def failed(exc: BaseException, detail: str) -> None:
+            self.emit("error", str(exc), detail)
+
+        def finished() -> None:
+            self.ingest_op = None
+            self.refresh(select=name)
+
+        self.ingest_op = self._run(work, on_success=done, on_failure=failed, on_progress=on_progress,
+                                   on_finished=finished)
+        return True
+
+    def cancel_ingest(self) -> None:
+        if self.ingest_op is not None:
+            self.ingest_op.cancel.cancel()
