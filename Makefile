@@ -27,7 +27,7 @@ demo: setup
 ## Set up and run the whole test suite (what CI runs).
 test: setup typecheck
 	$(BIN)/ruff check .
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q --durations=15
 
 typecheck: setup
 	mkdir -p build/typecheck/biny

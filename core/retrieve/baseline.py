@@ -115,19 +115,31 @@ def load_questions() -> list[tuple[str, str]]:
     return out
 
 
+# Process-wide: the vectors depend only on the model and the bundled questions, so every
+# engine opened in a process (a test session opens dozens) shares one embedding of them.
+_QUESTION_VECTORS: dict[str, Vectors] = {}
+
+
 def question_vectors(embedder: Embedder, cache_dir: Path) -> tuple[list[str], Vectors]:
-    """Embed the bundled questions once per model; cached on disk by content hash."""
+    """Embed the bundled questions once per model: kept in memory, and on disk by content hash."""
     questions = load_questions()
     key = hashlib.sha256(
         (embedder.model_id + "\n" + "\n".join(q for _, q in questions)).encode()
     ).hexdigest()[:16]
-    path = cache_dir / f"baseline-questions-{key}.npy"
-    if path.exists():
-        vecs = np.load(path)
-    else:
-        vecs = embedder.embed_queries([q for _, q in questions])
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        np.save(path, vecs)
+    vecs = _QUESTION_VECTORS.get(key)
+    if vecs is None:
+        path = cache_dir / f"baseline-questions-{key}.npy"
+        if path.exists():
+            vecs = np.load(path)
+        else:
+            vecs = embedder.embed_queries([q for _, q in questions])
+            try:
+                cache_dir.mkdir(parents=True, exist_ok=True)
+                np.save(path, vecs)
+            except OSError:
+                pass  # a read-only or full disk: the in-memory copy serves this process
+        vecs.setflags(write=False)  # shared between engines: nobody may change it
+        _QUESTION_VECTORS[key] = vecs
     return [s for s, _ in questions], vecs
 
 

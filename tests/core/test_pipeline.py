@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -143,15 +144,36 @@ def test_never_padded_and_no_second_pass_when_nothing_retrieved(laws: tuple[Engi
     assert emb.query_calls == before + 1  # only the question itself was embedded
 
 
+def _merged(eng: Engine, chunk_ids: list[str]) -> list[tuple[str, str]]:
+    """(document title, chunk text) of chunks the second pass merged."""
+    row = eng.catalog.space("laws")
+    crypto = eng.crypto("laws")
+    titles = {d.doc_id: d.title for d in eng.documents("laws")}
+    return [(titles[r.doc_id], crypto.open_record(r).text) for r in eng.chunks.fetch(row.space_id, chunk_ids).values()]
+
+
 def test_second_pass_runs_once_for_a_missing_aspect(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    """R3b: the question asks a duration, none of the first K carries one; one derived search merges one that does."""
     eng, emb = laws
     before = emb.query_calls
-    result = eng.ask("laws", "劳动法规定的试用期最长是多长时间？", k=5)
+    result = eng.ask("laws", "劳动法规定的试用期最长是多长时间？", k=3)
     sp = result.trace.stage("second_pass")
-    assert sp is not None
-    assert emb.query_calls - before <= 2  # the question, plus at most one batch of derived queries
-    assert result.chunks
-    assert any("试用期" in h.text for h in result.chunks)
+    assert sp is not None and sp.data["missing_aspects"] == ["duration"] and len(sp.data["queries"]) == 1
+    assert emb.query_calls == before + 2  # the question, then one batch of derived queries: once, never a loop
+    merged = _merged(eng, sp.kept)
+    assert merged and all(re.search(r"[0-9一二三四五六七八九十]+个?(?:月|日|年|小时)", text) for _, text in merged)
+
+
+def test_second_pass_searches_a_missing_named_term(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    """R3a: a document named in the question (a glossary term from titles) that no retrieved chunk mentions."""
+    eng, emb = laws
+    before = emb.query_calls
+    result = eng.ask("laws", "继承编对遗嘱的规定和劳动法对加班的规定分别是什么？", k=3)
+    sp = result.trace.stage("second_pass")
+    assert sp is not None and sp.data["missing_terms"] == ["劳动法"] and len(sp.data["queries"]) == 1
+    assert emb.query_calls == before + 2
+    merged = _merged(eng, sp.kept)
+    assert merged and all("劳动法" in title for title, _ in merged)
 
 
 def test_budget_keeps_whole_chunks(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
