@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from biny.core.memory.facts import Fact, FactNotFound
     from biny.core.memory.recall import DroppedFact, RecalledFact, RecallResult, Step
     from biny.core.progress import CancelToken, Progress, ProgressCallback
-    from biny.core.results import AskResult, FileOutcome, Hit, IngestReport, SpaceInfo
+    from biny.core.results import Answer, AskResult, Citation, FileOutcome, Hit, IngestReport, SpaceInfo
     from biny.core.retrieve.baseline import Baselines, Distribution
     from biny.core.retrieve.candidates import RetrievalParams
     from biny.core.retrieve.trace import Dropped, Stage, Trace
@@ -49,7 +49,8 @@ if TYPE_CHECKING:
 # name → module it lives in (one source of truth for the lazy re-export and for __all__)
 _EXPORTS: dict[str, str] = {
     "Engine": "engine", "default_home": "engine", "Settings": "config",
-    "AskResult": "results", "FileOutcome": "results", "Hit": "results", "IngestReport": "results",
+    "Answer": "results", "Citation": "results", "AskResult": "results",
+    "FileOutcome": "results", "Hit": "results", "IngestReport": "results",
     "SpaceInfo": "results",
     "CancelToken": "progress", "Progress": "progress", "ProgressCallback": "progress",
     "Trace": "retrieve.trace", "Stage": "retrieve.trace", "Dropped": "retrieve.trace",
@@ -68,7 +69,8 @@ _EXPORTS: dict[str, str] = {
 
 # Written out for linters and readers; tests/test_public_api.py checks it equals _EXPORTS.
 __all__ = [
-    "AskResult", "Baselines", "BinyError", "CancelToken", "Cancelled", "ChunkRecord", "ConfigError",
+    "Answer", "AskResult", "Baselines", "BinyError", "CancelToken", "Cancelled", "ChunkRecord", "Citation",
+    "ConfigError",
     "CorruptDocument", "DataFolderInUse", "DataTampered", "Distribution", "DocumentError", "DocumentRow",
     "DocumentTooLarge", "Dropped", "DroppedFact", "EmptyDocument", "EncryptedDocument", "Engine", "Fact",
     "FactNotFound", "FileOutcome", "Hit", "IngestReport", "ModelMismatch", "ModelUnavailable",

@@ -76,6 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="JSONL file: one question per line ({\"question\": ..., \"history\": [...]})")
     ask.add_argument("--history", type=Path,
                      help="JSONL file of the conversation's earlier turns ({\"role\": \"user\", \"content\": ...})")
+    ask.add_argument("--answer", action="store_true",
+                     help="also compose a grounded answer from the passages (a model if configured, else extracted)")
     ask.add_argument("--json", action="store_true")
 
     mem = sub.add_parser("memory", help="facts per scope and their recall (M1–M7)")
@@ -268,7 +270,8 @@ def _ask(engine: Any, args: argparse.Namespace) -> int:
     if not args.question:
         raise BinyError("Give a question, or --questions FILE.jsonl.")
     history = _read_history(args.history) if args.history else []
-    result = engine.ask(args.space, args.question, k=args.k, max_distance=args.max_distance, history=history)
+    asker = engine.answer if args.answer else engine.ask
+    result = asker(args.space, args.question, k=args.k, max_distance=args.max_distance, history=history)
     if args.json:
         _dump(result.to_dict(), out)
     else:
@@ -338,8 +341,9 @@ def _ask_many(engine: Any, args: argparse.Namespace) -> int:
         if not isinstance(item, dict) or not isinstance(item.get("question"), str):
             raise BinyError(f'{args.questions}:{n}: expected {{"question": "..."}}.')
         history = [h if isinstance(h, str) else h.get("content", "") for h in item.get("history", [])]
-        result = engine.ask(args.space, item["question"], k=item.get("k", args.k),
-                            max_distance=args.max_distance, history=history)
+        asker = engine.answer if args.answer else engine.ask
+        result = asker(args.space, item["question"], k=item.get("k", args.k), max_distance=args.max_distance,
+                       history=history)
         row = result.to_dict()
         if "id" in item:
             row["id"] = item["id"]
@@ -358,7 +362,25 @@ def _read_history(path: Path) -> list[str]:
     return out
 
 
+def _print_answer(answer: Any) -> None:
+    label = {"model": "Answer", "extractive": "Answer (extracted from your material, no model)",
+             "none": "Answer"}.get(answer.mode, "Answer")
+    print(f"{label}:\n  " + answer.text.replace("\n", "\n  "))
+    if answer.untraced_numbers:
+        print(f"  ! numbers not found in the cited sources: {', '.join(answer.untraced_numbers)}")
+    if answer.removed_citations or answer.removed_placeholders:
+        print(f"  ! removed: {', '.join(answer.removed_citations + answer.removed_placeholders)}")
+    if answer.mode != "none" and answer.note and answer.mode != "model":
+        print(f"  ({answer.note})")
+    print()
+
+
 def _print_result(result: Any) -> None:
+    if result.answer is not None:
+        _print_answer(result.answer)
+        if result.answer.mode == "none":
+            return
+        print("Sources:")
     if not result.chunks:
         print("No passage is close enough to answer this: it is probably not in this space.")
     for n, h in enumerate(result.chunks, 1):

@@ -108,6 +108,10 @@ class LLMSettings:
     followup_fallback: str = "previous+current"
     # I7: one short situating note per chunk at ingest (cached by content hash); needs a model.
     situating_notes: bool = False
+    # Grounded answers (answer/compose.py): a model that has not answered in this many seconds is
+    # abandoned and the answer is extracted instead; replies are capped at this many tokens.
+    answer_timeout_s: float = 30.0
+    answer_max_tokens: int = 600
 
 
 @dataclass(slots=True)

@@ -23,6 +23,7 @@ from biny.core.progress import CancelToken, ProgressCallback, no_progress
 from biny.core.results import AskResult, Hit, IngestReport, SpaceInfo
 from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.candidates import RetrievalParams
+from biny.core.services.answers import Answers
 from biny.core.services.documents import Documents, expand_paths
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
@@ -70,6 +71,7 @@ class Engine:
         self._documents = Documents(folder, self.models, self.keys)
         self._retriever = Retriever(folder, self.models, self.keys)
         self._spaces.on_forget.append(self._retriever.forget)
+        self._answers = Answers(folder, self.models, self._retriever)
         self.memory = Memory(folder, self.models, self.keys)
         self._closed = False
 
@@ -246,6 +248,17 @@ class Engine:
         query vector — ``question`` itself is what the trace, prompt and history keep.
         """
         return self._retriever.ask(space, question, k=k, max_distance=max_distance, params=params, history=history)
+
+    def answer(self, space: str, question: str, *, history: list[str] | None = None, k: int | None = None,
+               max_distance: float | None = None, params: RetrievalParams | None = None) -> AskResult:
+        """``ask``, then a grounded answer from its final context in ``result.answer``.
+
+        With a model: cited, exact values kept exact, every number checked; nothing retrieved
+        means no model call and an honest "not in your material"; a failing model means the
+        extractive answer, said in the trace. Without a model: extractive.
+        """
+        return self._answers.answer(space, question, history=history, k=k, max_distance=max_distance,
+                                    params=params)
 
     def more_material(self, turn_id: str) -> AskResult:
         """R6: the next batch of the same ranked pool; once per turn."""

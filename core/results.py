@@ -10,7 +10,7 @@ from typing import Any
 
 from biny.core.retrieve.trace import Trace
 
-__all__ = ["AskResult", "FileOutcome", "Hit", "IngestReport", "SpaceInfo"]
+__all__ = ["Answer", "AskResult", "Citation", "FileOutcome", "Hit", "IngestReport", "SpaceInfo"]
 
 
 @dataclass(slots=True)
@@ -77,6 +77,41 @@ class Hit:
 
 
 @dataclass(slots=True)
+class Citation:
+    """One numbered source of an answer: which chunk, where in its document."""
+
+    n: int
+    chunk_id: str
+    document: str
+    page: int | None
+    span: tuple[int, int]  # character span of the chunk in its document
+    sentences: list[str] = field(default_factory=list)  # the cited sentences (extractive), for highlighting
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "chunk_id": self.chunk_id, "document": self.document, "page": self.page,
+                "span": list(self.span)}
+
+
+@dataclass(slots=True)
+class Answer:
+    """A grounded answer: built only from the final context, every citation and number checked."""
+
+    text: str
+    mode: str  # model | extractive | none
+    citations: list[Citation]
+    untraced_numbers: list[str]
+    language: str
+    removed_citations: list[str] = field(default_factory=list)  # markers that pointed at no passage
+    removed_placeholders: list[str] = field(default_factory=list)  # exact-value slots the model invented
+    note: str = ""  # why this mode (e.g. the model failed and the answer is extracted instead)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "mode": self.mode, "citations": [c.to_dict() for c in self.citations],
+                "untraced_numbers": self.untraced_numbers, "removed_citations": self.removed_citations,
+                "removed_placeholders": self.removed_placeholders, "language": self.language, "note": self.note}
+
+
+@dataclass(slots=True)
 class AskResult:
     question: str
     chunks: list[Hit]
@@ -86,6 +121,7 @@ class AskResult:
     trace: Trace
     turn_id: str = ""
     more_available: bool = False
+    answer: Answer | None = None  # set by Engine.answer
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -113,4 +149,5 @@ class AskResult:
             "trace": self.trace.to_dict(),
             "turn_id": self.turn_id,
             "more_available": self.more_available,
+            **({"answer": self.answer.to_dict()} if self.answer is not None else {}),
         }

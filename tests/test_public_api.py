@@ -13,7 +13,7 @@ import biny.core
 ROOT = Path(__file__).resolve().parents[1]
 
 PUBLIC = {
-    "AskResult", "Baselines", "BinyError", "CancelToken", "Cancelled", "ChunkRecord", "ConfigError",
+    "Answer", "AskResult", "Baselines", "BinyError", "Citation", "CancelToken", "Cancelled", "ChunkRecord", "ConfigError",
     "CorruptDocument", "DataFolderInUse", "DataTampered", "Distribution", "DocumentError", "DocumentRow",
     "DocumentTooLarge", "Dropped", "DroppedFact", "EmptyDocument", "EncryptedDocument", "Engine", "Fact",
     "FactNotFound", "FileOutcome", "Hit", "IngestReport", "ModelMismatch", "ModelUnavailable", "ParserCrashed",

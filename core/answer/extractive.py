@@ -1,0 +1,93 @@
+"""The no-model answer: the sentences of the final context that best cover the question.
+
+Scored by string evidence only — the question's terms (IDF-weighted within the context),
+its identifiers and the aspect it asks about (price, duration, contact …); the passage's
+rank breaks ties. At most ``max_sentences`` sentences, each with its citation, in reading
+order. Fast (no model, no network): a few milliseconds on top of ``ask``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from biny.core.text.aspects import asked_aspects, aspects_of
+from biny.core.text.identifiers import chunk_keys, question_keys
+from biny.core.text.terms import query_terms, terms_of
+
+# A sentence ends at CJK/Latin end punctuation or a line break; Latin full stops need a space after
+# (so 3.5 and e.g. v1.2 stay whole).
+_SENTENCE = re.compile(r"[^。！？!?\n]*?(?:[。！？!?]+|\.(?=\s|$)|\n|$)")
+_MAX_CHARS = 400
+
+
+@dataclass(slots=True)
+class Sentence:
+    passage: int  # 1-based, in context order
+    position: int
+    text: str
+    score: float = 0.0
+
+
+def sentences_of(text: str) -> list[str]:
+    """Sentences of a passage; headings (short lines without end punctuation) are not sentences."""
+    out = []
+    for m in _SENTENCE.finditer(text):
+        s = m.group(0).strip().lstrip("#>*-•· \t").strip()
+        heading = not re.search(r"[。！？!?.;；:：]$", s) and len(s) < 40
+        if len(s) >= 2 and not heading:
+            out.append(s)
+    return out
+
+
+def choose(question: str, passages: list[str], max_sentences: int = 3) -> list[Sentence]:
+    """The best-covering sentences, in passage order then reading order."""
+    candidates = [Sentence(n, i, s[:_MAX_CHARS]) for n, text in enumerate(passages, start=1)
+                  for i, s in enumerate(sentences_of(text))]
+    if not candidates:
+        return []
+    asked = query_terms(question)
+    terms = [terms_of(c.text) for c in candidates]
+    # IDF within the context: a word every sentence has says little about which one answers.
+    idf = {t: math.log(1 + len(candidates) / (1 + sum(t in ts for ts in terms))) for t in asked}
+    total = sum(idf.values()) or 1.0
+    keys = {i.key for i in question_keys(question)}
+    aspects = {a for a in asked_aspects(question) if not a.startswith("topic:")}
+    for c, ts in zip(candidates, terms, strict=True):
+        c.score = sum(w for t, w in idf.items() if t in ts) / total
+        if keys and keys & {k.split("|", 1)[1] for k in chunk_keys(c.text, "")}:
+            c.score += 1.0  # the named article / RFC / part is in this sentence
+    # A sentence continues the one before it ("The Team plan … . History is kept for 2 years."):
+    # it inherits part of that sentence's evidence.
+    base = [c.score for c in candidates]
+    for i in range(1, len(candidates)):
+        if candidates[i].passage == candidates[i - 1].passage:
+            candidates[i].score += 0.3 * base[i - 1]
+    if aspects:
+        # The asked price / duration / contact counts where the sentence, or the one before it
+        # ("The Starter plan … . It costs $49 …"), is about what was asked — not any price in reach.
+        strong = 0.5 * max(base)
+        about = [b > 0 and b >= strong for b in base]
+        for i, c in enumerate(candidates):
+            before = i > 0 and candidates[i - 1].passage == c.passage and about[i - 1]
+            if (about[i] or before) and aspects & aspects_of(c.text):
+                c.score += 0.5
+    ranked = sorted(candidates, key=lambda c: (-c.score, c.passage, c.position))
+    best = [c for c in ranked if c.score > 0][:max_sentences]
+    if not best:
+        # No shared words (a question in another language than the passage): the nearest
+        # passage is the answer retrieval found; its opening sentences carry it.
+        best = [c for c in candidates if c.passage == 1][:2]
+    return sorted(best, key=lambda c: (c.passage, c.position))
+
+
+def render(chosen: list[Sentence]) -> str:
+    """Sentences with their citations, CJK sentences joined without spaces."""
+    out = ""
+    for c in chosen:
+        piece = f"{c.text} [{c.passage}]"
+        if out and not re.search(r"[\u3040-\u30ff\u3400-\u9fff]", c.text[:1]):
+            out += " "
+        out += piece
+    return out

@@ -1,0 +1,117 @@
+"""Exact values are never retyped by a model (SPEC S6, generalised).
+
+URLs, e-mail addresses, phone numbers, amounts with a currency, ISBNs and part/SKU
+numbers in the context are replaced by placeholders (``⟦L3⟧``) before the prompt; the
+model writes the placeholder and the output gets the stored value back, character for
+character. A placeholder the model invents is removed and reported, and a value is only
+ever shown with a citation of the passage it came from.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from biny.core.answer.citations import cited_in
+
+# Order matters: longer, more specific forms first (an e-mail before the URL-ish domain in it).
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("email", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
+    ("url", re.compile(r"https?://[^\s<>\"'）)\]】]+|www\.[^\s<>\"'）)\]】]+")),
+    ("isbn", re.compile(r"\bISBN(?:-1[03])?:?\s*(?:97[89][-\s]?)?\d{1,5}[-\s]?\d{1,7}[-\s]?\d{1,7}[-\s]?[\dX]\b")),
+    ("amount", re.compile(
+        r"(?:[$€£¥￥₩₹]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:万|亿|[kKmM]\b))?"
+        r"|\b(?:USD|EUR|GBP|CNY|RMB|JPY|CHF)\s?\d[\d,]*(?:\.\d+)?"
+        r"|\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|CNY|RMB|JPY|CHF|元|美元|欧元|英镑|日元|円)(?![A-Za-z]))")),
+    ("phone", re.compile(r"(?<![\w+.])\+?\(?\d[\d\s().-]{5,}\d(?![\w.])")),
+    ("part", re.compile(r"(?<![A-Za-z0-9])[A-Z]{1,6}-?\d{2,}[A-Z0-9]*(?:-[A-Z0-9]+)*(?![A-Za-z0-9])")),
+)
+_TRAILING = ".,;:!?。，；：！？"
+PLACEHOLDER = re.compile(r"⟦([A-Za-z]?\d+)⟧")
+
+
+def _is_phone(candidate: str) -> bool:
+    """International (+), or ten or more digits, or the usual 3-4 + 4 grouping; never a date or a sum."""
+    digits = sum(c.isdigit() for c in candidate)
+    if candidate.startswith("+"):
+        return 8 <= digits <= 15
+    if re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", candidate):
+        return False
+    return 10 <= digits <= 15 or (bool(re.search(r"\d{3,4}[\s-]\d{4}$", candidate)) and digits >= 7)
+
+
+@dataclass(frozen=True, slots=True)
+class ExactSpan:
+    key: str  # "L3"
+    value: str
+    kind: str
+    passage: int  # the numbered passage (1-based) it came from
+
+
+@dataclass(slots=True)
+class Masked:
+    passages: list[str]
+    spans: dict[str, ExactSpan] = field(default_factory=dict)
+
+
+def mask(passages: list[str]) -> Masked:
+    """Replace exact values in each passage by placeholders numbered across the whole context."""
+    out = Masked([])
+    by_value: dict[tuple[str, int], str] = {}
+    for n, text in enumerate(passages, start=1):
+        found: list[tuple[int, int, str]] = []
+        for kind, rx in _PATTERNS:
+            for m in rx.finditer(text):
+                start, end = m.start(), m.end()
+                while end > start and text[end - 1] in _TRAILING:
+                    end -= 1  # "see https://x.org." — the full stop is not the link's
+                if kind == "phone" and not _is_phone(text[start:end]):
+                    continue
+                if all(end <= s or start >= e for s, e, _ in found):
+                    found.append((start, end, kind))
+        pieces, last = [], 0
+        for start, end, kind in sorted(found):
+            value = text[start:end]
+            key = by_value.get((value, n))
+            if key is None:
+                key = f"L{len(out.spans) + 1}"
+                by_value[(value, n)] = key
+                out.spans[key] = ExactSpan(key, value, kind, n)
+            pieces += [text[last:start], f"⟦{key}⟧"]
+            last = end
+        out.passages.append("".join(pieces) + text[last:])
+    return out
+
+
+def unmask(text: str, spans: dict[str, ExactSpan]) -> tuple[str, list[str]]:
+    """Put the stored values back; drop placeholders that name nothing. Returns (text, removed)."""
+    removed: list[str] = []
+    sentences = re.split(r"(?<=[。！？!?])|(?<=[.;；])\s+|\n+", text)
+    out = []
+    for sentence in sentences:
+        if not sentence:
+            continue
+        cites = cited_in(sentence)
+
+        def put_back(m: re.Match[str], cites: set[int] = cites) -> str:
+            span = spans.get(m.group(1))
+            if span is None:
+                removed.append(m.group(0))
+                return ""
+            # The value stands with its own passage: cite it if the sentence does not.
+            return span.value if span.passage in cites else f"{span.value} [{span.passage}]"
+
+        out.append(PLACEHOLDER.sub(put_back, sentence))
+    joined = _rejoin(text, out)
+    return re.sub(r"[ \t]{2,}", " ", joined).strip(), removed
+
+
+def _rejoin(original: str, parts: list[str]) -> str:
+    """Join sentences back with the separator the original used between them (space or newline)."""
+    if "\n" in original:
+        return "\n".join(parts) if original.count("\n") >= len(parts) - 1 else " ".join(parts)
+    cjk_end = re.compile(r"[。！？]$")
+    joined = ""
+    for part in parts:
+        joined += part if not joined or cjk_end.search(joined) else " " + part
+    return joined

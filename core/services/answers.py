@@ -1,0 +1,41 @@
+"""Grounded answers: retrieval, then the answer composed from its final context (answer/compose.py)."""
+
+from __future__ import annotations
+
+import time
+
+from biny.core.answer.compose import ComposeSettings, compose
+from biny.core.results import AskResult
+from biny.core.retrieve.candidates import RetrievalParams
+from biny.core.retrieve.trace import Stage
+from biny.core.services.folder import DataFolder
+from biny.core.services.models import Models
+from biny.core.services.retrieval import Retriever
+
+
+class Answers:
+    def __init__(self, folder: DataFolder, models: Models, retriever: Retriever) -> None:
+        self.folder = folder
+        self.models = models
+        self.retriever = retriever
+
+    def answer(self, space: str, question: str, *, history: list[str] | None = None, k: int | None = None,
+               max_distance: float | None = None, params: RetrievalParams | None = None) -> AskResult:
+        result = self.retriever.ask(space, question, k=k, max_distance=max_distance, params=params, history=history)
+        llm = self.folder.settings.llm
+        row = self.folder.catalog.space(space)
+        documents = len(self.folder.catalog.documents(row.space_id, ("active",)))
+        t0 = time.perf_counter()
+        answer = compose(result.question, result.chunks, self.models.llm if result.chunks else None, space=space,
+                         documents=documents, history=history,
+                         cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens))
+        result.answer = answer
+        result.trace.add(Stage(
+            "answer", f"{answer.mode}: {answer.note}",
+            kept=[c.chunk_id for c in answer.citations],
+            data={"mode": answer.mode, "cited": [c.n for c in answer.citations],
+                  "untraced_numbers": answer.untraced_numbers, "removed_citations": answer.removed_citations,
+                  "removed_placeholders": answer.removed_placeholders, "language": answer.language},
+            ms=(time.perf_counter() - t0) * 1000,
+        ))
+        return result
