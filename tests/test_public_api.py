@@ -13,7 +13,8 @@ import biny.core
 ROOT = Path(__file__).resolve().parents[1]
 
 PUBLIC = {
-    "Answer", "AskResult", "Baselines", "BinyError", "Citation", "CancelToken", "Cancelled", "ChunkRecord", "ConfigError",
+    "Answer", "AskResult", "Baselines", "BinyError", "Citation", "CancelToken", "Cancelled", "ChunkRecord",
+    "ConfigError",
     "CorruptDocument", "DataFolderInUse", "DataTampered", "Distribution", "DocumentError", "DocumentRow",
     "DocumentTooLarge", "Dropped", "DroppedFact", "EmptyDocument", "EncryptedDocument", "Engine", "Fact",
     "FactNotFound", "FileOutcome", "Hit", "IngestReport", "ModelMismatch", "ModelUnavailable", "ParserCrashed",
