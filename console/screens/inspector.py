@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -94,7 +96,26 @@ class InspectorScreen(QWidget):
         self.chunk_view = QTextBrowser()
         self.chunk_view.setObjectName("chunk_view")
 
+        # The grounded answer (issue: grounded answers): citations link to their passage.
+        self.answer_view = QTextBrowser()
+        self.answer_view.setObjectName("answer")
+        self.answer_view.setOpenLinks(False)
+        self.answer_view.anchorClicked.connect(lambda url: self.open_citation(int(url.path() or 0)))
+        self.copy_btn = QPushButton("Copy with sources")
+        self.copy_btn.setEnabled(False)
+        self.copy_btn.clicked.connect(self.copy_answer)
+        answer_box = QWidget()
+        answer_lay = QVBoxLayout(answer_box)
+        answer_lay.setContentsMargins(0, 0, 0, 0)
+        head = QHBoxLayout()
+        head.addWidget(QLabel("<b>Answer</b>"))
+        head.addStretch(1)
+        head.addWidget(self.copy_btn)
+        answer_lay.addLayout(head)
+        answer_lay.addWidget(self.answer_view)
+
         right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(answer_box)
         ctx_box = QWidget()
         ctx_lay = QVBoxLayout(ctx_box)
         ctx_lay.setContentsMargins(0, 0, 0, 0)
@@ -103,7 +124,7 @@ class InspectorScreen(QWidget):
         ctx_lay.addWidget(self.context)
         right.addWidget(ctx_box)
         right.addWidget(self.chunk_view)
-        right.setSizes([320, 260])
+        right.setSizes([200, 260, 220])
         split = QSplitter()
         split.addWidget(self.stages)
         split.addWidget(right)
@@ -136,7 +157,7 @@ class InspectorScreen(QWidget):
         cut = None if self.auto_cut.isChecked() else self.cut.value()
 
         def work(_: Any, __: CancelToken) -> AskResult:
-            return self.engine.ask(space, q, k=k, max_distance=cut, history=history)
+            return self.engine.answer(space, q, k=k, max_distance=cut, history=history)
 
         run_op(work, on_success=self.show_result, on_failure=self._failed, on_finished=self._done)
 
@@ -216,6 +237,7 @@ class InspectorScreen(QWidget):
         for n, hit in enumerate(result.chunks, 1):
             self._add_row(n, hit)
         self.more_btn.setEnabled(result.more_available)
+        self._show_answer(result)
         if not result.chunks:
             self.chunk_view.setHtml(f"<p><i>{NO_PASSAGE}</i></p><p>Nothing was padded in: fewer than K "
                                     "passages is the correct result when the material does not answer.</p>")
@@ -223,16 +245,63 @@ class InspectorScreen(QWidget):
             self.context.setCurrentRow(0)
         self.answered.emit(result)
 
+    def _show_answer(self, result: AskResult) -> None:
+        a = result.answer
+        self.copy_btn.setEnabled(a is not None and a.mode != "none")
+        if a is None:
+            self.answer_view.setHtml("")
+            return
+        label = {"model": "Composed from the passages below", "none": "Not in your material",
+                 "extractive": "Extracted from the passages below (no language model)"}.get(a.mode, a.mode)
+        body = _escape(a.text)
+        for number in a.untraced_numbers:  # W5: a number no cited passage states is marked
+            body = body.replace(_escape(number), f"<span style='background:#ffd43b;color:#000' title='Not found in "
+                                                 f"the cited passages'>{_escape(number)}</span>")
+        body = re.sub(r"\[(\d+)\]", r"<a href='cite:\1'>[\1]</a>", body)
+        notes = []
+        if a.untraced_numbers:
+            notes.append("Marked numbers are not in the cited passages: " + ", ".join(map(_escape, a.untraced_numbers)))
+        if a.removed_citations or a.removed_placeholders:
+            notes.append("Removed from the model's reply: " + ", ".join(map(_escape, a.removed_citations
+                                                                           + a.removed_placeholders)))
+        if (a.mode == "extractive" and "failed" in a.note) or "empty" in a.note:
+            notes.append(_escape(a.note))
+        extra = "".join(f"<p><small>{n}</small></p>" for n in notes)
+        self.answer_view.setHtml(f"<p><small><b>{label}</b></small></p><p>{body}</p>{extra}")
+
+    def open_citation(self, n: int) -> None:
+        """Show passage ``n`` of the answer, its cited sentences highlighted."""
+        if self.result is not None and 1 <= n <= len(self.result.chunks):
+            self.context.setCurrentRow(n - 1)
+            self._show_chunk(n - 1)
+
+    def copy_answer(self) -> None:
+        a = self.result.answer if self.result is not None else None
+        if a is None or self.result is None:
+            return
+        sources = [f"[{c.n}] {c.document}" + (f", page {c.page}" if c.page else "") for c in a.citations]
+        QApplication.clipboard().setText(a.text + ("\n\nSources:\n" + "\n".join(sources) if sources else ""))
+
     def _show_chunk(self, row: int) -> None:
         if self.result is None or not (0 <= row < len(self.result.chunks)):
             return
         h = self.result.chunks[row]
         where = f"page {h.page}, " if h.page else ""
         path = " › ".join(h.heading_path)
-        text = h.text.replace("&", "&amp;").replace("<", "&lt;").replace("\n", "<br>")
+        text = _escape(h.text)
+        answer = self.result.answer
+        cited = next((c for c in (answer.citations if answer else []) if c.n == row + 1), None)
+        for sentence in cited.sentences if cited else []:  # the sentences the answer quotes
+            mark = f"<span style='background:#b2f2bb;color:#000'>{_escape(sentence)}</span>"
+            text = text.replace(_escape(sentence), mark)
+        text = text.replace("\n", "<br>")
         self.chunk_view.setHtml(
             f"<h3>{h.document}</h3><p><small>{h.source}<br>{where}characters {h.char_start}–{h.char_end}, "
             f"chunk #{h.ordinal}{' · ' + path if path else ''}</small></p><p>{text}</p>")
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 class _HitRow(QWidget):

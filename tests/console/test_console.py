@@ -76,7 +76,7 @@ def test_create_space_ingest_and_ask(qtbot, window: MainWindow, tmp_path: Path) 
     assert insp.result is not None and insp.result.chunks[0].document == "PEP 20 – The Zen of Python"
     names = [insp.stages.topLevelItem(i).text(0) for i in range(insp.stages.topLevelItemCount())]
     assert names == ["rewrite", "pool", "threshold", "identifiers", "second_pass", "rerank", "nearest", "budget",
-                     "final"]
+                     "final", "answer"]
     window.grab().save(str(shots / "inspector.png"))
 
     insp.question.setText("And is it better than nested code?")  # a follow-up: rewritten for retrieval
@@ -296,3 +296,33 @@ def test_memory_screen_facts_and_recall_chain(qtbot, window: MainWindow, tmp_pat
     assert steps[:7] == ["M1", "M2", "M3", "M4", "M5", "M6", "M7"]
     assert "one sugar" in mem.block.text() and "two sugars" not in mem.block.text()
     window.grab().save(str(tmp_path / "memory.png"))
+
+
+def test_inspector_shows_a_cited_answer_and_opens_its_sources(qtbot, window: MainWindow,  # type: ignore[no-untyped-def]
+                                                              tmp_path: Path) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from tests.conftest import ROOT
+
+    lib = window.library
+    lib.create_space("demo")
+    _settle(qtbot)
+    lib.ingest([ROOT / "resources" / "demo" / "pricing.md", ROOT / "resources" / "demo" / "handbook.md"])
+    _wait_ingest(qtbot, window)
+    insp = window.inspector
+    window.rail.setCurrentRow(1)
+    insp.question.setText("If our usage grows 30%, what will the Starter plan cost us?")
+    insp.ask()
+    _settle(qtbot)
+    shown = insp.answer_view.toPlainText()
+    assert "Extracted from the passages" in shown and "$49" in shown and "[1]" in shown
+    assert "cite:1" in insp.answer_view.toHtml()  # citations are links to their passage
+    insp.context.setCurrentRow(-1)
+    insp.open_citation(1)
+    assert insp.context.currentRow() == 0
+    assert "#b2f2bb" in insp.chunk_view.toHtml()  # the quoted sentence is highlighted in its passage
+    insp.copy_answer()
+    copied = QApplication.clipboard().text()
+    assert copied.startswith(insp.result.answer.text) and "Sources:\n[1] Tallow Plans and Pricing" in copied
+    window.grab().save(str(tmp_path / "answer.png"))
+    assert _rendered(tmp_path / "answer.png", window)
