@@ -8,7 +8,7 @@ holds no logic of its own: each method delegates to the one service whose job it
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -250,15 +250,17 @@ class Engine:
         return self._retriever.ask(space, question, k=k, max_distance=max_distance, params=params, history=history)
 
     def answer(self, space: str, question: str, *, history: list[str] | None = None, k: int | None = None,
-               max_distance: float | None = None, params: RetrievalParams | None = None) -> AskResult:
+               max_distance: float | None = None, params: RetrievalParams | None = None,
+               on_text: Callable[[str], None] | None = None) -> AskResult:
         """``ask``, then a grounded answer from its final context in ``result.answer``.
 
         With a model: cited, exact values kept exact, every number checked; nothing retrieved
         means no model call and an honest "not in your material"; a failing model means the
-        extractive answer, said in the trace. Without a model: extractive.
+        extractive answer, said in the trace. Without a model: extractive. ``on_text`` receives
+        a model's reply as it streams in (provisional; ``result.answer`` is the checked one).
         """
         return self._answers.answer(space, question, history=history, k=k, max_distance=max_distance,
-                                    params=params)
+                                    params=params, on_text=on_text)
 
     def more_material(self, turn_id: str) -> AskResult:
         """R6: the next batch of the same ranked pool; once per turn."""

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from biny.console.ops import run_op
 from biny.console.widgets.distance_bar import DistanceBar
-from biny.core import AskResult, CancelToken, Engine, Hit
+from biny.core import AskResult, CancelToken, Engine, Hit, Progress
 
 NO_PASSAGE = "No passage close enough — this is probably not in this space's material."
 
@@ -156,10 +156,21 @@ class InspectorScreen(QWidget):
         space, k = self.space, self.k.value()
         cut = None if self.auto_cut.isChecked() else self.cut.value()
 
-        def work(_: Any, __: CancelToken) -> AskResult:
-            return self.engine.answer(space, q, k=k, max_distance=cut, history=history)
+        engine = self.engine
 
-        run_op(work, on_success=self.show_result, on_failure=self._failed, on_finished=self._done)
+        def work(progress: Any, __: CancelToken) -> AskResult:
+            # A model's reply streams in as provisional text; the checked answer replaces it.
+            return engine.answer(space, q, k=k, max_distance=cut, history=history,
+                                 on_text=lambda text: progress(Progress(0, 0, "answer", text)))
+
+        self.answer_view.setHtml("")
+        run_op(work, on_success=self.show_result, on_failure=self._failed, on_finished=self._done,
+               on_progress=self._streamed)
+
+    def _streamed(self, p: Progress) -> None:
+        if p.stage == "answer":
+            self.status.setText("Composing the answer…")
+            self.answer_view.setHtml(f"<p><small><b>Composing…</b></small></p><p>{_escape(p.detail)}</p>")
 
     def more(self) -> None:
         if self.result is None or self.busy:

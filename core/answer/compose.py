@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from biny.core.answer import extractive, numbers, spans
@@ -93,8 +94,25 @@ def extract(question: str, hits: list[Hit], cfg: ComposeSettings, note: str = ""
                     note or "extracted from the passages (no language model configured)", [], by_passage)
 
 
+def _ask_model(model: ChatModel, messages: list[Message], cfg: ComposeSettings,
+               masked: spans.Masked, on_text: Callable[[str], None] | None) -> str:
+    """One model call; streamed when the model can and someone is watching."""
+    stream = getattr(model, "stream", None)
+    if on_text is None or stream is None:
+        return model.complete(messages, max_tokens=cfg.max_tokens, timeout_s=cfg.timeout_s)
+
+    def shown(so_far: str) -> None:
+        # What a reader may see mid-way: exact values already substituted, a half-written
+        # placeholder held back. The checked answer replaces it when the reply is complete.
+        on_text(spans.unmask(re.sub(r"⟦[^⟧]*$", "", so_far), masked.spans)[0])
+
+    reply: str = stream(messages, max_tokens=cfg.max_tokens, timeout_s=cfg.timeout_s, on_text=shown)
+    return reply
+
+
 def compose(question: str, hits: list[Hit], model: ChatModel | None, *, space: str, documents: int,
-            history: list[str] | None = None, cfg: ComposeSettings | None = None) -> Answer:
+            history: list[str] | None = None, cfg: ComposeSettings | None = None,
+            on_text: Callable[[str], None] | None = None) -> Answer:
     cfg = cfg or ComposeSettings()
     if not hits:
         return not_covered(question, space, documents)  # no model call: nothing to ground it in
@@ -102,8 +120,7 @@ def compose(question: str, hits: list[Hit], model: ChatModel | None, *, space: s
         return extract(question, hits, cfg)
     masked = spans.mask([h.text for h in hits])
     try:
-        reply = model.complete(prompt(question, hits, masked.passages, list(history or [])),
-                               max_tokens=cfg.max_tokens, timeout_s=cfg.timeout_s)
+        reply = _ask_model(model, prompt(question, hits, masked.passages, list(history or [])), cfg, masked, on_text)
     except LLMError as exc:
         return extract(question, hits, cfg, f"model failed ({exc.kind}): {exc} — extracted instead")
     if not reply.strip():

@@ -7,6 +7,7 @@ caller turns into its fallback — never a crashed turn.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -51,6 +52,15 @@ class ChatModel(Protocol):
 
     def complete(self, messages: list[Message], *, max_tokens: int, timeout_s: float) -> str:
         """One chat completion; raises an ``LLMError`` subclass on any failure."""
+        ...
+
+
+class StreamingChatModel(ChatModel, Protocol):
+    """A chat model that can also report its reply as it is generated."""
+
+    def stream(self, messages: list[Message], *, max_tokens: int, timeout_s: float,
+               on_text: Callable[[str], None]) -> str:
+        """Like ``complete``; ``on_text`` receives the reply so far after each piece."""
         ...
 
 

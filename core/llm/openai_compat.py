@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import base64
 import concurrent.futures
+import json
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -78,4 +81,50 @@ class OpenAICompatible:
             raise LLMTimeout(f"{self.name} did not answer within {timeout_s:.1f} s.") from exc
         except (LLMTimeout, LLMConnectionError, LLMHTTPError, LLMMalformedReply) as exc:
             log.warning("LLM call failed: %s", exc)
+            raise
+
+    def _stream(self, payload: dict[str, Any], timeout_s: float, on_text: Callable[[str], None]) -> str:
+        """Server-sent events (``"stream": true``): ``on_text`` gets the text so far after each piece."""
+        deadline = time.monotonic() + timeout_s
+        parts: list[str] = []
+        try:
+            with self._client.stream("POST", "/chat/completions", json={**payload, "stream": True},
+                                     timeout=timeout_s) as resp:
+                if resp.status_code >= 400:
+                    resp.read()
+                    raise LLMHTTPError(f"{self.name} answered HTTP {resp.status_code}: {resp.text[:200]}")
+                for line in resp.iter_lines():
+                    if time.monotonic() > deadline:
+                        raise LLMTimeout(f"{self.name} did not finish within {timeout_s:.1f} s.")
+                    if not line.startswith("data:"):
+                        continue
+                    data = line[5:].strip()
+                    if data == "[DONE]":
+                        break
+                    try:
+                        piece = json.loads(data)["choices"][0].get("delta", {}).get("content") or ""
+                    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+                        raise LLMMalformedReply(f"{self.name} sent a stream event that is not a chat "
+                                                f"completion chunk ({type(exc).__name__}).") from exc
+                    if piece:
+                        parts.append(piece)
+                        on_text("".join(parts))
+        except httpx.TimeoutException as exc:
+            raise LLMTimeout(f"{self.name} did not answer within {timeout_s:.1f} s.") from exc
+        except httpx.HTTPError as exc:
+            raise LLMConnectionError(f"Cannot reach {self.name}: {exc}. Check llm.base_url and that "
+                                     "the server is running.") from exc
+        return "".join(parts)
+
+    def stream(self, messages: list[Message], *, max_tokens: int, timeout_s: float,
+               on_text: Callable[[str], None]) -> str:
+        """Like ``complete``, reporting the reply as it arrives; the same total deadline."""
+        future = _pool.submit(self._stream, self._payload(messages, max_tokens), timeout_s, on_text)
+        try:
+            return future.result(timeout=timeout_s)
+        except concurrent.futures.TimeoutError as exc:
+            log.warning("LLM stream abandoned after %.1f s (%s)", timeout_s, self.name)
+            raise LLMTimeout(f"{self.name} did not answer within {timeout_s:.1f} s.") from exc
+        except (LLMTimeout, LLMConnectionError, LLMHTTPError, LLMMalformedReply) as exc:
+            log.warning("LLM stream failed: %s", exc)
             raise

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from biny.core.answer.compose import ComposeSettings, compose
 from biny.core.results import AskResult
@@ -20,7 +21,8 @@ class Answers:
         self.retriever = retriever
 
     def answer(self, space: str, question: str, *, history: list[str] | None = None, k: int | None = None,
-               max_distance: float | None = None, params: RetrievalParams | None = None) -> AskResult:
+               max_distance: float | None = None, params: RetrievalParams | None = None,
+               on_text: Callable[[str], None] | None = None) -> AskResult:
         result = self.retriever.ask(space, question, k=k, max_distance=max_distance, params=params, history=history)
         llm = self.folder.settings.llm
         row = self.folder.catalog.space(space)
@@ -28,7 +30,8 @@ class Answers:
         t0 = time.perf_counter()
         answer = compose(result.question, result.chunks, self.models.llm if result.chunks else None, space=space,
                          documents=documents, history=history,
-                         cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens))
+                         cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens),
+                         on_text=on_text)
         result.answer = answer
         result.trace.add(Stage(
             "answer", f"{answer.mode}: {answer.note}",

@@ -326,3 +326,38 @@ def test_inspector_shows_a_cited_answer_and_opens_its_sources(qtbot, window: Mai
     assert copied.startswith(insp.result.answer.text) and "Sources:\n[1] Tallow Plans and Pricing" in copied
     window.grab().save(str(tmp_path / "answer.png"))
     assert _rendered(tmp_path / "answer.png", window)
+
+
+def test_a_model_answer_streams_into_the_inspector(qtbot, window: MainWindow, engine: Engine) -> None:  # type: ignore[no-untyped-def]
+    import threading
+    from http.server import ThreadingHTTPServer
+
+    from biny.core.llm.openai_compat import OpenAICompatible
+    from tests.conftest import ROOT
+    from tests.core.test_answers import ScriptedModel
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), ScriptedModel)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    ScriptedModel.mode, ScriptedModel.requests = "ok", []
+    ScriptedModel.respond = staticmethod(lambda body: "Starter is the smallest plan, for up to 10 sensors [1].")
+    try:
+        lib = window.library
+        lib.create_space("demo")
+        _settle(qtbot)
+        lib.ingest([ROOT / "resources" / "demo" / "pricing.md"])
+        _wait_ingest(qtbot, window)
+        engine.set_llm(OpenAICompatible(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "scripted"))
+        insp = window.inspector
+        shown: list[str] = []
+        original = insp._streamed
+        insp._streamed = lambda p: (shown.append(p.detail), original(p))  # type: ignore[method-assign]
+        insp.question.setText("Which plan is for small workshops?")
+        insp.ask()
+        _settle(qtbot)
+        assert len(shown) >= 3 and shown[-1].startswith("Starter is the smallest plan")  # arrived in pieces
+        assert insp.result is not None and insp.result.answer is not None and insp.result.answer.mode == "model"
+        assert "Composed from the passages" in insp.answer_view.toPlainText()
+    finally:
+        engine.set_llm(None)
+        httpd.shutdown()
+        httpd.server_close()

@@ -7,6 +7,7 @@ placeholder, citing a passage that does not exist, stalling, failing). No other 
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import threading
@@ -94,6 +95,16 @@ class ScriptedModel(BaseHTTPRequestHandler):
             self.end_headers()
             return
         content = ScriptedModel.respond(body)
+        if body.get("stream"):  # server-sent events, a few characters at a time
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            for i in range(0, len(content), 7):
+                chunk = {"choices": [{"delta": {"content": content[i:i + 7]}}]}
+                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                self.wfile.flush()
+            self.wfile.write(b"data: [DONE]\n\n")
+            return
         payload = json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -231,3 +242,14 @@ def test_cli_answer_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main(["--home", home, "ask", PRICING_Q, "--space", "demo", "--answer"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Answer (extracted") and "Sources:" in out
+
+
+def test_a_streamed_reply_arrives_in_pieces_with_exact_values_already_in_place(demo: Engine, model: Any) -> None:
+    model(lambda body: f"The Starter plan costs {_placeholder_before(body, 'It costs')} per month [1].")
+    seen: list[str] = []
+    r = demo.answer("demo", PRICING_Q, on_text=seen.append)
+    a = r.answer
+    assert a is not None and a.mode == "model" and "$49 per month [1]" in a.text
+    assert ScriptedModel.requests[-1]["stream"] is True
+    assert len(seen) >= 5 and all(len(x) <= len(y) for x, y in itertools.pairwise(seen))  # it grew
+    assert all("⟦" not in x for x in seen) and "$49" in seen[-1]  # never a half placeholder, values in place
