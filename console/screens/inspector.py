@@ -48,7 +48,9 @@ class InspectorScreen(QWidget):
         self.history.setObjectName("history")
         self.history.setMaximumHeight(90)
         self.question = QLineEdit()
-        self.history.itemActivated.connect(lambda it: self.question.setText(it.text()))
+        # The conversation: each turn shows its question and the start of its answer (full answer in
+        # the tooltip); the question itself rides in the item's data for reuse and follow-ups (R1).
+        self.history.itemActivated.connect(lambda it: self.question.setText(_question_of(it)))
         self.question.setObjectName("question")
         self.question.setPlaceholderText("Ask a question about this space…")
         self.question.returnPressed.connect(self.ask)
@@ -131,7 +133,7 @@ class InspectorScreen(QWidget):
         split.setSizes([420, 620])
 
         lay = QVBoxLayout(self)
-        lay.addWidget(QLabel("<b>Conversation</b> (double-click a question to reuse it)"))
+        lay.addWidget(QLabel("<b>Conversation</b> (double-click a turn to ask its question again)"))
         lay.addWidget(self.history)
         lay.addLayout(row)
         lay.addWidget(self.status)
@@ -151,8 +153,10 @@ class InspectorScreen(QWidget):
         self.ask_btn.setEnabled(False)
         self.status.setText("Searching…")
         # Earlier questions of this conversation: a follow-up is rewritten for retrieval (R1).
-        history = [self.history.item(i).text() for i in range(self.history.count())]
-        self.history.addItem(QListWidgetItem(q))
+        history = [_question_of(self.history.item(i)) for i in range(self.history.count())]
+        turn = QListWidgetItem(f"You: {q}")
+        turn.setData(Qt.ItemDataRole.UserRole, q)
+        self.history.addItem(turn)
         space, k = self.space, self.k.value()
         cut = None if self.auto_cut.isChecked() else self.cut.value()
 
@@ -258,6 +262,11 @@ class InspectorScreen(QWidget):
 
     def _show_answer(self, result: AskResult) -> None:
         a = result.answer
+        turn = self.history.item(self.history.count() - 1)
+        if a is not None and turn is not None and _question_of(turn) == result.question:
+            short = a.text if len(a.text) <= 90 else a.text[:90] + "…"
+            turn.setText(f"You: {result.question}   →   {short}")
+            turn.setToolTip(a.text)
         self.copy_btn.setEnabled(a is not None and a.mode != "none")
         if a is None:
             self.answer_view.setHtml("")
@@ -309,6 +318,11 @@ class InspectorScreen(QWidget):
         self.chunk_view.setHtml(
             f"<h3>{h.document}</h3><p><small>{h.source}<br>{where}characters {h.char_start}–{h.char_end}, "
             f"chunk #{h.ordinal}{' · ' + path if path else ''}</small></p><p>{text}</p>")
+
+
+def _question_of(item: QListWidgetItem) -> str:
+    question = item.data(Qt.ItemDataRole.UserRole)
+    return str(question) if question is not None else item.text()
 
 
 def _escape(text: str) -> str:

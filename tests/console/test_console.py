@@ -317,6 +317,9 @@ def test_inspector_shows_a_cited_answer_and_opens_its_sources(qtbot, window: Mai
     shown = insp.answer_view.toPlainText()
     assert "Extracted from the passages" in shown and "$49" in shown and "[1]" in shown
     assert "cite:1" in insp.answer_view.toHtml()  # citations are links to their passage
+    turn = insp.history.item(0)  # the conversation shows the turn with its answer
+    assert turn.text().startswith("You: If our usage grows 30%") and "→" in turn.text()
+    assert insp.result is not None and insp.result.answer is not None and turn.toolTip() == insp.result.answer.text
     insp.context.setCurrentRow(-1)
     insp.open_citation(1)
     assert insp.context.currentRow() == 0
