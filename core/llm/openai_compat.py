@@ -72,16 +72,21 @@ class OpenAICompatible:
             raise LLMMalformedReply(f"{self.name} sent a non-text completion.")
         return content
 
-    def complete(self, messages: list[Message], *, max_tokens: int, timeout_s: float) -> str:
-        future = _pool.submit(self._call, self._payload(messages, max_tokens), timeout_s)
+    def _within(self, call: Callable[[], str], timeout_s: float, what: str) -> str:
+        """Run ``call`` on the worker pool and give up at the deadline, whatever the server does."""
+        future = _pool.submit(call)
         try:
             return future.result(timeout=timeout_s)
         except concurrent.futures.TimeoutError as exc:
-            log.warning("LLM call abandoned after %.1f s (%s)", timeout_s, self.name)
+            log.warning("LLM %s abandoned after %.1f s (%s)", what, timeout_s, self.name)
             raise LLMTimeout(f"{self.name} did not answer within {timeout_s:.1f} s.") from exc
         except (LLMTimeout, LLMConnectionError, LLMHTTPError, LLMMalformedReply) as exc:
-            log.warning("LLM call failed: %s", exc)
+            log.warning("LLM %s failed: %s", what, exc)
             raise
+
+    def complete(self, messages: list[Message], *, max_tokens: int, timeout_s: float) -> str:
+        payload = self._payload(messages, max_tokens)
+        return self._within(lambda: self._call(payload, timeout_s), timeout_s, "call")
 
     def _stream(self, payload: dict[str, Any], timeout_s: float, on_text: Callable[[str], None]) -> str:
         """Server-sent events (``"stream": true``): ``on_text`` gets the text so far after each piece."""
@@ -119,12 +124,5 @@ class OpenAICompatible:
     def stream(self, messages: list[Message], *, max_tokens: int, timeout_s: float,
                on_text: Callable[[str], None]) -> str:
         """Like ``complete``, reporting the reply as it arrives; the same total deadline."""
-        future = _pool.submit(self._stream, self._payload(messages, max_tokens), timeout_s, on_text)
-        try:
-            return future.result(timeout=timeout_s)
-        except concurrent.futures.TimeoutError as exc:
-            log.warning("LLM stream abandoned after %.1f s (%s)", timeout_s, self.name)
-            raise LLMTimeout(f"{self.name} did not answer within {timeout_s:.1f} s.") from exc
-        except (LLMTimeout, LLMConnectionError, LLMHTTPError, LLMMalformedReply) as exc:
-            log.warning("LLM stream failed: %s", exc)
-            raise
+        payload = self._payload(messages, max_tokens)
+        return self._within(lambda: self._stream(payload, timeout_s, on_text), timeout_s, "stream")
