@@ -242,6 +242,12 @@ def test_cli_answer_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main(["--home", home, "ask", PRICING_Q, "--space", "demo", "--answer"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Answer (extracted") and "Sources:" in out
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text(json.dumps({"id": "q1", "question": PRICING_Q}) + "\n"
+                         + json.dumps("How do I bake sourdough bread?") + "\n", encoding="utf-8")
+    assert main(["--home", home, "ask", "--questions", str(questions), "--space", "demo", "--answer", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["answer"]["mode"] for r in rows] == ["extractive", "none"] and rows[0]["id"] == "q1"
 
 
 def test_a_streamed_reply_arrives_in_pieces_with_exact_values_already_in_place(demo: Engine, model: Any) -> None:
