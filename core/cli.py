@@ -148,8 +148,25 @@ def _prompt(label: str, *, confirm: bool = False) -> str:
     return first
 
 
+def _global_options_everywhere(parser: argparse.ArgumentParser) -> None:
+    """Accept the global options after a subcommand too (``biny ask … --home data``).
+
+    Each subcommand gets its own copy with a suppressed default, so a value given before the
+    subcommand is kept unless the same option is given again after it.
+    """
+    for action in parser._actions:  # argparse keeps subcommands only here
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                if not any("--home" in a.option_strings for a in sub._actions):
+                    sub.add_argument("--home", type=Path, default=argparse.SUPPRESS,
+                                     help="data folder (also accepted before the subcommand)")
+                _global_options_everywhere(sub)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    _global_options_everywhere(parser)
+    args = parser.parse_args(argv)
     from biny.core.engine import Engine
 
     try:
@@ -283,7 +300,8 @@ def _demo(engine: Any, args: argparse.Namespace) -> int:
     from biny.core.demo import build_demo
 
     report = build_demo(engine, args.space, progress=_Bar())
-    print(f"demo space {args.space!r}: {len(report.by('ingested'))} documents ingested")
+    print(f"demo space {args.space!r}: {len(report.by('ingested'))} ingested, {len(report.by('unchanged'))} "
+          f"unchanged, {len(report.by('failed'))} failed")
     return 0 if report.ok else 1
 
 

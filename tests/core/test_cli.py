@@ -62,3 +62,16 @@ def test_cli_errors_are_clear(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert code == 2 and "No space named 'nope'" in err and "biny space create nope" in err
     code, _, err = run(capsys, "--home", home, "space", "delete", "nope", "--yes")
     assert code == 2 and "No space named" in err
+
+
+def test_global_options_after_the_subcommand_and_a_second_demo_reports_unchanged(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = str(tmp_path / "home")
+    assert main(["demo", "--home", home]) == 0  # --home after the subcommand
+    assert "6 ingested, 0 unchanged, 0 failed" in capsys.readouterr().out
+    assert main(["demo", "--home", home]) == 0
+    assert "0 ingested, 6 unchanged, 0 failed" in capsys.readouterr().out  # not "0 documents ingested"
+    assert main(["--home", str(tmp_path / "elsewhere"), "space", "list", "--json", "--home", home]) == 0
+    assert [s["name"] for s in json.loads(capsys.readouterr().out)] == ["demo"]  # the later --home wins
+    assert main(["ask", "Which plan is for small workshops?", "--space", "demo", "--home", home, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["chunks"]
