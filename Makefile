@@ -18,6 +18,8 @@ setup: $(STAMP)
 
 ## Set up, build the demo space from resources/, and open the console on it.
 console: setup
+	# Qt's xcb plugin libraries and a CJK font: installed when root, else the exact apt-get line (exit 2).
+	$(BIN)/python -m biny.console.preflight
 	$(BIN)/biny --home "$${BINY_HOME:-data}" demo
 	$(BIN)/biny-console --home "$${BINY_HOME:-data}" --space demo
 
