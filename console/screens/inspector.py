@@ -203,7 +203,7 @@ class InspectorScreen(QWidget):
         assert self.result is not None
         item = QListWidgetItem()
         cut = hit.cut if hit.cut is not None else self.result.max_distance  # each passage has its own cut
-        widget = _HitRow(n, hit, self.result.baseline, cut, more=more)
+        widget = _HitRow(n, hit, self.result.baseline, cut, more=more, kept_by=kept_by(hit, cut, more=more))
         item.setSizeHint(widget.sizeHint())
         self.context.addItem(item)
         self.context.setItemWidget(item, widget)
@@ -320,6 +320,19 @@ class InspectorScreen(QWidget):
             f"chunk #{h.ordinal}{' · ' + path if path else ''}</small></p><p>{text}</p>")
 
 
+def kept_by(hit: Hit, cut: float | None, *, more: bool = False) -> str:
+    """In words, the rule that put this passage in the context (every row shown was kept)."""
+    if hit.pinned:
+        return "pinned: the question names its identifier (R4)"
+    if more:
+        return "more material: the next of the same ranked pool (R6)"
+    if cut is None or hit.distance <= cut:
+        return "within its distance cut"
+    if hit.word_share:
+        return f"beyond its distance cut, kept because it carries {hit.word_share:.0%} of the question's words"
+    return "added by the second pass or as the nearest passage (R3, R5)"
+
+
 def _question_of(item: QListWidgetItem) -> str:
     question = item.data(Qt.ItemDataRole.UserRole)
     return str(question) if question is not None else item.text()
@@ -330,7 +343,8 @@ def _escape(text: str) -> str:
 
 
 class _HitRow(QWidget):
-    def __init__(self, n: int, hit: Hit, baseline: float | None, cut: float | None, *, more: bool = False) -> None:
+    def __init__(self, n: int, hit: Hit, baseline: float | None, cut: float | None, *, more: bool = False,
+                 kept_by: str = "within its distance cut") -> None:
         super().__init__()
         self.hit = hit
         pin = ("<span style='background:#e67700;color:white'>&nbsp;PINNED&nbsp;</span> " if hit.pinned else "") + \
@@ -343,5 +357,11 @@ class _HitRow(QWidget):
         lay = QFormLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
         lay.addRow(title)
-        lay.addRow(DistanceBar(hit.distance, baseline, cut))
+        decision = "distance" if kept_by == "within its distance cut" else "other"
+        self.bar = DistanceBar(hit.distance, baseline, cut, decision=decision, why=f"Kept: {kept_by}")
+        lay.addRow(self.bar)
+        why = QLabel(f"<small>kept: {kept_by}</small>")
+        why.setObjectName("kept_by")
+        why.setWordWrap(True)
+        lay.addRow(why)
         lay.addRow(preview)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QSizePolicy, QWidget
@@ -14,16 +16,22 @@ class DistanceBar(QWidget):
     thirds of the width whatever the model's absolute numbers are.
     """
 
+    # Colour-blind-safe: blue for a passage within its own cut, purple for one kept by another
+    # rule (its identifier, its words, the second pass), vermilion only for one that was dropped.
+    COLOURS: ClassVar[dict[str, str]] = {"distance": "#1c7ed6", "other": "#7048e8", "dropped": "#d9480f"}
+
     def __init__(self, distance: float, baseline: float | None, cut: float | None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, decision: str = "distance", why: str = "") -> None:
         super().__init__(parent)
         self.distance = distance
         self.baseline = baseline
         self.cut = cut
+        self.decision = decision  # distance | other | dropped: what the pipeline decided, not d vs cut
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         scale = f"baseline {baseline:.3f}" if baseline else "no baseline measured"
         cut_s = f", cut {cut:.3f}" if cut is not None else ""
-        self.setToolTip(f"distance {distance:.3f} ({scale}{cut_s}); shorter bar = closer")
+        self.setToolTip(f"distance {distance:.3f} ({scale}{cut_s}); shorter bar = closer"
+                        + (f"\n{why}" if why else ""))
 
     def sizeHint(self) -> QSize:
         return QSize(160, 14)
@@ -36,8 +44,8 @@ class DistanceBar(QWidget):
         pal = self.palette()
         p.fillRect(QRectF(0, 3, w, h - 6), pal.color(QPalette.ColorRole.AlternateBase))
         frac = min(self.distance / full, 1.0) if full > 0 else 0.0
-        good = self.cut is None or self.distance <= self.cut
-        p.fillRect(QRectF(0, 3, w * frac, h - 6), QColor("#2b8a3e") if good else QColor("#c92a2a"))
+        colour = self.COLOURS.get(self.decision, self.COLOURS["distance"])
+        p.fillRect(QRectF(0, 3, w * frac, h - 6), QColor(colour))
         pen_color = pal.color(QPalette.ColorRole.WindowText)
         if self.baseline:
             x = w * (self.baseline / full)

@@ -181,6 +181,8 @@ def test_identifier_question_marks_the_pinned_chunk_and_more_material(  # type: 
     first = insp.context.itemWidget(insp.context.item(0))
     assert isinstance(first, _HitRow) and first.hit.pinned
     assert "PINNED" in first.findChild(QLabel, "pinned").text()
+    # Drawn by the decision that kept it, never as rejected (a pin may lie beyond the distance cut).
+    assert first.bar.decision == "other" and "pinned" in first.findChild(QLabel, "kept_by").text()
     assert "第十八条" in insp.chunk_view.toPlainText()
     window.grab().save(str(tmp_path / "inspector_pinned.png"))
 
@@ -364,3 +366,16 @@ def test_a_model_answer_streams_into_the_inspector(qtbot, window: MainWindow, en
         engine.set_llm(None)
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_each_kept_passage_says_which_rule_kept_it() -> None:
+    from biny.console.screens.inspector import kept_by
+    from biny.core import Hit
+
+    def hit(distance: float, *, pinned: bool = False, words: float | None = None) -> Hit:
+        return Hit("c", "d", "Doc", "doc.md", "text", distance, None, pinned, None, 0, [], 0, 4, 0.15, words)
+
+    assert kept_by(hit(0.10), 0.15) == "within its distance cut"
+    assert "carries 40%" in kept_by(hit(0.20, words=0.4), 0.15)  # beyond the cut, kept for its words
+    assert kept_by(hit(0.30, pinned=True), 0.15).startswith("pinned")
+    assert kept_by(hit(0.20), 0.15).startswith("added by the second pass")
