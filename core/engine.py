@@ -78,7 +78,8 @@ class Engine:
     @classmethod
     def open(cls, home: Path | str | None = None, *, settings: Settings | None = None,
              embedder: Embedder | None = None) -> Engine:
-        root = Path(home).expanduser() if home is not None else default_home()
+        # Absolute, so messages and the console name the real folder, not "data".
+        root = (Path(home).expanduser() if home is not None else default_home()).resolve()
         root.mkdir(parents=True, exist_ok=True)
         _single_threaded_blas()
         config_path = root / "config.toml"

@@ -186,17 +186,21 @@ class MemoryScreen(QWidget):
             self.recall_btn.setEnabled(False)
 
     def show_recall(self, result: RecallResult) -> None:
+        """The chain M1–M7 with the facts' own words, not their ids (id and score in the tooltip)."""
+        texts = {f.fact_id: f.text for f in self.model.state.facts} | {f.fact_id: f.text for f in result.facts}
         self.chain.clear()
         for step in result.trace:
             top = QTreeWidgetItem([f"{step.box} {step.name}", step.summary])
             top.setToolTip(1, step.summary)
             if step.box == "M4":
                 for fid, rev, score in step.data.get("ranked", []):
-                    QTreeWidgetItem(top, ["ranked", f"{fid} rev {rev} score {score:.3f}"])
+                    item = QTreeWidgetItem(top, ["ranked", f"{texts.get(fid, fid)}  (score {score:.2f})"])
+                    item.setToolTip(1, f"fact {fid}, revision {rev}, score {score:.3f}")
             self.chain.addTopLevelItem(top)
         dropped = QTreeWidgetItem(["dropped", f"{len(result.dropped)} candidate(s)"])
         for d in result.dropped:
-            QTreeWidgetItem(dropped, [d.fact_id, d.reason])
+            item = QTreeWidgetItem(dropped, [d.reason, texts.get(d.fact_id, d.fact_id)])
+            item.setToolTip(1, f"fact {d.fact_id}")
         self.chain.addTopLevelItem(dropped)
         self.chain.expandAll()
         self.block.setText(result.reference_block or "Nothing recalled: no fact close enough in this scope.")

@@ -297,6 +297,8 @@ def test_memory_screen_facts_and_recall_chain(qtbot, window: MainWindow, tmp_pat
     steps = [mem.chain.topLevelItem(i).text(0).split()[0] for i in range(mem.chain.topLevelItemCount())]
     assert steps[:7] == ["M1", "M2", "M3", "M4", "M5", "M6", "M7"]
     assert "one sugar" in mem.block.text() and "two sugars" not in mem.block.text()
+    ranked = [mem.chain.topLevelItem(3).child(i).text(1) for i in range(mem.chain.topLevelItem(3).childCount())]
+    assert ranked and "Ana drinks her coffee black, with one sugar." in ranked[0]  # the fact's words, not its id
     window.grab().save(str(tmp_path / "memory.png"))
 
 
