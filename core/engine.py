@@ -175,6 +175,10 @@ class Engine:
         """Can this owner's spaces be opened without asking for a passphrase?"""
         return self.keys.has_secret()
 
+    def can_remember_passphrase(self) -> bool:
+        """Can a passphrase be remembered here (OS keyring, or the opted-in file)?"""
+        return self.keys.can_remember()
+
     def secret_source(self) -> str:
         """Where passphrases come from on this machine, in words."""
         return self.keys.secrets.describe()

@@ -197,14 +197,14 @@ class LibraryScreen(QWidget):
         # Whether a passphrase must be typed is known only by asking the engine: do that in the background.
         engine = self.model.engine
 
-        def known(_: object, __: object) -> tuple[bool, str]:
-            return engine.passphrase_available(), engine.secret_source()
+        def known(_: object, __: object) -> tuple[bool, str, bool]:
+            return engine.passphrase_available(), engine.secret_source(), engine.can_remember_passphrase()
 
         run_op(known, on_success=lambda r: self._new_space_dialog(*r),
                on_failure=lambda e, d: self.error.emit(str(e), d))
 
-    def _new_space_dialog(self, available: bool, source: str) -> None:
-        dialog = NewSpaceDialog(not available, source, self)
+    def _new_space_dialog(self, available: bool, source: str, can_remember: bool = True) -> None:
+        dialog = NewSpaceDialog(not available, source, self, can_remember=can_remember)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         self.create_space(dialog.name.text().strip(), encrypted=dialog.encrypt.isChecked(),
@@ -217,7 +217,14 @@ class LibraryScreen(QWidget):
     def ask_unlock(self) -> None:
         if not self.current_space:
             return
-        dialog = UnlockDialog(self.current_space, self)
+        engine = self.model.engine
+        run_op(lambda _, __: engine.can_remember_passphrase(), on_success=self._unlock_dialog,
+               on_failure=lambda e, d: self.error.emit(str(e), d))
+
+    def _unlock_dialog(self, can_remember: bool) -> None:
+        if not self.current_space:
+            return
+        dialog = UnlockDialog(self.current_space, self, can_remember=can_remember)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         self.unlock(dialog.passphrase.text(), remember=dialog.remember.isChecked())

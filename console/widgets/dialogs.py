@@ -16,7 +16,8 @@ from PySide6.QtWidgets import (
 class NewSpaceDialog(QDialog):
     """Name, encryption (on unless unticked on purpose) and, if needed, a passphrase."""
 
-    def __init__(self, need_passphrase: bool, secret_source: str, parent: QWidget | None = None) -> None:
+    def __init__(self, need_passphrase: bool, secret_source: str, parent: QWidget | None = None, *,
+                 can_remember: bool = True) -> None:
         super().__init__(parent)
         self.setWindowTitle("New space")
         self.name = QLineEdit()
@@ -26,8 +27,7 @@ class NewSpaceDialog(QDialog):
         self.passphrase.setEchoMode(QLineEdit.EchoMode.Password)
         self.repeat = QLineEdit()
         self.repeat.setEchoMode(QLineEdit.EchoMode.Password)
-        self.remember = QCheckBox("Remember in the OS keyring")
-        self.remember.setChecked(True)
+        self.remember = _remember_box(can_remember)
         form = QFormLayout(self)
         form.addRow("Name", self.name)
         form.addRow(self.encrypt)
@@ -57,13 +57,25 @@ class NewSpaceDialog(QDialog):
             self.accept()
 
 
+def _remember_box(can_remember: bool) -> QCheckBox:
+    """Ticked only where a passphrase can be kept; on a machine without a keyring it says so."""
+    box = QCheckBox("Remember in the OS keyring")
+    box.setChecked(can_remember)
+    box.setEnabled(can_remember)
+    if not can_remember:
+        box.setToolTip("This machine has no OS keyring. Set BINY_PASSPHRASE, or opt in to a 0600 file with "
+                       "security.file_secrets = true in config.toml.")
+    return box
+
+
 class UnlockDialog(QDialog):
-    def __init__(self, space: str, parent: QWidget | None = None) -> None:
+    def __init__(self, space: str, parent: QWidget | None = None, *, can_remember: bool = True) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Unlock {space}")
         self.passphrase = QLineEdit()
         self.passphrase.setEchoMode(QLineEdit.EchoMode.Password)
-        self.remember = QCheckBox("Remember in the OS keyring")
+        self.remember = _remember_box(can_remember)
+        self.remember.setChecked(False)  # unlocking is for this session unless asked
         form = QFormLayout(self)
         form.addRow(QLabel(f"“{space}” is encrypted. Enter its passphrase."))
         form.addRow("Passphrase", self.passphrase)

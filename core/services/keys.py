@@ -49,6 +49,12 @@ class KeySession:
             return self._session_secret
         return self.secrets.get(tenant, user)
 
+    def can_remember(self) -> bool:
+        """Is there somewhere to keep a passphrase: a usable OS keyring, or the opted-in 0600 file?"""
+        from biny.core.crypto.secrets import keyring_status
+
+        return keyring_status()[0] or self.settings.security.file_secrets
+
     def has_secret(self) -> bool:
         """Is a passphrase available for this owner without asking?"""
         return self._secret(*self.owner) is not None

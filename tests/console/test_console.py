@@ -381,3 +381,16 @@ def test_each_kept_passage_says_which_rule_kept_it() -> None:
     assert "carries 40%" in kept_by(hit(0.20, words=0.4), 0.15)  # beyond the cut, kept for its words
     assert kept_by(hit(0.30, pinned=True), 0.15).startswith("pinned")
     assert kept_by(hit(0.20), 0.15).startswith("added by the second pass")
+
+
+def test_remember_is_not_offered_where_there_is_no_keyring(qtbot, engine: Engine) -> None:  # type: ignore[no-untyped-def]
+    from biny.console.widgets.dialogs import NewSpaceDialog, UnlockDialog
+
+    assert not engine.can_remember_passphrase()  # the tests' keyring backend is the null one
+    new = NewSpaceDialog(True, engine.secret_source(), can_remember=False)
+    unlock = UnlockDialog("vault", can_remember=False)
+    qtbot.addWidget(new)
+    qtbot.addWidget(unlock)
+    for box in (new.remember, unlock.remember):
+        assert not box.isChecked() and not box.isEnabled() and "BINY_PASSPHRASE" in box.toolTip()
+    assert NewSpaceDialog(True, "OS keyring", can_remember=True).remember.isChecked()
