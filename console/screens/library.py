@@ -35,6 +35,11 @@ from biny.core import Engine, IngestReport, Progress
 COLUMNS = ["Title", "Type", "Pages", "Chunks", "Chars/token", "Status", "Rev", "Ingested"]
 
 
+def _pages(pages: int) -> str:
+    """Pages of a paged format; "–" for text, Markdown and HTML, which have none (the same in table and report)."""
+    return str(pages) if pages else "–"
+
+
 class LibraryScreen(QWidget):
     space_selected = Signal(str)
     error = Signal(str, str)
@@ -254,7 +259,7 @@ class LibraryScreen(QWidget):
         self.table.blockSignals(True)
         self.table.setRowCount(len(docs))
         for r, d in enumerate(docs):
-            values: list[Any] = [d.title, d.kind, d.pages or "", d.chunks, f"{d.chars_per_token:.2f}",
+            values: list[Any] = [d.title, d.kind, _pages(d.pages), d.chunks, f"{d.chars_per_token:.2f}",
                                  d.status, d.revision, d.ingested_at.strftime("%Y-%m-%d %H:%M")]
             for c, v in enumerate(values):
                 item = QTableWidgetItem(str(v))
@@ -286,7 +291,10 @@ class LibraryScreen(QWidget):
     def _show_report(self) -> None:
         doc_id = self.selected_doc_id()
         d = self.model.document(doc_id) if doc_id else None
-        for b in (self.archive_btn, self.restore_btn, self.delete_doc_btn, self.reingest_btn):
+        # Buttons follow the document's status: only an active one can be archived, an archived one restored.
+        self.archive_btn.setEnabled(d is not None and d.status == "active")
+        self.restore_btn.setEnabled(d is not None and d.status == "archived")
+        for b in (self.delete_doc_btn, self.reingest_btn):
             b.setEnabled(d is not None)
         if d is None:
             failures = self.model.state.failures
@@ -300,7 +308,7 @@ class LibraryScreen(QWidget):
         self.report.setHtml(
             f"<h3>{d.title}</h3><p><small>{d.path}</small></p><table>"
             f"<tr><td>Type</td><td>{d.kind}</td></tr>"
-            f"<tr><td>Pages</td><td>{d.pages}</td></tr>"
+            f"<tr><td>Pages</td><td>{_pages(d.pages)}</td></tr>"
             f"<tr><td>Pages without text layer</td><td>{d.pages_without_text}</td></tr>"
             f"<tr><td>Pages OCR'd</td><td>{d.pages_ocr}</td></tr>"
             f"<tr><td>Figures described</td><td>{d.figures_described}</td></tr>"

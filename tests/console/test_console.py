@@ -394,3 +394,20 @@ def test_remember_is_not_offered_where_there_is_no_keyring(qtbot, engine: Engine
     for box in (new.remember, unlock.remember):
         assert not box.isChecked() and not box.isEnabled() and "BINY_PASSPHRASE" in box.toolTip()
     assert NewSpaceDialog(True, "OS keyring", can_remember=True).remember.isChecked()
+
+
+def test_document_buttons_follow_the_selected_documents_status(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    lib = window.library
+    lib.create_space("s")
+    _settle(qtbot)
+    lib.ingest([corpus("python_peps", "pep-0020.rst")])
+    _wait_ingest(qtbot, window)
+    lib.table.selectRow(0)
+    assert lib.archive_btn.isEnabled() and not lib.restore_btn.isEnabled()
+    import re
+
+    assert lib.table.item(0, 2).text() == "–" and re.search(r"Pages\s+–", lib.report.toPlainText())
+    lib._set_status("archived")
+    _settle(qtbot)
+    lib.table.selectRow(0)
+    assert not lib.archive_btn.isEnabled() and lib.restore_btn.isEnabled()
