@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from biny.console import menus
 from biny.console.ops import wait_all
 from biny.console.screens.inspector import InspectorScreen
 from biny.console.screens.library import LibraryScreen
@@ -72,6 +73,9 @@ class MainWindow(QMainWindow):
         self.library.model.connect("changed", self.show_space_state)
         self.settings_screen.reembedded.connect(lambda name: self.library.refresh_spaces(select=name))
 
+        self.actions_by_menu = menus.build(self)
+        self.shortcuts_dialog: menus.ShortcutsDialog | None = None
+
         geometry = self.qsettings.value("geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
@@ -80,6 +84,23 @@ class MainWindow(QMainWindow):
         wanted = space or str(self.qsettings.value("last_space", "") or "")
         self.library.refresh_spaces(select=wanted or None)  # loads in the background, then selects
         self.rail.setCurrentRow(0)
+
+    def show_screen(self, index: int) -> None:
+        """Switch screens; past either end it wraps around (next/previous screen)."""
+        self.rail.setCurrentRow(index % len(self.screens))
+
+    def focus_question(self) -> None:
+        """Find: the question box of the screen that has one (the Inspector otherwise)."""
+        if self.stack.currentWidget() is self.memory:
+            self.memory.question.setFocus()
+            return
+        self.show_screen(1)
+        self.inspector.question.setFocus()
+        self.inspector.question.selectAll()
+
+    def show_shortcuts(self) -> None:
+        self.shortcuts_dialog = menus.ShortcutsDialog(self.actions_by_menu, self)
+        self.shortcuts_dialog.open()
 
     def on_space(self, name: str) -> None:
         """A space was selected: the screens follow it."""

@@ -411,3 +411,51 @@ def test_document_buttons_follow_the_selected_documents_status(qtbot, window: Ma
     _settle(qtbot)
     lib.table.selectRow(0)
     assert not lib.archive_btn.isEnabled() and lib.restore_btn.isEnabled()
+
+
+def test_every_menu_action_and_shortcut_works(qtbot, window: MainWindow,  # type: ignore[no-untyped-def]
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QDialog, QFileDialog
+
+    from biny.console.screens import library as library_screen
+
+    opened: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: (opened.append("files"), ([], ""))[1])
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: (opened.append("folder"), "")[1])
+    for dialog in (library_screen.NewSpaceDialog, library_screen.UnlockDialog):
+        monkeypatch.setattr(dialog, "exec", lambda self, name=dialog.__name__: (opened.append(name),
+                                                                               QDialog.DialogCode.Rejected)[1])
+    window.library.create_space("s")
+    _settle(qtbot)
+    actions = {a.objectName(): a for a in window.actions_by_menu}
+    keys = [a.shortcut().toString() for a in actions.values() if not a.shortcut().isEmpty()]
+    assert len(keys) == len(set(keys)) == len(actions)  # every action has a shortcut, none twice
+
+    expected_screen = {"screen_0": 0, "screen_1": 1, "screen_2": 2, "screen_3": 3, "add_files": 0, "add_folder": 0,
+                       "ask": 1, "more": 1, "find": 1}
+    for name, action in actions.items():
+        if name == "quit":
+            continue
+        action.trigger()
+        _settle(qtbot)
+        if name in expected_screen:
+            assert window.rail.currentRow() == expected_screen[name], name
+    window.show_screen(3)
+    actions["next_screen"].trigger()
+    assert window.rail.currentRow() == 0  # wraps around
+    actions["previous_screen"].trigger()
+    assert window.rail.currentRow() == 3
+    assert opened.count("files") == 1 and opened.count("folder") == 1
+    assert "NewSpaceDialog" in opened  # asked in the background, then shown
+    assert window.shortcuts_dialog is not None and window.shortcuts_dialog.table.rowCount() == len(actions)
+    window.shortcuts_dialog.close()
+
+    # The same through the keyboard (a screen switch and the shortcuts dialog).
+    window.activateWindow()
+    QTest.keySequence(window, actions["screen_2"].shortcut())
+    assert window.rail.currentRow() == 2
+    QTest.keySequence(window, actions["previous_screen"].shortcut())
+    assert window.rail.currentRow() == 1
+    actions["quit"].trigger()
+    assert not window.isVisible()
