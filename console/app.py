@@ -48,7 +48,7 @@ class MainWindow(QMainWindow):
         ]
         self.rail = QListWidget()
         self.rail.setObjectName("rail")
-        self.rail.setFixedWidth(170)
+        self.rail.setFixedWidth(150)
         self.stack = QStackedWidget()
         for name, widget in self.screens:
             self.rail.addItem(name)

@@ -32,7 +32,8 @@ from biny.console.ops import run_op
 from biny.console.widgets.dialogs import NewSpaceDialog, UnlockDialog
 from biny.core import Engine, IngestReport, Progress
 
-COLUMNS = ["Title", "Type", "Pages", "Chunks", "Chars/token", "Status", "Rev", "Ingested"]
+# Chars/token and revision are in the report beside the table; the title keeps the room.
+COLUMNS = ["Title", "Type", "Pages", "Chunks", "Status", "Ingested"]
 
 
 def _pages(pages: int) -> str:
@@ -91,12 +92,17 @@ class LibraryScreen(QWidget):
         self.delete_doc_btn.clicked.connect(self._delete_doc)
         self.reingest_btn = QPushButton("Re-ingest")
         self.reingest_btn.clicked.connect(self._reingest)
+        # Adding sits above the table, acting on the selected document below it: two short rows
+        # instead of one long one, so the window works from 1024 px wide.
         bar = QHBoxLayout()
         for b in (self.add_files_btn, self.add_folder_btn):
             bar.addWidget(b)
         bar.addStretch(1)
+        doc_bar = QHBoxLayout()
+        doc_bar.addWidget(QLabel("Selected document:"))
         for b in (self.reingest_btn, self.archive_btn, self.restore_btn, self.delete_doc_btn):
-            bar.addWidget(b)
+            doc_bar.addWidget(b)
+        doc_bar.addStretch(1)
 
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("documents")
@@ -104,11 +110,14 @@ class LibraryScreen(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(False)  # one line per document; a long title is elided, whole in its tooltip
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.itemSelectionChanged.connect(self._show_report)
         self.empty_hint = QLabel("No documents yet. Add files or drop them here (PDF, DOCX, HTML, Markdown, text).")
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_hint.setWordWrap(True)  # a long hint must not set the window's minimum width
 
         # Ingest queue
         self.queue = QListWidget()
@@ -119,6 +128,7 @@ class LibraryScreen(QWidget):
         self.overall_progress = QProgressBar()
         self.overall_progress.setFormat("%v of %m files")
         self.progress_label = QLabel("")
+        self.progress_label.setWordWrap(True)
         self.cancel_btn = QPushButton("Cancel")
         self.cancel_btn.setEnabled(False)
         self.cancel_btn.clicked.connect(self.cancel_ingest)
@@ -129,11 +139,12 @@ class LibraryScreen(QWidget):
 
         self.report = QTextBrowser()
         self.report.setObjectName("report")
-        self.report.setMinimumWidth(260)
+        self.report.setMinimumWidth(180)
 
         mid = QVBoxLayout()
         mid.addLayout(bar)
         mid.addWidget(self.table, 1)
+        mid.addLayout(doc_bar)
         mid.addWidget(self.empty_hint)
         mid.addWidget(QLabel("<b>Ingestion</b>"))
         mid.addLayout(prog)
@@ -259,13 +270,15 @@ class LibraryScreen(QWidget):
         self.table.blockSignals(True)
         self.table.setRowCount(len(docs))
         for r, d in enumerate(docs):
-            values: list[Any] = [d.title, d.kind, _pages(d.pages), d.chunks, f"{d.chars_per_token:.2f}",
-                                 d.status, d.revision, d.ingested_at.strftime("%Y-%m-%d %H:%M")]
+            values: list[Any] = [d.title, d.kind, _pages(d.pages), d.chunks, d.status,
+                                 d.ingested_at.strftime("%Y-%m-%d")]
             for c, v in enumerate(values):
                 item = QTableWidgetItem(str(v))
                 item.setData(Qt.ItemDataRole.UserRole, d.doc_id)
                 if c == 0:
-                    item.setToolTip(d.path)
+                    item.setToolTip(f"{d.title}\n{d.path}")
+                elif COLUMNS[c] == "Ingested":
+                    item.setToolTip(d.ingested_at.strftime("%Y-%m-%d %H:%M UTC"))
                 self.table.setItem(r, c, item)
             if d.doc_id == selected:
                 self.table.selectRow(r)

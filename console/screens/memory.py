@@ -41,7 +41,7 @@ class MemoryScreen(QWidget):
         self.scope = QComboBox()
         self.scope.setObjectName("scope")
         self.scope.setEditable(True)
-        self.scope.setMinimumWidth(260)
+        self.scope.setMinimumWidth(200)
         edit = self.scope.lineEdit()
         if edit is not None:
             edit.setPlaceholderText("scope, e.g. tenant:acme/user:ana")
@@ -61,12 +61,14 @@ class MemoryScreen(QWidget):
         self.delete_btn.clicked.connect(lambda: self._set_status("deleted"))
         top = QHBoxLayout()
         top.addWidget(QLabel("Scope"))
-        top.addWidget(self.scope)
+        top.addWidget(self.scope, 1)
         top.addWidget(QLabel("Status"))
         top.addWidget(self.status)
-        top.addStretch(1)
+        # Fact actions on a row of their own, so the screen fits 1024 px.
+        actions = QHBoxLayout()
         for b in (self.add_btn, self.edit_btn, self.archive_btn, self.restore_btn, self.delete_btn):
-            top.addWidget(b)
+            actions.addWidget(b)
+        actions.addStretch(1)
 
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("facts")
@@ -111,6 +113,7 @@ class MemoryScreen(QWidget):
         split.setSizes([300, 380])
         lay = QVBoxLayout(self)
         lay.addLayout(top)
+        lay.addLayout(actions)
         lay.addWidget(split, 1)
         self.reload_scopes()
 

@@ -459,3 +459,13 @@ def test_every_menu_action_and_shortcut_works(qtbot, window: MainWindow,  # type
     assert window.rail.currentRow() == 1
     actions["quit"].trigger()
     assert not window.isVisible()
+
+
+def test_the_window_works_from_1024_by_700(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    window.resize(1024, 700)
+    qtbot.waitUntil(lambda: window.size().toTuple() == (1024, 700), timeout=5000)
+    assert window.minimumSizeHint().width() <= 1024 and window.minimumSizeHint().height() <= 700
+    for i in range(len(window.screens)):
+        window.show_screen(i)
+        window.grab().save(str(tmp_path / f"screen{i}.png"))
+        assert _rendered(tmp_path / f"screen{i}.png", window)
