@@ -91,6 +91,7 @@ class InspectorScreen(QWidget):
         self.stages.setObjectName("stages")
         self.stages.setHeaderLabels(["Stage", "What happened"])
         self.stages.setColumnWidth(0, 120)
+        self.stages.itemClicked.connect(self._trace_item_clicked)
         self.context = QListWidget()
         self.context.setObjectName("context")
         self.context.setSpacing(2)
@@ -239,12 +240,18 @@ class InspectorScreen(QWidget):
             top = QTreeWidgetItem([stage.name, stage.summary])
             top.setToolTip(1, stage.summary)
             dist = dict(zip(stage.kept, stage.data.get("distances", []), strict=False))
+            named = result.trace.documents
             for cid in stage.kept[:60]:
                 d = dist.get(cid)
-                QTreeWidgetItem(top, ["kept", f"{cid[:10]}" + (f"  d={d:.3f}" if d is not None else "")])
+                label = named.get(cid, cid[:10]) + (f"  d={d:.3f}" if d is not None else "")
+                child = QTreeWidgetItem(top, ["kept", label])
+                child.setData(0, Qt.ItemDataRole.UserRole, (cid, stage.name, "kept", d))
             for dr in stage.dropped[:60]:
                 d = f"  d={dr.distance:.3f}" if dr.distance is not None else ""
-                QTreeWidgetItem(top, ["dropped", f"{dr.chunk_id[:10]}{d} — {dr.reason}"])
+                label = f"{named.get(dr.chunk_id, dr.chunk_id[:10])}{d} — {dr.reason}"
+                child = QTreeWidgetItem(top, ["dropped", label])
+                child.setToolTip(1, dr.reason)  # the whole reason, however long
+                child.setData(0, Qt.ItemDataRole.UserRole, (dr.chunk_id, stage.name, dr.reason, dr.distance))
             self.stages.addTopLevelItem(top)
             # The long pool/threshold lists stay folded; the decisive stages open.
             top.setExpanded(stage.name not in {"pool", "threshold", "rerank"})
@@ -288,6 +295,24 @@ class InspectorScreen(QWidget):
             notes.append(_escape(a.note))
         extra = "".join(f"<p><small>{n}</small></p>" for n in notes)
         self.answer_view.setHtml(f"<p><small><b>{label}</b></small></p><p>{body}</p>{extra}")
+
+    def _trace_item_clicked(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        """A chunk in the trace: open it if it is in the context, else say what happened to it."""
+        data = item.data(0, Qt.ItemDataRole.UserRole)
+        if not data or self.result is None:
+            return
+        chunk_id, stage, verdict, distance = data
+        row = next((i for i, h in enumerate(self.result.chunks) if h.chunk_id == chunk_id), None)
+        if row is not None:
+            self.context.setCurrentRow(row)
+            self._show_chunk(row)
+            return
+        title = _escape(self.result.trace.documents.get(chunk_id, "(document unknown)"))
+        d = f"{distance:.3f}" if distance is not None else "not measured"
+        self.chunk_view.setHtml(
+            f"<h3>{title}</h3><p><small>chunk {chunk_id}</small></p>"
+            f"<p><b>{_escape(stage)}</b>: {_escape(verdict)}</p><p>distance {d}</p>"
+            "<p><i>Not in the final context, so its text was not read or decrypted (R7).</i></p>")
 
     def open_citation(self, n: int) -> None:
         """Show passage ``n`` of the answer, its cited sentences highlighted."""

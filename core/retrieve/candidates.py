@@ -106,6 +106,7 @@ class QueryDistances:
         self.query = query
         self._known: dict[int, float] = {}
         self._pool: dict[int, Candidate] = {}
+        self.seen: dict[str, str] = {}  # chunk id → doc id of every candidate made, for the trace
 
     def note(self, rows: npt.NDArray[np.int64], dists: npt.NDArray[np.float32]) -> None:
         self._known.update(zip(map(int, rows), map(float, dists), strict=True))
@@ -130,6 +131,7 @@ class QueryDistances:
             return known if (pinned, source) == (known.pinned, known.source) else \
                 dataclasses.replace(known, pinned=pinned, source=source)
         c = Candidate(row, self.vm.chunk_ids[row], self.vm.doc_ids[row], self[row], pinned, source)
+        self.seen[c.chunk_id] = c.doc_id
         if source == "vector":
             self._pool[row] = c
         return c

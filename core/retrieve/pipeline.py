@@ -53,6 +53,7 @@ def retrieve(question: str, history: list[str], vm: VectorMatrix, baselines: Bas
         "final", f"{len(budgeted)} chunk(s) in the context" + ("" if budgeted else ": no passage close enough"),
         kept=[c.chunk_id for c in budgeted],
     ))
+    trace.documents = dict(dist.seen)  # doc ids here; the engine names them (services/retrieval.py)
     return Retrieval(budgeted, [c for c in ranked if c.row not in in_context], max_d, group, trace)
 
 

@@ -32,6 +32,9 @@ class Trace:
     retrieval_query: str
     stages: list[Stage] = field(default_factory=list)
     decrypted: int = 0
+    # chunk id → its document's title, for every chunk a stage names (the inspector labels the
+    # trace with it; titles come from the opened document metadata, no chunk is decrypted).
+    documents: dict[str, str] = field(default_factory=dict)
 
     def add(self, stage: Stage) -> Stage:
         self.stages.append(stage)

@@ -168,6 +168,7 @@ class Retriever:
         r = self.folder.settings.retrieval
         fitted = budget_stage(current, vm, r.max_context_chars, r.max_context_tokens, Trace(turn.question, ""))
         kept = fitted + [c for c in turn.remaining[: turn.k] if c not in current]
+        trace.documents = {c.chunk_id: c.doc_id for c in kept}
         trace.add(Stage("more_material",
                         f"next {len(kept)} of the same ranked pool ({len(turn.remaining)} were left); "
                         "no second retrieval, rerank or relevance pass",
@@ -215,6 +216,7 @@ class Retriever:
         trace.decrypted = len(records)
         if docs is None:
             docs = self._opened_documents(row, vm)
+        trace.documents = {cid: docs[d].title if d in docs else d for cid, d in trace.documents.items()}
         hits = []
         for c in final:
             rec, doc = records.get(c.chunk_id), docs.get(c.doc_id)

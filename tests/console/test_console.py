@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QLabel
 
 from biny.console import ops
@@ -469,3 +470,33 @@ def test_the_window_works_from_1024_by_700(qtbot, window: MainWindow, tmp_path: 
         window.show_screen(i)
         window.grab().save(str(tmp_path / f"screen{i}.png"))
         assert _rendered(tmp_path / f"screen{i}.png", window)
+
+
+def test_the_trace_names_documents_and_opens_what_it_names(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    lib = window.library
+    lib.create_space("mix")
+    _settle(qtbot)
+    lib.ingest([corpus("python_peps", "pep-0020.rst"), corpus("cn_laws", "民法典__附则.md")])
+    _wait_ingest(qtbot, window)
+    insp = window.inspector
+    insp.question.setText("Is flat better than nested?")
+    insp.ask()
+    _settle(qtbot)
+    result = insp.result
+    assert result is not None and result.chunks
+    pool = next(insp.stages.topLevelItem(i) for i in range(insp.stages.topLevelItemCount())
+                if insp.stages.topLevelItem(i).text(0) == "pool")
+    labels = [pool.child(i).text(1) for i in range(pool.childCount())]
+    assert any(label.startswith("PEP 20") for label in labels)  # documents, not hex ids
+    assert all(not re.match(r"^[0-9a-f]{10}", label) for label in labels)
+    kept = next(pool.child(i) for i in range(pool.childCount()) if pool.child(i).data(0, Qt.ItemDataRole.UserRole)[0]
+                == result.chunks[0].chunk_id)
+    insp.context.setCurrentRow(-1)
+    insp._trace_item_clicked(kept)
+    assert insp.context.currentRow() == 0  # a chunk in the context opens in place
+    threshold = next(insp.stages.topLevelItem(i) for i in range(insp.stages.topLevelItemCount())
+                     if insp.stages.topLevelItem(i).text(0) == "threshold")
+    dropped = [threshold.child(i) for i in range(threshold.childCount()) if threshold.child(i).text(0) == "dropped"]
+    assert dropped and dropped[0].toolTip(1)  # the whole reason
+    insp._trace_item_clicked(dropped[0])
+    assert "not read or decrypted" in insp.chunk_view.toPlainText()
