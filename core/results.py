@@ -74,6 +74,9 @@ class Hit:
     cut: float | None = None
     # IDF-weighted share of the question's words this passage carries; None where words were not asked.
     word_share: float | None = None
+    # R9 in plain words: the share of the space's unrelated reference questions whose nearest passage
+    # is farther than this one is from the question ("closer than 93% of unrelated questions").
+    closer_than: float | None = None
 
 
 @dataclass(slots=True)
@@ -140,6 +143,7 @@ class AskResult:
                     "heading_path": h.heading_path,
                     "cut": None if h.cut is None else round(h.cut, 4),
                     "word_share": None if h.word_share is None else round(h.word_share, 3),
+                    "closer_than": None if h.closer_than is None else round(h.closer_than, 3),
                 }
                 for h in self.chunks
             ],

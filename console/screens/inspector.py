@@ -374,8 +374,12 @@ class _HitRow(QWidget):
         self.hit = hit
         pin = ("<span style='background:#e67700;color:white'>&nbsp;PINNED&nbsp;</span> " if hit.pinned else "") + \
             ("<span style='background:#1971c2;color:white'>&nbsp;MORE&nbsp;</span> " if more else "")
-        cal = f" · {hit.calibrated:+.2f} calibrated" if hit.calibrated is not None else ""
-        title = QLabel(f"{pin}<b>[{n}] {hit.document}</b> — d={hit.distance:.3f}{cal}")
+        # In words a curator reads (R9: against the measured unrelated questions); the numbers in the tooltip.
+        plain = (f" — closer than {hit.closer_than:.0%} of unrelated questions" if hit.closer_than is not None
+                 else f" — distance {hit.distance:.3f}")
+        title = QLabel(f"{pin}<b>[{n}] {_escape(hit.document)}</b>{plain}")
+        cal = f"; calibrated similarity {hit.calibrated:+.2f} (0 = unrelated-pair median)" if hit.calibrated else ""
+        title.setToolTip(f"cosine distance {hit.distance:.3f}" + (f", cut {cut:.3f}" if cut is not None else "") + cal)
         title.setObjectName("pinned" if hit.pinned else "hit")
         preview = QLabel(hit.text[:160].replace("\n", " ") + ("…" if len(hit.text) > 160 else ""))
         preview.setWordWrap(True)

@@ -51,6 +51,13 @@ class Distribution:
             return self.median
         return float(np.quantile(np.asarray(self.values), q))
 
+    def share_above(self, distance: float) -> float | None:
+        """Share of the distribution farther than ``distance`` (for "closer than 93% of unrelated questions")."""
+        if not self.values:
+            return None
+        at_or_below = int(np.searchsorted(np.asarray(self.values), distance, side="right"))
+        return 1.0 - at_or_below / len(self.values)
+
     def to_dict(self) -> dict[str, Any]:
         return {"n": self.n, "median": self.median, "quantiles": self.quantiles, "values": self.values}
 

@@ -217,6 +217,7 @@ class Retriever:
         if docs is None:
             docs = self._opened_documents(row, vm)
         trace.documents = {cid: docs[d].title if d in docs else d for cid, d in trace.documents.items()}
+        unrelated = base.question_nearest.get(reference) or base.question_nearest.get("all")
         hits = []
         for c in final:
             rec, doc = records.get(c.chunk_id), docs.get(c.doc_id)
@@ -225,6 +226,6 @@ class Retriever:
             hits.append(Hit(c.chunk_id, c.doc_id, doc.title, doc.path, rec.text, c.distance,
                             base.calibrated(c.distance), c.pinned, rec.page, rec.ordinal, rec.heading_path,
                             rec.char_start, rec.char_end, c.cut if c.cut is not None else max_distance,
-                            c.word_share))
+                            c.word_share, unrelated.share_above(c.distance) if unrelated else None))
         pairs = base.passage_pairs.median if base.passage_pairs else None
         return AskResult(trace.question, hits, pairs, max_distance, reference, trace)

@@ -325,6 +325,8 @@ def test_inspector_shows_a_cited_answer_and_opens_its_sources(qtbot, window: Mai
     turn = insp.history.item(0)  # the conversation shows the turn with its answer
     assert turn.text().startswith("You: If our usage grows 30%") and "→" in turn.text()
     assert insp.result is not None and insp.result.answer is not None and turn.toolTip() == insp.result.answer.text
+    row = insp.context.itemWidget(insp.context.item(0))
+    assert re.search(r"closer than \d+% of unrelated questions", row.findChild(QLabel, "hit").text())  # plain words
     insp.context.setCurrentRow(-1)
     insp.open_citation(1)
     assert insp.context.currentRow() == 0
