@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from biny.console import menus
+from biny.console import menus, theme
 from biny.console.ops import wait_all
 from biny.console.screens.inspector import InspectorScreen
 from biny.console.screens.library import LibraryScreen
@@ -74,6 +74,10 @@ class MainWindow(QMainWindow):
         self.settings_screen.reembedded.connect(lambda name: self.library.refresh_spaces(select=name))
 
         self.actions_by_menu = menus.build(self)
+        choice = theme.apply(theme.remembered(self.qsettings))
+        self.settings_screen.appearance.setCurrentIndex(theme.CHOICES.index(choice))
+        self.settings_screen.appearance.currentIndexChanged.connect(
+            lambda i: theme.apply(theme.CHOICES[i], self.qsettings))
         self.shortcuts_dialog: menus.ShortcutsDialog | None = None
 
         geometry = self.qsettings.value("geometry")

@@ -122,8 +122,8 @@ class InspectorScreen(QWidget):
         ctx_box = QWidget()
         ctx_lay = QVBoxLayout(ctx_box)
         ctx_lay.setContentsMargins(0, 0, 0, 0)
-        ctx_lay.addWidget(QLabel("<b>Final context</b> (bar: distance; black line: unrelated baseline; "
-                                 "orange: cut)"))
+        ctx_lay.addWidget(QLabel("<b>Final context</b> — bar: distance (blue: within its cut; purple: kept by "
+                                 "another rule); line: unrelated baseline; orange: its cut"))
         ctx_lay.addWidget(self.context)
         right.addWidget(ctx_box)
         right.addWidget(self.chunk_view)
@@ -375,8 +375,12 @@ class _HitRow(QWidget):
         pin = ("<span style='background:#e67700;color:white'>&nbsp;PINNED&nbsp;</span> " if hit.pinned else "") + \
             ("<span style='background:#1971c2;color:white'>&nbsp;MORE&nbsp;</span> " if more else "")
         # In words a curator reads (R9: against the measured unrelated questions); the numbers in the tooltip.
-        plain = (f" — closer than {hit.closer_than:.0%} of unrelated questions" if hit.closer_than is not None
-                 else f" — distance {hit.distance:.3f}")
+        if hit.closer_than is None:
+            plain = f" — distance {hit.distance:.3f}"
+        elif hit.closer_than >= 0.995:
+            plain = " — closer than every unrelated question"
+        else:
+            plain = f" — closer than {hit.closer_than:.0%} of unrelated questions"
         title = QLabel(f"{pin}<b>[{n}] {_escape(hit.document)}</b>{plain}")
         cal = f"; calibrated similarity {hit.calibrated:+.2f} (0 = unrelated-pair median)" if hit.calibrated else ""
         title.setToolTip(f"cosine distance {hit.distance:.3f}" + (f", cut {cut:.3f}" if cut is not None else "") + cal)

@@ -6,6 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
+    QComboBox,
     QFormLayout,
     QGroupBox,
     QLabel,
@@ -86,7 +87,16 @@ class SettingsScreen(QWidget):
         lf.addRow("API key", self.llm_key)
         lf.addRow(self.llm_save, self.llm_status)
 
+        look = QGroupBox("Appearance")
+        lf2 = QFormLayout(look)
+        self.appearance = QComboBox()
+        self.appearance.setObjectName("appearance")
+        self.appearance.addItems(["Follow the system", "Light", "Dark"])
+        self.appearance.setToolTip("Works on every desktop, X11 included: light and dark set the colours directly.")
+        lf2.addRow("Colours", self.appearance)
+
         lay = QVBoxLayout(self)
+        lay.addWidget(look)
         lay.addWidget(model)
         lay.addWidget(llm)
         lay.addWidget(data)

@@ -326,7 +326,8 @@ def test_inspector_shows_a_cited_answer_and_opens_its_sources(qtbot, window: Mai
     assert turn.text().startswith("You: If our usage grows 30%") and "→" in turn.text()
     assert insp.result is not None and insp.result.answer is not None and turn.toolTip() == insp.result.answer.text
     row = insp.context.itemWidget(insp.context.item(0))
-    assert re.search(r"closer than \d+% of unrelated questions", row.findChild(QLabel, "hit").text())  # plain words
+    assert re.search(r"closer than (\d+% of unrelated questions|every unrelated question)",
+                     row.findChild(QLabel, "hit").text())  # plain words
     insp.context.setCurrentRow(-1)
     insp.open_citation(1)
     assert insp.context.currentRow() == 0
@@ -502,3 +503,32 @@ def test_the_trace_names_documents_and_opens_what_it_names(qtbot, window: MainWi
     assert dropped and dropped[0].toolTip(1)  # the whole reason
     insp._trace_item_clicked(dropped[0])
     assert "not read or decrypted" in insp.chunk_view.toPlainText()
+
+
+def test_light_dark_and_system_colours_are_applied_and_remembered(qtbot, engine: Engine,  # type: ignore[no-untyped-def]
+                                                                  tmp_path: Path) -> None:
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    settings = QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(engine, None, settings)
+    qtbot.addWidget(window)
+    _settle(qtbot)
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    system = app.palette().color(QPalette.ColorRole.Window).lightness()
+    try:
+        window.settings_screen.appearance.setCurrentIndex(2)  # Dark
+        assert app.palette().color(QPalette.ColorRole.Window).lightness() < 80
+        assert app.palette().color(QPalette.ColorRole.WindowText).lightness() > 180
+        window.grab().save(str(tmp_path / "dark.png"))
+        assert _rendered(tmp_path / "dark.png", window)
+        again = MainWindow(engine, None, settings)  # the next start remembers the choice
+        qtbot.addWidget(again)
+        _settle(qtbot)
+        assert again.settings_screen.appearance.currentIndex() == 2
+        window.settings_screen.appearance.setCurrentIndex(1)  # Light
+        assert app.palette().color(QPalette.ColorRole.Window).lightness() > 200
+    finally:
+        window.settings_screen.appearance.setCurrentIndex(0)  # back to the system's, for the other tests
+    assert app.palette().color(QPalette.ColorRole.Window).lightness() == system
