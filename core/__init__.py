@@ -12,7 +12,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from biny.core.config import Settings
+    from biny.core.config import EDITABLE_SETTINGS, Settings
     from biny.core.engine import Engine, default_home
     from biny.core.errors import (
         BinyError,
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 # name → module it lives in (one source of truth for the lazy re-export and for __all__)
 _EXPORTS: dict[str, str] = {
-    "Engine": "engine", "default_home": "engine", "Settings": "config",
+    "Engine": "engine", "default_home": "engine", "Settings": "config", "EDITABLE_SETTINGS": "config",
     "Answer": "results", "Citation": "results", "AskResult": "results",
     "FileOutcome": "results", "Hit": "results", "IngestReport": "results",
     "SpaceInfo": "results",
@@ -69,6 +69,7 @@ _EXPORTS: dict[str, str] = {
 
 # Written out for linters and readers; tests/test_public_api.py checks it equals _EXPORTS.
 __all__ = [
+    "EDITABLE_SETTINGS",
     "Answer", "AskResult", "Baselines", "BinyError", "CancelToken", "Cancelled", "ChunkRecord", "Citation",
     "ConfigError",
     "CorruptDocument", "DataFolderInUse", "DataTampered", "Distribution", "DocumentError", "DocumentRow",

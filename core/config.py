@@ -169,6 +169,57 @@ class Settings:
         return out
 
 
+# Settings a person may change from the console or `biny config`, with their bounds and what a
+# change takes effect on. Chunk sizes shape how documents are cut, so they apply to documents
+# ingested afterwards; the rest applies to the next question.
+EDITABLE_SETTINGS: dict[str, tuple[float, float, str]] = {
+    "chunking.target_tokens": (32, 480, "re-ingest"),  # the model window is 512 tokens, header included
+    "chunking.overlap_tokens": (0, 240, "re-ingest"),
+    "retrieval.k": (1, 50, "next question"),
+    "retrieval.pool_factor": (1, 20, "next question"),
+    "retrieval.local_margin": (0.0, 5.0, "next question"),
+    "retrieval.lexical_min": (0.0, 1.0, "next question"),
+    "retrieval.max_context_chars": (500, 200_000, "next question"),
+    "retrieval.max_context_tokens": (100, 64_000, "next question"),
+}
+
+
+def apply_changes(settings: Settings, changes: dict[str, float | int]) -> list[str]:
+    """Validate ``changes`` ("section.name" → value) and apply them to ``settings`` together.
+
+    Nothing is changed if any value is out of bounds or of the wrong type (ConfigError names it).
+    Returns what the change takes effect on, in sentences.
+    """
+    updated = Settings.from_dict({**settings.to_dict(), "schema_version": settings.schema_version})
+    for name, value in changes.items():
+        if name not in EDITABLE_SETTINGS:
+            raise ConfigError(f"{name} cannot be changed here. Editable: {', '.join(sorted(EDITABLE_SETTINGS))}.")
+        low, high, _ = EDITABLE_SETTINGS[name]
+        section, key = name.split(".", 1)
+        target = getattr(updated, section)
+        current = getattr(target, key)
+        if isinstance(value, bool) or not isinstance(value, int | float) or (
+                isinstance(current, int) and not float(value).is_integer()):
+            raise ConfigError(f"{name} must be {'a whole number' if isinstance(current, int) else 'a number'}.")
+        if not low <= value <= high:
+            raise ConfigError(f"{name} must be between {low:g} and {high:g}; {value:g} is not.")
+        setattr(target, key, type(current)(value))
+    if updated.chunking.overlap_tokens * 2 > updated.chunking.target_tokens:
+        raise ConfigError("chunking.overlap_tokens must be at most half of chunking.target_tokens.")
+    changed = [n for n in changes if getattr(getattr(settings, n.split(".")[0]), n.split(".")[1])
+               != getattr(getattr(updated, n.split(".")[0]), n.split(".")[1])]
+    for section in ("chunking", "retrieval"):
+        for f in fields(getattr(settings, section)):
+            setattr(getattr(settings, section), f.name, getattr(getattr(updated, section), f.name))
+    notes = []
+    if any(EDITABLE_SETTINGS[n][2] == "re-ingest" for n in changed):
+        notes.append("Chunk sizes apply to documents ingested from now on; re-ingest existing documents to "
+                     "re-chunk them (re-embedding alone keeps their chunks).")
+    if any(EDITABLE_SETTINGS[n][2] == "next question" for n in changed):
+        notes.append("Retrieval settings apply from the next question.")
+    return notes or ["Nothing changed."]
+
+
 def load_settings(path: Path) -> Settings:
     """Read settings from ``path``; a missing file means defaults."""
     if not path.exists():

@@ -15,7 +15,7 @@ from typing import Any
 import platformdirs
 
 from biny.core import backup
-from biny.core.config import Settings, load_settings, save_settings
+from biny.core.config import Settings, apply_changes, load_settings, save_settings
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.embed.base import Embedder
 from biny.core.llm.base import ChatModel
@@ -147,6 +147,15 @@ class Engine:
     def configure_llm(self, base_url: str, model: str, api_key: str | None = None) -> str:
         """Save the LLM endpoint; the key goes to the OS keyring. Returns where the key went."""
         return self.models.configure_llm(base_url, model, api_key)
+
+    def update_settings(self, changes: dict[str, float | int]) -> list[str]:
+        """Change editable settings ("retrieval.k" → 8 …) all or nothing; saved to config.toml.
+
+        Returns what the change takes effect on (a chunk-size change needs a re-ingest).
+        """
+        notes = apply_changes(self.settings, changes)
+        save_settings(self.settings, self.home / "config.toml")
+        return notes
 
     def load_models(self) -> str:
         """Load the embedder now (so a later call does not pay for it); returns its model id."""

@@ -13,6 +13,7 @@ import biny.core
 ROOT = Path(__file__).resolve().parents[1]
 
 PUBLIC = {
+    "EDITABLE_SETTINGS",
     "Answer", "AskResult", "Baselines", "BinyError", "Citation", "CancelToken", "Cancelled", "ChunkRecord",
     "ConfigError",
     "CorruptDocument", "DataFolderInUse", "DataTampered", "Distribution", "DocumentError", "DocumentRow",

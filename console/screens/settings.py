@@ -7,18 +7,20 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
+    QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from biny.console.ops import run_op
-from biny.core import CancelToken, Engine, SpaceInfo
+from biny.core import EDITABLE_SETTINGS, CancelToken, Engine, SpaceInfo
 
 
 class SettingsScreen(QWidget):
@@ -48,28 +50,52 @@ class SettingsScreen(QWidget):
         d = QFormLayout(data)
         d.addRow("Data folder", QLabel(str(engine.home)))
         d.addRow("Settings file", QLabel(str(engine.home / "config.toml")))
-        d.addRow("Chunk target", QLabel(f"{s.chunking.target_tokens} tokens, overlap {s.chunking.overlap_tokens}"))
-        r = s.retrieval
-        if r.local_cut:
-            cut = (f"each passage closer than its nearest unrelated questions by {r.local_margin:g} × the "
-                   f"reference's median − p{r.threshold_quantile * 100:.0f}")
-        else:
-            cut = (f"top hit within p{r.threshold_quantile * 100:.0f}, others within "
-                   f"p{r.keep_quantile * 100:.0f} of the unrelated-question reference")
-        words = (f"; where the space is written in the question's script, ≥{r.lexical_min:.0%} of its words' "
-                 "weight shared"
-                 if r.lexical_check else "")
-        scripts = "; spaces in several scripts rank each script's passages too" if r.pool_per_script else ""
-        retrieval = QLabel(f"K={r.k}, pool ×{r.pool_factor}{scripts}; {cut}{words}. Exact search up to "
-                           f"{r.ann_min_rows:,} chunks, then an ANN index re-ranked exactly.")
-        retrieval.setWordWrap(True)
-        d.addRow("Retrieval", retrieval)
         self.encryption = QLabel("")
         d.addRow("Encryption", self.encryption)
         self.secret_source = QLabel("…")
         self.secret_source.setWordWrap(True)
         d.addRow("Passphrase source", self.secret_source)
 
+        # Chunking and retrieval, editable within the bounds core/config.py declares (EDITABLE_SETTINGS).
+        tune = QGroupBox("Chunking and retrieval")
+        tf = QFormLayout(tune)
+        self.tuning: dict[str, QSpinBox | QDoubleSpinBox] = {}
+        labels = {
+            "chunking.target_tokens": ("Chunk size (tokens)", "Text is split by characters; the ratio is measured "
+                                       "per document (I6). Applies to documents ingested afterwards."),
+            "chunking.overlap_tokens": ("Overlap (tokens)", "The previous chunk's tail repeated at the start of "
+                                        "the next; at most half the chunk size."),
+            "retrieval.k": ("Passages per answer (K)", "At most K; fewer is the correct result when fewer answer."),
+            "retrieval.pool_factor": ("Candidates looked at (× K)", "The ranked pool fetched before the cut (R2)."),
+            "retrieval.local_margin": ("Strictness of the cut", "How much closer than unrelated questions a passage "
+                                       "must come, in spreads of the measured reference (R9). Higher = stricter."),
+            "retrieval.lexical_min": ("Words that must be shared", "Share of the question's word weight a passage "
+                                      "must carry where the space is in the question's script."),
+            "retrieval.max_context_chars": ("Context budget (characters)", "Whole passages only (R8)."),
+            "retrieval.max_context_tokens": ("Context budget (tokens)", "Whole passages only (R8)."),
+        }
+        for name, (label, tip) in labels.items():
+            low, high, _ = EDITABLE_SETTINGS[name]
+            section, key = name.split(".")
+            value = getattr(getattr(s, section), key)
+            box: QSpinBox | QDoubleSpinBox
+            if isinstance(value, int):
+                box = QSpinBox()
+                box.setRange(int(low), int(high))
+            else:
+                box = QDoubleSpinBox()
+                box.setRange(low, high)
+                box.setSingleStep(0.05)
+            box.setValue(value)
+            box.setObjectName(name)
+            box.setToolTip(f"{tip}\n({name}, {low:g}–{high:g})")
+            self.tuning[name] = box
+            tf.addRow(label, box)
+        self.tune_save = QPushButton("Apply")
+        self.tune_save.clicked.connect(self.save_tuning)
+        self.tune_status = QLabel("")
+        self.tune_status.setWordWrap(True)
+        tf.addRow(self.tune_save, self.tune_status)
         llm = QGroupBox("Language model (optional: follow-up rewrite, situating notes)")
         lf = QFormLayout(llm)
         self.llm_url = QLineEdit(s.llm.base_url)
@@ -99,6 +125,7 @@ class SettingsScreen(QWidget):
         lay.addWidget(look)
         lay.addWidget(model)
         lay.addWidget(llm)
+        lay.addWidget(tune)
         lay.addWidget(data)
         lay.addStretch(1)
 
@@ -147,6 +174,24 @@ class SettingsScreen(QWidget):
 
         run_op(work, on_success=lambda msg: self.llm_status.setText(f"Saved. {msg}"), on_failure=failed,
                on_finished=lambda: self.llm_save.setEnabled(True))
+
+    def save_tuning(self) -> None:
+        """Validate and save in the background; say what the change takes effect on."""
+        current = self.engine.settings
+        changes: dict[str, float | int] = {
+            name: box.value() for name, box in self.tuning.items()
+            if box.value() != getattr(getattr(current, name.split(".")[0]), name.split(".")[1])}
+        engine = self.engine
+        self.tune_save.setEnabled(False)
+
+        def work(_: Any, __: CancelToken) -> list[str]:
+            return engine.update_settings(changes)
+
+        def failed(exc: BaseException, _detail: str) -> None:
+            self.tune_status.setText(f"Not saved: {exc}")
+
+        run_op(work, on_success=lambda notes: self.tune_status.setText(" ".join(notes)), on_failure=failed,
+               on_finished=lambda: self.tune_save.setEnabled(True))
 
     def reembed(self) -> None:
         if not self.space:

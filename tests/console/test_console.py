@@ -532,3 +532,17 @@ def test_light_dark_and_system_colours_are_applied_and_remembered(qtbot, engine:
     finally:
         window.settings_screen.appearance.setCurrentIndex(0)  # back to the system's, for the other tests
     assert app.palette().color(QPalette.ColorRole.Window).lightness() == system
+
+
+def test_settings_screen_edits_retrieval_and_says_what_a_change_needs(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    st = window.settings_screen
+    window.show_screen(3)
+    st.tuning["retrieval.k"].setValue(7)
+    st.tuning["chunking.target_tokens"].setValue(250)
+    st.save_tuning()
+    _settle(qtbot)
+    assert "re-ingest" in st.tune_status.text() and window.engine.settings.retrieval.k == 7
+    st.tuning["chunking.overlap_tokens"].setValue(200)  # more than half the chunk size
+    st.save_tuning()
+    _settle(qtbot)
+    assert st.tune_status.text().startswith("Not saved") and window.engine.settings.chunking.overlap_tokens == 30

@@ -238,3 +238,21 @@ def test_identifier_naming_one_document_pins_its_nearest_chunk(engine: Engine) -
     assert result.chunks[0].pinned and result.chunks[0].document == "PEP 257 – Docstring Conventions"
     ident = result.trace.stage("identifiers")
     assert ident is not None and ident.data["identifiers"][0]["rule"].startswith(("one document", "all fit"))
+
+
+def test_editable_settings_are_validated_all_or_nothing_and_saved(engine: Engine) -> None:
+    from biny.core.config import load_settings
+    from biny.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="pool_factor must be between 1 and 20"):
+        engine.update_settings({"retrieval.k": 8, "retrieval.pool_factor": 0})
+    assert engine.settings.retrieval.k == 5  # nothing applied when one value is wrong
+    with pytest.raises(ConfigError, match="at most half"):
+        engine.update_settings({"chunking.overlap_tokens": 150})
+    with pytest.raises(ConfigError, match="cannot be changed here"):
+        engine.update_settings({"embedding.model": 1})
+    notes = engine.update_settings({"retrieval.k": 8, "chunking.target_tokens": 300})
+    assert any("re-ingest" in n for n in notes) and any("next question" in n for n in notes)
+    saved = load_settings(engine.home / "config.toml")
+    assert saved.retrieval.k == 8 and saved.chunking.target_tokens == 300
+    assert engine.retrieval_params().k == 8  # the next question uses it
