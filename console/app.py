@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QMainWindow,
     QMessageBox,
+    QScrollArea,
     QStackedWidget,
     QWidget,
 )
@@ -52,6 +53,12 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget()
         for name, widget in self.screens:
             self.rail.addItem(name)
+            if widget is self.settings_screen:  # a long form: it scrolls rather than set the window's height
+                scroll = QScrollArea()
+                scroll.setWidgetResizable(True)
+                scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+                scroll.setWidget(widget)
+                widget = scroll
             self.stack.addWidget(widget)
         self.rail.currentRowChanged.connect(self.stack.setCurrentIndex)
         central = QWidget()

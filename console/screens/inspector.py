@@ -122,8 +122,10 @@ class InspectorScreen(QWidget):
         ctx_box = QWidget()
         ctx_lay = QVBoxLayout(ctx_box)
         ctx_lay.setContentsMargins(0, 0, 0, 0)
-        ctx_lay.addWidget(QLabel("<b>Final context</b> — bar: distance (blue: within its cut; purple: kept by "
-                                 "another rule); line: unrelated baseline; orange: its cut"))
+        legend = QLabel("<b>Final context</b> — bar: distance (blue: within its cut; purple: kept by another "
+                        "rule); line: unrelated baseline; orange: its cut")
+        legend.setWordWrap(True)  # a long legend must not widen the window
+        ctx_lay.addWidget(legend)
         ctx_lay.addWidget(self.context)
         right.addWidget(ctx_box)
         right.addWidget(self.chunk_view)

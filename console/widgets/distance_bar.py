@@ -33,27 +33,40 @@ class DistanceBar(QWidget):
         self.setToolTip(f"distance {distance:.3f} ({scale}{cut_s}); shorter bar = closer"
                         + (f"\n{why}" if why else ""))
 
+    BAR = 12  # height of the bar; the scale's numbers sit below it
+
     def sizeHint(self) -> QSize:
-        return QSize(160, 14)
+        return QSize(160, self.BAR + self.fontMetrics().height() + 2)
 
     def paintEvent(self, _: QPaintEvent) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        w, h = self.width(), self.height()
+        w, h = self.width(), self.BAR
         full = (self.baseline or max(self.distance, 0.01)) * 1.5
         pal = self.palette()
-        p.fillRect(QRectF(0, 3, w, h - 6), pal.color(QPalette.ColorRole.AlternateBase))
+        text = pal.color(QPalette.ColorRole.WindowText)  # follows light and dark alike
+        p.fillRect(QRectF(0, 2, w, h - 4), pal.color(QPalette.ColorRole.AlternateBase))
         frac = min(self.distance / full, 1.0) if full > 0 else 0.0
         colour = self.COLOURS.get(self.decision, self.COLOURS["distance"])
-        p.fillRect(QRectF(0, 3, w * frac, h - 6), QColor(colour))
-        pen_color = pal.color(QPalette.ColorRole.WindowText)
+        p.fillRect(QRectF(0, 2, w * frac, h - 4), QColor(colour))
         if self.baseline:
             x = w * (self.baseline / full)
-            p.setPen(pen_color)
+            p.setPen(text)
             p.drawLine(int(x), 0, int(x), h)
         if self.cut is not None and full > 0:
             x = w * min(self.cut / full, 1.0)
             p.setPen(QColor("#e67700"))
             p.drawLine(int(x), 0, int(x), h)
+        # The scale: 0 at the left, the unrelated baseline at its line, 1.5 × baseline at the right.
+        fm = self.fontMetrics()
+        y = h + fm.ascent() + 1
+        p.setPen(text)
+        p.drawText(0, y, "0")
+        end = f"{full:.2f}"
+        p.drawText(w - fm.horizontalAdvance(end), y, end)
+        if self.baseline:
+            label = f"{self.baseline:.2f} unrelated"
+            x = int(w * (self.baseline / full) - fm.horizontalAdvance(label) / 2)
+            p.drawText(max(fm.horizontalAdvance("0 "), min(x, w - fm.horizontalAdvance(label + " " + end))), y, label)
         p.setPen(Qt.PenStyle.NoPen)
         p.end()
