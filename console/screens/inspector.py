@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -95,6 +95,9 @@ class InspectorScreen(QWidget):
         self.context = QListWidget()
         self.context.setObjectName("context")
         self.context.setSpacing(2)
+        self.context.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.context.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.context.viewport().installEventFilter(self)  # rows follow the list's width
         self.context.currentRowChanged.connect(self._show_chunk)
         self.chunk_view = QTextBrowser()
         self.chunk_view.setObjectName("chunk_view")
@@ -207,9 +210,25 @@ class InspectorScreen(QWidget):
         item = QListWidgetItem()
         cut = hit.cut if hit.cut is not None else self.result.max_distance  # each passage has its own cut
         widget = _HitRow(n, hit, self.result.baseline, cut, more=more, kept_by=kept_by(hit, cut, more=more))
-        item.setSizeHint(widget.sizeHint())
         self.context.addItem(item)
         self.context.setItemWidget(item, widget)
+        self._fit_row(item, widget)
+
+    def _fit_row(self, item: QListWidgetItem, widget: QWidget) -> None:
+        """A row as wide as the list, as tall as its wrapped text needs at that width."""
+        width = max(self.context.viewport().width() - 6, 200)
+        lay = widget.layout()
+        height = lay.totalHeightForWidth(width) if lay is not None and lay.hasHeightForWidth() else -1
+        item.setSizeHint(QSize(width, max(height, widget.minimumSizeHint().height())))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.context.viewport() and event.type() == QEvent.Type.Resize:
+            for i in range(self.context.count()):
+                item = self.context.item(i)
+                widget = self.context.itemWidget(item)
+                if widget is not None:
+                    self._fit_row(item, widget)
+        return super().eventFilter(watched, event)
 
     def _done(self) -> None:
         self.busy = False
@@ -387,6 +406,7 @@ class _HitRow(QWidget):
         cal = f"; calibrated similarity {hit.calibrated:+.2f} (0 = unrelated-pair median)" if hit.calibrated else ""
         title.setToolTip(f"cosine distance {hit.distance:.3f}" + (f", cut {cut:.3f}" if cut is not None else "") + cal)
         title.setObjectName("pinned" if hit.pinned else "hit")
+        title.setWordWrap(True)  # long titles wrap: a row never needs sideways scrolling
         preview = QLabel(hit.text[:160].replace("\n", " ") + ("…" if len(hit.text) > 160 else ""))
         preview.setWordWrap(True)
         lay = QFormLayout(self)
