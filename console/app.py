@@ -87,6 +87,14 @@ class MainWindow(QMainWindow):
             lambda i: theme.apply(theme.CHOICES[i], self.qsettings))
         self.shortcuts_dialog: menus.ShortcutsDialog | None = None
 
+        # Column widths the user set are kept between sessions (documents and facts tables).
+        self.remembered_headers = {"library/columns": self.library.table.horizontalHeader(),
+                                   "memory/columns": self.memory.table.horizontalHeader()}
+        for key, header in self.remembered_headers.items():
+            state = self.qsettings.value(key)
+            if state is not None and header.restoreState(state):
+                (self.library if key.startswith("library") else self.memory).columns_sized = True
+
         geometry = self.qsettings.value("geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
@@ -140,6 +148,8 @@ class MainWindow(QMainWindow):
         self.library.model.cancel_ingest()
         wait_all(60000)
         self.qsettings.setValue("geometry", self.saveGeometry())
+        for key, header in self.remembered_headers.items():
+            self.qsettings.setValue(key, header.saveState())
         super().closeEvent(event)
 
 

@@ -113,7 +113,10 @@ class LibraryScreen(QWidget):
         self.table.setWordWrap(False)  # one line per document; a long title is elided, whole in its tooltip
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.columns_sized = False  # set by the main window when it restores remembered widths
         self.table.itemSelectionChanged.connect(self._show_report)
         self.empty_hint = QLabel("No documents yet. Add files or drop them here (PDF, DOCX, HTML, Markdown, text).")
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -283,10 +286,10 @@ class LibraryScreen(QWidget):
             if d.doc_id == selected:
                 self.table.selectRow(r)
         self.table.blockSignals(False)
-        header = self.table.horizontalHeader()
-        for c in range(1, len(COLUMNS)):
-            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        if docs and not self.columns_sized:  # fitted once; after that the widths are the user's
+            for c in range(1, len(COLUMNS)):
+                self.table.resizeColumnToContents(c)
+            self.columns_sized = True
         self.empty_hint.setText(
             "This space is encrypted and locked: unlock it with its passphrase to see and search its documents."
             if self.locked else

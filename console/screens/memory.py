@@ -78,9 +78,9 @@ class MemoryScreen(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
-        for c in range(len(COLUMNS) - 1):
-            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # the user's widths are kept
         header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        self.columns_sized = False
 
         self.question = QLineEdit()
         self.question.setObjectName("recall_question")
@@ -142,11 +142,16 @@ class MemoryScreen(QWidget):
         if not current and self.scope.currentText():
             self.model.refresh(scope=self.scope.currentText())  # first scope shown: load its facts
         self.table.setRowCount(len(state.facts))
+        fit_columns = bool(state.facts) and not self.columns_sized
         for r, f in enumerate(state.facts):
             for c, v in enumerate([f.scope, f.status, f.revision, f.updated_at.strftime("%Y-%m-%d %H:%M"), f.text]):
                 item = QTableWidgetItem(str(v))
                 item.setData(Qt.ItemDataRole.UserRole, f.fact_id)
                 self.table.setItem(r, c, item)
+        if fit_columns:  # fitted once; after that the widths are the user's
+            for c in range(len(COLUMNS) - 1):
+                self.table.resizeColumnToContents(c)
+            self.columns_sized = True
         self.recall_btn.setEnabled(not self.model.recalling)
 
     def selected(self) -> str | None:

@@ -546,3 +546,17 @@ def test_settings_screen_edits_retrieval_and_says_what_a_change_needs(qtbot, win
     st.save_tuning()
     _settle(qtbot)
     assert st.tune_status.text().startswith("Not saved") and window.engine.settings.chunking.overlap_tokens == 30
+
+
+def test_column_widths_are_remembered(qtbot, engine: Engine, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    settings = QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat)
+    first = MainWindow(engine, None, settings)
+    qtbot.addWidget(first)
+    _settle(qtbot)
+    first.library.table.setColumnWidth(1, 133)  # the user widens "Type"
+    first.memory.table.setColumnWidth(0, 151)
+    first.close()
+    again = MainWindow(engine, None, settings)
+    qtbot.addWidget(again)
+    _settle(qtbot)
+    assert again.library.table.columnWidth(1) == 133 and again.memory.table.columnWidth(0) == 151
