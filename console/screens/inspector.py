@@ -251,9 +251,10 @@ class InspectorScreen(QWidget):
         rw = ""
         if rewrite is not None and rewrite.data.get("retrieval_query") != result.question:
             rw = f" Searched as: “{rewrite.data.get('retrieval_query')}” ({rewrite.data.get('method')})."
+        group = _GROUP_WORDS.get(result.reference, result.reference)
         if result.chunks:
             self.status.setText(f"{len(result.chunks)} passage(s). Unrelated-pair baseline {base_s}; "
-                                f"cut {cut_s} ({result.reference} reference).{rw}")
+                                f"cut {cut_s} (measured against unrelated {group} questions).{rw}")
         else:
             self.status.setText(f"{NO_PASSAGE} (cut {cut_s}, baseline {base_s})")
         self.stages.clear()
@@ -364,6 +365,11 @@ class InspectorScreen(QWidget):
         self.chunk_view.setHtml(
             f"<h3>{h.document}</h3><p><small>{h.source}<br>{where}characters {h.char_start}–{h.char_end}, "
             f"chunk #{h.ordinal}{' · ' + path if path else ''}</small></p><p>{text}</p>")
+
+
+# The reference's script group, as a curator would say it.
+_GROUP_WORDS = {"han": "Chinese", "latin": "Latin-script", "kana": "Japanese", "hangul": "Korean",
+                "cyrillic": "Cyrillic", "all": "all"}
 
 
 def kept_by(hit: Hit, cut: float | None, *, more: bool = False) -> str:

@@ -103,7 +103,7 @@ class MemoryScreen(QWidget):
         bottom = QWidget()
         bl = QVBoxLayout(bottom)
         bl.setContentsMargins(0, 0, 0, 0)
-        bl.addWidget(QLabel("<b>Recall test</b> — the chain of the card, M1 to M7"))
+        bl.addWidget(QLabel("<b>Recall test</b> — the recall chain, step by step (M1–M7)"))
         bl.addLayout(row)
         bl.addWidget(self.chain, 1)
         bl.addWidget(self.block)
