@@ -262,7 +262,10 @@ class InspectorScreen(QWidget):
             top = QTreeWidgetItem([stage.name, stage.summary])
             top.setToolTip(1, stage.summary)
             dist = dict(zip(stage.kept, stage.data.get("distances", []), strict=False))
-            named = result.trace.documents
+            named = dict(result.trace.documents)
+            for h in result.chunks:  # passages in the context were read: their heading is known too
+                if h.heading_path:
+                    named[h.chunk_id] = f"{h.document} › {' › '.join(h.heading_path)}"
             for cid in stage.kept[:60]:
                 d = dist.get(cid)
                 label = named.get(cid, cid[:10]) + (f"  d={d:.3f}" if d is not None else "")
@@ -317,6 +320,12 @@ class InspectorScreen(QWidget):
             notes.append(_escape(a.note))
         extra = "".join(f"<p><small>{n}</small></p>" for n in notes)
         self.answer_view.setHtml(f"<p><small><b>{label}</b></small></p><p>{body}</p>{extra}")
+
+    def changeEvent(self, event: QEvent) -> None:
+        # Light/dark switched: the answer's links and marks are re-drawn in the new palette.
+        if event.type() == QEvent.Type.PaletteChange and self.result is not None:
+            self._show_answer(self.result)
+        super().changeEvent(event)
 
     def _trace_item_clicked(self, item: QTreeWidgetItem, _column: int = 0) -> None:
         """A chunk in the trace: open it if it is in the context, else say what happened to it."""

@@ -28,7 +28,7 @@ class Reranker(Protocol):
 class RRFReranker:
     """Reciprocal-rank fusion of vector order and lexical (IDF-weighted term overlap) order."""
 
-    name = "rrf(vector, lexical)"
+    name = "meaning and shared words combined (reciprocal-rank fusion)"
 
     def __init__(self, k: int = 60) -> None:
         self.k = k
