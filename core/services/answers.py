@@ -25,8 +25,9 @@ class Answers:
                on_text: Callable[[str], None] | None = None) -> AskResult:
         result = self.retriever.ask(space, question, k=k, max_distance=max_distance, params=params, history=history)
         llm = self.folder.settings.llm
-        row = self.folder.catalog.space(space)
-        documents = len(self.folder.catalog.documents(row.space_id, ("active",)))
+        # The document count only appears in "not in your material": read it only then.
+        documents = 0 if result.chunks else len(
+            self.folder.catalog.documents(self.folder.catalog.space(space).space_id, ("active",)))
         t0 = time.perf_counter()
         answer = compose(result.question, result.chunks, self.models.llm if result.chunks else None, space=space,
                          documents=documents, history=history,

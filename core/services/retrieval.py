@@ -13,8 +13,9 @@ from biny.core.errors import BinyError
 from biny.core.results import AskResult, Hit
 from biny.core.retrieve import baseline as baseline_mod
 from biny.core.retrieve.baseline import Baselines, Distribution
+from biny.core.retrieve.budget import fit_whole
 from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
-from biny.core.retrieve.pipeline import budget_stage, retrieve
+from biny.core.retrieve.pipeline import retrieve
 from biny.core.retrieve.trace import Stage, Trace
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
@@ -163,11 +164,14 @@ class Retriever:
         row = self.folder.catalog.space(turn.space)
         vm = self.matrix(row)
         trace = Trace(question=turn.question, retrieval_query=turn.question)
-        # Rows of a matrix reloaded since the turn are not measurable: they pass unbudgeted.
-        current = [c for c in turn.remaining[: turn.k] if c.row < len(vm) and vm.chunk_ids[c.row] == c.chunk_id]
         r = self.folder.settings.retrieval
-        fitted = budget_stage(current, vm, r.max_context_chars, r.max_context_tokens, Trace(turn.question, ""))
-        kept = fitted + [c for c in turn.remaining[: turn.k] if c not in current]
+
+        def size(c: Candidate) -> tuple[int, int]:
+            if c.row < len(vm) and vm.chunk_ids[c.row] == c.chunk_id:
+                return int(vm.chars[c.row]), int(vm.tokens[c.row])
+            return 0, 0  # a row of a matrix reloaded since the turn cannot be measured: it passes
+
+        kept = fit_whole(turn.remaining[: turn.k], size, r.max_context_chars, r.max_context_tokens).kept
         trace.documents = {c.chunk_id: c.doc_id for c in kept}
         trace.add(Stage("more_material",
                         f"next {len(kept)} of the same ranked pool ({len(turn.remaining)} were left); "
