@@ -83,35 +83,27 @@ def mask(passages: list[str]) -> Masked:
     return out
 
 
+# Where a sentence ends: CJK end marks, ! ?, a full stop or semicolon before a space, a line break.
+_SENTENCE_END = re.compile(r"[。！？!?]|[.;；](?=\s|$)|\n")
+
+
+def _sentence_around(text: str, start: int, end: int) -> str:
+    before = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
+    after = _SENTENCE_END.search(text, end)
+    return text[before[-1] if before else 0 : after.end() if after else len(text)]
+
+
 def unmask(text: str, spans: dict[str, ExactSpan]) -> tuple[str, list[str]]:
     """Put the stored values back; drop placeholders that name nothing. Returns (text, removed)."""
     removed: list[str] = []
-    sentences = re.split(r"(?<=[。！？!?])|(?<=[.;；])\s+|\n+", text)
-    out = []
-    for sentence in sentences:
-        if not sentence:
-            continue
-        cites = cited_in(sentence)
 
-        def put_back(m: re.Match[str], cites: set[int] = cites) -> str:
-            span = spans.get(m.group(1))
-            if span is None:
-                removed.append(m.group(0))
-                return ""
-            # The value stands with its own passage: cite it if the sentence does not.
-            return span.value if span.passage in cites else f"{span.value} [{span.passage}]"
+    def put_back(m: re.Match[str]) -> str:
+        span = spans.get(m.group(1))
+        if span is None:
+            removed.append(m.group(0))
+            return ""
+        # The value stands with its own passage: cite it if its sentence does not.
+        cited = span.passage in cited_in(_sentence_around(text, m.start(), m.end()))
+        return span.value if cited else f"{span.value} [{span.passage}]"
 
-        out.append(PLACEHOLDER.sub(put_back, sentence))
-    joined = _rejoin(text, out)
-    return re.sub(r"[ \t]{2,}", " ", joined).strip(), removed
-
-
-def _rejoin(original: str, parts: list[str]) -> str:
-    """Join sentences back with the separator the original used between them (space or newline)."""
-    if "\n" in original:
-        return "\n".join(parts) if original.count("\n") >= len(parts) - 1 else " ".join(parts)
-    cjk_end = re.compile(r"[。！？]$")
-    joined = ""
-    for part in parts:
-        joined += part if not joined or cjk_end.search(joined) else " " + part
-    return joined
+    return re.sub(r"[ \t]{2,}", " ", PLACEHOLDER.sub(put_back, text)).strip(), removed
