@@ -23,7 +23,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"(?:[$€£¥￥₩₹]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:万|亿|[kKmM]\b))?"
         r"|\b(?:USD|EUR|GBP|CNY|RMB|JPY|CHF)\s?\d[\d,]*(?:\.\d+)?"
         r"|\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|CNY|RMB|JPY|CHF|元|美元|欧元|英镑|日元|円)(?![A-Za-z]))")),
-    ("phone", re.compile(r"(?<![\w+.])\+?\(?\d[\d\s().-]{5,}\d(?![\w.])")),
+    ("phone", re.compile(r"(?<![\w+.])\+?\(?\d[\d\s().-]{5,}\d(?!\w)(?!\.\d)")),
     ("part", re.compile(r"(?<![A-Za-z0-9])[A-Z]{1,6}-?\d{2,}[A-Z0-9]*(?:-[A-Z0-9]+)*(?![A-Za-z0-9])")),
 )
 _TRAILING = ".,;:!?。，；：！？"

@@ -65,6 +65,12 @@ def test_placeholders_hide_exact_values_and_bring_them_back_with_their_source() 
     assert removed == ["⟦L99⟧"] and "⟦" not in text
 
 
+def test_a_phone_number_ending_a_sentence_is_kept_whole() -> None:
+    spans_found = spans.mask(["Call +49 30 1234 5678.", "致电 010-8888 6666。", "Version 3.14159265 is pi."]).spans
+    assert [(s.kind, s.value) for s in spans_found.values()] == [("phone", "+49 30 1234 5678"),
+                                                                  ("phone", "010-8888 6666")]
+
+
 def test_citations_to_missing_passages_are_removed() -> None:
     text, removed, used = citations.clean("Yes [1]. No [7]. Both [2, 7].", 3)
     assert text == "Yes [1]. No. Both [2]."
