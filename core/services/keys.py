@@ -33,6 +33,9 @@ class KeySession:
         # Console operations run on a thread pool: two first writes to memory must not each
         # mint a memory key (the second would replace the first and orphan what it sealed).
         self._memory_lock = threading.Lock()
+        # (space id, passphrase) pairs already refused: listing spaces asks "unlocked?" on every
+        # refresh, and each attempt is a full scrypt (~0.1 s) that would only fail again.
+        self._refused: dict[tuple[str, str], WrongPassphrase] = {}
 
     @property
     def settings(self) -> Settings:
@@ -93,6 +96,7 @@ class KeySession:
         self._keys.clear()
         self._memory = None
         self._session_secret = None
+        self._refused.clear()
 
     def is_unlocked(self, row: SpaceRow) -> bool:
         """Open without asking? Unencrypted, already unlocked, or its secret source opens it."""
@@ -117,7 +121,14 @@ class KeySession:
                     f"(secret source: {self.secrets.describe()}). Unlock it in the console, set "
                     f"BINY_PASSPHRASE, or run `biny space unlock {row.name} --remember`."
                 )
-            keys = self._unwrap(secret, row.kdf, row.wrapped_key, row.space_id, row.tenant, row.owner, row.name)
+            refused = self._refused.get((row.space_id, secret))
+            if refused is not None:
+                raise refused
+            try:
+                keys = self._unwrap(secret, row.kdf, row.wrapped_key, row.space_id, row.tenant, row.owner, row.name)
+            except WrongPassphrase as exc:
+                self._refused[(row.space_id, secret)] = exc
+                raise
             self._keys[row.space_id] = keys
         return SpaceCrypto(row.space_id, keys)
 
@@ -162,6 +173,7 @@ class KeySession:
             else:
                 writer.set_memory_key(*owner, *wrap(memory.data_key, new, MEMORY_KEY_ID, *owner))
                 changed.append("(memory)")
+        self._refused.clear()  # a passphrase refused before may open the re-wrapped keys
         if owner == self.owner:
             self._session_secret = new
         if self.secrets.get(*owner) == old:

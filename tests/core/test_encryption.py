@@ -280,3 +280,21 @@ def test_opened_metadata_is_reused_until_the_space_changes(tmp_path: Path, embed
         eng.set_document_status("s", valve.doc_id, "archived")
         archived = eng.ask("s", q, max_distance=2.0)
         assert archived.chunks and "Valve maintenance" not in {h.document for h in archived.chunks}
+
+
+def test_a_refused_passphrase_is_not_tried_again_on_every_listing(tmp_path: Path, embedder: CountingEmbedder,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from biny.core.services import keys as keys_mod
+
+    with _open(tmp_path / "home", embedder) as eng:
+        eng.create_space("vault", passphrase="the right one", remember=False)
+        eng.lock_all()
+        monkeypatch.setenv("BINY_PASSPHRASE", "a wrong one")
+        calls: list[str] = []
+        real = keys_mod.unwrap
+        monkeypatch.setattr(keys_mod, "unwrap", lambda *a, **k: (calls.append("unwrap"), real(*a, **k))[1])
+        for _ in range(3):
+            assert [s.locked for s in eng.spaces()] == [True]
+        assert calls == ["unwrap"]  # one scrypt, not one per listing
+        eng.unlock("vault", "the right one")
+        assert [s.locked for s in eng.spaces()] == [False]
