@@ -306,9 +306,9 @@ class InspectorScreen(QWidget):
         label = {"model": "Composed from the passages below", "none": "Not in your material",
                  "extractive": "Extracted from the passages below (no language model)"}.get(a.mode, a.mode)
         body = _escape(a.text)
-        for number in a.untraced_numbers:  # W5: a number no cited passage states is marked
-            body = body.replace(_escape(number), f"<span style='background:#ffd43b;color:#000' title='Not found in "
-                                                 f"the cited passages'>{_escape(number)}</span>")
+        mark = "<span style='background:#ffd43b;color:#000' title='Not found in the cited passages'>\\g<0></span>"
+        for number in a.untraced_numbers:  # W5: a number no cited passage states is marked — whole numbers only
+            body = re.sub(rf"(?<![\d.,]){re.escape(_escape(number))}(?![\d]|[.,]\d)", mark, body)
         body = re.sub(r"\[(\d+)\]", r"<a href='cite:\1'>[\1]</a>", body)
         notes = []
         if a.untraced_numbers:
