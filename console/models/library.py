@@ -119,8 +119,10 @@ class LibraryModel(Fetching):
 
         def on_progress(p: Progress) -> None:
             self.emit("progress", p)
-            if p.stage == "file_done" and p.outcome == "ingested":
-                self.refresh(select=name)  # the table fills as files commit
+            # The table fills as files commit; while a refresh is still running the next one would
+            # only repeat it (the ingest's end refreshes once more).
+            if p.stage == "file_done" and p.outcome == "ingested" and self.pending == 0:
+                self.refresh(select=name)
 
         def done(report: IngestReport) -> None:
             self.emit("ingest_finished", report)
