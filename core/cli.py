@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from biny.core import cli_index
 from biny.core.errors import BinyError, PassphraseRequired
 from biny.core.progress import Progress
 
@@ -100,6 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     mr.add_argument("--k", type=int, default=5)
     mr.add_argument("--threshold", type=float, default=0.1)
     mr.add_argument("--json", action="store_true")
+
+    cli_index.add_parser(sub)
 
     demo = sub.add_parser("demo", help="create the demo space from the bundled corpus")
     demo.add_argument("--space", default="demo")
@@ -394,6 +397,11 @@ def _print_answer(answer: Any) -> None:
 
 
 def _print_result(result: Any) -> None:
+    if result.structured is not None:
+        if result.answer is not None:
+            print(f"Answer:\n  {result.answer.text}\n")
+        cli_index.print_structured(result)
+        return
     if result.answer is not None:
         _print_answer(result.answer)
         if result.answer.mode == "none":
@@ -423,4 +431,5 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-_COMMANDS = {"space": _space, "ingest": _ingest, "docs": _docs, "ask": _ask, "memory": _memory, "demo": _demo}
+_COMMANDS = {"space": _space, "ingest": _ingest, "docs": _docs, "ask": _ask, "memory": _memory, "demo": _demo,
+             "index": cli_index.run}

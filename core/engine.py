@@ -28,27 +28,15 @@ from biny.core.services.documents import Documents, expand_paths
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.memory import Memory
-from biny.core.services.models import Models
+from biny.core.services.models import Models, single_threaded_blas
 from biny.core.services.retrieval import Retriever
 from biny.core.services.spaces import Spaces
+from biny.core.services.structured import StructuredIndex
 from biny.core.store.catalog import Catalog, DocumentRow
 from biny.core.store.lance import ChunkRecord, ChunkStore
 from biny.core.store.vectors import VectorCache
 
 __all__ = ["AskResult", "DocumentRow", "Engine", "Hit", "IngestReport", "SpaceInfo", "default_home"]
-
-
-def _single_threaded_blas() -> None:
-    """Keep numpy's BLAS to one thread in this process.
-
-    Measured (bench/query_latency.py, 2 cores): after a matrix product OpenBLAS's
-    worker spins for a while, and the embedding model's own threads, which run next,
-    slowed from 11 ms to 90–100 ms a query — 80% of ``ask``. The products biny runs
-    are matrix × vector and memory-bound: one thread costs ~1.5 ms at 100k chunks.
-    """
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(1, user_api="blas")
 
 
 def default_home() -> Path:
@@ -61,6 +49,8 @@ class Engine:
 
     ``engine.memory`` is the memory namespace (SPEC M1–M7): ``add``, ``facts``, ``get``,
     ``edit``, ``set_status``, ``scopes``, ``recall``, ``add_turn``, ``conversation``.
+    ``engine.index`` is the structured index (SPEC S1–S7): ``propose``, ``build``, ``info``,
+    ``drop``, ``route``, ``run``, ``answer``, ``lint``; ``ask`` consults it first.
     """
 
     def __init__(self, folder: DataFolder, embedder: Embedder | None) -> None:
@@ -69,8 +59,10 @@ class Engine:
         self.keys = KeySession(folder)
         self._spaces = Spaces(folder, self.models, self.keys)
         self._documents = Documents(folder, self.models, self.keys)
-        self._retriever = Retriever(folder, self.models, self.keys)
-        self._spaces.on_forget.append(self._retriever.forget)
+        self.index = StructuredIndex(folder, self.keys)
+        self._documents.on_change.append(self.index.sync)
+        self._retriever = Retriever(folder, self.models, self.keys, self.index)
+        self._spaces.on_forget += [self._retriever.forget, self.index.forget]
         self._answers = Answers(folder, self.models, self._retriever)
         self.memory = Memory(folder, self.models, self.keys)
         self._closed = False
@@ -81,7 +73,7 @@ class Engine:
         # Absolute, so messages and the console name the real folder, not "data".
         root = (Path(home).expanduser() if home is not None else default_home()).resolve()
         root.mkdir(parents=True, exist_ok=True)
-        _single_threaded_blas()
+        single_threaded_blas()
         config_path = root / "config.toml"
         if settings is None:
             settings = load_settings(config_path)

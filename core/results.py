@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from biny.core.retrieve.trace import Trace
+from biny.core.structured.tools import ToolResult
 
 __all__ = ["Answer", "AskResult", "Citation", "FileOutcome", "Hit", "IngestReport", "SpaceInfo"]
 
@@ -125,6 +126,8 @@ class AskResult:
     turn_id: str = ""
     more_available: bool = False
     answer: Answer | None = None  # set by Engine.answer
+    # S5: set when the structured index answered (count/filter/group/top/lookup); no passages then.
+    structured: ToolResult | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -153,5 +156,6 @@ class AskResult:
             "trace": self.trace.to_dict(),
             "turn_id": self.turn_id,
             "more_available": self.more_available,
+            "structured": None if self.structured is None else self.structured.to_dict(),
             **({"answer": self.answer.to_dict()} if self.answer is not None else {}),
         }

@@ -112,13 +112,14 @@ def _ask_model(model: ChatModel, messages: list[Message], cfg: ComposeSettings,
 
 def compose(question: str, hits: list[Hit], model: ChatModel | None, *, space: str, documents: int,
             history: list[str] | None = None, cfg: ComposeSettings | None = None,
-            on_text: Callable[[str], None] | None = None) -> Answer:
+            on_text: Callable[[str], None] | None = None, exact: dict[str, list[str]] | None = None) -> Answer:
+    """``exact``: per document id, values of fields marked exact (S6) — never shown to the model."""
     cfg = cfg or ComposeSettings()
     if not hits:
         return not_covered(question, space, documents)  # no model call: nothing to ground it in
     if model is None:
         return extract(question, hits, cfg)
-    masked = spans.mask([h.text for h in hits])
+    masked = spans.mask([h.text for h in hits], [(exact or {}).get(h.doc_id, []) for h in hits])
     try:
         reply = _ask_model(model, prompt(question, hits, masked.passages, list(history or [])), cfg, masked, on_text)
     except LLMError as exc:

@@ -54,12 +54,22 @@ class Masked:
     spans: dict[str, ExactSpan] = field(default_factory=dict)
 
 
-def mask(passages: list[str]) -> Masked:
-    """Replace exact values in each passage by placeholders numbered across the whole context."""
+def mask(passages: list[str], exact: list[list[str]] | None = None) -> Masked:
+    """Replace exact values in each passage by placeholders numbered across the whole context.
+
+    ``exact`` holds, per passage, the values of fields a curator marked exact (S6) for the
+    passage's own document: masked wherever they occur in it, before the generic patterns.
+    """
     out = Masked([])
     by_value: dict[tuple[str, int], str] = {}
     for n, text in enumerate(passages, start=1):
         found: list[tuple[int, int, str]] = []
+        for value in sorted((exact or [])[n - 1] if exact and n <= len(exact) else [], key=len, reverse=True):
+            start = text.find(value)
+            while value and start >= 0:
+                if all(start + len(value) <= s or start >= e for s, e, _ in found):
+                    found.append((start, start + len(value), "field"))
+                start = text.find(value, start + len(value))
         for kind, rx in _PATTERNS:
             for m in rx.finditer(text):
                 start, end = m.start(), m.end()

@@ -56,6 +56,13 @@ class SpaceCrypto:
         rec.heading_path = payload["heading_path"]
         return rec
 
+    def open_text(self, chunk_id: str, text: str, ct: bytes) -> str:
+        """A chunk's text from its stored columns (plaintext, or opened from ``ct``)."""
+        if self.keys is None or not ct:
+            return text
+        payload = json.loads(open_sealed(self.keys.data_key, ct, self._aad(chunk_id), f"Chunk {chunk_id}"))
+        return str(payload["text"])
+
     # ---- document metadata -----------------------------------------------------------------
     def stored_path(self, path: str) -> str:
         return "bi:" + self.blind("path:" + path) if self.keys else path

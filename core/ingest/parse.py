@@ -10,10 +10,10 @@ from biny.core.ingest.docx import parse_docx
 from biny.core.ingest.html import parse_html
 from biny.core.ingest.model import ParsedDocument
 from biny.core.ingest.pdf import parse_pdf
-from biny.core.ingest.sniff import HTML_SUFFIXES, TEXT_SUFFIXES, sniff
+from biny.core.ingest.sniff import HTML_SUFFIXES, ROW_SUFFIXES, TEXT_SUFFIXES, sniff
 from biny.core.ingest.text import parse_text
 
-SUPPORTED_SUFFIXES = frozenset({".pdf", ".docx"} | TEXT_SUFFIXES | HTML_SUFFIXES)
+SUPPORTED_SUFFIXES = frozenset({".pdf", ".docx"} | TEXT_SUFFIXES | HTML_SUFFIXES | ROW_SUFFIXES)
 
 
 def parse_file(path: Path, limits: LimitSettings) -> ParsedDocument:
@@ -27,6 +27,8 @@ def parse_file(path: Path, limits: LimitSettings) -> ParsedDocument:
             return parse_docx(path, limits)
         if kind == "html":
             return parse_html(path)
+        if kind == "rows":
+            raise UnsupportedFormat(f"{path.name} is a table; it is ingested one document per row.")
         return parse_text(path, kind)
     except DocumentError:
         raise

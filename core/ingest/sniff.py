@@ -12,7 +12,9 @@ from pathlib import Path
 from biny.core.config import LimitSettings
 from biny.core.errors import DocumentTooLarge, EmptyDocument, UnsupportedFormat
 
-TEXT_SUFFIXES = {".txt", ".text", ".md", ".markdown", ".rst", ".csv", ".tsv", ".log"}
+TEXT_SUFFIXES = {".txt", ".text", ".md", ".markdown", ".rst", ".log"}
+# Tables: one document per row (ingest/rows.py).
+ROW_SUFFIXES = {".csv", ".tsv", ".jsonl", ".ndjson", ".xlsx"}
 HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
 
 _BINARY_SIGNATURES: list[tuple[bytes, str]] = [
@@ -30,7 +32,7 @@ _BINARY_SIGNATURES: list[tuple[bytes, str]] = [
 
 
 def sniff(path: Path, limits: LimitSettings) -> str:
-    """Return ``"pdf" | "docx" | "html" | "markdown" | "text"`` or raise a DocumentError."""
+    """Return ``"pdf" | "docx" | "rows" | "html" | "markdown" | "text"`` or raise a DocumentError."""
     size = path.stat().st_size
     if size == 0:
         raise EmptyDocument(f"{path.name} is empty (0 bytes). Check the file was saved completely.")
@@ -60,6 +62,8 @@ def sniff(path: Path, limits: LimitSettings) -> str:
         raise UnsupportedFormat(
             f"{path.name} looks binary (it contains NUL bytes) and is not PDF, DOCX, HTML or text."
         )
+    if suffix in ROW_SUFFIXES:
+        return "rows"
     lowered = head.lstrip().lower()
     if suffix in HTML_SUFFIXES or lowered.startswith((b"<!doctype html", b"<html")):
         return "html"
@@ -83,9 +87,12 @@ def _zip_kind(path: Path) -> str:
         raise UnsupportedFormat(f"{path.name} is a damaged zip container ({exc}).") from exc
     if "word/document.xml" in names:
         return "docx"
+    if "xl/workbook.xml" in names and path.suffix.lower() == ".xlsx":
+        return "rows"
     if "xl/workbook.xml" in names or "ppt/presentation.xml" in names:
         raise UnsupportedFormat(
-            f"{path.name} is an Excel/PowerPoint file; export it as PDF to ingest it."
+            f"{path.name} is an Excel/PowerPoint file; save a workbook as .xlsx (read as a table, one "
+            "document per row) or export it as PDF."
         )
     raise UnsupportedFormat(f"{path.name} is a zip archive, not a document. Unpack it first.")
 

@@ -66,6 +66,8 @@ class RetrievalParams:
     use_second_pass: bool = True
     use_rerank: bool = True
     keep_nearest: bool = True
+    # S5: questions the space's structured index can answer exactly go to it first.
+    use_structured: bool = True
 
 
 @dataclass(slots=True)

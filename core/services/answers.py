@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 
 from biny.core.answer.compose import ComposeSettings, compose
+from biny.core.answer.structured import structured_answer
 from biny.core.results import AskResult
 from biny.core.retrieve.candidates import RetrievalParams
 from biny.core.retrieve.trace import Stage
@@ -24,15 +25,23 @@ class Answers:
                max_distance: float | None = None, params: RetrievalParams | None = None,
                on_text: Callable[[str], None] | None = None) -> AskResult:
         result = self.retriever.ask(space, question, k=k, max_distance=max_distance, params=params, history=history)
+        if result.structured is not None:
+            result.answer = structured_answer(result.question, result.structured)
+            return result
         llm = self.folder.settings.llm
         # The document count only appears in "not in your material": read it only then.
         documents = 0 if result.chunks else len(
             self.folder.catalog.documents(self.folder.catalog.space(space).space_id, ("active",)))
         t0 = time.perf_counter()
+        index = self.retriever.structured
+        exact = None
+        if index is not None and self.models.llm is not None and result.chunks:
+            values = index.exact_values(space, [h.doc_id for h in result.chunks])
+            exact = {doc: list(v.values()) for doc, v in values.items()}
         answer = compose(result.question, result.chunks, self.models.llm if result.chunks else None, space=space,
                          documents=documents, history=history,
                          cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens),
-                         on_text=on_text)
+                         on_text=on_text, exact=exact)
         result.answer = answer
         result.trace.add(Stage(
             "answer", f"{answer.mode}: {answer.note}",

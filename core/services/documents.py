@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,8 @@ from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError, Cancelled
 from biny.core.ingest.job import ingest_file
 from biny.core.ingest.parse import SUPPORTED_SUFFIXES
+from biny.core.ingest.rowjob import ingest_rows
+from biny.core.ingest.sniff import ROW_SUFFIXES
 from biny.core.progress import CancelToken, Progress, ProgressCallback, no_progress
 from biny.core.results import FileOutcome, IngestReport
 from biny.core.services.folder import DataFolder
@@ -65,6 +68,12 @@ class Documents:
         self.folder = folder
         self.models = models
         self.keys = keys
+        # Called with the space's name after its documents changed (the structured index keeps in step).
+        self.on_change: list[Callable[[str], object]] = []
+
+    def _changed(self, space: str) -> None:
+        for hook in self.on_change:
+            hook(space)
 
     def rows(self, space: str, *, include_archived: bool = True) -> list[DocumentRow]:
         statuses = ("active", "archived") if include_archived else ("active",)
@@ -86,6 +95,7 @@ class Documents:
         if doc is None or doc.space_id != row.space_id:
             raise BinyError(f"No document {doc_id} in space {space!r}.")
         self.folder.writer.set_status(row.space_id, doc_id, status)
+        self._changed(space)
 
     def log(self, space: str) -> list[dict[str, Any]]:
         return self.folder.catalog.ingest_log(self.folder.catalog.space(space).space_id)
@@ -112,12 +122,12 @@ class Documents:
                 progress(Progress(p.done, p.total, p.stage, p.detail, file=name, file_index=n,
                                   file_count=len(files)))
 
+            target = path.resolve() if path.exists() else path
+            job = ingest_rows if path.suffix.lower() in ROW_SUFFIXES else partial(ingest_file, notes=notes)
             try:
-                outcome = ingest_file(
-                    path.resolve() if path.exists() else path, row, crypto=crypto, settings=self.folder.settings,
-                    embedder=lambda: self.models.embedder, catalog=self.folder.catalog, writer=self.folder.writer,
-                    cancel=cancel, progress=file_progress, notes=notes,
-                )
+                outcome = job(target, row, crypto=crypto, settings=self.folder.settings,
+                              embedder=lambda: self.models.embedder, catalog=self.folder.catalog,
+                              writer=self.folder.writer, cancel=cancel, progress=file_progress)
             except Cancelled:
                 report.files.append(FileOutcome(str(path), "cancelled", "cancelled by the user"))
                 report.cancelled = True
@@ -127,6 +137,7 @@ class Documents:
                               file_count=len(files), outcome=outcome.outcome))
         if report.by("ingested"):
             self.folder.writer.compact(row.space_id)
+            self._changed(space)
         progress(Progress(len(files), len(files), "done", "", file_count=len(files)))
         report.seconds = time.perf_counter() - t0
         return report

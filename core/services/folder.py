@@ -9,6 +9,7 @@ from biny.core.config import Settings
 from biny.core.store.catalog import Catalog
 from biny.core.store.lance import ChunkStore
 from biny.core.store.lock import FolderLock
+from biny.core.store.structured import StructuredStore
 from biny.core.store.vectors import AnnPolicy, VectorCache
 from biny.core.store.writer import StoreWriter
 
@@ -41,6 +42,11 @@ class DataFolder:
             lock.release()
             raise
         return cls(home, settings, catalog, chunks, vectors, writer, lock, notes)
+
+    @property
+    def structured(self) -> StructuredStore:
+        """The structured index's rows (reads; writes go through ``writer``)."""
+        return self.writer.structured
 
     @property
     def cache_dir(self) -> Path:

@@ -102,3 +102,16 @@ class Models:
                 f"is {emb.model_id}. Run `biny space reembed {space.name}` to re-embed it with the "
                 "configured model, or set embedding.model back in config.toml."
             )
+
+
+def single_threaded_blas() -> None:
+    """Keep numpy's BLAS to one thread in this process.
+
+    Measured (bench/query_latency.py, 2 cores): after a matrix product OpenBLAS's
+    worker spins for a while, and the embedding model's own threads, which run next,
+    slowed from 11 ms to 90–100 ms a query — 80% of ``ask``. The products biny runs
+    are matrix × vector and memory-bound: one thread costs ~1.5 ms at 100k chunks.
+    """
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1, user_api="blas")

@@ -6,6 +6,7 @@ the writer after an ingest (``refresh_baselines``), never while answering.
 
 from __future__ import annotations
 
+import time
 import uuid
 from dataclasses import dataclass, field
 
@@ -20,6 +21,7 @@ from biny.core.retrieve.trace import Stage, Trace
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
+from biny.core.services.structured import StructuredIndex
 from biny.core.store.catalog import DocumentRow, SpaceRow
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.terms import glossary_from_titles
@@ -41,10 +43,12 @@ class _Turn:
 
 
 class Retriever:
-    def __init__(self, folder: DataFolder, models: Models, keys: KeySession) -> None:
+    def __init__(self, folder: DataFolder, models: Models, keys: KeySession,
+                 structured: StructuredIndex | None = None) -> None:
         self.folder = folder
         self.models = models
         self.keys = keys
+        self.structured = structured
         self._baselines: dict[str, tuple[int, Baselines]] = {}  # space → (matrix generation, ...)
         self._docs: dict[str, tuple[int, dict[str, DocumentRow]]] = {}  # space → (generation, opened)
         self._glossary: tuple[tuple[str, tuple[str, ...]], list[str]] | None = None
@@ -130,8 +134,12 @@ class Retriever:
         if not question:
             raise BinyError("Ask a question: the text is empty.")
         row = self.folder.catalog.space(space)
-        self.models.check_space(row, self.folder.chunks)
         params = params or self.params(k, max_distance)
+        if params.use_structured and self.structured is not None:
+            routed = self._structured(space, question)
+            if routed is not None:
+                return routed
+        self.models.check_space(row, self.folder.chunks)
         vm = self.matrix(row)
         base = self.baselines(space)
         read_for_rerank: list[int] = []
@@ -147,6 +155,20 @@ class Retriever:
         while len(self._turns) > MAX_TURNS:
             self._turns.pop(next(iter(self._turns)))
         return answer
+
+    def _structured(self, space: str, question: str) -> AskResult | None:
+        """S5: a question the index answers exactly never reaches the vectors (no embedding either)."""
+        assert self.structured is not None
+        t0 = time.perf_counter()
+        routed, result = self.structured.answer(space, question)
+        if routed is None or result is None:
+            return None
+        trace = Trace(question, question)
+        trace.add(Stage("structured", f"{result.call.tool} over the structured index: {len(result.rows)} rows",
+                        kept=[r["doc_id"] for r in result.rows],
+                        data={"evidence": routed.evidence, "query": result.query, "call": result.call.to_dict()},
+                        ms=(time.perf_counter() - t0) * 1000))
+        return AskResult(question, [], None, None, "structured index", trace, structured=result)
 
     def more_material(self, turn_id: str) -> AskResult:
         """R6: the next batch of the same ranked pool — no new retrieval, rerank or cut.

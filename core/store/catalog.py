@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 
 from biny.core.errors import SpaceExists, SpaceNotFound
 from biny.core.store.guard import mutation
@@ -86,9 +87,23 @@ CREATE TABLE IF NOT EXISTS baselines (
     dist VARCHAR NOT NULL,            -- JSON: n, median, quantiles, values
     PRIMARY KEY (space_id, kind)
 );
+CREATE TABLE IF NOT EXISTS structured_spec (
+    space_id VARCHAR PRIMARY KEY,
+    spec VARCHAR NOT NULL,            -- JSON IndexSpec; sealed text in encrypted spaces
+    generation INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS structured_rows (
+    space_id VARCHAR NOT NULL,
+    doc_id VARCHAR NOT NULL,
+    revision INTEGER NOT NULL,
+    data VARCHAR NOT NULL,            -- JSON {field: verbatim value}; sealed in encrypted spaces
+    PRIMARY KEY (space_id, doc_id)
+);
 """
 
-CATALOG_VERSION = "3"
+CATALOG_VERSION = "4"
+# Tables holding a space's rows, in the order a backup restores them.
+SPACE_TABLES = ("spaces", "documents", "baselines", "structured_spec", "structured_rows")
 
 # Columns added after version 1; existing data folders gain them at open.
 MIGRATIONS = [
@@ -223,7 +238,7 @@ class Catalog:
         """Every catalog row of a space, for a backup."""
         out: dict[str, list[dict[str, Any]]] = {}
         with self.lock:
-            for table in ("spaces", "documents", "baselines"):
+            for table in SPACE_TABLES:
                 cur = self.con.execute(f'SELECT * FROM "{table}" WHERE space_id = ?', [space_id])
                 cols = [d[0] for d in cur.description or []]
                 out[table] = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
@@ -234,7 +249,7 @@ class Catalog:
         with self.lock:
             self.con.execute("BEGIN TRANSACTION")
             try:
-                for table in ("spaces", "documents", "baselines"):
+                for table in SPACE_TABLES:
                     for row in rows.get(table, []):
                         cols = list(row)
                         self.con.execute(
@@ -258,7 +273,7 @@ class Catalog:
         with self.lock:
             self.con.execute("BEGIN TRANSACTION")
             try:
-                for table in ("documents", "ingest_log", "baselines", "spaces"):
+                for table in ("documents", "ingest_log", "baselines", "structured_spec", "structured_rows", "spaces"):
                     self.con.execute(f'DELETE FROM "{table}" WHERE space_id = ?', [space_id])
                 self.con.execute("COMMIT")
             except duckdb.Error:
@@ -353,6 +368,55 @@ class Catalog:
                 self.con.execute("ROLLBACK")
                 raise
         return retired
+
+    @mutation
+    def insert_pending_many(self, docs: list[DocumentRow]) -> None:
+        """Many pending rows in one statement (a table's rows arrive by the thousand)."""
+        if not docs:
+            return
+        batch = pa.table({c: [json.dumps(d.warnings, ensure_ascii=False) if c == "warnings" else getattr(d, c)  # noqa: F841
+                              for d in docs] for c in _DOC_COLS})
+        with self.lock:
+            # DuckDB reads the local Arrow table ``batch`` by its name (a replacement scan); unlike
+            # ``register``/``from_arrow`` this works while the connection holds an earlier result.
+            self.con.execute(f"INSERT INTO documents ({', '.join(_DOC_COLS)}) SELECT {', '.join(_DOC_COLS)} FROM batch")
+
+    @mutation
+    def activate_many(self, docs: list[DocumentRow], *, by_path: bool = True) -> list[str]:
+        """``activate`` for many documents in one transaction; returns the doc_ids retired.
+
+        ``by_path=False`` retires nothing: table rows are identified by content, and a row
+        that changed or moved is retired by the caller's sweep, not by sharing a row number.
+        """
+        if not docs:
+            return []
+        space_id = docs[0].space_id
+        ids = [d.doc_id for d in docs]
+        stamp = now()
+        with self.lock:
+            self.con.execute("BEGIN TRANSACTION")
+            try:
+                retired = [r[0] for r in self.con.execute(
+                    "SELECT doc_id FROM documents WHERE space_id = ? AND path IN (SELECT unnest(?)) "
+                    "AND status IN ('active', 'archived') AND doc_id NOT IN (SELECT unnest(?))",
+                    [space_id, [d.path for d in docs], ids]).fetchall()] if by_path else []
+                self.con.execute("UPDATE documents SET status = 'replaced' WHERE doc_id IN (SELECT unnest(?))",
+                                 [retired])
+                self.con.execute("UPDATE documents SET status = 'active', ingested_at = ? "
+                                 "WHERE doc_id IN (SELECT unnest(?))", [stamp, ids])
+                self.con.execute("COMMIT")
+            except duckdb.Error:
+                self.con.execute("ROLLBACK")
+                raise
+        return retired
+
+    def docs_under(self, space_id: str, prefix: str) -> list[str]:
+        """Active or archived documents whose stored path starts with ``prefix`` (a table's rows)."""
+        with self.lock:
+            rows = self.con.execute(
+                "SELECT doc_id FROM documents WHERE space_id = ? AND starts_with(path, ?) "
+                "AND status IN ('active', 'archived')", [space_id, prefix]).fetchall()
+        return [r[0] for r in rows]
 
     @mutation
     def set_status(self, doc_id: str, status: str) -> None:

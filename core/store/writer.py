@@ -30,6 +30,7 @@ from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow
 from biny.core.store.facts import FactRow, FactTable
 from biny.core.store.guard import writing
 from biny.core.store.lance import ChunkRecord, ChunkStore
+from biny.core.store.structured import StructuredStore
 from biny.core.store.vectors import VectorCache
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ class StoreWriter:
         self.catalog = catalog
         self.chunks = chunks
         self.vectors = vectors
+        self.structured = StructuredStore(catalog)
         self._lock = threading.Lock()
 
     @contextmanager
@@ -128,6 +130,27 @@ class StoreWriter:
             self.vectors.invalidate(doc.space_id)
             self.chunks.delete_docs(doc.space_id, retired)
 
+    def begin_documents(self, docs: list[DocumentRow]) -> None:
+        with self._write():
+            self.catalog.insert_pending_many(docs)
+
+    def commit_documents(self, docs: list[DocumentRow], *, by_path: bool = True) -> None:
+        """Step 3 for a batch of documents: one transaction, then retired chunks deleted."""
+        if not docs:
+            return
+        with self._write():
+            retired = self.catalog.activate_many(docs, by_path=by_path)
+            self.vectors.invalidate(docs[0].space_id)
+            self.chunks.delete_docs(docs[0].space_id, retired)
+
+    def abandon_documents(self, docs: list[DocumentRow], outcome: str, message: str) -> None:
+        with self._write():
+            for doc in docs:
+                self.chunks.delete_docs(doc.space_id, [doc.doc_id])
+                self.catalog.drop_document_row(doc.doc_id)
+            if docs:
+                self.catalog.log(docs[0].space_id, docs[0].path.split("#")[0], outcome, message)
+
     def compact(self, space_id: str) -> None:
         """Merge small Lance fragments and drop superseded versions (after an ingest run)."""
         with self._write():
@@ -165,6 +188,19 @@ class StoreWriter:
             self.chunks.add(space.space_id, records, vectors)
             self.catalog.set_space_model(space.space_id, model, dim)
             self.vectors.invalidate(space.space_id)
+
+    # ---- the structured index (S1, S3): rows only, nothing embedded --------------------------------
+    def save_index(self, space_id: str, spec: str, generation: int, rows: list[tuple[str, int, str]]) -> None:
+        with self._write():
+            self.structured.replace(space_id, spec, generation, rows)
+
+    def update_index(self, space_id: str, drop: list[str], add: list[tuple[str, int, str]], generation: int) -> None:
+        with self._write():
+            self.structured.update_rows(space_id, drop, add, generation)
+
+    def drop_index(self, space_id: str) -> None:
+        with self._write():
+            self.structured.drop(space_id)
 
     # ---- memory (M): facts and conversation turns ----------------------------------------------
     def migrate_facts(self, table: FactTable) -> None:

@@ -1,0 +1,82 @@
+"""Answers from the structured index (SPEC S5, S6): said from the rows, values verbatim.
+
+No model writes these: the number is the count DuckDB returned, a value is the row's
+stored value character for character, a title is the row's own title — so a title can
+never be paired with another row's link. The text follows the question's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from biny.core.answer.compose import language_of
+from biny.core.results import Answer
+from biny.core.structured.tools import Condition, ToolResult
+
+_OPS_EN = {"=": "is", "<": "under", "<=": "at most", ">": "over", ">=": "at least", "in": "is",
+           "contains": "contains", "between": "between"}
+_OPS_ZH = {"=": "为", "<": "低于", "<=": "不超过", ">": "高于", ">=": "不低于", "in": "为", "contains": "包含",
+           "between": "介于"}
+_SHOWN = 10
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, list):
+        return " / ".join(_value(x) for x in v)
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def _conditions(conds: list[Condition], zh: bool) -> str:
+    ops = _OPS_ZH if zh else _OPS_EN
+    parts = []
+    for c in conds:
+        if c.op == "between":
+            lo, hi = c.value
+            parts.append(f"{c.field} {ops['between']} {_value(lo)}–{_value(hi)}")
+        else:
+            parts.append(f"{c.field} {ops[c.op]} {_value(c.value)}")
+    return ("，" if zh else ", ").join(parts)
+
+
+def _text(r: ToolResult, zh: bool) -> str:
+    call = r.call
+    where = _conditions(call.conditions, zh)
+    if call.tool == "count":
+        if zh:
+            return f"共有 {r.result} 条" + (f"符合（{where}）" if where else "") + "。"
+        return f"{r.result} " + ("match: " + where if where else "in total") + "."
+    if call.tool == "filter":
+        shown = "; ".join(r.result[:_SHOWN]) + ("…" if r.total > _SHOWN else "")
+        if zh:
+            return f"符合（{where}）的共 {r.total} 条" + (f"：{shown}" if shown else "") + "。"
+        return f"{r.total} match ({where})" + (f": {shown}" if shown else "") + "."
+    if call.tool == "group":
+        if r.result is None:
+            return "没有可分组的值。" if zh else f"No values of {call.field} to group."
+        n = r.groups[0][1]
+        ties = f"（并列：{'、'.join(r.ties)}）" if zh and r.ties else (f" (tied with {', '.join(r.ties)})" if r.ties
+                                                                         else "")
+        most = call.order != "asc"
+        if zh:
+            return f"{r.result}{'最多' if most else '最少'}，共 {n} 条{ties}。"
+        return f"{r.result} — {n} rows, the {'most' if most else 'fewest'} of any {call.field}{ties}."
+    if call.tool == "top":
+        if r.result is None:
+            return "没有可比较的值。" if zh else f"No values of {call.field} to compare."
+        value = r.rows[0]["fields"].get(call.field, "") if r.rows else ""
+        high = call.order != "asc"
+        if zh:
+            return f"{r.result}（{call.field}：{value}），{'最高' if high else '最低'}。"
+        return f"{r.result} — {call.field} {value}, the {'highest' if high else 'lowest'}."
+    title = r.rows[0]["title"] if r.rows else call.matched
+    if r.result is None:
+        return f"资料中没有给出{title}的{call.field}。" if zh else f"Your material gives no {call.field} for {title}."
+    return f"{title}的{call.field}是 {r.result}。" if zh else f"The {call.field} of {title} is {r.result}."
+
+
+def structured_answer(question: str, result: ToolResult) -> Answer:
+    lang = language_of(question)
+    note = f"answered by the structured index ({result.call.tool}); no model was asked"
+    return Answer(_text(result, lang == "zh"), "structured", [], [], lang, note=note)

@@ -1,0 +1,244 @@
+"""The structured index of a space (SPEC S1–S7): propose, build, keep in step, answer.
+
+Values are read from the documents' stored text (chunks put back together by their
+character spans), so building or changing the index embeds nothing (S3). Rows are
+kept in step with ingest, archive and delete by ``sync``; queries run on a typed
+in-memory table cached per index generation.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from biny.core.crypto.space import SpaceCrypto
+from biny.core.errors import BinyError
+from biny.core.services.folder import DataFolder
+from biny.core.services.keys import KeySession
+from biny.core.store.catalog import SpaceRow
+from biny.core.store.structured import QueryTable
+from biny.core.structured.lint import LintItem, lint_chunk
+from biny.core.structured.propose import DocHeader, DocText, headers, propose, row_values, select
+from biny.core.structured.route import Routed, Router
+from biny.core.structured.spec import IndexSpec, Proposal
+from biny.core.structured.tools import ToolCall, ToolError, ToolResult, build_table, run
+
+__all__ = ["IndexInfo", "NoIndex", "StructuredIndex"]
+
+
+class NoIndex(BinyError):
+    """The space has no structured index (S4), with the reason."""
+
+
+@dataclass(slots=True)
+class IndexInfo:
+    space: str
+    spec: IndexSpec
+    rows: int  # documents carrying at least one indexed field
+    documents: int  # active documents
+    embedded: int = 0  # S3: building never embeds
+    seconds: float = 0.0
+    preview: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"space": self.space, "rows": self.rows, "documents": self.documents, "embedded": self.embedded,
+                "title_field": self.spec.title_field, "generation": self.spec.generation,
+                "fields": [{"name": f.name, "type": f.type, "exact": f.exact, "coverage": f.coverage}
+                           for f in self.spec.fields],
+                "seconds": round(self.seconds, 3), "preview": self.preview}
+
+
+@dataclass(slots=True)
+class _Loaded:
+    generation: int
+    spec: IndexSpec
+    table: QueryTable
+    router: Router
+    rows: int
+
+
+class StructuredIndex:
+    def __init__(self, folder: DataFolder, keys: KeySession) -> None:
+        self.folder = folder
+        self.keys = keys
+        self._loaded: dict[str, _Loaded] = {}
+        self._lock = threading.Lock()
+
+    # ---- reading the documents back -------------------------------------------------------------
+    def _texts(self, row: SpaceRow, crypto: SpaceCrypto, doc_ids: set[str]) -> list[DocText]:
+        """Each document's text, put back together from its chunks (exact slices with overlaps)."""
+        if not doc_ids or self.folder.chunks.count(row.space_id) == 0:
+            return []
+        cols = self.folder.chunks.scan(row.space_id, ["chunk_id", "doc_id", "char_start", "text", "ct"])
+        pieces: dict[str, list[tuple[int, str]]] = {d: [] for d in doc_ids}
+        for cid, did, start, text, ct in zip(*(cols.column(c).to_pylist() for c in cols.column_names), strict=True):
+            if did in pieces:
+                pieces[did].append((start, crypto.open_text(cid, text, ct)))
+        docs = {d.doc_id: d for d in self.folder.catalog.documents(row.space_id, ("active",)) if d.doc_id in doc_ids}
+        out = []
+        for did, parts in pieces.items():
+            text = ""
+            for start, piece in sorted(parts):
+                if start + len(piece) > len(text):
+                    text = text[:start].ljust(start) + piece
+            doc = docs.get(did)
+            if doc is not None:
+                out.append(DocText(did, doc.revision, crypto.open_meta(doc).title, text))
+        return sorted(out, key=lambda d: d.doc_id)
+
+    def _active(self, row: SpaceRow) -> set[str]:
+        return self.folder.catalog.known_doc_ids_active(row.space_id)
+
+    # ---- proposal and build ----------------------------------------------------------------------
+    def propose(self, space: str) -> Proposal:
+        row = self.folder.catalog.space(space)
+        return propose(self._texts(row, self.keys.crypto(row), self._active(row)))
+
+    def _stored_rows(self, heads: list[DocHeader], spec: IndexSpec, crypto: SpaceCrypto) -> list[tuple[str, int, str]]:
+        out = []
+        for h in heads:
+            data = json.dumps({"title": h.title, "values": row_values(h, spec)}, ensure_ascii=False)
+            out.append((h.doc_id, h.revision, crypto.seal_note(f"sidx:{h.doc_id}", data)))
+        return out
+
+    def build(self, space: str, fields: list[str] | None = None, exact: list[str] | None = None) -> IndexInfo:
+        """Build (or rebuild) the index from the proposal; ``fields``/``exact`` as the curator chose."""
+        t0 = time.perf_counter()
+        row = self.folder.catalog.space(space)
+        crypto = self.keys.crypto(row)
+        docs = self._texts(row, crypto, self._active(row))
+        proposal = propose(docs)
+        if not fields and not proposal.kept:
+            raise NoIndex(f"Space {space!r}: {proposal.reason}")
+        try:
+            spec = select(proposal, fields, exact)
+        except ValueError as exc:
+            raise BinyError(f"Space {space!r}: {exc}.") from exc
+        old = self.folder.structured.spec(row.space_id)
+        spec.generation = (old[1] if old else 0) + 1
+        spec.built_at = time.strftime("%Y-%m-%dT%H:%M:%S")
+        heads = headers(docs)
+        self.folder.writer.save_index(row.space_id, crypto.seal_note("sidx-spec", spec.to_json()), spec.generation,
+                                      self._stored_rows(heads, spec, crypto))
+        loaded = self._load(space)
+        assert loaded is not None
+        return IndexInfo(space, loaded.spec, loaded.rows, len(docs), 0, time.perf_counter() - t0)
+
+    def drop(self, space: str) -> None:
+        row = self.folder.catalog.space(space)
+        self.folder.writer.drop_index(row.space_id)
+        self._loaded.pop(row.space_id, None)
+
+    def sync(self, space: str) -> int:
+        """After ingest or a status change: rows for new active documents, none for the others."""
+        row = self.folder.catalog.space(space)
+        stored = self.folder.structured.spec(row.space_id)
+        if stored is None:
+            return 0
+        crypto = self.keys.crypto(row)
+        spec = IndexSpec.from_json(crypto.open_note("sidx-spec", stored[0]))
+        have = self.folder.structured.row_ids(row.space_id)
+        active = self._active(row)
+        drop = [d for d in have if d not in active]
+        add = self._stored_rows(headers(self._texts(row, crypto, active - set(have))), spec, crypto)
+        if drop or add:
+            self.folder.writer.update_index(row.space_id, drop, add, stored[1] + 1)
+        return len(drop) + len(add)
+
+    # ---- the query side --------------------------------------------------------------------------
+    def _load(self, space: str) -> _Loaded | None:
+        row = self.folder.catalog.space(space)
+        stored = self.folder.structured.spec(row.space_id)
+        if stored is None:
+            return None
+        # The cached table holds opened values: it is used only while the space's key is held.
+        crypto = self.keys.crypto(row)
+        with self._lock:
+            cached = self._loaded.get(row.space_id)
+            if cached is not None and cached.generation == stored[1]:
+                return cached
+            spec = IndexSpec.from_json(crypto.open_note("sidx-spec", stored[0]))
+            rows = []
+            for doc_id, revision, data in self.folder.structured.rows(row.space_id):
+                payload = json.loads(crypto.open_note(f"sidx:{doc_id}", data))
+                if payload["values"]:
+                    rows.append((doc_id, revision, payload["title"], payload["values"]))
+            table = build_table(spec, rows)
+            loaded = _Loaded(stored[1], spec, table, Router(spec, table), len(rows))
+            if cached is not None:
+                cached.table.close()
+            self._loaded[row.space_id] = loaded
+            return loaded
+
+    def forget(self, space_id: str) -> None:
+        with self._lock:
+            gone = self._loaded.pop(space_id, None)
+        if gone is not None:
+            gone.table.close()
+
+    def info(self, space: str, preview: int = 0) -> IndexInfo | None:
+        loaded = self._load(space)
+        if loaded is None:
+            return None
+        row = self.folder.catalog.space(space)
+        names = ", ".join(f'"{n}"' for n in ["title", *loaded.spec.names])
+        sample = loaded.table.query(f"SELECT doc_id, {names} FROM idx ORDER BY title LIMIT ?", [preview]) \
+            if preview else []
+        rows = [{"doc_id": r[0], "title": r[1], "fields": dict(zip(loaded.spec.names, r[2:], strict=True))}
+                for r in sample]
+        return IndexInfo(space, loaded.spec, loaded.rows, len(self._active(row)), 0, 0.0, rows)
+
+    def route(self, space: str, question: str) -> Routed | None:
+        """None when the space has no index; else the routed call (or none) and its evidence."""
+        loaded = self._load(space)
+        return None if loaded is None else loaded.router.route(question)
+
+    def run(self, space: str, call: ToolCall) -> ToolResult:
+        loaded = self._load(space)
+        if loaded is None:
+            raise NoIndex(f"Space {space!r} has no structured index; build one with `biny index build`.")
+        t0 = time.perf_counter()
+        try:
+            result = run(loaded.table, loaded.spec, call)
+        except ToolError as exc:
+            raise BinyError(f"Space {space!r}: {exc}.") from exc
+        result.ms = (time.perf_counter() - t0) * 1000
+        return result
+
+    def answer(self, space: str, question: str) -> tuple[Routed | None, ToolResult | None]:
+        routed = self.route(space, question)
+        if routed is None or routed.call is None:
+            return routed, None
+        return routed, self.run(space, routed.call)
+
+    def exact_values(self, space: str, doc_ids: list[str]) -> dict[str, dict[str, str]]:
+        """S6: the exact fields' verbatim values of these documents (for placeholders in answers)."""
+        loaded = self._load(space)
+        if loaded is None or not loaded.spec.exact_names or not doc_ids:
+            return {}
+        names = ", ".join(f'"{n}"' for n in loaded.spec.exact_names)
+        found = loaded.table.query(f"SELECT doc_id, {names} FROM idx WHERE doc_id IN (SELECT unnest(?))", [doc_ids])
+        return {r[0]: {n: v for n, v in zip(loaded.spec.exact_names, r[1:], strict=True) if v} for r in found}
+
+    def lint(self, space: str, limit: int = 200) -> tuple[int, list[LintItem]]:
+        """S7: (chunks flagged, the first ``limit`` of them with a suggested sentence)."""
+        row = self.folder.catalog.space(space)
+        if self.folder.chunks.count(row.space_id) == 0:
+            return 0, []
+        crypto = self.keys.crypto(row)
+        titles = {d.doc_id: crypto.open_meta(d).title for d in self.folder.catalog.documents(row.space_id, ("active",))}
+        cols = self.folder.chunks.scan(row.space_id, ["chunk_id", "doc_id", "text", "ct"])
+        flagged: list[LintItem] = []
+        count = 0
+        for cid, did, text, ct in zip(*(cols.column(c).to_pylist() for c in cols.column_names), strict=True):
+            if did not in titles:
+                continue
+            item = lint_chunk(cid, did, titles[did], crypto.open_text(cid, text, ct))
+            if item is not None:
+                count += 1
+                if len(flagged) < limit:
+                    flagged.append(item)
+        return count, flagged

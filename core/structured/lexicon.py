@@ -1,0 +1,125 @@
+"""Words that name catalogue fields and ask for tools, in English and Chinese (routing rules).
+
+Field names are matched by their own words first; these groups add the everyday words
+people use for the same attribute ("cheapest" for a price, "作者" for authors). A
+group applies to a field when one of the field name's words is in it, so the lexicon
+works for any catalogue whose headers use common words, not one dataset's columns.
+"""
+
+from __future__ import annotations
+
+import re
+
+SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g) for g in (
+    {"author", "writer", "written", "wrote", "作者", "著者", "作家", "写的", "所著"},
+    {"year", "published", "publication", "released", "release", "出版", "年份", "年代", "出版年", "发行", "出版年份"},
+    {"rating", "rated", "score", "stars", "评分", "评价", "得分", "打分", "星级"},
+    {"price", "cost", "costs", "priced", "cheap", "cheaper", "cheapest", "expensive", "价格", "价钱", "售价",
+     "多少钱", "便宜", "贵", "定价"},
+    {"language", "lang", "语言", "语种"},
+    {"category", "categories", "genre", "genres", "类别", "分类", "类目", "门类", "品类"},
+    {"brand", "maker", "manufacturer", "品牌", "厂商", "制造商", "厂家"},
+    {"title", "标题", "书名", "题名", "名称"},
+    {"url", "link", "website", "链接", "网址"},
+    {"image", "picture", "photo", "cover", "图片", "图像", "封面", "照片"},
+    {"isbn", "书号"},
+    {"review", "reviews", "评论", "书评"},
+    {"weight", "重量"},
+    {"stock", "inventory", "库存"},
+    {"color", "colour", "颜色"},
+    {"size", "dimensions", "尺寸", "大小"},
+    {"date", "created", "日期"},
+    {"status", "状态"},
+    {"edition", "editions", "版本"},
+    {"page", "pages", "页数"},
+    {"model", "型号"},
+    {"quantity", "数量"},
+))
+# Words of a field name that make it a count of something ("ratings_count", "评分人数").
+COUNT_WORDS = frozenset({"count", "counts", "number", "num", "total", "人数", "数量", "次数"})
+# Words of a field name too generic to name it on their own.
+WEAK_WORDS = frozenset({"average", "avg", "mean", "original", "the", "of", "id", "code", "work", "text", "small",
+                        "large", "best", "goodreads", "is", "list", "selling", "product", "item", "details",
+                        "description", "info", "specification", "technical", "uniq", "unique"})
+
+COUNT_QUESTION = re.compile(
+    r"\bhow many\b|\bnumber of\b|\bcount\b|\bin total\b|多少|几[本个部种位条家款件项]?|数量|总共|一共|共有", re.I)
+LIST_QUESTION = re.compile(
+    r"\bwhich\b|\bwhat\b|\blist\b|\bshow\b|\bname\b|\bfind\b|\bgive me\b|\benumerate\b"
+    r"|哪些|列出|列举|找出|有哪|是哪|给出", re.I)
+GROUP_WORDS = re.compile(
+    r"\bmost (?:common|frequent|popular|often)\b|\bleast (?:common|frequent)\b|\bmost (?:represented)\b"
+    r"|最常见|最常出现|出现最多|出现次数最多|最少见", re.I)
+PER_GROUP = re.compile(r"\b(?:per|each|every|by)\b|每个|每种|每一|各个|各|按", re.I)
+WHICH = re.compile(r"\b(?:which|what)\b|哪个|哪位|哪种|哪一|哪家|哪类|哪", re.I)
+
+# Superlatives: (pattern, order, implied field kind) — kind: "" any numeric field, "money", "time".
+SUPERLATIVES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I), o, k) for p, o, k in (
+    (r"\bcheapest\b|\bleast expensive\b|\blowest[- ]priced\b|最便宜|价格最低|最低价|售价最低", "asc", "money"),
+    (r"\bmost expensive\b|\bpriciest\b|\bhighest[- ]priced\b|最贵|价格最高|最高价|售价最高", "desc", "money"),
+    (r"\boldest\b|\bearliest\b|最早|最老|最旧|最古老", "asc", "time"),
+    (r"\bnewest\b|\blatest\b|\bmost recent(?:ly)?\b|最新|最晚|最近", "desc", "time"),
+    (r"\bhighest\b|\bbest\b|\btop\b|\blargest\b|\bbiggest\b|\bgreatest\b|\bheaviest\b|\blongest\b|\bmost\b"
+     r"|最高|最好|最大|最多|最重|最长|最受欢迎", "desc", ""),
+    (r"\blowest\b|\bworst\b|\bsmallest\b|\blightest\b|\bshortest\b|\bleast\b|\bfewest\b"
+     r"|最低|最差|最小|最少|最轻|最短", "asc", ""),
+))
+COUNTING_SUPERLATIVE = re.compile(r"\bmost\b|\bleast\b|\bfewest\b|最多|最少", re.I)
+
+# Comparisons around a number: (pattern before the number, pattern after it) → operator.
+BEFORE_NUMBER: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p + r"\s*$", re.I), o) for p, o in (
+    (r"\b(?:at least|no less than|not less than|no fewer than|minimum(?: of)?|min\.?)", ">="),
+    (r"不低于|不少于|至少|不小于|起码", ">="),
+    (r"\b(?:at most|no more than|not more than|up to|maximum(?: of)?|max\.?|not over|no later than)", "<="),
+    (r"不超过|不高于|不多于|至多|不大于|不晚于", "<="),
+    (r"\b(?:under|below|less than|fewer than|cheaper than|lower than|before|earlier than|prior to|"
+     r"older than|smaller than)", "<"),
+    (r"低于|少于|小于|不到|不足|早于|便宜于", "<"),
+    (r"\b(?:over|above|more than|greater than|higher than|after|later than|exceeding|newer than|larger than|"
+     r"bigger than|since)", ">"),
+    (r"高于|超过|多于|大于|晚于|贵于", ">"),
+    (r"\b(?:in|of|from|equal to|exactly)", "="),
+))
+AFTER_NUMBER: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(r"^\s*" + p, re.I), o) for p, o in (
+    (r"(?:or more|or higher|or later|or above|and above|and up|and later|\+)", ">="),
+    (r"(?:or less|or fewer|or lower|or earlier|or below|and below|and under|and earlier)", "<="),
+    (r"年?(?:以后|之后|后)", ">"),
+    (r"年?(?:以前|之前|前)", "<"),
+    (r"年?(?:以上|及以上)", ">="),
+    (r"年?(?:以下|及以下|以内)", "<="),
+))
+BETWEEN = re.compile(
+    r"(?:\bbetween\s+|\bfrom\s+|在)?(?P<a>[$€£¥￥]?\d[\d,]*(?:\.\d+)?)\s*(?:年|元|美元)?\s*"
+    r"(?:\band\b|\bto\b|到|至|和|与|-|–|~)\s*(?P<b>[$€£¥￥]?\d[\d,]*(?:\.\d+)?)\s*(?:年|元|美元)?\s*(?:之间|间)?",
+    re.I)
+NUMBER = re.compile(
+    r"(?P<cur>[$€£¥￥])?\s?(?P<n>\d[\d,]*(?:\.\d+)?)\s?(?P<unit>年|元|美元|块|dollars?|yuan|usd|stars?)?", re.I)
+YEAR_HINT = re.compile(r"\b(?:in|before|after|since|published|released|year)\b|年|出版|以前|以后|之前|之后", re.I)
+
+# Language names for fields holding language codes ("eng", "en-US", "zh-CN").
+LANGUAGE_NAMES: dict[str, tuple[str, ...]] = {
+    "en": ("english", "英语", "英文"), "eng": ("english", "英语", "英文"),
+    "fr": ("french", "法语", "法文"), "fre": ("french", "法语", "法文"), "fra": ("french", "法语", "法文"),
+    "de": ("german", "德语", "德文"), "ger": ("german", "德语", "德文"), "deu": ("german", "德语", "德文"),
+    "es": ("spanish", "西班牙语", "西班牙文"), "spa": ("spanish", "西班牙语", "西班牙文"),
+    "it": ("italian", "意大利语"), "ita": ("italian", "意大利语"),
+    "ja": ("japanese", "日语", "日文"), "jpn": ("japanese", "日语", "日文"),
+    "zh": ("chinese", "中文", "汉语"), "chi": ("chinese", "中文", "汉语"), "zho": ("chinese", "中文", "汉语"),
+    "pt": ("portuguese", "葡萄牙语"), "por": ("portuguese", "葡萄牙语"),
+    "ru": ("russian", "俄语", "俄文"), "rus": ("russian", "俄语", "俄文"),
+    "ar": ("arabic", "阿拉伯语"), "ara": ("arabic", "阿拉伯语"),
+    "nl": ("dutch", "荷兰语"), "nld": ("dutch", "荷兰语"), "dut": ("dutch", "荷兰语"),
+    "sv": ("swedish", "瑞典语"), "swe": ("swedish", "瑞典语"),
+    "pl": ("polish", "波兰语"), "pol": ("polish", "波兰语"),
+    "tr": ("turkish", "土耳其语"), "tur": ("turkish", "土耳其语"),
+    "ko": ("korean", "韩语", "韩文"), "kor": ("korean", "韩语", "韩文"),
+    "ind": ("indonesian", "印尼语"), "id": ("indonesian", "印尼语"),
+    "per": ("persian", "波斯语"), "fas": ("persian", "波斯语"),
+}
+STOPWORDS = frozenset("""a an the of in on at to for by with and or is are was were be been do does did how many
+much what which who whom whose where when why list show me give find name all any there this that these those it
+its their than more less most least over under about from into per each every book books item items product
+products record records document documents entry entries""".split())
+ITEM_NOUNS = re.compile(
+    r"\b(?:books?|products?|items?|records?|rows?|entries|entry|documents?|titles?|novels?|works?)\b"
+    r"|书|本|产品|商品|条目|记录|文档|作品|小说|物品|款", re.I)

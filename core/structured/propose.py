@@ -1,0 +1,159 @@
+"""Propose fields from a sample of documents, validate them over all of them (SPEC S2, S4).
+
+The proposer reads the headers of a sample and names every field it sees; the
+validator then measures each over the whole space — coverage (kept at ≥ 1/5 of
+documents, else dropped with the figure), every value a verbatim slice of its
+document, a type most values support — and says why a space gets no index at all.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from biny.core.structured.header import HeaderField, read_header
+from biny.core.structured.spec import FieldSpec, IndexSpec, Proposal, ProposedField
+from biny.core.structured.values import PROSE_CHARS, guess_type
+
+MIN_COVERAGE = 0.2  # S2: a field in fewer than one fifth of documents would silently omit the rest
+SAMPLE = 200
+_TITLE_NAMES = ("title", "name", "product name", "item name", "标题", "名称", "书名", "品名", "题名", "名字")
+
+
+@dataclass(slots=True)
+class DocText:
+    doc_id: str
+    revision: int
+    title: str
+    text: str
+
+
+@dataclass(slots=True)
+class DocHeader:
+    doc_id: str
+    revision: int
+    title: str
+    fields: dict[str, HeaderField]
+
+
+def headers(docs: Sequence[DocText]) -> list[DocHeader]:
+    out = []
+    for d in docs:
+        fields = {f.name: f for f in read_header(d.text) if d.text[f.start : f.end] == f.value}
+        out.append(DocHeader(d.doc_id, d.revision, d.title, fields))
+    return out
+
+
+def _sample(items: Sequence[DocHeader], n: int) -> list[DocHeader]:
+    if len(items) <= n:
+        return list(items)
+    step = len(items) / n
+    return [items[int(i * step)] for i in range(n)]
+
+
+def _title_field(kept: list[ProposedField], values: dict[str, list[str]]) -> str:
+    names = {f.name.casefold(): f.name for f in kept if f.type in {"text", "list", "identifier"}}
+    for want in _TITLE_NAMES:
+        if want in names:
+            return names[want]
+    for f in kept:
+        low = f.name.casefold()
+        if f.type == "text" and ("title" in low or low.endswith("name") or "名" in low):
+            return f.name
+    for f in kept:  # else the most distinctive short text
+        vals = values[f.name]
+        if f.type == "text" and vals and len(set(vals)) >= 0.9 * len(vals) and statistics.median(map(len, vals)) < 120:
+            return f.name
+    return ""
+
+
+def _examples(vals: list[str]) -> list[str]:
+    out: list[str] = []
+    for v, _ in Counter(vals).most_common():
+        if len(out) == 3:
+            break
+        out.append(v if len(v) <= 80 else v[:77] + "…")
+    return out
+
+
+def _judge(name: str, vals: list[str], total: int) -> ProposedField:
+    guess = guess_type(name, vals)
+    coverage = len(vals) / max(total, 1)
+    kept, reason = True, f"in {len(vals)} of {total} documents"
+    if coverage < MIN_COVERAGE:
+        kept = False
+        reason = (f"only in {len(vals)} of {total} documents ({coverage:.0%}, under 1/5): "
+                  "a filter on it would silently leave out the rest")
+    elif len(set(vals)) == 1 and total > 1:
+        kept, reason = False, f"the same value ({vals[0][:40]!r}) in every document: nothing to count or filter"
+    elif guess.type == "text" and statistics.median(map(len, vals)) > PROSE_CHARS:
+        kept = False
+        reason = (f"prose (median {statistics.median(map(len, vals)):.0f} characters): left to retrieval; "
+                  "include it with --fields if it should be filterable")
+    elif guess.bad:
+        reason += f"; {guess.bad} values do not read as {guess.type} and have no numeric value"
+    return ProposedField(name, guess.type, coverage, kept, reason, _examples(vals), len(vals), guess.bad,
+                         guess.separator)
+
+
+def propose(docs: Sequence[DocText]) -> Proposal:
+    """Fields from a sample's headers, each validated over every document."""
+    heads = headers(docs)
+    total = len(heads)
+    with_header = sum(1 for h in heads if h.fields)
+    names: list[str] = []
+    for h in _sample(heads, SAMPLE):
+        names += [n for n in h.fields if n not in names]
+    values = {n: [h.fields[n].value for h in heads if n in h.fields] for n in names}
+    fields = [_judge(n, values[n], total) for n in names]
+    fields.sort(key=lambda f: (not f.kept, -f.coverage))
+    proposal = Proposal(total, fields, with_header=with_header)
+    if not total:
+        proposal.reason = "The space has no documents yet."
+    elif not proposal.kept:
+        proposal.reason = (
+            f"No index: {with_header} of {total} documents open with a machine-readable header "
+            "(\"field: value\" lines, front matter or a two-column table)"
+            + (", and no field is shared by 1/5 of them" if with_header else "")
+            + ". A table whose values all differ could not count or group anything; "
+            "questions go to retrieval.")
+    proposal.title_field = _title_field(proposal.kept, values)
+    return proposal
+
+
+def select(proposal: Proposal, fields: Sequence[str] | None, exact: Sequence[str] | None) -> IndexSpec:
+    """The spec to build: the kept fields (or the named ones, as written), exact ones marked.
+
+    Names given by the curator must exist in the proposal; ``exact`` matches case-insensitively.
+    """
+    by_name = {f.name: f for f in proposal.fields}
+    by_fold = {f.name.casefold(): f for f in proposal.fields}
+    if fields:
+        unknown = [n for n in fields if n not in by_name and n.casefold() not in by_fold]
+        if unknown:
+            raise ValueError(f"unknown field(s) {', '.join(unknown)}; known: {', '.join(by_name)}")
+        chosen = [by_name.get(n) or by_fold[n.casefold()] for n in fields]
+    else:
+        chosen = proposal.kept
+    wanted = {e.casefold() for e in exact or ()}
+    unknown_exact = sorted(wanted - {f.name.casefold() for f in chosen})
+    if unknown_exact:
+        raise ValueError(f"exact field(s) not in the index: {', '.join(unknown_exact)}")
+    specs = [FieldSpec(f.name, f.type, f.separator, f.name.casefold() in wanted, round(f.coverage, 4))
+             for f in chosen]
+    title = proposal.title_field if proposal.title_field in {f.name for f in chosen} else ""
+    return IndexSpec(specs, title, proposal.documents)
+
+
+def row_values(head: DocHeader, spec: IndexSpec) -> dict[str, str]:
+    return {f.name: head.fields[f.name].value for f in spec.fields if f.name in head.fields}
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def normalise_name(text: str) -> str:
+    return _SPACES.sub(" ", text.casefold()).strip()

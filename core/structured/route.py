@@ -1,0 +1,384 @@
+"""Question → one tool call, by rules over the index's field names, their synonyms and values.
+
+No model is needed: a question is routed when its words name the index's fields, values
+or items and ask for a count, a filter, a group, an extreme or a field of a named item
+(English and Chinese forms). Anything else is not routed and goes to retrieval.
+``Router.route`` returns the call and the evidence it read, for the trace and console.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from biny.core.store.structured import QueryTable
+from biny.core.structured import lexicon as lx
+from biny.core.structured.spec import FieldSpec, IndexSpec
+from biny.core.structured.tools import Condition, ToolCall, items_col
+
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+(?:['’][^\W_{_CJK}]+)*")
+_HAS_CJK = re.compile(rf"[{_CJK}]")
+_QUOTED = re.compile(r"[\"“「『《‘]([^\"”」』》’]{2,120})[\"”」』》’]")
+_PAREN_TAIL = re.compile(r"\s*[(（\[][^()（）\[\]]*[)）\]]\s*$")
+_MAX_NGRAM = 16
+_MAX_VALUES = 50_000  # distinct values or list items of one field kept for matching
+
+
+def key(text: str) -> str:
+    """Punctuation- and case-insensitive form for matching names and values."""
+    return " ".join(m.group(0) for m in _TOKEN.finditer(text.casefold().replace("’", "'")))
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    return [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def _name_words(name: str) -> list[str]:
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name)
+    return [t for t, _, _ in _tokens(spaced.casefold())]
+
+
+def _singular(w: str) -> str:
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+        return w[:-1]
+    return w
+
+
+@dataclass(slots=True)
+class Mention:
+    field: str
+    start: int
+    end: int
+    score: float
+
+
+@dataclass(slots=True)
+class Span:
+    start: int
+    end: int
+
+    def overlaps(self, s: int, e: int) -> bool:
+        return s < self.end and e > self.start
+
+
+@dataclass(slots=True)
+class Routed:
+    call: ToolCall | None
+    evidence: list[str] = field(default_factory=list)
+
+
+class Router:
+    """Built once per index generation: surfaces of every field, its values, its items' titles."""
+
+    def __init__(self, spec: IndexSpec, table: QueryTable) -> None:
+        self.spec = spec
+        # surface → (field, score, countish)
+        self.surfaces: dict[str, list[tuple[str, float, bool]]] = defaultdict(list)
+        for f in spec.fields:
+            self._add_surfaces(f)
+        self.values: dict[str, list[tuple[str, object]]] = defaultdict(list)  # key → (field, value or [codes])
+        self.cjk_values: list[str] = []
+        self.titles: dict[str, list[str]] = defaultdict(list)  # key → doc_ids
+        self.cjk_titles: list[str] = []
+        self._load(table)
+
+    # ---- building ------------------------------------------------------------------------------
+    def _add_surfaces(self, f: FieldSpec) -> None:
+        words = _name_words(f.name)
+        countish = f.numeric and any(w in lx.COUNT_WORDS for w in words)
+        self.surfaces[key(f.name)].append((f.name, 3.0, countish))
+        if any(w.isdigit() for w in words):
+            return  # "ratings_1": only its own name names it
+        strong = [w for w in words if w not in lx.WEAK_WORDS and w not in lx.COUNT_WORDS and not w.isdigit()]
+        forms: set[str] = set()
+        for w in strong:
+            forms |= {w, _singular(w), _singular(w) + "s"}
+            for group in lx.SYNONYM_GROUPS:
+                if w in group or _singular(w) in group or any(g in w for g in group if _HAS_CJK.search(g)):
+                    forms |= group
+        for s in forms:
+            if s and s != key(f.name):
+                self.surfaces[s].append((f.name, 1.0, countish))
+
+    def _load(self, table: QueryTable) -> None:
+        spec = self.spec
+        for doc_id, title in table.query("SELECT doc_id, title FROM idx WHERE title IS NOT NULL"):
+            for variant in {title, _PAREN_TAIL.sub("", title), title.split(": ")[0] if ": " in title else title}:
+                k = key(variant)
+                if k and doc_id not in self.titles[k]:
+                    self.titles[k].append(doc_id)
+        self.cjk_titles = [k for k in self.titles if _HAS_CJK.search(k)]
+        for f in spec.fields:
+            if f.name == spec.title_field or f.type not in {"text", "list"}:
+                continue
+            col = items_col(f.name) if f.type == "list" else f.name
+            sql = (f"SELECT DISTINCT unnest({_q(col)}) FROM idx" if f.type == "list"
+                   else f"SELECT DISTINCT {_q(col)} FROM idx WHERE {_q(col)} IS NOT NULL")
+            distinct = [str(r[0]) for r in table.query(sql + f" LIMIT {_MAX_VALUES + 1}")]
+            if len(distinct) > _MAX_VALUES or (f.type == "text" and len(distinct) > 0.5 * len(table) + 50):
+                continue  # nearly every row has its own value: not a category to filter on
+            for v in distinct:
+                k = key(v)
+                if len(k) >= 2 and k not in lx.STOPWORDS and not k.replace(" ", "").isdigit():
+                    self.values[k].append((f.name, v))
+            self._language_aliases(f, distinct)
+        self.cjk_values = [k for k in self.values if _HAS_CJK.search(k)]
+
+    def _language_aliases(self, f: FieldSpec, distinct: list[str]) -> None:
+        prefixes = [v.split("-")[0].casefold() for v in distinct]
+        known = sum(p in lx.LANGUAGE_NAMES for p in prefixes)
+        if not distinct or (known < 0.8 * len(distinct) and "lang" not in f.name.casefold() and "语" not in f.name):
+            return
+        by_name: dict[str, list[str]] = defaultdict(list)
+        for v, p in zip(distinct, prefixes, strict=True):
+            for name in lx.LANGUAGE_NAMES.get(p, ()):
+                by_name[name].append(v)
+        for name, codes in by_name.items():
+            self.values[key(name)].append((f.name, sorted(codes)))
+
+    # ---- reading a question ----------------------------------------------------------------------
+    def _mentions(self, qf: str, taken: list[Span]) -> list[Mention]:
+        out: list[Mention] = []
+        for surface, owners in self.surfaces.items():
+            if _HAS_CJK.search(surface):
+                starts = [m.start() for m in re.finditer(re.escape(surface), qf)]
+            else:
+                starts = [m.start() for m in re.finditer(rf"(?<![^\W_]){re.escape(surface)}(?![^\W_])", qf)]
+            for s in starts:
+                e = s + len(surface)
+                if any(t.overlaps(s, e) for t in taken):
+                    continue
+                plural = (surface.endswith("s") and not surface.endswith("ss")) or bool(
+                    re.search(r"number of\s+$", qf[:s])) or bool(re.match(r"\s*(?:人数|数量|次数|数|个数)", qf[e:]))
+                for name, score, countish in owners:
+                    out.append(Mention(name, s, e, score + (0.5 if countish == plural else 0.0)))
+        return out
+
+    def _item(self, question: str, qf: str) -> tuple[list[str], Span | None, str]:
+        """The row the question names by its title: (doc_ids, span, words)."""
+        for m in _QUOTED.finditer(question):
+            ids = self.titles.get(key(m.group(1)))
+            if ids:
+                return ids, Span(m.start(), m.end()), m.group(1)
+        toks = _tokens(qf)
+        best: tuple[int, int, int] | None = None
+        for i in range(len(toks)):
+            for j in range(min(len(toks), i + _MAX_NGRAM), i, -1):
+                k = " ".join(t for t, _, _ in toks[i:j])
+                if k in self.titles and self._plausible_title(k, question, toks[i][1], j - i):
+                    if best is None or toks[j - 1][2] - toks[i][1] > best[1] - best[0]:
+                        best = (toks[i][1], toks[j - 1][2], 0)
+                    break
+        for k in self.cjk_titles:
+            s = qf.find(k)
+            if s >= 0 and len(k) >= 2 and (best is None or len(k) > best[1] - best[0]):
+                best = (s, s + len(k), 1)
+        if best is None:
+            return [], None, ""
+        words = question[best[0] : best[1]]
+        return self.titles[key(words)], Span(best[0], best[1]), words
+
+    @staticmethod
+    def _plausible_title(k: str, question: str, start: int, n_words: int) -> bool:
+        if k in lx.STOPWORDS or all(w in lx.STOPWORDS for w in k.split()):
+            return False
+        if n_words == 1:  # one word names an item only when written as a name ("Twilight", not "twilight")
+            return len(k) >= 4 and question[start : start + 1].isupper()
+        return len(k) >= 5
+
+    def _value_covers(self, qf: str, span: Span) -> bool:
+        """Does a field value cover more of the question than the title match does?"""
+        toks = _tokens(qf)
+        for i in range(len(toks)):
+            for j in range(min(len(toks), i + 8), i, -1):
+                s, e = toks[i][1], toks[j - 1][2]
+                if span.overlaps(s, e) and e - s > span.end - span.start \
+                        and " ".join(t for t, _, _ in toks[i:j]) in self.values:
+                    return True
+        return False
+
+    def _value_conditions(self, question: str, qf: str, taken: list[Span],
+                          evidence: list[str]) -> list[Condition]:
+        toks = _tokens(qf)
+        found: list[tuple[int, int, str, object]] = []
+        i = 0
+        while i < len(toks):
+            hit = None
+            for j in range(min(len(toks), i + 8), i, -1):
+                k = " ".join(t for t, _, _ in toks[i:j])
+                s, e = toks[i][1], toks[j - 1][2]
+                if k in self.values and not any(t.overlaps(s, e) for t in taken):
+                    hit = (s, e, k, j)
+                    break
+            if hit:
+                found.append((hit[0], hit[1], hit[2], None))
+                i = hit[3]
+            else:
+                i += 1
+        for k in self.cjk_values:
+            s = qf.find(k)
+            if s >= 0 and not any(t.overlaps(s, s + len(k)) for t in taken) \
+                    and not any(a <= s < b for a, b, _, _ in found):
+                found.append((s, s + len(k), k, None))
+        conds: list[Condition] = []
+        for s, e, k, _ in found:
+            fname, value = self.values[k][0]
+            f = self.spec.get(fname)
+            assert f is not None
+            if isinstance(value, list):
+                conds.append(Condition(fname, "in", value))
+            else:
+                conds.append(Condition(fname, "in" if f.type == "list" else "=", [value]))
+            taken.append(Span(s, e))
+            evidence.append(f"value {question[s:e]!r} → {fname}")
+        return conds
+
+    def _number_field(self, pos: int, unit: str, op: str, value: float, mentions: list[Mention]) -> str | None:
+        numeric = [m for m in mentions if (f := self.spec.get(m.field)) is not None and f.numeric]
+        if numeric:
+            best = min(numeric, key=lambda m: (min(abs(m.start - pos), abs(m.end - pos)), -m.score))
+            return best.field
+        fields = [f for f in self.spec.fields if f.numeric]
+        money = unit and unit.lower() not in {"年", "star", "stars"}
+        yearish = unit == "年" or (value == int(value) and 1000 <= value <= 2100 and op in {"<", ">", "<=", ">=", "="})
+        if money:
+            fields = [f for f in fields if f.type == "money"]
+        elif yearish:
+            fields = [f for f in fields if f.type in {"year", "date"}]
+        elif unit.lower().startswith("star"):
+            fields = [f for f in fields if key(f.name) in {"rating", "average rating", "stars"}]
+        else:
+            return None
+        return fields[0].name if fields else None
+
+    def _number_conditions(self, question: str, qf: str, taken: list[Span], mentions: list[Mention],
+                           evidence: list[str]) -> list[Condition]:
+        conds: list[Condition] = []
+        used: list[Span] = []
+        for m in lx.BETWEEN.finditer(qf):
+            s, e = m.start(), m.end()
+            if any(t.overlaps(s, e) for t in taken) or not re.search(r"between|from|之间|间|到|至|~", m.group(0)):
+                continue
+            a, b = (float(re.sub(r"[^\d.]", "", m.group(g))) for g in ("a", "b"))
+            unit = "$" if re.search(r"[$€£¥￥元]", m.group(0)) else ("年" if "年" in m.group(0) else "")
+            f = self._number_field(s, unit, "=", a, mentions)
+            if f:
+                conds.append(Condition(f, "between", [a, b]))
+                used.append(Span(s, e))
+                evidence.append(f"{question[s:e].strip()!r} → {f} between {a:g} and {b:g}")
+        for m in lx.NUMBER.finditer(qf):
+            s, e = m.start("cur") if m.group("cur") else m.start("n"), m.end()
+            glued = s > 0 and qf[s - 1].isascii() and qf[s - 1].isalnum() and not m.group("cur")  # "B12", "x2"
+            if glued or any(t.overlaps(s, e) for t in [*taken, *used]):
+                continue
+            value = float(m.group("n").replace(",", ""))
+            unit = m.group("cur") or m.group("unit") or ""
+            before, after = qf[max(0, s - 30) : s], qf[e : e + 12]
+            op = next((o for rx, o in lx.AFTER_NUMBER if rx.search(after)), None)
+            if op is None:
+                op = next((o for rx, o in lx.BEFORE_NUMBER if rx.search(before)), None)
+            if op is None and unit == "年":
+                op = "="
+            if op is None or (op == "=" and not (value == int(value) and 1000 <= value <= 2100)
+                              and not lx.YEAR_HINT.search(before + after)):
+                continue
+            f = self._number_field(s, unit, op, value, mentions)
+            if f:
+                conds.append(Condition(f, op, value))
+                evidence.append(f"{question[max(0, s - 12) : e + 6].strip()!r} → {f} {op} {value:g}")
+        return conds
+
+    def _subject_field(self, qf: str, mentions: list[Mention]) -> str | None:
+        """The categorical field named right after "which"/"哪个" (the thing being grouped)."""
+        for w in lx.WHICH.finditer(qf):
+            near = [m for m in mentions if 0 <= m.start - w.end() <= 4 and self._categorical(m.field)]
+            if near:
+                return max(near, key=lambda m: m.score).field
+        return None
+
+    def _categorical(self, name: str) -> bool:
+        f = self.spec.get(name)
+        return f is not None and f.type in {"text", "list"} and name != self.spec.title_field
+
+    def _best(self, mentions: list[Mention], want: str) -> str | None:
+        """The best-named field of a kind: "numeric", "categorical" or "any" (not the title)."""
+        pool = []
+        for m in mentions:
+            f = self.spec.get(m.field)
+            if f is None or m.field == self.spec.title_field:
+                continue
+            if (want == "numeric" and not f.numeric) or (want == "categorical" and not self._categorical(m.field)):
+                continue
+            pool.append(m)
+        if not pool:
+            return None
+        order = {n: i for i, n in enumerate(self.spec.names)}
+        best = max(pool, key=lambda m: (m.score, self.spec.get(m.field).exact,  # type: ignore[union-attr]
+                                        -len(_name_words(m.field)), -order[m.field]))
+        return best.field
+
+    def route(self, question: str) -> Routed:
+        qf = question.casefold().replace("’", "'")
+        ev: list[str] = []
+        ids, item_span, item_words = self._item(question, qf)
+        if item_span is not None and self._value_covers(qf, item_span):
+            ids, item_span, item_words = [], None, ""  # "Stephen King" is an author, not the book "King"
+        taken = [item_span] if item_span else []
+        mentions = self._mentions(qf, taken)
+        counting = lx.COUNT_QUESTION.search(qf)
+        # A lookup: a named item and one of its fields ("the link of The Hunger Games").
+        if ids:
+            target = self._best(mentions, "any")
+            if target is not None:
+                ev.append(f"item {item_words!r} (title field {self.spec.title_field or 'title'})")
+                ev.append(f"field {target!r} named in the question")
+                return Routed(ToolCall("lookup", target, doc_id=ids[0], matched=item_words), ev)
+        taken += [Span(m.start, m.end) for m in mentions]
+        conds = self._value_conditions(question, qf, taken, ev)
+        conds += self._number_conditions(question, qf, taken, mentions, ev)
+        subject = self._subject_field(qf, mentions)
+        superlative = next(((rx.search(qf), o, k) for rx, o, k in lx.SUPERLATIVES if rx.search(qf)), None)
+        per = lx.PER_GROUP.search(qf)
+        group_field = self._best(mentions, "categorical")
+        if group_field and (lx.GROUP_WORDS.search(qf) or (subject and lx.COUNTING_SUPERLATIVE.search(qf))
+                            or (per and counting and any(0 <= m.start - per.end() <= 3 for m in mentions
+                                                         if m.field == group_field))):
+            grouped = subject or group_field
+            order = "asc" if re.search(r"\bleast\b|\bfewest\b|最少|最少见", qf) else "desc"
+            ev.append(f"group by {grouped!r} ({'fewest' if order == 'asc' else 'most'} first)")
+            return Routed(ToolCall("group", grouped, conds, order), ev)
+        if superlative is not None:
+            match, order, kind = superlative
+            field_name = self._superlative_field(mentions, kind, conds)
+            if field_name:
+                assert match is not None
+                ev.append(f"{match.group(0)!r} → top by {field_name!r} ({order})")
+                return Routed(ToolCall("top", field_name, conds, order), ev)
+        if counting and (conds or lx.ITEM_NOUNS.search(qf)):
+            ev.append(f"counting words {counting.group(0)!r}")
+            return Routed(ToolCall("count", None, conds), ev)
+        if conds and (lx.LIST_QUESTION.search(qf) or lx.ITEM_NOUNS.search(qf)):
+            ev.append("a list of the matching items")
+            return Routed(ToolCall("filter", None, conds), ev)
+        return Routed(None, [*ev, "no count, filter, group, extreme or named item's field asked"])
+
+    def _superlative_field(self, mentions: list[Mention], kind: str, conds: list[Condition]) -> str | None:
+        conditioned = {c.field for c in conds}
+        usable = [m for m in mentions if m.field not in conditioned or kind]
+        if kind:
+            types = {"money": {"money"}, "time": {"year", "date"}}[kind]
+            named = [m for m in usable if (f := self.spec.get(m.field)) is not None and f.type in types]
+            if named:
+                return self._best(named, "numeric")
+            fields = [f.name for f in self.spec.fields if f.type in types]
+            if fields:
+                return fields[0]
+        return self._best(usable, "numeric")
+
+
+def _q(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'

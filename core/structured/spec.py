@@ -1,0 +1,89 @@
+"""What a space's index is made of: its fields, their types, which are exact (SPEC S1, S6)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from biny.core.structured.values import NUMERIC
+
+
+@dataclass(slots=True)
+class FieldSpec:
+    name: str  # as the header writes it
+    type: str  # values.TYPES
+    separator: str = ""  # list fields
+    exact: bool = False  # S6: carried only through placeholders, never retyped
+    coverage: float = 0.0
+
+    @property
+    def numeric(self) -> bool:
+        return self.type in NUMERIC
+
+
+@dataclass(slots=True)
+class IndexSpec:
+    fields: list[FieldSpec]
+    title_field: str  # the field naming each row ("title", "Product Name")
+    documents: int = 0
+    generation: int = 0  # bumped at every build, so cached query tables know they are stale
+    built_at: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, name: str) -> FieldSpec | None:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        return None
+
+    @property
+    def names(self) -> list[str]:
+        return [f.name for f in self.fields]
+
+    @property
+    def exact_names(self) -> list[str]:
+        return [f.name for f in self.fields if f.exact]
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, raw: str) -> IndexSpec:
+        data = json.loads(raw)
+        data["fields"] = [FieldSpec(**f) for f in data["fields"]]
+        return cls(**data)
+
+
+@dataclass(slots=True)
+class ProposedField:
+    name: str
+    type: str
+    coverage: float  # share of the space's active documents carrying it
+    kept: bool
+    reason: str
+    examples: list[str]
+    present: int = 0
+    bad: int = 0  # values that do not fit the type
+    separator: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "type": self.type, "coverage": round(self.coverage, 4), "kept": self.kept,
+                "reason": self.reason, "examples": self.examples, "present": self.present, "bad": self.bad}
+
+
+@dataclass(slots=True)
+class Proposal:
+    documents: int
+    fields: list[ProposedField]
+    title_field: str = ""
+    reason: str = ""  # S4: why there is no index, when no field is kept
+    with_header: int = 0  # documents that open with a machine-readable header
+
+    @property
+    def kept(self) -> list[ProposedField]:
+        return [f for f in self.fields if f.kept]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"documents": self.documents, "fields": [f.to_dict() for f in self.fields],
+                "title_field": self.title_field, "with_header": self.with_header, "reason": self.reason}

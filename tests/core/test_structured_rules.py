@@ -1,0 +1,166 @@
+"""The structured index's parts without a model: headers, types, tools and routing (SPEC S2, S5).
+
+Routing is checked on the real goodbooks and product rows (read with the csv module,
+typed and indexed exactly as a build does), against answers computed here in Python.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from biny.core.structured.header import read_header
+from biny.core.structured.propose import DocText, headers, propose, row_values, select
+from biny.core.structured.route import Router
+from biny.core.structured.spec import IndexSpec
+from biny.core.structured.tools import Condition, ToolCall, ToolError, build_table, run
+from biny.core.structured.values import guess_type, number_of, split_items
+from tests.conftest import corpus
+
+
+def test_headers_in_three_shapes_and_none_in_prose() -> None:
+    pep = "PEP: 8\nTitle: Style Guide for Python Code\nAuthor: Guido van Rossum\n\nIntroduction\n"
+    fields = {f.name: f for f in read_header(pep)}
+    assert fields["Title"].value == "Style Guide for Python Code"
+    assert pep[fields["Author"].start : fields["Author"].end] == "Guido van Rossum"
+    front = "---\ntitle: 三体\n作者: 刘慈欣\n---\n正文开始。"
+    assert [(f.name, f.value) for f in read_header(front)] == [("title", "三体"), ("作者", "刘慈欣")]
+    table = "# Widget\n\n| Field | Value |\n|---|---|\n| Price | $9.50 |\n| SKU | W-100 |\n\nText."
+    got = read_header(table)
+    assert [(f.name, f.value) for f in got] == [("Price", "$9.50"), ("SKU", "W-100")]
+    assert all(table[f.start : f.end] == f.value for f in got)
+    prose = "Note: this is a sentence that happens to start with a word and a colon.\nAnd then it goes on."
+    assert read_header(prose) == []
+    late = "Para one.\n\nPara two.\n\nPara three.\n\nPara four.\n\nPara five.\n\nAuthor: x\nYear: 2001"
+    assert read_header(late) == []
+
+
+@pytest.mark.parametrize(("name", "values", "expected"), [
+    ("Selling Price", ["$9.99", "$1,299.00", "$15.00 - $20.00"], "money"),
+    ("original_publication_year", ["2008.0", "1997.0", "-720.0"], "year"),
+    ("Created", ["2001-07-05", "2010-01-12", "1999-12-31"], "date"),
+    ("authors", ["A. Smith, B. Jones", "A. Smith", "C. Wu, B. Jones", "D. Li", "A. Smith, D. Li"], "list"),
+    ("image_url", ["https://x.org/a.jpg", "https://x.org/b.jpg"], "url"),
+    ("isbn", ["439023483", "0316015849", "043965548X"], "identifier"),
+    ("language_code", ["eng", "eng", "en-US", "fre", "eng"], "text"),
+    ("average_rating", ["4.34", "3.9", "4.0"], "number"),
+])
+def test_types_follow_the_values(name: str, values: list[str], expected: str) -> None:
+    assert guess_type(name, values).type == expected
+
+
+def test_numbers_are_derived_alongside_verbatim_values() -> None:
+    assert number_of("$1,299.00", "money") == 1299.0
+    assert number_of("25元", "money") == 25.0
+    assert number_of("2008.0", "year") == 2008.0
+    assert number_of("2001-07-05", "date") == 2001.0
+    assert number_of("10.7 pounds", "number") == 10.7
+    assert split_items("Toys & Games | Puzzles (3D | Wood) | Kids", " | ") == ["Toys & Games", "Puzzles (3D | Wood)",
+                                                                              "Kids"]
+
+
+def _rows(path: Path, limit: int) -> tuple[list[str], list[dict[str, str]]]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        rows = [r for _, r in zip(range(limit), reader, strict=False)]
+    return list(reader.fieldnames or []), rows
+
+
+def _index(path: Path, limit: int, exact: list[str] | None = None) -> tuple[IndexSpec, Router, list[dict[str, str]],
+                                                                           object]:
+    _, rows = _rows(path, limit)
+    docs = [DocText(f"d{i}", 1, "", "\n".join(f"{k}: {' '.join(v.split())}" for k, v in r.items() if v.strip()))
+            for i, r in enumerate(rows)]
+    spec = select(propose(docs), None, exact)
+    table = build_table(spec, [(h.doc_id, 1, h.title, row_values(h, spec)) for h in headers(docs)])
+    return spec, Router(spec, table), rows, table
+
+
+@pytest.fixture(scope="module")
+def books() -> tuple[IndexSpec, Router, list[dict[str, str]], object]:
+    return _index(corpus("goodbooks10k", "books.csv"), 2000, ["image_url", "isbn"])
+
+
+def _ask(books: tuple[IndexSpec, Router, list[dict[str, str]], object], q: str) -> tuple[ToolCall, object]:
+    spec, router, _, table = books
+    routed = router.route(q)
+    assert routed.call is not None, f"not routed: {q} ({routed.evidence})"
+    return routed.call, run(table, spec, routed.call).result  # type: ignore[arg-type]
+
+
+def test_count_filter_group_top_lookup_in_english_and_chinese(books: tuple[IndexSpec, Router, list[dict[str, str]],
+                                                                          object]) -> None:
+    rows = books[2]
+    year = [float(r["original_publication_year"]) for r in rows if r["original_publication_year"]]
+    before_1900 = sum(y < 1900 for y in year)
+    for q in ("How many books were published before 1900?", "有多少本书是1900年以前出版的？"):
+        call, result = _ask(books, q)
+        assert (call.tool, result) == ("count", before_1900)
+    king = sum("Stephen King" in r["authors"].split(", ") for r in rows)
+    for q in ("How many books by Stephen King are there?", "Stephen King写了几本书？"):
+        assert _ask(books, q)[1] == king
+    authors = Counter(a for r in rows for a in r["authors"].split(", "))
+    top_author = authors.most_common(1)[0][0]
+    for q in ("Which author has the most books?", "哪位作者的书最多？"):
+        call, result = _ask(books, q)
+        assert (call.tool, result) == ("group", top_author)
+    most_rated = max(rows, key=lambda r: int(r["ratings_count"]))["title"]
+    for q in ("Which book has the most ratings?", "评分人数最多的书是哪本？"):
+        call, result = _ask(books, q)
+        assert (call.tool, call.field, result) == ("top", "ratings_count", most_rated)
+    span = sorted(r["title"] for r in rows if r["original_publication_year"]
+                  and 1800 <= float(r["original_publication_year"]) <= 1810)
+    for q in ("Which books were published between 1800 and 1810?", "哪些书是在1800到1810年之间出版的？"):
+        call, result = _ask(books, q)
+        assert call.tool == "filter" and sorted(result) == span  # type: ignore[arg-type]
+    gatsby = next(r for r in rows if r["title"] == "The Great Gatsby")
+    for q in ("Send me the cover image of The Great Gatsby", "《The Great Gatsby》的封面图片链接是什么？"):
+        call, result = _ask(books, q)
+        assert (call.tool, call.field, result) == ("lookup", "image_url", gatsby["image_url"])
+
+
+def test_language_names_match_language_codes(books: tuple[IndexSpec, Router, list[dict[str, str]], object]) -> None:
+    french = sum(r["language_code"] == "fre" for r in books[2])
+    call, result = _ask(books, "How many books are in French?")
+    assert call.conditions[0].field == "language_code" and result == french
+    english = sum(r["language_code"].startswith("en") for r in books[2])
+    assert _ask(books, "英文书有多少本？")[1] == english
+
+
+@pytest.mark.parametrize("q", [
+    "What is The Hunger Games about?", "How many districts are there in Panem?", "Why do people like fantasy?",
+    "这本书讲了什么？", "What happens at the end of the story?",
+])
+def test_questions_about_content_are_not_routed(books: tuple[IndexSpec, Router, list[dict[str, str]], object],
+                                                q: str) -> None:
+    assert books[1].route(q).call is None
+
+
+def test_tools_accept_only_the_index_columns_and_bind_values(
+        books: tuple[IndexSpec, Router, list[dict[str, str]], object]) -> None:
+    spec, _, _, table = books
+    with pytest.raises(ToolError, match="unknown field"):
+        run(table, spec, ToolCall("count", conditions=[Condition("price; DROP TABLE idx", "=", "1")]))  # type: ignore[arg-type]
+    with pytest.raises(ToolError, match="unknown operator"):
+        run(table, spec, ToolCall("count", conditions=[Condition("authors", "LIKE", "%")]))  # type: ignore[arg-type]
+    hostile = run(table, spec, ToolCall("count", conditions=[Condition("title", "=", "x' OR '1'='1")]))  # type: ignore[arg-type]
+    assert hostile.result == 0 and "x' OR" not in hostile.sql
+
+
+def test_products_price_category_and_url(tmp_path: Path) -> None:
+    spec, router, rows, table = _index(corpus("amazon_products", "test_sample_1000.csv"), 1000, ["Product Url"])
+    kept = {f.name for f in spec.fields}
+    assert {"Product Name", "Selling Price", "Category", "Product Url"} <= kept
+    assert "Upc Ean Code" not in kept  # in 1 of 1000 rows: dropped
+    prices = [number_of(r["Selling Price"], "money") for r in rows]
+    under = sum(p is not None and p < 10 for p in prices)
+    routed = router.route("How many products cost less than $10?")
+    assert routed.call is not None
+    assert run(table, spec, routed.call).result == under  # type: ignore[arg-type]
+    named = rows[1]
+    routed = router.route(f"What is the product url of {named['Product Name']}?")
+    assert routed.call is not None and routed.call.tool == "lookup"
+    assert run(table, spec, routed.call).result == named["Product Url"]  # type: ignore[arg-type]
