@@ -23,6 +23,8 @@ _HAS_CJK = re.compile(rf"[{_CJK}]")
 _QUOTED = re.compile(r"[\"“「『《‘]([^\"”」』》’]{2,120})[\"”」』》’]")
 _PAREN_TAIL = re.compile(r"\s*[(（\[][^()（）\[\]]*[)）\]]\s*$")
 _MAX_NGRAM = 16
+# A run of capitalised words (Latin script): a name, a title, a place.
+_NAME = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Za-z0-9'’.&-]*(?:\s+(?:of|the|and|de|von|van|&)?\s*[A-Z][A-Za-z0-9'’.&-]*)*")
 _MAX_VALUES = 50_000  # distinct values or list items of one field kept for matching
 
 
@@ -337,9 +339,14 @@ class Router:
                 ev.append(f"item {item_words!r} (title field {self.spec.title_field or 'title'})")
                 ev.append(f"field {target!r} named in the question")
                 return Routed(ToolCall("lookup", target, doc_id=ids[0], matched=item_words), ev)
+            ev.append(f"names the item {item_words!r} but none of its fields: a question about it, for retrieval")
+            return Routed(None, ev)
         taken += [Span(m.start, m.end) for m in mentions]
         conds = self._value_conditions(question, qf, taken, ev)
         conds += self._number_conditions(question, qf, taken, mentions, ev)
+        unknown = self._unexplained_names(question, taken)
+        if unknown:
+            return Routed(None, [*ev, f"names {', '.join(map(repr, unknown))}, which no field of the index holds"])
         subject = self._subject_field(qf, mentions)
         superlative = next(((rx.search(qf), o, k) for rx, o, k in lx.SUPERLATIVES if rx.search(qf)), None)
         per = lx.PER_GROUP.search(qf)
@@ -361,10 +368,27 @@ class Router:
         if counting and (conds or lx.ITEM_NOUNS.search(qf)):
             ev.append(f"counting words {counting.group(0)!r}")
             return Routed(ToolCall("count", None, conds), ev)
-        if conds and (lx.LIST_QUESTION.search(qf) or lx.ITEM_NOUNS.search(qf)):
+        if conds and (lx.LIST_QUESTION.search(qf) or lx.ITEM_NOUNS.match(qf.lstrip())):
             ev.append("a list of the matching items")
             return Routed(ToolCall("filter", None, conds), ev)
         return Routed(None, [*ev, "no count, filter, group, extreme or named item's field asked"])
+
+    @staticmethod
+    def _unexplained_names(question: str, taken: list[Span]) -> list[str]:
+        """Capitalised names the rules matched to nothing ("books by Stephen King" when no author is).
+
+        Counting or listing over the whole table while ignoring a name the user gave would
+        answer a different question; such questions go to retrieval instead.
+        """
+        out = []
+        for m in _NAME.finditer(question):
+            words = [w for w in m.group(0).split() if w.casefold().strip(".,'’") not in lx.STOPWORDS]
+            if not words or any(t.overlaps(m.start(), m.end()) for t in taken):
+                continue
+            if m.start() == 0 and len(m.group(0).split()) == 1:
+                continue  # the sentence's first word
+            out.append(m.group(0))
+        return out
 
     def _superlative_field(self, mentions: list[Mention], kind: str, conds: list[Condition]) -> str | None:
         conditioned = {c.field for c in conds}

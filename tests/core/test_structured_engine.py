@@ -1,0 +1,220 @@
+"""The structured index through the Engine and the CLI: real LanceDB/DuckDB, the bundled model (S1–S7)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import threading
+from collections.abc import Iterator
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from biny.core.cli import main
+from biny.core.config import Settings
+from biny.core.engine import Engine
+from biny.core.llm.openai_compat import OpenAICompatible
+from biny.core.services.structured import NoIndex
+from tests.conftest import ROOT, CountingEmbedder, corpus
+from tests.core.test_answers import ScriptedModel
+
+ROWS = 60
+
+
+def _books_csv(path: Path, rows: int = ROWS, edit: dict[int, dict[str, str]] | None = None) -> list[dict[str, str]]:
+    """The first goodbooks rows, plus a "note" column filled on 5 rows (under 1/5: to be dropped)."""
+    with corpus("goodbooks10k", "books.csv").open(newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        data = [dict(r) for _, r in zip(range(rows), reader, strict=False)]
+        names = [*(reader.fieldnames or []), "note"]
+    for i, r in enumerate(data):
+        r["note"] = "signed copy" if i % 12 == 0 else ""
+        r.update((edit or {}).get(i, {}))
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=names)
+        w.writeheader()
+        w.writerows(data)
+    return data
+
+
+def _product_pages(folder: Path, n: int = 30) -> list[dict[str, str]]:
+    """Products as Markdown pages whose first lines are a header, the description below."""
+    folder.mkdir()
+    with corpus("amazon_products", "test_sample_1000.csv").open(newline="", encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["Category"] and r["Selling Price"].startswith("$")][:n]
+    for i, r in enumerate(rows):
+        head = "\n".join(f"{k}: {' '.join(r[k].split())}" for k in ("Product Name", "Selling Price", "Category",
+                                                                      "Product Url"))
+        (folder / f"p{i:02d}.md").write_text(f"{head}\n\n{' '.join(r['About Product'].split())}\n", encoding="utf-8")
+    return rows
+
+
+@pytest.fixture(scope="module")
+def eng(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    home = tmp_path_factory.mktemp("structured")
+    engine = Engine.open(home / "home", settings=Settings(), embedder=CountingEmbedder())
+    engine.create_space("books")  # encrypted: the default
+    _books_csv(home / "books.csv")
+    assert engine.ingest("books", [home / "books.csv"]).ok
+    engine.create_space("prose", encrypted=False)
+    assert engine.ingest("prose", [ROOT / "resources" / "demo" / "handbook.md",
+                                   ROOT / "resources" / "demo" / "service_agreement.md"]).ok
+    yield engine
+    engine.close()
+
+
+def _text(eng: Engine, space: str, doc_id: str) -> str:
+    text = ""
+    for c in eng.document_chunks(space, doc_id):
+        text = text[: c.char_start].ljust(c.char_start) + c.text if c.char_start + len(c.text) > len(text) else text
+    return text
+
+
+def test_a_table_ingests_one_document_per_row_titled_by_its_title_field(eng: Engine) -> None:
+    docs = eng.documents("books")
+    assert len(docs) == ROWS and {d.kind for d in docs} == {"row"}
+    hunger = next(d for d in docs if d.title.startswith("The Hunger Games"))
+    text = _text(eng, "books", hunger.doc_id)
+    assert "authors: Suzanne Collins" in text and "image_url: https://images.gr-assets.com" in text
+
+
+def test_the_proposal_keeps_the_real_fields_and_drops_a_rare_one_with_its_figure(eng: Engine) -> None:
+    proposal = eng.index.propose("books")
+    fields = {f.name: f for f in proposal.fields}
+    assert proposal.documents == ROWS and proposal.title_field == "title"
+    for name, kind in {"authors": "list", "original_publication_year": "year", "average_rating": "number",
+                       "image_url": "url", "ratings_count": "integer", "language_code": "text"}.items():
+        assert fields[name].kept and fields[name].type == kind, name
+    note = fields["note"]
+    assert not note.kept and note.coverage == pytest.approx(5 / ROWS) and "under 1/5" in note.reason
+    assert note.examples == ["signed copy"]
+
+
+def test_build_embeds_nothing_values_are_verbatim_and_encrypted_values_are_sealed(eng: Engine) -> None:
+    embedder = eng.embedder
+    assert isinstance(embedder, CountingEmbedder)
+    before = embedder.passages_embedded
+    info = eng.index.build("books", exact=["IMAGE_URL", "isbn"])
+    assert embedder.passages_embedded == before and info.embedded == 0
+    assert info.rows == ROWS and {f.name for f in info.spec.fields if f.exact} == {"image_url", "isbn"}
+    assert "note" not in info.spec.names
+    shown = eng.index.info("books", preview=ROWS)
+    assert shown is not None
+    for row in shown.preview:  # every value is a slice of its own document's stored text
+        text = _text(eng, "books", row["doc_id"])
+        for name, value in row["fields"].items():
+            assert value is None or f"{name}: {value}" in text
+    # S3 in an encrypted space: no value of the index is plaintext anywhere in the data folder.
+    url = next(r["fields"]["image_url"] for r in shown.preview if r["title"].startswith("The Hunger Games"))
+    for path in eng.home.rglob("*"):
+        if path.is_file():
+            assert url.encode() not in path.read_bytes(), path
+
+
+def test_archive_delete_and_reingest_keep_the_table_in_step(eng: Engine, tmp_path: Path) -> None:
+    if eng.index.info("books") is None:
+        eng.index.build("books")
+    q = "How many books by J.K. Rowling are there?"
+    before = eng.ask("books", q).structured
+    assert before is not None and before.result >= 2
+    assert before.call.conditions[0].value == ["J.K. Rowling"]
+    king = before.rows[0]["doc_id"]
+    eng.set_document_status("books", king, "archived")
+    after = eng.ask("books", q).structured
+    assert after is not None and after.result == before.result - 1
+    eng.set_document_status("books", king, "active")
+    assert eng.ask("books", q).structured.result == before.result  # type: ignore[union-attr]
+    # One row edited in the source: only that row is embedded again, and the index follows.
+    embedder = eng.embedder
+    assert isinstance(embedder, CountingEmbedder)
+    path = tmp_path / "books.csv"
+    data = _books_csv(path, edit={0: {"authors": "J.K. Rowling"}})
+    n = embedder.passages_embedded
+    # Same file name as the module's: ingest from the module folder so the rows share their prefix.
+    src = next(Path(d.path.split("#")[0]) for d in eng.documents("books"))
+    src.write_bytes(path.read_bytes())
+    report = eng.ingest("books", [src])
+    assert report.ok and "1 rows ingested" in report.files[0].message
+    assert embedder.passages_embedded - n == 1
+    assert eng.ask("books", q).structured.result == before.result + 1  # type: ignore[union-attr]
+    assert data[0]["title"] in eng.ask("books", "Which books did J.K. Rowling write?").structured.result  # type: ignore[union-attr]
+    # A name the index does not hold is not counted as "all books": it goes to retrieval.
+    assert eng.ask("books", "How many books by Stephen King are there?").structured is None
+
+
+def test_prose_gets_no_index_and_says_why(eng: Engine) -> None:
+    proposal = eng.index.propose("prose")
+    assert not proposal.kept and "No index" in proposal.reason
+    with pytest.raises(NoIndex, match="machine-readable header"):
+        eng.index.build("prose")
+    assert eng.ask("prose", "How many days of notice are needed?").structured is None
+
+
+def test_pages_with_a_header_are_indexed_too(eng: Engine, tmp_path: Path) -> None:
+    rows = _product_pages(tmp_path / "pages")
+    eng.create_space("pages", encrypted=False)
+    assert eng.ingest("pages", [tmp_path / "pages"]).ok
+    info = eng.index.build("pages", exact=["Product Url"])
+    assert info.rows == len(rows) and info.spec.get("Selling Price").type == "money"  # type: ignore[union-attr]
+    under = sum(float(r["Selling Price"].lstrip("$").split()[0].replace(",", "")) < 20 for r in rows)
+    result = eng.ask("pages", "How many products cost less than $20?").structured
+    assert result is not None and result.result == under
+    named = rows[3]
+    link = eng.ask("pages", f"Send me the link of {named['Product Name']}")
+    assert link.structured is not None and link.structured.result == named["Product Url"]
+    answered = eng.answer("pages", f"Send me the link of {named['Product Name']}")
+    assert answered.answer is not None and answered.answer.mode == "structured"
+    assert named["Product Url"] in answered.answer.text
+
+
+@pytest.fixture
+def model(eng: Engine) -> Iterator[list[dict[str, Any]]]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), ScriptedModel)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    ScriptedModel.mode, ScriptedModel.requests = "ok", []
+    ScriptedModel.respond = staticmethod(lambda body: "It is a book [1].")  # type: ignore[assignment]
+    eng.set_llm(OpenAICompatible(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "scripted"))
+    yield ScriptedModel.requests
+    eng.set_llm(None)
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_exact_fields_reach_the_model_only_as_placeholders(eng: Engine, model: list[dict[str, Any]]) -> None:
+    eng.index.build("books", exact=["isbn"])
+    result = eng.answer("books", "Tell me about the novel The Hunger Games by Suzanne Collins")
+    assert result.structured is None and result.chunks and model
+    prompt = json.dumps(model[-1], ensure_ascii=False)
+    isbns = [v["isbn"] for v in eng.index.exact_values("books", [h.doc_id for h in result.chunks]).values()]
+    assert isbns and all(i not in prompt for i in isbns)
+    assert "⟦L" in prompt
+
+
+def test_cli_index_commands_and_the_structured_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "home"
+    _books_csv(tmp_path / "books.csv", rows=25)
+
+    def run(*args: str) -> Any:
+        assert main(["--home", str(home), *args]) == 0
+        return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+    assert main(["--home", str(home), "space", "create", "b", "--unencrypted"]) == 0
+    assert main(["--home", str(home), "ingest", str(tmp_path / "books.csv"), "--space", "b"]) == 0
+    capsys.readouterr()
+    proposed = run("index", "propose", "--space", "b", "--json")
+    assert proposed["documents"] == 25
+    assert {"name", "type", "coverage", "kept", "reason", "examples"} <= set(proposed["fields"][0])
+    built = run("index", "build", "--space", "b", "--fields", "title,authors,original_publication_year,image_url",
+                "--exact", "Image_URL", "--json")
+    assert built["rows"] == 25 and built["embedded"] == 0 and len(built["fields"]) == 4
+    shown = run("index", "show", "--space", "b", "--json")
+    assert [f["name"] for f in shown["fields"]] == ["title", "authors", "original_publication_year", "image_url"]
+    asked = run("ask", "How many books were published after 2000?", "--space", "b", "--json")
+    s = asked["structured"]
+    assert s["tool"] == "count" and isinstance(s["result"], int) and "SELECT count(*)" in s["query"]
+    plain = run("ask", "What happens in the arena?", "--space", "b", "--json")
+    assert plain["structured"] is None
+    assert main(["--home", str(home), "index", "build", "--space", "b", "--fields", "nope"]) == 2
+    assert "unknown field" in capsys.readouterr().err
