@@ -24,7 +24,8 @@ _QUOTED = re.compile(r"[\"“「『《‘]([^\"”」』》’]{2,120})[\"”」
 _PAREN_TAIL = re.compile(r"\s*[(（\[][^()（）\[\]]*[)）\]]\s*$")
 _MAX_NGRAM = 16
 # A run of capitalised words (Latin script): a name, a title, a place.
-_NAME = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Za-z0-9'’.&-]*(?:\s+(?:of|the|and|de|von|van|&)?\s*[A-Z][A-Za-z0-9'’.&-]*)*")
+_CAP = r"[A-Z][A-Za-z0-9'’.&-]*"
+_NAME = re.compile(rf"(?<![A-Za-z0-9]){_CAP}(?:\s+(?:of|the|and|de|von|van|&)?\s*{_CAP})*")
 _MAX_VALUES = 50_000  # distinct values or list items of one field kept for matching
 
 
