@@ -27,6 +27,7 @@ from biny.console.screens.inspector import InspectorScreen
 from biny.console.screens.library import LibraryScreen
 from biny.console.screens.memory import MemoryScreen
 from biny.console.screens.settings import SettingsScreen
+from biny.console.screens.structured import StructuredScreen
 from biny.core import BinyError, Engine
 
 
@@ -41,9 +42,11 @@ class MainWindow(QMainWindow):
         self.inspector = InspectorScreen(engine)
         self.settings_screen = SettingsScreen(engine)
         self.memory = MemoryScreen(engine)
+        self.structured = StructuredScreen(engine)
         self.screens: list[tuple[str, QWidget]] = [
             ("Library", self.library),
             ("Retrieval Inspector", self.inspector),
+            ("Structured index", self.structured),
             ("Memory", self.memory),
             ("Settings", self.settings_screen),
         ]
@@ -61,6 +64,7 @@ class MainWindow(QMainWindow):
                 widget = scroll
             self.stack.addWidget(widget)
         self.rail.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.rail.currentRowChanged.connect(self._screen_shown)
         central = QWidget()
         lay = QHBoxLayout(central)
         lay.addWidget(self.rail)
@@ -74,7 +78,7 @@ class MainWindow(QMainWindow):
             self.statusBar().addWidget(w)
         self.statusBar().addPermanentWidget(self.space_label)
 
-        for screen in (self.library, self.inspector, self.settings_screen, self.memory):
+        for screen in (self.library, self.inspector, self.settings_screen, self.memory, self.structured):
             screen.error.connect(self.show_error)
         self.library.space_selected.connect(self.on_space)
         self.library.model.connect("changed", self.show_space_state)
@@ -108,10 +112,18 @@ class MainWindow(QMainWindow):
         """Switch screens; past either end it wraps around (next/previous screen)."""
         self.rail.setCurrentRow(index % len(self.screens))
 
+    def _screen_shown(self, index: int) -> None:
+        # Documents may have changed since the index screen last read them (ingest, archive).
+        if self.screens[index][1] is self.structured and not self.structured.busy:
+            self.structured.model.refresh()
+
     def focus_question(self) -> None:
         """Find: the question box of the screen that has one (the Inspector otherwise)."""
         if self.stack.currentWidget() is self.memory:
             self.memory.question.setFocus()
+            return
+        if self.stack.currentWidget() is self.structured:
+            self.structured.question.setFocus()
             return
         self.show_screen(1)
         self.inspector.question.setFocus()
@@ -124,6 +136,7 @@ class MainWindow(QMainWindow):
     def on_space(self, name: str) -> None:
         """A space was selected: the screens follow it."""
         self.inspector.set_space(name)
+        self.structured.set_space(name)
         self.qsettings.setValue("last_space", name)
         self.show_space_state()
 

@@ -43,8 +43,13 @@ if TYPE_CHECKING:
     from biny.core.retrieve.baseline import Baselines, Distribution
     from biny.core.retrieve.candidates import RetrievalParams
     from biny.core.retrieve.trace import Dropped, Stage, Trace
+    from biny.core.services.structured import IndexInfo, NoIndex
     from biny.core.store.catalog import DocumentRow
     from biny.core.store.lance import ChunkRecord
+    from biny.core.structured.lint import LintItem
+    from biny.core.structured.route import Routed
+    from biny.core.structured.spec import Proposal, ProposedField
+    from biny.core.structured.tools import ToolResult
 
 # name → module it lives in (one source of truth for the lazy re-export and for __all__)
 _EXPORTS: dict[str, str] = {
@@ -57,6 +62,9 @@ _EXPORTS: dict[str, str] = {
     "Baselines": "retrieve.baseline", "Distribution": "retrieve.baseline",
     "RetrievalParams": "retrieve.candidates",
     "DocumentRow": "store.catalog", "ChunkRecord": "store.lance",
+    "IndexInfo": "services.structured", "NoIndex": "services.structured", "LintItem": "structured.lint",
+    "Routed": "structured.route", "Proposal": "structured.spec", "ProposedField": "structured.spec",
+    "ToolResult": "structured.tools",
     "Fact": "memory.facts", "FactNotFound": "memory.facts",
     "RecallResult": "memory.recall", "RecalledFact": "memory.recall", "DroppedFact": "memory.recall",
     "Step": "memory.recall",
@@ -70,14 +78,60 @@ _EXPORTS: dict[str, str] = {
 # Written out for linters and readers; tests/test_public_api.py checks it equals _EXPORTS.
 __all__ = [
     "EDITABLE_SETTINGS",
-    "Answer", "AskResult", "Baselines", "BinyError", "CancelToken", "Cancelled", "ChunkRecord", "Citation",
+    "Answer",
+    "AskResult",
+    "Baselines",
+    "BinyError",
+    "CancelToken",
+    "Cancelled",
+    "ChunkRecord",
+    "Citation",
     "ConfigError",
-    "CorruptDocument", "DataFolderInUse", "DataTampered", "Distribution", "DocumentError", "DocumentRow",
-    "DocumentTooLarge", "Dropped", "DroppedFact", "EmptyDocument", "EncryptedDocument", "Engine", "Fact",
-    "FactNotFound", "FileOutcome", "Hit", "IngestReport", "ModelMismatch", "ModelUnavailable",
-    "ParserCrashed", "PassphraseRequired", "Progress", "ProgressCallback", "RecallResult", "RecalledFact",
-    "RetrievalParams", "SecretStoreUnavailable", "Settings", "SpaceExists", "SpaceInfo", "SpaceNotFound",
-    "Stage", "Step", "StorageFull", "Trace", "UnsupportedFormat", "WrongPassphrase", "default_home",
+    "CorruptDocument",
+    "DataFolderInUse",
+    "DataTampered",
+    "Distribution",
+    "DocumentError",
+    "DocumentRow",
+    "DocumentTooLarge",
+    "Dropped",
+    "DroppedFact",
+    "EmptyDocument",
+    "EncryptedDocument",
+    "Engine",
+    "Fact",
+    "FactNotFound",
+    "FileOutcome",
+    "Hit",
+    "IndexInfo",
+    "IngestReport",
+    "LintItem",
+    "ModelMismatch",
+    "ModelUnavailable",
+    "NoIndex",
+    "ParserCrashed",
+    "PassphraseRequired",
+    "Progress",
+    "ProgressCallback",
+    "Proposal",
+    "ProposedField",
+    "RecallResult",
+    "RecalledFact",
+    "RetrievalParams",
+    "Routed",
+    "SecretStoreUnavailable",
+    "Settings",
+    "SpaceExists",
+    "SpaceInfo",
+    "SpaceNotFound",
+    "Stage",
+    "Step",
+    "StorageFull",
+    "ToolResult",
+    "Trace",
+    "UnsupportedFormat",
+    "WrongPassphrase",
+    "default_home",
 ]
 
 

@@ -22,6 +22,8 @@ PUBLIC = {
     "PassphraseRequired", "Progress", "ProgressCallback", "RecallResult", "RecalledFact", "RetrievalParams",
     "SecretStoreUnavailable", "Settings", "SpaceExists", "SpaceInfo", "SpaceNotFound", "Stage", "Step",
     "StorageFull", "Trace", "UnsupportedFormat", "WrongPassphrase", "default_home",
+    # The structured index (S1–S7).
+    "IndexInfo", "LintItem", "NoIndex", "Proposal", "ProposedField", "Routed", "ToolResult",
 }
 
 

@@ -252,7 +252,11 @@ class InspectorScreen(QWidget):
         if rewrite is not None and rewrite.data.get("retrieval_query") != result.question:
             rw = f" Searched as: “{rewrite.data.get('retrieval_query')}” ({rewrite.data.get('method')})."
         group = _GROUP_WORDS.get(result.reference, result.reference)
-        if result.chunks:
+        if result.structured is not None:
+            s = result.structured
+            self.status.setText(f"Answered exactly by the structured index ({s.call.tool}, {s.total} matched, "
+                                f"{s.ms:.1f} ms) — no passage retrieved, nothing embedded.")
+        elif result.chunks:
             self.status.setText(f"{len(result.chunks)} passage(s). Unrelated-pair baseline {base_s}; "
                                 f"cut {cut_s} (measured against unrelated {group} questions).{rw}")
         else:
@@ -263,6 +267,8 @@ class InspectorScreen(QWidget):
             top.setToolTip(1, stage.summary)
             dist = dict(zip(stage.kept, stage.data.get("distances", []), strict=False))
             named = dict(result.trace.documents)
+            if result.structured is not None:  # the index's rows are named by their titles
+                named.update({r["doc_id"]: r["title"] for r in result.structured.rows})
             for h in result.chunks:  # passages in the context were read: their heading is known too
                 if h.heading_path:
                     named[h.chunk_id] = f"{h.document} › {' › '.join(h.heading_path)}"
@@ -285,7 +291,11 @@ class InspectorScreen(QWidget):
             self._add_row(n, hit)
         self.more_btn.setEnabled(result.more_available)
         self._show_answer(result)
-        if not result.chunks:
+        if result.structured is not None:
+            rows = "".join(f"<li>{_escape(r['title'])}</li>" for r in result.structured.rows[:20])
+            self.chunk_view.setHtml(f"<p><b>SQL</b></p><pre>{_escape(result.structured.query)}</pre>"
+                                    f"<p><b>Rows</b></p><ul>{rows}</ul>")
+        elif not result.chunks:
             self.chunk_view.setHtml(f"<p><i>{NO_PASSAGE}</i></p><p>Nothing was padded in: fewer than K "
                                     "passages is the correct result when the material does not answer.</p>")
         else:
@@ -304,6 +314,7 @@ class InspectorScreen(QWidget):
             self.answer_view.setHtml("")
             return
         label = {"model": "Composed from the passages below", "none": "Not in your material",
+                 "structured": "Answered from the structured index (values verbatim from the rows)",
                  "extractive": "Extracted from the passages below (no language model)"}.get(a.mode, a.mode)
         body = _escape(a.text)
         mark = "<span style='background:#ffd43b;color:#000' title='Not found in the cited passages'>\\g<0></span>"

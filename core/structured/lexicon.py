@@ -40,7 +40,10 @@ COUNT_WORDS = frozenset({"count", "counts", "number", "num", "total", "人数", 
 # Words of a field name too generic to name it on their own.
 WEAK_WORDS = frozenset({"average", "avg", "mean", "original", "the", "of", "id", "code", "work", "text", "small",
                         "large", "best", "goodreads", "is", "list", "selling", "product", "item", "details",
-                        "description", "info", "specification", "technical", "uniq", "unique"})
+                        "description", "info", "specification", "technical", "uniq", "unique",
+                        # the catalogue's own items: "which book…" names the row, not a "book_id" field
+                        "book", "books", "record", "records", "entry", "entries", "row", "rows", "document",
+                        "documents", "items"})
 
 COUNT_QUESTION = re.compile(
     r"\bhow many\b|\bnumber of\b|\bcount\b|\bin total\b|多少|几[本个部种位条家款件项]?|数量|总共|一共|共有", re.I)

@@ -16,6 +16,7 @@ from biny.core.store.structured import QueryTable
 from biny.core.structured import lexicon as lx
 from biny.core.structured.spec import FieldSpec, IndexSpec
 from biny.core.structured.tools import Condition, ToolCall, items_col
+from biny.core.structured.values import is_id_name
 
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+(?:['’][^\W_{_CJK}]+)*")
@@ -94,8 +95,8 @@ class Router:
         words = _name_words(f.name)
         countish = f.numeric and any(w in lx.COUNT_WORDS for w in words)
         self.surfaces[key(f.name)].append((f.name, 3.0, countish))
-        if any(w.isdigit() for w in words):
-            return  # "ratings_1": only its own name names it
+        if any(w.isdigit() for w in words) or (is_id_name(f.name) and f.type in {"identifier", "integer"}):
+            return  # "ratings_1", "book_id": only their own names name them
         strong = [w for w in words if w not in lx.WEAK_WORDS and w not in lx.COUNT_WORDS and not w.isdigit()]
         forms: set[str] = set()
         for w in strong:
@@ -325,7 +326,8 @@ class Router:
         return best.field
 
     def route(self, question: str) -> Routed:
-        qf = question.casefold().replace("’", "'")
+        # Same length as the question, so spans map back: "book_id" reads as the words "book id".
+        qf = question.casefold().replace("’", "'").replace("_", " ")
         ev: list[str] = []
         ids, item_span, item_words = self._item(question, qf)
         if item_span is not None and self._value_covers(qf, item_span):

@@ -36,6 +36,10 @@ def _settle(qtbot) -> None:  # type: ignore[no-untyped-def]
     qtbot.waitUntil(ops.idle, timeout=180_000)
 
 
+def _index(window: MainWindow, screen: object) -> int:
+    return [w for _, w in window.screens].index(screen)  # type: ignore[arg-type]
+
+
 def _wait_ingest(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
     qtbot.waitUntil(lambda: window.library.op is None, timeout=180_000)
     _settle(qtbot)
@@ -93,7 +97,7 @@ def test_create_space_ingest_and_ask(qtbot, window: MainWindow, tmp_path: Path) 
     assert NO_PASSAGE in insp.status.text()
     window.grab().save(str(shots / "inspector_empty.png"))
 
-    window.rail.setCurrentRow(3)
+    window.rail.setCurrentRow(_index(window, window.settings_screen))
     assert window.settings_screen.encryption.text() == "this space is encrypted"
     assert "· encrypted" in window.space_label.text()
     st = window.settings_screen
@@ -256,7 +260,7 @@ def test_no_engine_work_on_the_ui_thread(qtbot, engine: Engine, tmp_path: Path, 
     lib.unlock("first passphrase")
     _settle(qtbot)
     assert not lib.locked and lib.table.rowCount() == 20
-    window.rail.setCurrentRow(2)
+    window.rail.setCurrentRow(_index(window, window.memory))
     window.memory.add("Ana reads the inheritance chapter first.", "user:ana")
     _settle(qtbot)
     errors: list[str] = []
@@ -270,14 +274,14 @@ def test_no_engine_work_on_the_ui_thread(qtbot, engine: Engine, tmp_path: Path, 
     window.inspector.ask()
     _settle(qtbot)
     assert window.inspector.result is not None and window.inspector.result.chunks
-    window.rail.setCurrentRow(3)
+    window.rail.setCurrentRow(_index(window, window.structured))  # reads the index: off the UI thread
     _settle(qtbot)
     assert used == []
 
 
 def test_memory_screen_facts_and_recall_chain(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     mem = window.memory
-    window.rail.setCurrentRow(2)
+    window.rail.setCurrentRow(_index(window, window.memory))
     mem.add("Ana drinks her coffee black, without sugar.", "user:ana")
     mem.add("Ana prefers oat milk in a latte.", "user:ana")
     mem.add("Bob takes two sugars.", "user:bob")
@@ -445,11 +449,12 @@ def test_every_menu_action_and_shortcut_works(qtbot, window: MainWindow,  # type
         _settle(qtbot)
         if name in expected_screen:
             assert window.rail.currentRow() == expected_screen[name], name
-    window.show_screen(3)
+    last = len(window.screens) - 1
+    window.show_screen(last)
     actions["next_screen"].trigger()
     assert window.rail.currentRow() == 0  # wraps around
     actions["previous_screen"].trigger()
-    assert window.rail.currentRow() == 3
+    assert window.rail.currentRow() == last
     assert opened.count("files") == 1 and opened.count("folder") == 1
     assert "NewSpaceDialog" in opened  # asked in the background, then shown
     assert window.shortcuts_dialog is not None and window.shortcuts_dialog.table.rowCount() == len(actions)
@@ -536,7 +541,7 @@ def test_light_dark_and_system_colours_are_applied_and_remembered(qtbot, engine:
 
 def test_settings_screen_edits_retrieval_and_says_what_a_change_needs(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
     st = window.settings_screen
-    window.show_screen(3)
+    window.show_screen(len(window.screens) - 1)
     st.tuning["retrieval.k"].setValue(7)
     st.tuning["chunking.target_tokens"].setValue(250)
     st.save_tuning()

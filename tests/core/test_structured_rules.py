@@ -150,6 +150,17 @@ def test_tools_accept_only_the_index_columns_and_bind_values(
     assert hostile.result == 0 and "x' OR" not in hostile.sql
 
 
+def test_a_small_table_with_integer_ids_still_routes_by_the_named_measure() -> None:
+    """40 rows: ids are integers here; "which book" names the row, not the "book_id" column."""
+    spec, router, rows, table = _index(corpus("goodbooks10k", "books.csv"), 40)
+    assert spec.get("book_id").type == "integer"  # type: ignore[union-attr]
+    routed = router.route("Which book has the most ratings?")
+    assert routed.call is not None and routed.call.field == "ratings_count"
+    assert run(table, spec, routed.call).result == max(rows, key=lambda r: int(r["ratings_count"]))["title"]  # type: ignore[arg-type]
+    routed = router.route("Which book has the highest book_id?")  # named in full, it is the field
+    assert routed.call is not None and routed.call.field == "book_id"
+
+
 def test_products_price_category_and_url(tmp_path: Path) -> None:
     spec, router, rows, table = _index(corpus("amazon_products", "test_sample_1000.csv"), 1000, ["Product Url"])
     kept = {f.name for f in spec.fields}

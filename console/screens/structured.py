@@ -1,0 +1,286 @@
+"""Structured index (SPEC C4, for curators): fields with coverage, dropped fields and why, exact
+marking, a table preview, a live question box (tool, SQL, rows, result) and the S7 lint list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from biny.console.models.structured import IndexModel, Tried
+from biny.console.ops import run_op
+from biny.core import Engine
+
+FIELD_COLUMNS = ["Use", "Exact", "Field", "Type", "Coverage", "Examples", "Why"]
+USE, EXACT, NAME, TYPE, COVERAGE, EXAMPLES, WHY = range(len(FIELD_COLUMNS))
+
+
+def _escape(text: Any) -> str:
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _check(on: bool, enabled: bool = True) -> QTableWidgetItem:
+    item = QTableWidgetItem()
+    flags = Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsSelectable
+    item.setFlags(flags | Qt.ItemFlag.ItemIsEnabled if enabled else flags)
+    item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
+    return item
+
+
+def _cell(text: Any, tip: str = "") -> QTableWidgetItem:
+    item = QTableWidgetItem("" if text is None else str(text))
+    item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+    if tip:
+        item.setToolTip(tip)
+    return item
+
+
+class StructuredScreen(QWidget):
+    error = Signal(str, str)
+
+    def __init__(self, engine: Engine, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = IndexModel(engine, run_op)
+        self.model.connect("changed", self._render)
+        self.model.connect("error", self.error.emit)
+        self.model.connect("tried", self.show_tried)
+
+        self.headline = QLabel("Select a space in the Library.")
+        self.headline.setObjectName("index_state")
+        self.headline.setWordWrap(True)
+        self.build_btn = QPushButton("Build index")
+        self.build_btn.setObjectName("build_index")
+        self.build_btn.setToolTip("Build the table from the ticked fields; nothing is re-embedded (S3)")
+        self.build_btn.clicked.connect(self.build)
+        self.refresh_btn = QPushButton("Propose again")
+        self.refresh_btn.clicked.connect(self.model.refresh)
+        self.drop_btn = QPushButton("Drop index")
+        self.drop_btn.clicked.connect(self.model.drop)
+        top = QHBoxLayout()
+        top.addWidget(self.headline, 1)
+        for b in (self.refresh_btn, self.build_btn, self.drop_btn):
+            top.addWidget(b)
+
+        self.fields = QTableWidget(0, len(FIELD_COLUMNS))
+        self.fields.setObjectName("fields")
+        self.fields.setHorizontalHeaderLabels(FIELD_COLUMNS)
+        self.fields.verticalHeader().setVisible(False)
+        self.fields.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        header = self.fields.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(WHY, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((USE, 40), (EXACT, 48), (NAME, 170), (TYPE, 80), (COVERAGE, 110), (EXAMPLES, 260)):
+            self.fields.setColumnWidth(col, width)
+
+        self.preview = QTableWidget(0, 0)
+        self.preview.setObjectName("preview")
+        self.preview.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.preview.verticalHeader().setVisible(False)
+
+        self.question = QLineEdit()
+        self.question.setObjectName("index_question")
+        self.question.setPlaceholderText("Try a question: how many… / which… the most / the link of …  (Enter)")
+        self.question.returnPressed.connect(self.try_question)
+        self.try_btn = QPushButton("Try")
+        self.try_btn.clicked.connect(self.try_question)
+        self.outcome = QTextBrowser()
+        self.outcome.setObjectName("tried")
+        self.rows = QTableWidget(0, 0)
+        self.rows.setObjectName("tried_rows")
+        self.rows.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.rows.verticalHeader().setVisible(False)
+        ask = QWidget()
+        al = QVBoxLayout(ask)
+        row = QHBoxLayout()
+        row.addWidget(self.question, 1)
+        row.addWidget(self.try_btn)
+        al.addLayout(row)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.outcome)
+        split.addWidget(self.rows)
+        split.setSizes([160, 200])
+        al.addWidget(split, 1)
+
+        self.lint = QTableWidget(0, 3)
+        self.lint.setObjectName("lint")
+        self.lint.setHorizontalHeaderLabels(["Document", "Bare values", "Say it in words (S7)"])
+        self.lint.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.lint.verticalHeader().setVisible(False)
+        self.lint.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.lint.setColumnWidth(0, 220)
+        self.lint.setColumnWidth(1, 260)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.preview, "Table preview")
+        self.tabs.addTab(ask, "Try a question")
+        self.tabs.addTab(self.lint, "Attribute-only chunks")
+        body = QSplitter(Qt.Orientation.Vertical)
+        body.addWidget(self.fields)
+        body.addWidget(self.tabs)
+        body.setSizes([260, 420])
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(body, 1)
+        self._render()
+
+    @property
+    def busy(self) -> bool:
+        return self.model.pending > 0 or self.model.building
+
+    def set_space(self, name: str) -> None:
+        self.model.set_space(name)
+
+    # ---- rendering -------------------------------------------------------------------------------
+    def _render(self) -> None:
+        st = self.model.state
+        proposal, info = st.proposal, st.info
+        self.build_btn.setEnabled(bool(proposal and proposal.fields) and not self.model.building)
+        self.drop_btn.setEnabled(info is not None)
+        self.try_btn.setEnabled(info is not None)
+        self.question.setEnabled(info is not None)
+        if not self.model.space:
+            self.headline.setText("Select a space in the Library.")
+        elif self.model.building:
+            self.headline.setText("Building the index… (values are read from stored text; nothing is embedded)")
+        elif proposal is None:
+            self.headline.setText(f"Reading the headers of “{_escape(self.model.space)}”…")
+        elif info is not None:
+            exact = [f.name for f in info.spec.fields if f.exact]
+            self.headline.setText(
+                f"<b>{info.rows}</b> rows × <b>{len(info.spec.fields)}</b> fields indexed of {info.documents} "
+                f"documents · title field <b>{_escape(info.spec.title_field or '—')}</b> · exact: "
+                f"{_escape(', '.join(exact) or 'none')}. Count, filter, group, top and lookup questions are "
+                "answered from this table.")
+        elif not proposal.kept:
+            self.headline.setText(f"<b>No index.</b> {_escape(proposal.reason)}")
+        else:
+            self.headline.setText(
+                f"{proposal.with_header} of {proposal.documents} documents carry a header; {len(proposal.kept)} "
+                "fields proposed. Untick what should stay out, tick Exact for links, images and identifiers, then "
+                "Build index.")
+        self._render_fields()
+        self._render_preview()
+        self._render_lint()
+
+    def _render_fields(self) -> None:
+        st = self.model.state
+        proposal, info = st.proposal, st.info
+        fields = proposal.fields if proposal else []
+        built = {f.name: f for f in info.spec.fields} if info else {}
+        self.fields.setRowCount(len(fields))
+        for r, f in enumerate(fields):
+            used = f.name in built if built else f.kept
+            exact = built[f.name].exact if f.name in built else _looks_exact(f.type)
+            self.fields.setItem(r, USE, _check(used))
+            self.fields.setItem(r, EXACT, _check(exact))
+            self.fields.setItem(r, NAME, _cell(f.name))
+            self.fields.setItem(r, TYPE, _cell(f.type))
+            bar = QProgressBar()
+            bar.setRange(0, 1000)
+            bar.setValue(round(f.coverage * 1000))
+            bar.setFormat(f"{f.coverage:.0%}")
+            bar.setToolTip(f"in {f.present} of {st.proposal.documents if st.proposal else 0} documents")
+            self.fields.setCellWidget(r, COVERAGE, bar)
+            self.fields.setItem(r, EXAMPLES, _cell(" · ".join(f.examples), "\n".join(f.examples)))
+            why = _cell(f.reason, f.reason)
+            if not f.kept:
+                why.setForeground(Qt.GlobalColor.darkRed)
+            self.fields.setItem(r, WHY, why)
+
+    def _render_preview(self) -> None:
+        info = self.model.state.info
+        names = ["title", *info.spec.names] if info else []
+        rows = info.preview if info else []
+        self.preview.setColumnCount(len(names))
+        self.preview.setHorizontalHeaderLabels(names)
+        self.preview.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            values = [row["title"], *[row["fields"].get(n) for n in names[1:]]]
+            for c, v in enumerate(values):
+                text = "" if v is None else str(v)
+                self.preview.setItem(r, c, _cell(text[:120], text if len(text) > 120 else ""))
+
+    def _render_lint(self) -> None:
+        st = self.model.state
+        self.tabs.setTabText(2, f"Attribute-only chunks ({st.lint_count})")
+        self.lint.setRowCount(len(st.lint))
+        for r, item in enumerate(st.lint):
+            bare = " · ".join(f"{n}: {v}" for n, v in item.attributes[:6])
+            self.lint.setItem(r, 0, _cell(item.title))
+            self.lint.setItem(r, 1, _cell(bare, bare))
+            self.lint.setItem(r, 2, _cell(item.suggestion, item.suggestion))
+
+    # ---- actions ---------------------------------------------------------------------------------
+    def chosen(self) -> tuple[list[str], list[str]]:
+        """(fields to index, exact fields) as ticked."""
+        use, exact = [], []
+        for r in range(self.fields.rowCount()):
+            name, on, ex = (self.fields.item(r, c) for c in (NAME, USE, EXACT))
+            if name is None or on is None or on.checkState() != Qt.CheckState.Checked:
+                continue
+            use.append(name.text())
+            if ex is not None and ex.checkState() == Qt.CheckState.Checked:
+                exact.append(name.text())
+        return use, exact
+
+    def build(self) -> None:
+        use, exact = self.chosen()
+        if use:
+            self.model.build(use, exact)
+
+    def try_question(self) -> None:
+        if self.model.try_question(self.question.text()):
+            self.outcome.setHtml("<p><i>Routing…</i></p>")
+            self.tabs.setCurrentIndex(1)
+
+    def show_tried(self, tried: Tried) -> None:
+        r, routed = tried.result, tried.routed
+        why = "".join(f"<li>{_escape(e)}</li>" for e in (routed.evidence if routed else []))
+        if r is None:
+            self.outcome.setHtml(f"<p><b>Not routed</b> — this question goes to retrieval.</p><ul>{why}</ul>")
+            self.rows.setRowCount(0)
+            return
+        shown = "<br>".join(map(_escape, r.result[:20])) if isinstance(r.result, list) else _escape(r.result)
+        groups = "".join(f"<li>{_escape(k)} — {n}</li>" for k, n in r.groups[:10])
+        self.outcome.setHtml(
+            f"<p><b>Tool:</b> {r.call.tool} · {r.total} matched · {r.ms:.1f} ms</p>"
+            f"<p><b>Result:</b> {shown}</p>"
+            + (f"<p><b>Groups</b></p><ul>{groups}</ul>" if groups else "")
+            + f"<p><b>SQL</b></p><pre>{_escape(r.query)}</pre><p><b>Why</b></p><ul>{why}</ul>")
+        if r.groups:  # a group answers with its groups, largest first
+            self.rows.setColumnCount(2)
+            self.rows.setHorizontalHeaderLabels([r.call.field or "group", "rows"])
+            self.rows.setRowCount(len(r.groups))
+            for i, (key, n) in enumerate(r.groups):
+                self.rows.setItem(i, 0, _cell(key))
+                self.rows.setItem(i, 1, _cell(n))
+            return
+        names = ["title", *sorted({k for row in r.rows for k in row["fields"]})]
+        self.rows.setColumnCount(len(names))
+        self.rows.setHorizontalHeaderLabels(names)
+        self.rows.setRowCount(len(r.rows))
+        for i, row in enumerate(r.rows):
+            for c, name in enumerate(names):
+                value = row["title"] if c == 0 else row["fields"].get(name, "")
+                self.rows.setItem(i, c, _cell(str(value)[:120], str(value)))
+
+
+def _looks_exact(kind: str) -> bool:
+    """Links and identifiers are exact by default: a model must never retype them (S6)."""
+    return kind in {"url", "identifier"}

@@ -1,0 +1,80 @@
+"""The Structured index screen (SPEC C4) driven offscreen: propose, choose, build, preview, try, lint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QProgressBar
+
+from biny.console.app import MainWindow
+from biny.console.screens.structured import EXACT, NAME, USE, WHY
+from tests.console.test_console import _index, _rendered, _settle, _wait_ingest, window  # noqa: F401 — fixture
+from tests.core.test_structured_engine import _books_csv
+
+pytestmark = pytest.mark.usefixtures("qapp")
+
+
+def _row(screen, name: str) -> int:  # type: ignore[no-untyped-def]
+    return next(r for r in range(screen.fields.rowCount()) if screen.fields.item(r, NAME).text() == name)
+
+
+def test_curator_proposes_chooses_builds_and_tries_a_question(qtbot, window: MainWindow,  # noqa: F811
+                                                               tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    _books_csv(tmp_path / "books.csv", rows=30)
+    lib = window.library
+    lib.create_space("books", encrypted=False)
+    _settle(qtbot)
+    lib.ingest([tmp_path / "books.csv"])
+    _wait_ingest(qtbot, window)
+    screen = window.structured
+    window.rail.setCurrentRow(_index(window, screen))
+    _settle(qtbot)
+    assert screen.fields.rowCount() >= 20 and "fields proposed" in screen.headline.text()
+    note = _row(screen, "note")  # on 3 of 30 rows: dropped, with the figure
+    assert screen.fields.item(note, USE).checkState() == Qt.CheckState.Unchecked
+    assert "under 1/5" in screen.fields.item(note, WHY).text()
+    bar = screen.fields.cellWidget(_row(screen, "authors"), 4)
+    assert isinstance(bar, QProgressBar) and bar.value() == 1000
+    for name in ("ratings_1", "ratings_2", "ratings_3", "ratings_4", "ratings_5"):  # the curator leaves these out
+        screen.fields.item(_row(screen, name), USE).setCheckState(Qt.CheckState.Unchecked)
+    assert screen.fields.item(_row(screen, "image_url"), EXACT).checkState() == Qt.CheckState.Checked
+    use, exact = screen.chosen()
+    assert "ratings_1" not in use and "image_url" in exact and "title" not in exact
+    screen.build()
+    _settle(qtbot)
+    info = screen.model.state.info
+    assert info is not None and info.rows == 30 and "ratings_1" not in info.spec.names
+    assert "30</b> rows" in screen.headline.text()
+    assert screen.preview.rowCount() == 30 and screen.preview.columnCount() == len(info.spec.names) + 1
+    screen.question.setText("How many books were published before 1950?")
+    screen.try_question()
+    _settle(qtbot)
+    tried = screen.model.tried
+    assert tried is not None and tried.result is not None and tried.result.call.tool == "count"
+    html = screen.outcome.toPlainText()
+    assert "SELECT count(*)" in html and str(tried.result.result) in html
+    assert screen.rows.rowCount() == min(tried.result.result, 50)
+    screen.question.setText("What is this book about?")
+    screen.try_question()
+    _settle(qtbot)
+    assert "Not routed" in screen.outcome.toPlainText()
+    assert screen.model.state.lint_count == 30 and screen.lint.rowCount() == 30  # rows are bare attributes (S7)
+    screen.tabs.setCurrentIndex(0)
+    window.grab().save(str(tmp_path / "structured.png"))
+    assert _rendered(tmp_path / "structured.png", window)
+
+
+def test_a_space_without_headers_says_why_it_has_no_index(qtbot, window: MainWindow,  # noqa: F811
+                                                           tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "notes.md").write_text("# Notes\n\nA paragraph of prose with no header at all.\n", encoding="utf-8")
+    lib = window.library
+    lib.create_space("prose", encrypted=False)
+    _settle(qtbot)
+    lib.ingest([tmp_path / "notes.md"])
+    _wait_ingest(qtbot, window)
+    window.rail.setCurrentRow(_index(window, window.structured))
+    _settle(qtbot)
+    assert "No index" in window.structured.headline.text()
+    assert not window.structured.build_btn.isEnabled() and not window.structured.question.isEnabled()
