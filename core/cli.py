@@ -190,6 +190,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("Interrupted. Nothing half-ingested was kept.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`biny … | head`): stop quietly, and keep the interpreter from
+        # failing again when it flushes stdout at exit.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except BinyError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

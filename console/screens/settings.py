@@ -135,6 +135,10 @@ class SettingsScreen(QWidget):
         self.space_model.setText(f"{info.embed_model} ({info.dim} dimensions)")
         self.encryption.setText("this space is encrypted" if info.encrypted else
                                 "this space is stored unencrypted")
+        self.encryption.setToolTip(
+            "Chunks, titles and the structured index's values are sealed; the index's typed table (numbers "
+            "used by filters included) exists in plaintext only in memory while the space is open."
+            if info.encrypted else "Nothing in this space is encrypted.")
         if not self._model_shown:
             self._model_shown = True
             self._load_model_detail()

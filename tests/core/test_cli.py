@@ -68,9 +68,15 @@ def test_global_options_after_the_subcommand_and_a_second_demo_reports_unchanged
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     home = str(tmp_path / "home")
     assert main(["demo", "--home", home]) == 0  # --home after the subcommand
-    assert "6 ingested, 0 unchanged, 0 failed" in capsys.readouterr().out
+    assert "7 ingested, 0 unchanged, 0 failed" in capsys.readouterr().out
     assert main(["demo", "--home", home]) == 0
-    assert "0 ingested, 6 unchanged, 0 failed" in capsys.readouterr().out  # not "0 documents ingested"
+    assert "0 ingested, 7 unchanged, 0 failed" in capsys.readouterr().out  # not "0 documents ingested"
+    # The demo's product list is a table: 20 row documents and a structured index over them.
+    assert main(["index", "show", "--space", "demo", "--home", home, "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["rows"] == 20 and {"Price", "Category", "Product Url"} <= {f["name"] for f in shown["fields"]}
+    assert main(["ask", "What is the cheapest gateway?", "--space", "demo", "--home", home, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["structured"]["result"] == "Tallow Gateway Home"
     assert main(["--home", str(tmp_path / "elsewhere"), "space", "list", "--json", "--home", home]) == 0
     assert [s["name"] for s in json.loads(capsys.readouterr().out)] == ["demo"]  # the later --home wins
     assert main(["ask", "Which plan is for small workshops?", "--space", "demo", "--home", home, "--json"]) == 0

@@ -218,3 +218,38 @@ def test_cli_index_commands_and_the_structured_key(tmp_path: Path, capsys: pytes
     assert plain["structured"] is None
     assert main(["--home", str(home), "index", "build", "--space", "b", "--fields", "nope"]) == 2
     assert "unknown field" in capsys.readouterr().err
+
+
+def test_every_table_format_ingests_as_rows_and_a_damaged_one_fails_alone(eng: Engine, tmp_path: Path) -> None:
+    import openpyxl
+
+    (tmp_path / "semi.csv").write_text("Name;Price;Colour\nLamp;€12,50;red\nDesk;€89;oak\n", encoding="utf-8")
+    (tmp_path / "tabs.tsv").write_text("title\tyear\nSolaris\t1961\n", encoding="utf-8")
+    (tmp_path / "lines.jsonl").write_text('{"name": "Kettle", "tags": ["kitchen", "steel"]}\nnot json\n'
+                                          '{"name": "Mug", "price": 4}\n', encoding="utf-8")
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["产品名称", "价格", "库存"])
+    sheet.append(["保温杯", 59.0, 12])
+    book.save(tmp_path / "sheet.xlsx")
+    (tmp_path / "broken.xlsx").write_bytes(b"PK\x03\x04 this is not a workbook")
+    eng.create_space("tables", encrypted=False)
+    report = eng.ingest("tables", sorted(tmp_path.iterdir()))
+    outcomes = {Path(f.path).name: f for f in report.files}
+    assert outcomes["broken.xlsx"].outcome == "failed" and "broken.xlsx" in outcomes["broken.xlsx"].message
+    assert {n for n, f in outcomes.items() if f.outcome == "ingested"} == {"semi.csv", "tabs.tsv", "lines.jsonl",
+                                                                          "sheet.xlsx"}
+    assert "1 malformed lines skipped" in outcomes["lines.jsonl"].message
+    texts = {d.title: _text(eng, "tables", d.doc_id) for d in eng.documents("tables")}
+    assert texts["Lamp"] == "Name: Lamp\nPrice: €12,50\nColour: red"
+    assert texts["Solaris"] == "title: Solaris\nyear: 1961"
+    assert texts["Kettle"] == "name: Kettle\ntags: kitchen, steel" and texts["Mug"] == "name: Mug\nprice: 4"
+    assert texts["保温杯"] == "产品名称: 保温杯\n价格: 59\n库存: 12"
+    # Deleting a row document takes it out of the index as well.
+    info = eng.index.build("tables", fields=["Name", "Price"])
+    assert info.rows == 2  # the two rows that carry Name or Price
+    lamp = next(d.doc_id for d in eng.documents("tables") if d.title == "Lamp")
+    eng.set_document_status("tables", lamp, "deleted")
+    after = eng.index.info("tables", preview=5)
+    assert after is not None and after.rows == 1 and [r["title"] for r in after.preview] == ["Desk"]
