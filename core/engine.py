@@ -59,7 +59,7 @@ class Engine:
         self.keys = KeySession(folder)
         self._spaces = Spaces(folder, self.models, self.keys)
         self._documents = Documents(folder, self.models, self.keys)
-        self.index = StructuredIndex(folder, self.keys)
+        self.index = StructuredIndex(folder, self.keys, self.models)
         self._documents.on_change.append(self.index.sync)
         self._retriever = Retriever(folder, self.models, self.keys, self.index)
         self._spaces.on_forget += [self._retriever.forget, self.index.forget]

@@ -18,9 +18,11 @@ from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
+from biny.core.services.models import Models
 from biny.core.store.catalog import SpaceRow
 from biny.core.store.structured import QueryTable
 from biny.core.structured.lint import LintItem, lint_chunk
+from biny.core.structured.model_route import model_route
 from biny.core.structured.propose import DocHeader, DocText, headers, propose, row_values, select
 from biny.core.structured.route import Routed, Router
 from biny.core.structured.spec import IndexSpec, Proposal
@@ -61,9 +63,10 @@ class _Loaded:
 
 
 class StructuredIndex:
-    def __init__(self, folder: DataFolder, keys: KeySession) -> None:
+    def __init__(self, folder: DataFolder, keys: KeySession, models: Models | None = None) -> None:
         self.folder = folder
         self.keys = keys
+        self.models = models
         self._loaded: dict[str, _Loaded] = {}
         self._lock = threading.Lock()
 
@@ -209,10 +212,27 @@ class StructuredIndex:
         return result
 
     def answer(self, space: str, question: str) -> tuple[Routed | None, ToolResult | None]:
+        """Rules first; a configured model only for a question that names the index but no rule routed."""
         routed = self.route(space, question)
+        llm = self.models.llm if self.models is not None else None
+        if routed is not None and routed.call is None and routed.touched and llm is not None:
+            loaded = self._load(space)
+            assert loaded is not None
+            by_model = model_route(llm, loaded.spec, loaded.router, question, self._examples(loaded))
+            routed = Routed(by_model.call, routed.evidence + by_model.evidence)
         if routed is None or routed.call is None:
             return routed, None
         return routed, self.run(space, routed.call)
+
+    @staticmethod
+    def _examples(loaded: _Loaded) -> dict[str, list[str]]:
+        out = {}
+        for f in loaded.spec.fields:
+            if not f.exact:
+                name = '"' + f.name.replace('"', '""') + '"'
+                rows = loaded.table.query(f"SELECT DISTINCT {name} FROM idx WHERE {name} IS NOT NULL LIMIT 3")
+                out[f.name] = [str(r[0])[:60] for r in rows]
+        return out
 
     def exact_values(self, space: str, doc_ids: list[str]) -> dict[str, dict[str, str]]:
         """S6: the exact fields' verbatim values of these documents (for placeholders in answers)."""

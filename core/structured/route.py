@@ -73,6 +73,8 @@ class Span:
 class Routed:
     call: ToolCall | None
     evidence: list[str] = field(default_factory=list)
+    # Not routed, but the question names the index's fields or values: a model may map it (model_route.py).
+    touched: bool = False
 
 
 class Router:
@@ -374,7 +376,8 @@ class Router:
         if conds and (lx.LIST_QUESTION.search(qf) or lx.ITEM_NOUNS.match(qf.lstrip())):
             ev.append("a list of the matching items")
             return Routed(ToolCall("filter", None, conds), ev)
-        return Routed(None, [*ev, "no count, filter, group, extreme or named item's field asked"])
+        return Routed(None, [*ev, "no count, filter, group, extreme or named item's field asked"],
+                      touched=bool(mentions or conds))
 
     @staticmethod
     def _unexplained_names(question: str, taken: list[Span]) -> list[str]:

@@ -253,3 +253,39 @@ def test_every_table_format_ingests_as_rows_and_a_damaged_one_fails_alone(eng: E
     eng.set_document_status("tables", lamp, "deleted")
     after = eng.index.info("tables", preview=5)
     assert after is not None and after.rows == 1 and [r["title"] for r in after.preview] == ["Desk"]
+
+
+def test_a_model_maps_what_the_rules_cannot_and_its_json_is_validated(eng: Engine,
+                                                                       model: list[dict[str, Any]]) -> None:
+    if eng.index.info("books") is None or "image_url" not in eng.index.info("books").spec.exact_names:  # type: ignore[union-attr]
+        eng.index.build("books", exact=["image_url", "isbn"])
+    q = "Tally the titles that came out prior to 1900."  # no counting word the rules know
+    years = [float(r["fields"]["original_publication_year"]) for r in eng.index.info("books", preview=ROWS).preview  # type: ignore[union-attr]
+             if r["fields"].get("original_publication_year")]
+    call = {"tool": "count", "conditions": [{"field": "original_publication_year", "op": "<", "value": 1900}]}
+    ScriptedModel.respond = staticmethod(lambda body: "Sure:\n" + json.dumps(call))  # type: ignore[assignment]
+    routed, result = eng.index.answer("books", q)
+    assert result is not None and result.result == sum(y < 1900 for y in years)
+    assert routed is not None and any("validated" in e for e in routed.evidence)
+    prompt = model[-1]["messages"][-1]["content"]
+    assert '"original_publication_year" (year)' in prompt and '"image_url" (url, exact)' in prompt
+    shown = eng.index.info("books", preview=ROWS)
+    assert shown is not None and not any(r["fields"]["image_url"] in prompt for r in shown.preview)  # S6
+    for bad, why in (
+        ({"tool": "count", "conditions": [{"field": "year; DROP TABLE idx", "op": "<", "value": 1}]}, "unknown field"),
+        ({"tool": "count", "conditions": [{"field": "authors", "op": "LIKE", "value": "%"}]}, "unknown operator"),
+        ({"tool": "top", "field": "authors"}, "numeric"),
+        ({"tool": "lookup", "field": "isbn", "item": "A Book That Is Not There"}, "no row is titled"),
+        ({"tool": "sql", "query": "SELECT 1"}, "unknown tool"),
+    ):
+        ScriptedModel.respond = staticmethod(lambda body, bad=bad: json.dumps(bad))  # type: ignore[assignment]
+        routed, result = eng.index.answer("books", q)
+        assert result is None and routed is not None and any(why in e for e in routed.evidence), bad
+    # A question about content is never sent to the model for a tool call.
+    before = len(model)
+    ScriptedModel.respond = staticmethod(lambda body: "It is a book [1].")  # type: ignore[assignment]
+    eng.index.answer("books", "What is the mood of the story?")
+    assert len(model) == before
+    ScriptedModel.mode = "500"  # a dead endpoint: not routed, no error
+    routed, result = eng.index.answer("books", q)
+    assert result is None and routed is not None and any("model not used" in e for e in routed.evidence)
