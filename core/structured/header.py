@@ -102,6 +102,8 @@ def read_header(text: str) -> list[HeaderField]:
             for pos2, line2 in lines[i:]:
                 f = _field_at(pos2, line2)
                 if f is None:
+                    if line2[:1] in {" ", "\t"} and line2.strip() and found:
+                        continue  # an RFC 822 continuation line: the field's first line stands for it
                     break
                 found.append(f)
             break

@@ -21,6 +21,9 @@ from biny.core.structured.values import is_id_name
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+(?:['’][^\W_{_CJK}]+)*")
 _HAS_CJK = re.compile(rf"[{_CJK}]")
+_CJK_RUN = re.compile(rf"[{_CJK}]+")
+# A trailing e-mail, handle or note in brackets: "Guido van Rossum <guido@python.org>" is also "Guido van Rossum".
+_BRACKET_TAIL = re.compile(r"\s*[<(（\[][^<>()（）\[\]]*[>)）\]]\s*$")
 _QUOTED = re.compile(r"[\"“「『《‘]([^\"”」』》’]{2,120})[\"”」』》’]")
 _PAREN_TAIL = re.compile(r"\s*[(（\[][^()（）\[\]]*[)）\]]\s*$")
 _MAX_NGRAM = 16
@@ -127,10 +130,15 @@ class Router:
             distinct = [str(r[0]) for r in table.query(sql + f" LIMIT {_MAX_VALUES + 1}")]
             if len(distinct) > _MAX_VALUES or (f.type == "text" and len(distinct) > 0.5 * len(table) + 50):
                 continue  # nearly every row has its own value: not a category to filter on
+            by_key: dict[str, set[str]] = defaultdict(set)
             for v in distinct:
-                k = key(v)
+                by_key[key(v)].add(v)
+                stem = _BRACKET_TAIL.sub("", v)
+                if stem and stem != v:
+                    by_key[key(stem)].add(v)
+            for k, vals in by_key.items():
                 if len(k) >= 2 and k not in lx.STOPWORDS and not k.replace(" ", "").isdigit():
-                    self.values[k].append((f.name, v))
+                    self.values[k].append((f.name, sorted(vals) if len(vals) > 1 else next(iter(vals))))
             self._language_aliases(f, distinct)
         self.cjk_values = [k for k in self.values if _HAS_CJK.search(k)]
 
@@ -149,11 +157,14 @@ class Router:
     # ---- reading a question ----------------------------------------------------------------------
     def _mentions(self, qf: str, taken: list[Span]) -> list[Mention]:
         out: list[Mention] = []
+        # For Latin-script surfaces a CJK neighbour is a word boundary ("个PEP的"): same length, so
+        # positions still map to the question.
+        latin = _CJK_RUN.sub(lambda m: " " * len(m.group(0)), qf)
         for surface, owners in self.surfaces.items():
             if _HAS_CJK.search(surface):
                 starts = [m.start() for m in re.finditer(re.escape(surface), qf)]
             else:
-                starts = [m.start() for m in re.finditer(rf"(?<![^\W_]){re.escape(surface)}(?![^\W_])", qf)]
+                starts = [m.start() for m in re.finditer(rf"(?<![^\W_]){re.escape(surface)}(?![^\W_])", latin)]
             for s in starts:
                 e = s + len(surface)
                 if any(t.overlaps(s, e) for t in taken):

@@ -114,6 +114,8 @@ def split_items(value: str, separator: str) -> list[str]:
         buf.append(ch)
         i += 1
     items.append("".join(buf).strip())
+    # A value continued on the next line ends with its separator ("A, B,"): the comma is no item's.
+    items = [x.rstrip(",;|、，；").strip() for x in items]
     return [x for x in items if x]
 
 

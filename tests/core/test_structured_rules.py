@@ -175,3 +175,24 @@ def test_products_price_category_and_url(tmp_path: Path) -> None:
     routed = router.route(f"What is the product url of {named['Product Name']}?")
     assert routed.call is not None and routed.call.tool == "lookup"
     assert run(table, spec, routed.call).result == named["Product Url"]  # type: ignore[arg-type]
+
+
+def test_pep_headers_route_in_both_languages_and_names_match_without_their_email() -> None:
+    """Another catalogue's shape: RFC 822 headers with continuation lines and "Name <email>" authors."""
+    folder = corpus("python_peps")
+    docs = [DocText(p.stem, 1, p.stem, p.read_text(encoding="utf-8")) for p in sorted(folder.glob("pep-*.rst"))]
+    spec = select(propose(docs), None, None)
+    assert spec.title_field == "Title" and spec.get("Created").type == "date"  # type: ignore[union-attr]
+    table = build_table(spec, [(h.doc_id, 1, h.title, row_values(h, spec)) for h in headers(docs)])
+    router = Router(spec, table)
+    heads = {h.doc_id: {k: f.value for k, f in h.fields.items()} for h in headers(docs)}
+    final = sum(h.get("Status") == "Final" for h in heads.values())
+    for q in ("How many PEPs are Final?", "有多少个PEP的状态是Final？"):
+        routed = router.route(q)
+        assert routed.call is not None and run(table, spec, routed.call).result == final, q  # type: ignore[arg-type]
+    guido = sum(any(a.strip().startswith("Guido van Rossum") for a in h.get("Author", "").split(","))
+                for h in heads.values())
+    routed = router.route("How many PEPs did Guido van Rossum write?")
+    assert routed.call is not None and run(table, spec, routed.call).result == guido  # type: ignore[arg-type]
+    routed = router.route("What is the status of Style Guide for Python Code?")
+    assert routed.call is not None and run(table, spec, routed.call).result == heads["pep-0008"]["Status"]  # type: ignore[arg-type]
