@@ -105,7 +105,8 @@ def books_gold(con: duckdb.DuckDBPyConnection, rng: random.Random) -> list[Gold]
 
 
 def _titles(rows: list[tuple[Any, ...]]) -> set[str]:
-    return {r[0] for r in rows}
+    # A row document keeps a cell's words, not its stray outer spaces ("Imperial Bedrooms ").
+    return {" ".join(str(r[0]).split()) for r in rows}
 
 
 def _books_filters(con: duckdb.DuckDBPyConnection, rng: random.Random, authors: list[str]) -> list[Gold]:

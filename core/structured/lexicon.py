@@ -54,7 +54,8 @@ GROUP_WORDS = re.compile(
     r"\bmost (?:common|frequent|popular|often)\b|\bleast (?:common|frequent)\b|\bmost (?:represented)\b"
     r"|最常见|最常出现|出现最多|出现次数最多|最少见", re.I)
 PER_GROUP = re.compile(r"\b(?:per|each|every|by)\b|每个|每种|每一|各个|各|按", re.I)
-WHICH = re.compile(r"\b(?:which|what)\b|哪个|哪位|哪种|哪一|哪家|哪类|哪", re.I)
+WHICH = re.compile(
+    r"\b(?:which|what|who)\b(?:\s+(?:is|are|was|were))?(?:\s+the)?|哪个|哪位|哪种|哪一|哪家|哪类|哪|谁", re.I)
 
 # Superlatives: (pattern, order, implied field kind) — kind: "" any numeric field, "money", "time".
 SUPERLATIVES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I), o, k) for p, o, k in (
@@ -62,12 +63,13 @@ SUPERLATIVES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p
     (r"\bmost expensive\b|\bpriciest\b|\bhighest[- ]priced\b|最贵|价格最高|最高价|售价最高", "desc", "money"),
     (r"\boldest\b|\bearliest\b|最早|最老|最旧|最古老", "asc", "time"),
     (r"\bnewest\b|\blatest\b|\bmost recent(?:ly)?\b|最新|最晚|最近", "desc", "time"),
-    (r"\bhighest\b|\bbest\b|\btop\b|\blargest\b|\bbiggest\b|\bgreatest\b|\bheaviest\b|\blongest\b|\bmost\b"
+    (r"\bhighest\b|\bbest\b|\btop\b|\blargest\b|\bbiggest\b|\bgreatest\b|\bheaviest\b|\blongest\b|(?<!at )\bmost\b"
      r"|最高|最好|最大|最多|最重|最长|最受欢迎", "desc", ""),
-    (r"\blowest\b|\bworst\b|\bsmallest\b|\blightest\b|\bshortest\b|\bleast\b|\bfewest\b"
+    (r"\blowest\b|\bworst\b|\bsmallest\b|\blightest\b|\bshortest\b|(?<!at )\bleast\b|\bfewest\b"
      r"|最低|最差|最小|最少|最轻|最短", "asc", ""),
 ))
-COUNTING_SUPERLATIVE = re.compile(r"\bmost\b|\bleast\b|\bfewest\b|最多|最少", re.I)
+# "at least 4.5" and "at most 10" are comparisons, not superlatives.
+COUNTING_SUPERLATIVE = re.compile(r"(?<!at )\bmost\b|(?<!at )\bleast\b|\bfewest\b|最多|最少", re.I)
 
 # Comparisons around a number: (pattern before the number, pattern after it) → operator.
 BEFORE_NUMBER: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p + r"\s*$", re.I), o) for p, o in (
@@ -96,7 +98,18 @@ BETWEEN = re.compile(
     r"(?:\band\b|\bto\b|到|至|和|与|-|–|~)\s*(?P<b>[$€£¥￥]?\d[\d,]*(?:\.\d+)?)\s*(?:年|元|美元)?\s*(?:之间|间)?",
     re.I)
 NUMBER = re.compile(
-    r"(?P<cur>[$€£¥￥])?\s?(?P<n>\d[\d,]*(?:\.\d+)?)\s?(?P<unit>年|元|美元|块|dollars?|yuan|usd|stars?)?", re.I)
+    r"(?P<cur>[$€£¥￥])?\s?(?P<n>\d[\d,]*(?:\.\d+)?)\s?(?P<mag>万|亿|千|k\b|thousand\b|million\b|billion\b)?\s?"
+    r"(?P<unit>年|元|美元|块|dollars?|yuan|usd|stars?)?", re.I)
+# "100万" is a million, "2.5k" two and a half thousand.
+MAGNITUDE = {"万": 1e4, "亿": 1e8, "千": 1e3, "k": 1e3, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+# What may remain of a question that counts everything ("how many books are there in total?").
+BARE_COUNT_WORDS = frozenset("""there total altogether overall in all collection catalog catalogue library dataset
+table space we you i have has got do does are is
+有 是 的 一共 总共 共 共有 多少 几 本 个 部 种 条 件 项 吗 呢 里 中 这 那 我们 你 我
+资料 数据 库 目录 里面 其中 总数 数量 一 了 都
+""".split())
+# A Chinese word made only of these characters explains itself ("本书", "共有几本").
+EXPLAINED_CHARS = frozenset("".join(w for w in BARE_COUNT_WORDS if len(w) == 1) + "书产品商条目记录文档作小说物款")
 YEAR_HINT = re.compile(r"\b(?:in|before|after|since|published|released|year)\b|年|出版|以前|以后|之前|之后", re.I)
 
 # Language names for fields holding language codes ("eng", "en-US", "zh-CN").

@@ -292,7 +292,7 @@ class Router:
             glued = s > 0 and qf[s - 1].isascii() and qf[s - 1].isalnum() and not m.group("cur")  # "B12", "x2"
             if glued or any(t.overlaps(s, e) for t in [*taken, *used]):
                 continue
-            value = float(m.group("n").replace(",", ""))
+            value = float(m.group("n").replace(",", "")) * lx.MAGNITUDE.get((m.group("mag") or "").lower(), 1.0)
             unit = m.group("cur") or m.group("unit") or ""
             before, after = qf[max(0, s - 30) : s], qf[e : e + 12]
             op = next((o for rx, o in lx.AFTER_NUMBER if rx.search(after)), None)
@@ -371,7 +371,7 @@ class Router:
                             or (per and counting and any(0 <= m.start - per.end() <= 3 for m in mentions
                                                          if m.field == group_field))):
             grouped = subject or group_field
-            order = "asc" if re.search(r"\bleast\b|\bfewest\b|最少|最少见", qf) else "desc"
+            order = "asc" if re.search(r"(?<!at )\bleast\b|\bfewest\b|最少|最少见", qf) else "desc"
             ev.append(f"group by {grouped!r} ({'fewest' if order == 'asc' else 'most'} first)")
             return Routed(ToolCall("group", grouped, conds, order), ev)
         if superlative is not None:
@@ -381,6 +381,10 @@ class Router:
                 assert match is not None
                 ev.append(f"{match.group(0)!r} → top by {field_name!r} ({order})")
                 return Routed(ToolCall("top", field_name, conds, order), ev)
+        if counting and not conds and lx.ITEM_NOUNS.search(qf):
+            rest = self._unexplained_words(qf, [*taken, Span(counting.start(), counting.end())])
+            if rest:  # "阿加莎·克里斯蒂有几本书" names someone the index does not hold: not "all books"
+                return Routed(None, [*ev, f"asks about {'、'.join(rest)!r}, which the index does not hold"])
         if counting and (conds or lx.ITEM_NOUNS.search(qf)):
             ev.append(f"counting words {counting.group(0)!r}")
             return Routed(ToolCall("count", None, conds), ev)
@@ -389,6 +393,25 @@ class Router:
             return Routed(ToolCall("filter", None, conds), ev)
         return Routed(None, [*ev, "no count, filter, group, extreme or named item's field asked"],
                       touched=bool(mentions or conds))
+
+    @staticmethod
+    def _unexplained_words(qf: str, taken: list[Span]) -> list[str]:
+        """Content words of a counting question that no field, value, item noun or count word explains."""
+        import jieba
+
+        out = []
+        pos = 0
+        for word in jieba.cut(qf):
+            start, pos = pos, pos + len(word)
+            w = word.strip(" ?？!！.。,，:：·'\"")
+            if not w or any(t.overlaps(start, pos) for t in taken) or lx.ITEM_NOUNS.fullmatch(w):
+                continue
+            if w in lx.STOPWORDS or w in lx.BARE_COUNT_WORDS or not any(ch.isalnum() for ch in w):
+                continue
+            if _HAS_CJK.search(w) and all(ch in lx.EXPLAINED_CHARS for ch in w):
+                continue
+            out.append(w)
+        return out
 
     @staticmethod
     def _unexplained_names(question: str, taken: list[Span]) -> list[str]:

@@ -26,8 +26,10 @@ _INTEGER = re.compile(r"^[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.0+)?$")
 _NUMBER = re.compile(rf"^[~≈约]?\s*({_NUM})\s*(%|[A-Za-z]{{1,12}}\.?|[\u4e00-\u9fff]{{1,3}})?$")
 _CURRENCY = r"[$€£¥￥₩₹]|US\$|USD|EUR|GBP|CNY|RMB|JPY"
 _MONEY = re.compile(
-    rf"^(?:(?:{_CURRENCY})\s?({_NUM})|({_NUM})\s?(?:{_CURRENCY}|元|美元|欧元|英镑|日元|円))"
-    rf"(?:\s*[-–~]\s*.*)?$"
+    rf"^(?:(?:{_CURRENCY})\s?({_NUM})(?!\s?\d)|({_NUM})\s?(?:{_CURRENCY}|元|美元|欧元|英镑|日元|円))"
+    # A tail after the amount is allowed: a range ("$15.00 - $20.00") or a scraped repeat ("$6.94 $ 6 . 94");
+    # the leading amount is the value's number. "$ 19 99" is not read as 19: digits after a space are ambiguous.
+    rf"(?:\s*[-–~]\s*.*|\s.*)?$"
 )
 _URL = re.compile(r"^(?:https?://|www\.)\S+$")
 _ISO_DATE = re.compile(r"^(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?(?:[T ].*)?$")

@@ -130,7 +130,18 @@ def test_language_names_match_language_codes(books: tuple[IndexSpec, Router, lis
     assert _ask(books, "英文书有多少本？")[1] == english
 
 
+def test_magnitudes_and_bare_counts(books: tuple[IndexSpec, Router, list[dict[str, str]], object]) -> None:
+    rows = books[2]
+    million = sum(int(r["ratings_count"]) > 1_000_000 for r in rows)
+    for q in ("评分人数超过100万的书有几本？", "How many books have more than 1 million ratings?"):
+        assert _ask(books, q)[1] == million, q
+    for q in ("一共有多少本书？", "How many books are there in total?"):
+        assert _ask(books, q)[1] == len(rows), q
+
+
 @pytest.mark.parametrize("q", [
+    "阿加莎·克里斯蒂有几本书？",  # a name in Chinese script that no author value is written as
+    "How many books did Nobody Atall write?",
     "What is The Hunger Games about?", "How many districts are there in Panem?", "Why do people like fantasy?",
     "这本书讲了什么？", "What happens at the end of the story?",
 ])
