@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from biny.core import cli_index
+from biny.core import cli_index, cli_review
 from biny.core.errors import BinyError, PassphraseRequired
 from biny.core.progress import Progress
 
@@ -57,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     r = ssub.add_parser("reembed", help="re-embed a space with the configured model")
     r.add_argument("name")
+    w = ssub.add_parser("web", help="switch the public-web fallback on or off for a space (off by default)")
+    w.add_argument("name")
+    w.add_argument("state", choices=["on", "off"])
 
     ing = sub.add_parser("ingest", help="add files or folders to a space")
     ing.add_argument("paths", nargs="+", type=Path)
@@ -103,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     mr.add_argument("--json", action="store_true")
 
     cli_index.add_parser(sub)
+    cli_review.add_parser(sub)
 
     demo = sub.add_parser("demo", help="create the demo space from the bundled corpus")
     demo.add_argument("--space", default="demo")
@@ -249,6 +253,11 @@ def _space(engine: Any, args: argparse.Namespace) -> int:
                 return 0
         engine.delete_space(args.name)
         print(f"deleted space {args.name!r}")
+    elif args.space_cmd == "web":
+        engine.web.set_enabled(args.name, args.state == "on")
+        url = engine.settings.web.search_url
+        hint = "" if url or args.state == "off" else " (set [web] search_url in config.toml to search)"
+        print(f"public-web fallback {args.state} for {args.name!r}{hint}")
     elif args.space_cmd == "reembed":
         bar = _Bar()
         try:
@@ -392,7 +401,7 @@ def _read_history(path: Path) -> list[str]:
 
 def _print_answer(answer: Any) -> None:
     label = {"model": "Answer", "extractive": "Answer (extracted from your material, no model)",
-             "none": "Answer"}.get(answer.mode, "Answer")
+             "none": "Answer", "web": "Answer from PUBLIC web pages — not your material"}.get(answer.mode, "Answer")
     print(f"{label}:\n  " + answer.text.replace("\n", "\n  "))
     if answer.untraced_numbers:
         print(f"  ! numbers not found in the cited sources: {', '.join(answer.untraced_numbers)}")
@@ -400,6 +409,10 @@ def _print_answer(answer: Any) -> None:
         print(f"  ! removed: {', '.join(answer.removed_citations + answer.removed_placeholders)}")
     if answer.mode != "none" and answer.note and answer.mode != "model":
         print(f"  ({answer.note})")
+    for s in answer.sources:  # W4: read pages and results only found, both listed
+        print(f"  {'[read] ' if s['read'] else '[found]'} {s['url']}" + (f" — {s['error']}" if s["error"] else ""))
+    if answer.review_id:
+        print(f"  queued for review: biny review show {answer.review_id}")
     print()
 
 
@@ -439,4 +452,4 @@ if __name__ == "__main__":
 
 
 _COMMANDS = {"space": _space, "ingest": _ingest, "docs": _docs, "ask": _ask, "memory": _memory, "demo": _demo,
-             "index": cli_index.run}
+             "index": cli_index.run, "review": cli_review.run}

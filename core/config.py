@@ -124,6 +124,20 @@ class SecuritySettings:
 
 
 @dataclass(slots=True)
+class WebSettings:
+    # W1: the public-web fallback needs a search endpoint *and* a space switched on
+    # (`biny space web NAME on`); either missing means no outbound request, ever.
+    # SearXNG's JSON API: GET {search_url}?q=…&format=json (self-hostable).
+    search_url: str = ""
+    results: int = 5  # results asked for
+    read: int = 3  # W2: pages fetched and read, best results first
+    timeout_s: float = 8.0  # per request (search or page)
+    max_page_mb: float = 3.0  # a page larger than this is not read ("too large")
+    max_redirects: int = 3
+    user_agent: str = "biny/0.1 (+public-source fallback; reads one page per result)"
+
+
+@dataclass(slots=True)
 class Settings:
     schema_version: int = SCHEMA_VERSION
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
@@ -132,6 +146,7 @@ class Settings:
     limits: LimitSettings = field(default_factory=LimitSettings)
     security: SecuritySettings = field(default_factory=SecuritySettings)
     llm: LLMSettings = field(default_factory=LLMSettings)
+    web: WebSettings = field(default_factory=WebSettings)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

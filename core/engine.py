@@ -32,6 +32,7 @@ from biny.core.services.models import Models, single_threaded_blas
 from biny.core.services.retrieval import Retriever
 from biny.core.services.spaces import Spaces
 from biny.core.services.structured import StructuredIndex
+from biny.core.services.web import WebFallback
 from biny.core.store.catalog import Catalog, DocumentRow
 from biny.core.store.lance import ChunkRecord, ChunkStore
 from biny.core.store.vectors import VectorCache
@@ -51,6 +52,8 @@ class Engine:
     ``edit``, ``set_status``, ``scopes``, ``recall``, ``add_turn``, ``conversation``.
     ``engine.index`` is the structured index (SPEC S1–S7): ``propose``, ``build``, ``info``,
     ``drop``, ``route``, ``run``, ``answer``, ``lint``; ``ask`` consults it first.
+    ``engine.web`` is the public-web fallback and its review queue (SPEC W1–W7): ``enabled``,
+    ``set_enabled``, ``items``, ``item``, ``approve``, ``reject``, ``undo``, ``nearest``.
     """
 
     def __init__(self, folder: DataFolder, embedder: Embedder | None) -> None:
@@ -64,6 +67,8 @@ class Engine:
         self._retriever = Retriever(folder, self.models, self.keys, self.index)
         self._spaces.on_forget += [self._retriever.forget, self.index.forget]
         self._answers = Answers(folder, self.models, self._retriever)
+        self.web = WebFallback(folder, self.models, self.keys, self._retriever, self.ingest, self.set_document_status)
+        self._answers.web = self.web
         self.memory = Memory(folder, self.models, self.keys)
         self._closed = False
 

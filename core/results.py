@@ -40,6 +40,7 @@ class SpaceInfo:
     tenant: str = "default"
     owner: str = ""
     locked: bool = False  # encrypted and no passphrase available in this session
+    web: bool = False  # W1: the public-web fallback is switched on for this space
 
 
 @dataclass(slots=True)
@@ -90,10 +91,11 @@ class Citation:
     page: int | None
     span: tuple[int, int]  # character span of the chunk in its document
     sentences: list[str] = field(default_factory=list)  # the cited sentences (extractive), for highlighting
+    url: str = ""  # W3: set when the passage came from a public page, not the user's material
 
     def to_dict(self) -> dict[str, Any]:
         return {"n": self.n, "chunk_id": self.chunk_id, "document": self.document, "page": self.page,
-                "span": list(self.span)}
+                "span": list(self.span), **({"url": self.url, "public": True} if self.url else {})}
 
 
 @dataclass(slots=True)
@@ -108,11 +110,15 @@ class Answer:
     removed_citations: list[str] = field(default_factory=list)  # markers that pointed at no passage
     removed_placeholders: list[str] = field(default_factory=list)  # exact-value slots the model invented
     note: str = ""  # why this mode (e.g. the model failed and the answer is extracted instead)
+    # W3/W4 (mode "web"): every public result, read or found only, and the review item it became.
+    sources: list[dict[str, Any]] = field(default_factory=list)
+    review_id: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"text": self.text, "mode": self.mode, "citations": [c.to_dict() for c in self.citations],
                 "untraced_numbers": self.untraced_numbers, "removed_citations": self.removed_citations,
-                "removed_placeholders": self.removed_placeholders, "language": self.language, "note": self.note}
+                "removed_placeholders": self.removed_placeholders, "language": self.language, "note": self.note,
+                **({"sources": self.sources, "review_id": self.review_id} if self.mode == "web" else {})}
 
 
 @dataclass(slots=True)
@@ -128,6 +134,7 @@ class AskResult:
     answer: Answer | None = None  # set by Engine.answer
     # S5: set when the structured index answered (count/filter/group/top/lookup); no passages then.
     structured: ToolResult | None = None
+    review_id: str = ""  # W5: the review item a public-web answer became
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -157,5 +164,6 @@ class AskResult:
             "turn_id": self.turn_id,
             "more_available": self.more_available,
             "structured": None if self.structured is None else self.structured.to_dict(),
+            **({"review_id": self.review_id} if self.review_id else {}),
             **({"answer": self.answer.to_dict()} if self.answer is not None else {}),
         }

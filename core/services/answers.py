@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from biny.core.answer.compose import ComposeSettings, compose
 from biny.core.answer.structured import structured_answer
@@ -14,12 +15,16 @@ from biny.core.services.folder import DataFolder
 from biny.core.services.models import Models
 from biny.core.services.retrieval import Retriever
 
+if TYPE_CHECKING:
+    from biny.core.services.web import WebFallback
+
 
 class Answers:
     def __init__(self, folder: DataFolder, models: Models, retriever: Retriever) -> None:
         self.folder = folder
         self.models = models
         self.retriever = retriever
+        self.web: WebFallback | None = None  # the public-web fallback (services/web.py), set by the Engine
 
     def answer(self, space: str, question: str, *, history: list[str] | None = None, k: int | None = None,
                max_distance: float | None = None, params: RetrievalParams | None = None,
@@ -43,6 +48,9 @@ class Answers:
                          cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens),
                          on_text=on_text, exact=exact)
         result.answer = answer
+        if not result.chunks and self.web is not None and self.web.ready(space):
+            self.web.answer(space, result, history)  # W1–W5: only when switched on, never otherwise
+            answer = result.answer
         result.trace.add(Stage(
             "answer", f"{answer.mode}: {answer.note}",
             kept=[c.chunk_id for c in answer.citations],

@@ -9,6 +9,7 @@ from biny.core.config import Settings
 from biny.core.store.catalog import Catalog
 from biny.core.store.lance import ChunkStore
 from biny.core.store.lock import FolderLock
+from biny.core.store.review import ReviewStore
 from biny.core.store.structured import StructuredStore
 from biny.core.store.vectors import AnnPolicy, VectorCache
 from biny.core.store.writer import StoreWriter
@@ -47,6 +48,11 @@ class DataFolder:
     def structured(self) -> StructuredStore:
         """The structured index's rows (reads; writes go through ``writer``)."""
         return self.writer.structured
+
+    @property
+    def review(self) -> ReviewStore:
+        """The review queue (reads; writes go through ``writer``)."""
+        return self.writer.review
 
     @property
     def cache_dir(self) -> Path:

@@ -24,7 +24,7 @@ class Spaces:
         docs = self.folder.catalog.documents(s.space_id)
         return SpaceInfo(s.name, s.space_id, s.created_at, s.embed_model, s.dim, s.encrypted, len(docs),
                          sum(d.chunks for d in docs if d.status == "active"), s.tenant, s.owner,
-                         not self.keys.is_unlocked(s))
+                         not self.keys.is_unlocked(s), self.folder.catalog.web_enabled(s.space_id))
 
     def all(self) -> list[SpaceInfo]:
         return [self._info(s) for s in self.folder.catalog.spaces()]

@@ -87,6 +87,25 @@ CREATE TABLE IF NOT EXISTS baselines (
     dist VARCHAR NOT NULL,            -- JSON: n, median, quantiles, values
     PRIMARY KEY (space_id, kind)
 );
+CREATE TABLE IF NOT EXISTS review_items (
+    review_id VARCHAR PRIMARY KEY,
+    space_id VARCHAR NOT NULL,
+    created_at TIMESTAMP NOT NULL,
+    status VARCHAR NOT NULL,          -- pending | approved | rejected
+    payload VARCHAR NOT NULL,         -- JSON: question, answer, sources, snapshot, entry; sealed in encrypted spaces
+    decided_at TIMESTAMP,
+    decided_by VARCHAR NOT NULL DEFAULT '',
+    reason VARCHAR NOT NULL DEFAULT '',  -- sealed in encrypted spaces
+    doc_id VARCHAR                    -- the document an approval wrote
+);
+CREATE TABLE IF NOT EXISTS review_rejections (
+    space_id VARCHAR NOT NULL,
+    review_id VARCHAR NOT NULL,
+    url_key VARCHAR NOT NULL,         -- normalised URL; a keyed hash of it in encrypted spaces
+    content_hash VARCHAR NOT NULL,    -- of the page's main text; keyed in encrypted spaces
+    simhash BIGINT NOT NULL,
+    rejected_at TIMESTAMP NOT NULL
+);
 CREATE TABLE IF NOT EXISTS structured_spec (
     space_id VARCHAR PRIMARY KEY,
     spec VARCHAR NOT NULL,            -- JSON IndexSpec; sealed text in encrypted spaces
@@ -101,9 +120,10 @@ CREATE TABLE IF NOT EXISTS structured_rows (
 );
 """
 
-CATALOG_VERSION = "4"
+CATALOG_VERSION = "5"
 # Tables holding a space's rows, in the order a backup restores them.
-SPACE_TABLES = ("spaces", "documents", "baselines", "structured_spec", "structured_rows")
+SPACE_TABLES = ("spaces", "documents", "baselines", "structured_spec", "structured_rows", "review_items",
+                "review_rejections")
 
 # Columns added after version 1; existing data folders gain them at open.
 MIGRATIONS = [
@@ -112,6 +132,8 @@ MIGRATIONS = [
     "ALTER TABLE spaces ADD COLUMN IF NOT EXISTS kdf VARCHAR DEFAULT ''",
     "ALTER TABLE spaces ADD COLUMN IF NOT EXISTS wrapped_key BLOB",
     "ALTER TABLE documents ADD COLUMN IF NOT EXISTS meta_ct VARCHAR DEFAULT ''",
+    # W1: the public-web fallback, off unless switched on for the space.
+    "ALTER TABLE spaces ADD COLUMN IF NOT EXISTS web BOOLEAN DEFAULT FALSE",
 ]
 
 
@@ -261,6 +283,16 @@ class Catalog:
                 self.con.execute("ROLLBACK")
                 raise
 
+    def web_enabled(self, space_id: str) -> bool:
+        with self.lock:
+            row = self.con.execute("SELECT web FROM spaces WHERE space_id = ?", [space_id]).fetchone()
+        return bool(row and row[0])
+
+    @mutation
+    def set_web(self, space_id: str, on: bool) -> None:
+        with self.lock:
+            self.con.execute("UPDATE spaces SET web = ? WHERE space_id = ?", [on, space_id])
+
     @mutation
     def set_space_model(self, space_id: str, model: str, dim: int) -> None:
         with self.lock:
@@ -273,7 +305,7 @@ class Catalog:
         with self.lock:
             self.con.execute("BEGIN TRANSACTION")
             try:
-                for table in ("documents", "ingest_log", "baselines", "structured_spec", "structured_rows", "spaces"):
+                for table in ("documents", "ingest_log", *SPACE_TABLES[2:], "spaces"):
                     self.con.execute(f'DELETE FROM "{table}" WHERE space_id = ?', [space_id])
                 self.con.execute("COMMIT")
             except duckdb.Error:

@@ -30,6 +30,7 @@ from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow
 from biny.core.store.facts import FactRow, FactTable
 from biny.core.store.guard import writing
 from biny.core.store.lance import ChunkRecord, ChunkStore
+from biny.core.store.review import ReviewRow, ReviewStore
 from biny.core.store.structured import StructuredStore
 from biny.core.store.vectors import VectorCache
 
@@ -43,6 +44,7 @@ class StoreWriter:
         self.chunks = chunks
         self.vectors = vectors
         self.structured = StructuredStore(catalog)
+        self.review = ReviewStore(catalog)
         self._lock = threading.Lock()
 
     @contextmanager
@@ -201,6 +203,28 @@ class StoreWriter:
     def drop_index(self, space_id: str) -> None:
         with self._write():
             self.structured.drop(space_id)
+
+    # ---- the public-web fallback and its review queue (W1, W5–W7) --------------------------------
+    def set_web(self, space_id: str, on: bool) -> None:
+        with self._write():
+            self.catalog.set_web(space_id, on)
+
+    def add_review(self, row: ReviewRow) -> None:
+        with self._write():
+            self.review.add(row)
+
+    def decide_review(self, review_id: str, status: str, by: str, reason: str, doc_id: str | None,
+                      payload: str | None = None) -> None:
+        with self._write():
+            self.review.decide(review_id, status, by, reason, doc_id, payload)
+
+    def reject_pages(self, space_id: str, review_id: str, pages: list[tuple[str, str, int]]) -> None:
+        with self._write():
+            self.review.reject_pages(space_id, review_id, pages)
+
+    def forget_rejection(self, review_id: str) -> None:
+        with self._write():
+            self.review.forget_rejection(review_id)
 
     # ---- memory (M): facts and conversation turns ----------------------------------------------
     def migrate_facts(self, table: FactTable) -> None:

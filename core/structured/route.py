@@ -399,6 +399,7 @@ class Router:
         """Content words of a counting question that no field, value, item noun or count word explains."""
         import jieba
 
+        jieba.setLogLevel(60)
         out = []
         pos = 0
         for word in jieba.cut(qf):

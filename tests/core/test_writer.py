@@ -21,7 +21,8 @@ from biny.core.store.writer import StoreWriter
 from tests.conftest import corpus
 
 ROOT = Path(__file__).resolve().parents[2]
-STORE_MODULES = ["core/store/catalog.py", "core/store/lance.py", "core/store/facts.py", "core/store/structured.py"]
+STORE_MODULES = ["core/store/catalog.py", "core/store/lance.py", "core/store/facts.py", "core/store/structured.py",
+                 "core/store/review.py"]
 WRITING_SQL = re.compile(r"\b(INSERT|UPDATE|DELETE|CREATE|ALTER|DROP)\b")
 WRITING_LANCE = {"add", "delete", "optimize", "create_table", "drop_table", "add_columns", "merge_insert", "update"}
 

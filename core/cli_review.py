@@ -1,0 +1,81 @@
+"""``biny review …``: the queue of public-web answers (SPEC W5–W7) from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from biny.core.errors import BinyError
+
+
+def add_parser(sub: Any) -> None:
+    rv = sub.add_parser("review", help="the review queue of public-web answers: list, show, approve, reject, undo")
+    rsub = rv.add_subparsers(dest="review_cmd", required=True)
+    ls = rsub.add_parser("list", help="items waiting for review (or --all)")
+    ls.add_argument("--space", required=True)
+    ls.add_argument("--all", action="store_true", help="approved and rejected ones too")
+    ls.add_argument("--json", action="store_true")
+    sh = rsub.add_parser("show", help="one item: question, answer, sources, snapshot, proposed entry")
+    sh.add_argument("id")
+    sh.add_argument("--json", action="store_true")
+    ap = rsub.add_parser("approve", help="ingest the proposed entry (or your edit of it) into the space")
+    ap.add_argument("id")
+    ap.add_argument("--edit", type=Path, default=None, help="a file holding the entry text to store instead")
+    rj = rsub.add_parser("reject", help="reject; the pages read are not proposed again for this space")
+    rj.add_argument("id")
+    rj.add_argument("--reason", default="")
+    rsub.add_parser("undo", help="put a decided item back in the queue").add_argument("id")
+
+
+def _dump(data: object) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str) + "\n")
+
+
+def run(engine: Any, args: argparse.Namespace) -> int:
+    cmd = args.review_cmd
+    if cmd == "list":
+        statuses = ("pending", "approved", "rejected") if args.all else ("pending",)
+        items = engine.web.items(args.space, statuses)
+        if args.json:
+            _dump([{"review_id": i.review_id, "status": i.status, "created_at": i.created_at,
+                    "question": i.question, "sources": [s.to_dict() for s in i.sources],
+                    "untraced_numbers": i.untraced_numbers} for i in items])
+        else:
+            for i in items:
+                read = sum(s.read for s in i.sources)
+                print(f"{i.review_id}\t{i.status}\t{read} read / {len(i.sources)} found\t{i.question}")
+            if not items:
+                print("the queue is empty")
+        return 0
+    if cmd == "show":
+        item = engine.web.item(args.id)
+        if args.json:
+            _dump(item.to_dict())
+        else:
+            print(f"[{item.status}] {item.question}\n\nAnswer: {item.answer}\n")
+            for s in item.sources:
+                print(f"  {'read ' if s.read else 'found'} {s.url}" + (f" — {s.error}" if s.error else ""))
+            if item.untraced_numbers:
+                print(f"  ! numbers not found in the sources: {', '.join(item.untraced_numbers)}")
+            print("\nProposed entry:\n" + (item.edited or item.entry.markdown()))
+        return 0
+    if cmd == "approve":
+        edited = None
+        if args.edit is not None:
+            try:
+                edited = args.edit.read_text(encoding="utf-8")
+            except OSError as exc:
+                raise BinyError(f"Cannot read {args.edit}: {exc.strerror or exc}") from exc
+        item = engine.web.approve(args.id, edited)
+        print(f"approved {item.review_id}: stored as document {item.doc_id} in {item.space!r}")
+        return 0
+    if cmd == "reject":
+        item = engine.web.reject(args.id, args.reason)
+        print(f"rejected {item.review_id}; its pages will not be proposed again in {item.space!r}")
+        return 0
+    item = engine.web.undo(args.id)
+    print(f"{item.review_id} is back in the queue")
+    return 0

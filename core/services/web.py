@@ -1,0 +1,346 @@
+"""The public-web fallback and its review queue (SPEC W1–W7).
+
+When a web-enabled space has nothing close enough, the question is searched, the best
+results are *read* (never answered from snippets), personal data is masked, and the answer
+is composed from the read pages only — marked by the platform as public, with every source
+listed read or found-only. Each such answer becomes a review item; approval ingests a
+regenerated entry with its provenance, rejection fingerprints the pages so they are never
+proposed again for the space.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import tempfile
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from biny.core.answer.compose import ComposeSettings, compose, language_of
+from biny.core.crypto.space import SpaceCrypto
+from biny.core.errors import BinyError
+from biny.core.results import Answer, AskResult, Hit, IngestReport
+from biny.core.services.folder import DataFolder
+from biny.core.services.keys import KeySession
+from biny.core.services.models import Models
+from biny.core.services.retrieval import Retriever
+from biny.core.store.catalog import now
+from biny.core.store.review import ReviewRow
+from biny.core.text.terms import query_terms, terms_of
+from biny.core.web import fingerprint, pii
+from biny.core.web.entry import Entry, ReadPage, propose_entry
+from biny.core.web.fetch import Page, fetch
+from biny.core.web.search import SearchFailed, SearchProvider, SearxngSearch
+
+__all__ = ["ReviewItem", "WebFallback", "WebSource"]
+
+PASSAGES = 4  # read-page paragraphs given to the composer
+PARAGRAPHS_PER_PAGE = 40
+SNAPSHOT_CHARS = 200_000
+NEAR_DUPLICATE = 0.99  # closer than 99% of unrelated questions: the entry says what the space already says
+
+COULD_NOT_READ = {
+    "en": "Your material does not cover this, and none of the {n} public results found could be read "
+          "({why}), so there is no answer from them.",
+    "zh": "你的资料里没有这个问题的答案；找到了 {n} 条公开结果，但没有一个页面能读取（{why}），因此无法据此回答。",
+}
+
+
+@dataclass(slots=True)
+class WebSource:
+    url: str
+    title: str
+    read: bool
+    error: str = ""  # why it was not read (timeout, HTTP 404, too large, not text, rejected before …)
+    fetched_at: str = ""
+    content_hash: str = ""
+    simhash: int = 0
+
+    @property
+    def domain(self) -> str:
+        return (urlsplit(self.url).hostname or "").removeprefix("www.")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"url": self.url, "title": self.title, "read": self.read, "domain": self.domain,
+                "error": self.error, "fetched_at": self.fetched_at}
+
+
+@dataclass(slots=True)
+class ReviewItem:
+    review_id: str
+    space: str
+    status: str
+    created_at: datetime
+    question: str
+    answer: str
+    sources: list[WebSource]
+    snapshot: dict[str, str]  # url → the page's main text as read (masked)
+    untraced_numbers: list[str]
+    entry: Entry
+    decided_by: str = ""
+    reason: str = ""
+    doc_id: str | None = None
+    edited: str = ""  # the operator's edited entry, when there was one
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"review_id": self.review_id, "space": self.space, "status": self.status,
+                "created_at": self.created_at, "question": self.question, "answer": self.answer,
+                "sources": [s.to_dict() for s in self.sources], "snapshot": self.snapshot,
+                "untraced_numbers": self.untraced_numbers, "entry": self.entry.to_dict(),
+                "entry_text": self.edited or self.entry.markdown(), "decided_by": self.decided_by,
+                "reason": self.reason, "doc_id": self.doc_id}
+
+
+@dataclass(slots=True)
+class _Turn:
+    sources: list[WebSource] = field(default_factory=list)
+    pages: list[ReadPage] = field(default_factory=list)
+
+
+class WebFallback:
+    def __init__(self, folder: DataFolder, models: Models, keys: KeySession, retriever: Retriever,
+                 ingest: Callable[[str, list[Path]], IngestReport],
+                 set_status: Callable[[str, str, str], None]) -> None:
+        self.folder = folder
+        self.models = models
+        self.keys = keys
+        self.retriever = retriever
+        self._ingest = ingest
+        self._set_status = set_status
+        self.provider: SearchProvider | None = None  # set to use another provider than [web] search_url's
+
+    # ---- the switch (W1) ----------------------------------------------------------------------------
+    def enabled(self, space: str) -> bool:
+        return self.folder.catalog.web_enabled(self.folder.catalog.space(space).space_id)
+
+    def set_enabled(self, space: str, on: bool) -> None:
+        self.folder.writer.set_web(self.folder.catalog.space(space).space_id, on)
+
+    def _search(self) -> SearchProvider | None:
+        if self.provider is not None:
+            return self.provider
+        cfg = self.folder.settings.web
+        return SearxngSearch(cfg.search_url, timeout_s=cfg.timeout_s, user_agent=cfg.user_agent) \
+            if cfg.search_url else None
+
+    def ready(self, space: str) -> bool:
+        """Switched on for the space *and* a search endpoint configured; else nothing leaves the machine."""
+        return self.enabled(space) and self._search() is not None
+
+    # ---- a web turn (W2–W5) ----------------------------------------------------------------------------
+    def _read(self, question: str, crypto: SpaceCrypto, space_id: str) -> _Turn:
+        provider = self._search()
+        assert provider is not None
+        cfg = self.folder.settings.web
+        turn = _Turn()
+        results = provider.search(question, cfg.results)
+        rejected = self.folder.review.rejections(space_id)
+        urls = {r.url_key for r in rejected}
+        for res in results:
+            src = WebSource(res.url, res.title, False)
+            turn.sources.append(src)
+            if crypto.stored_hash("url:" + fingerprint.normalise_url(res.url)) in urls:
+                src.error = "rejected before in this space"
+                continue
+            if len([s for s in turn.sources if s.fetched_at]) >= cfg.read:
+                src.error = "not read (enough pages were read)"
+                continue
+            page = fetch(res.url, cfg)
+            src.fetched_at = page.fetched_at
+            self._use(page, src, turn, crypto, rejected)
+        return turn
+
+    def _use(self, page: Page, src: WebSource, turn: _Turn, crypto: SpaceCrypto, rejected: list[Any]) -> None:
+        if not page.read:
+            src.error = page.error or "no readable text"
+            return
+        text, _ = pii.mask(page.text)  # W6: masked before a model or the queue sees it
+        title, _ = pii.mask(page.title or src.title, names=False)
+        src.content_hash, src.simhash = page.content_hash, fingerprint.simhash(text)
+        for r in rejected:
+            if r.content_hash == crypto.stored_hash("page:" + page.content_hash) or fingerprint.near(r.simhash,
+                                                                                                      src.simhash):
+                src.error = "a page rejected before in this space (same or nearly the same text)"
+                return
+        src.read, src.title = True, title or src.title
+        turn.pages.append(ReadPage(src.url, src.title, text))
+
+    def _passages(self, question: str, turn: _Turn) -> list[Hit]:
+        """The read pages' paragraphs nearest the question, as numbered passages (never snippets)."""
+        paras: list[tuple[ReadPage, int, str, int]] = []
+        for page in turn.pages:
+            pos = 0
+            for n, para in enumerate(p for p in re.split(r"\n\s*\n", page.text) if len(p.strip()) > 30):
+                start = page.text.find(para, pos)
+                pos = max(pos, start)
+                paras.append((page, n, para.strip(), start))
+                if n + 1 >= PARAGRAPHS_PER_PAGE:
+                    break
+        if not paras:
+            return []
+        emb = self.models.embedder
+        q = emb.embed_queries([question])[0]
+        vecs = emb.embed_passages([p[2] for p in paras])
+        dist = 1.0 - vecs @ q
+        # e5 distances bunch together within one page: meaning and the question's own words vote
+        # together (reciprocal rank fusion), so "created in 1998" is not outranked by its neighbours.
+        asked = query_terms(question)
+        terms = [terms_of(p[2]) for p in paras]
+        idf = {t: math.log(1 + len(paras) / (1 + sum(t in ts for ts in terms))) for t in asked}
+        lexical = np.array([sum(w for t, w in idf.items() if t in ts) for ts in terms])
+        fused = np.zeros(len(paras))
+        for ranking in (np.argsort(dist), np.argsort(-lexical, kind="stable")):
+            fused[ranking] += 1.0 / (60 + np.arange(len(paras)))
+        hits = []
+        for i in np.argsort(-fused)[:PASSAGES]:
+            page, n, text, start = paras[int(i)]
+            hits.append(Hit(f"web:{uuid.uuid4().hex[:10]}", "web", page.title, page.url, text, float(dist[i]), None,
+                            False, None, n, [], start, start + len(text)))
+        return hits
+
+    def answer(self, space: str, result: AskResult, history: list[str] | None) -> None:
+        """Fill ``result.answer`` from the public web (W2–W4) and queue it for review (W5)."""
+        row = self.folder.catalog.space(space)
+        crypto = self.keys.crypto(row)
+        question = result.question
+        try:
+            turn = self._read(question, crypto, row.space_id)
+        except SearchFailed as exc:
+            if result.answer is not None:
+                result.answer.note += f"; public search failed: {exc}"
+            return
+        if not turn.sources:
+            if result.answer is not None:
+                result.answer.note += "; the public search found nothing"
+            return
+        lang = language_of(question)
+        if not turn.pages:
+            why = "; ".join(sorted({s.error for s in turn.sources if s.error}))
+            text = COULD_NOT_READ.get(lang, COULD_NOT_READ["en"]).format(n=len(turn.sources), why=why)
+            result.answer = Answer(text, "web", [], [], lang, note="public results found, none read; nothing cited")
+            result.answer.sources = [s.to_dict() for s in turn.sources]
+            return
+        hits = self._passages(question, turn)
+        llm = self.folder.settings.llm
+        answer = compose(question, hits, self.models.llm, space=space, documents=0, history=history,
+                         cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens))
+        for c in answer.citations:
+            c.url = hits[c.n - 1].source
+        domains = ", ".join(sorted({s.domain for s in turn.sources if s.read}))
+        answer.mode, answer.sources = "web", [s.to_dict() for s in turn.sources]
+        answer.note = f"public sources, not your material ({domains}); {answer.note}"
+        result.chunks, result.answer = hits, answer
+        entry = propose_entry(question, turn.pages, self.models.llm)
+        result.review_id = self._enqueue(row.space_id, crypto, question, answer, turn, entry)
+        answer.review_id = result.review_id
+
+    def _enqueue(self, space_id: str, crypto: SpaceCrypto, question: str, answer: Answer, turn: _Turn,
+                 entry: Entry) -> str:
+        review_id = uuid.uuid4().hex[:12]
+        masked_question, _ = pii.mask(question)
+        payload = {
+            "question": masked_question, "answer": answer.text, "untraced": answer.untraced_numbers,
+            "sources": [{**s.to_dict(), "content_hash": s.content_hash, "simhash": s.simhash} for s in turn.sources],
+            "snapshot": {p.url: p.text[:SNAPSHOT_CHARS] for p in turn.pages}, "entry": entry.to_dict(),
+        }
+        sealed = crypto.seal_note(f"review:{review_id}", json.dumps(payload, ensure_ascii=False))
+        self.folder.writer.add_review(ReviewRow(review_id, space_id, now(), "pending", sealed))
+        return review_id
+
+    # ---- the queue (W5–W7) -----------------------------------------------------------------------------
+    def _open(self, row: ReviewRow) -> ReviewItem:
+        space = next(s for s in self.folder.catalog.spaces() if s.space_id == row.space_id)
+        crypto = self.keys.crypto(space)
+        p = json.loads(crypto.open_note(f"review:{row.review_id}", row.payload))
+        sources = [WebSource(s["url"], s["title"], s["read"], s.get("error", ""), s.get("fetched_at", ""),
+                             s.get("content_hash", ""), int(s.get("simhash", 0))) for s in p["sources"]]
+        reason = crypto.open_note(f"review-reason:{row.review_id}", row.reason) if row.reason else ""
+        return ReviewItem(row.review_id, space.name, row.status, row.created_at, p["question"], p["answer"], sources,
+                          p["snapshot"], p.get("untraced", []), Entry.from_dict(p["entry"]), row.decided_by, reason,
+                          row.doc_id, p.get("edited", ""))
+
+    def items(self, space: str, statuses: tuple[str, ...] = ("pending",)) -> list[ReviewItem]:
+        row = self.folder.catalog.space(space)
+        return [self._open(r) for r in self.folder.review.items(row.space_id, statuses)]
+
+    def item(self, review_id: str) -> ReviewItem:
+        row = self.folder.review.item(review_id)
+        if row is None:
+            raise BinyError(f"No review item {review_id!r}; `biny review list --space NAME` shows the queue.")
+        return self._open(row)
+
+    def approve(self, review_id: str, edited: str | None = None) -> ReviewItem:
+        """W6: ingest the entry (or the operator's edit, masked too) as a document with its provenance."""
+        item = self._pending(review_id)
+        user = self.keys.owner[1]
+        read = [s for s in item.sources if s.read]
+        provenance = "Public source" + ("s" if len(read) > 1 else "") + ": " + "; ".join(
+            f"{s.url} (read {s.fetched_at})" for s in read) + \
+            f". Approved by {user} on {datetime.now(UTC):%Y-%m-%d} (review {review_id})."
+        text = pii.mask(edited)[0].rstrip() + f"\n\n---\n{provenance}\n" if edited is not None else \
+            item.entry.markdown(provenance)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / f"web-entry-{review_id}.md"
+            path.write_text(text, encoding="utf-8")
+            report = self._ingest(item.space, [path])
+        done = next((f for f in report.files if f.doc_id), None)
+        if done is None:
+            raise BinyError(f"The entry of review {review_id} could not be stored: "
+                            f"{report.files[0].message if report.files else 'nothing ingested'}")
+        payload = self._payload(review_id, edited=text if edited is not None else "")
+        self.folder.writer.decide_review(review_id, "approved", user, "", done.doc_id, payload)
+        return self.item(review_id)
+
+    def reject(self, review_id: str, reason: str = "") -> ReviewItem:
+        """W7: fingerprint every read page (URL, text hash, SimHash) so it is not proposed again here."""
+        item = self._pending(review_id)
+        row = self.folder.catalog.space(item.space)
+        crypto = self.keys.crypto(row)
+        pages = [(crypto.stored_hash("url:" + fingerprint.normalise_url(s.url)),
+                  crypto.stored_hash("page:" + s.content_hash), s.simhash) for s in item.sources if s.read]
+        self.folder.writer.reject_pages(row.space_id, review_id, pages)
+        sealed = crypto.seal_note(f"review-reason:{review_id}", reason) if reason else ""
+        self.folder.writer.decide_review(review_id, "rejected", self.keys.owner[1], sealed, None)
+        return self.item(review_id)
+
+    def undo(self, review_id: str) -> ReviewItem:
+        """Back to pending: an approval's document is deleted, a rejection's fingerprints forgotten."""
+        item = self.item(review_id)
+        if item.status == "approved" and item.doc_id:
+            self._set_status(item.space, item.doc_id, "deleted")
+        elif item.status == "rejected":
+            self.folder.writer.forget_rejection(review_id)
+        self.folder.writer.decide_review(review_id, "pending", "", "", None)
+        return self.item(review_id)
+
+    def _pending(self, review_id: str) -> ReviewItem:
+        item = self.item(review_id)
+        if item.status != "pending":
+            raise BinyError(f"Review {review_id} is already {item.status}; undo it first to decide again.")
+        return item
+
+    def _payload(self, review_id: str, **changes: Any) -> str:
+        row = self.folder.review.item(review_id)
+        assert row is not None
+        space = next(s for s in self.folder.catalog.spaces() if s.space_id == row.space_id)
+        crypto = self.keys.crypto(space)
+        key = f"review:{review_id}"
+        payload = json.loads(crypto.open_note(key, row.payload)) | changes
+        return crypto.seal_note(key, json.dumps(payload, ensure_ascii=False))
+
+    def nearest(self, review_id: str, k: int = 3) -> tuple[list[Hit], bool]:
+        """Where the entry would land: its nearest chunks in the space, and whether it repeats one."""
+        item = self.item(review_id)
+        params = self.retriever.params(k)
+        params.use_threshold = params.use_structured = params.use_second_pass = params.use_rerank = False
+        text = " ".join(s.text for s in item.entry.sentences)[:1000] or item.question
+        hits = self.retriever.ask(item.space, text, params=params).chunks[:k]
+        return hits, any((h.closer_than or 0.0) >= NEAR_DUPLICATE for h in hits)

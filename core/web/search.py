@@ -1,0 +1,65 @@
+"""Search providers (SPEC W1): a protocol, and SearXNG's JSON API as the first implementation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import httpx
+
+from biny.core.errors import BinyError
+
+
+class SearchFailed(BinyError):
+    """The search endpoint could not be asked or answered badly; says which and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    url: str
+    title: str
+    snippet: str
+
+
+class SearchProvider(Protocol):
+    name: str
+
+    def search(self, query: str, limit: int) -> list[SearchResult]: ...
+
+
+class SearxngSearch:
+    """``GET {search_url}?q=…&format=json`` → ``{"results": [{"url", "title", "content"}]}``."""
+
+    name = "searxng"
+
+    def __init__(self, search_url: str, *, timeout_s: float = 8.0, user_agent: str = "biny") -> None:
+        self.search_url = search_url
+        self.timeout_s = timeout_s
+        self.user_agent = user_agent
+
+    def search(self, query: str, limit: int) -> list[SearchResult]:
+        try:
+            r = httpx.get(self.search_url, params={"q": query, "format": "json"}, timeout=self.timeout_s,
+                          headers={"User-Agent": self.user_agent, "Accept": "application/json"})
+            r.raise_for_status()
+            data = r.json()
+        except httpx.TimeoutException as exc:
+            raise SearchFailed(f"The search endpoint {self.search_url} did not answer within "
+                               f"{self.timeout_s:g} s.") from exc
+        except httpx.HTTPStatusError as exc:
+            raise SearchFailed(f"The search endpoint answered HTTP {exc.response.status_code}; check "
+                               "[web] search_url and that its JSON format is enabled.") from exc
+        except (httpx.HTTPError, ValueError) as exc:
+            raise SearchFailed(f"The search endpoint {self.search_url} could not be used ({exc}).") from exc
+        results = data.get("results") if isinstance(data, dict) else None
+        if not isinstance(results, list):
+            raise SearchFailed("The search endpoint's reply has no \"results\" list (is it SearXNG with "
+                               "format=json enabled?).")
+        out: list[SearchResult] = []
+        for item in results:
+            if isinstance(item, dict) and isinstance(item.get("url"), str) and item["url"].startswith("http"):
+                out.append(SearchResult(item["url"], str(item.get("title") or item["url"]),
+                                        str(item.get("content") or "")))
+            if len(out) == limit:
+                break
+        return out
