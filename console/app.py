@@ -26,6 +26,7 @@ from biny.console.ops import wait_all
 from biny.console.screens.inspector import InspectorScreen
 from biny.console.screens.library import LibraryScreen
 from biny.console.screens.memory import MemoryScreen
+from biny.console.screens.review import ReviewScreen
 from biny.console.screens.settings import SettingsScreen
 from biny.console.screens.structured import StructuredScreen
 from biny.core import BinyError, Engine
@@ -43,10 +44,12 @@ class MainWindow(QMainWindow):
         self.settings_screen = SettingsScreen(engine)
         self.memory = MemoryScreen(engine)
         self.structured = StructuredScreen(engine)
+        self.review = ReviewScreen(engine)
         self.screens: list[tuple[str, QWidget]] = [
             ("Library", self.library),
             ("Retrieval Inspector", self.inspector),
             ("Structured index", self.structured),
+            ("Review queue", self.review),
             ("Memory", self.memory),
             ("Settings", self.settings_screen),
         ]
@@ -78,7 +81,7 @@ class MainWindow(QMainWindow):
             self.statusBar().addWidget(w)
         self.statusBar().addPermanentWidget(self.space_label)
 
-        for screen in (self.library, self.inspector, self.settings_screen, self.memory, self.structured):
+        for screen in (self.library, self.inspector, self.settings_screen, self.memory, self.structured, self.review):
             screen.error.connect(self.show_error)
         self.library.space_selected.connect(self.on_space)
         self.library.model.connect("changed", self.show_space_state)
@@ -116,6 +119,9 @@ class MainWindow(QMainWindow):
         # Documents may have changed since the index screen last read them (ingest, archive).
         if self.screens[index][1] is self.structured and not self.structured.busy:
             self.structured.model.refresh()
+        if self.screens[index][1] is self.review and not self.review.busy:
+            self.review.model.refresh()  # web answers may have arrived from the Inspector
+            self.review.queue.setFocus()
 
     def focus_question(self) -> None:
         """Find: the question box of the screen that has one (the Inspector otherwise)."""
@@ -137,6 +143,7 @@ class MainWindow(QMainWindow):
         """A space was selected: the screens follow it."""
         self.inspector.set_space(name)
         self.structured.set_space(name)
+        self.review.set_space(name)
         self.qsettings.setValue("last_space", name)
         self.show_space_state()
 

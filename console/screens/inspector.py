@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtWidgets import (
@@ -252,7 +253,11 @@ class InspectorScreen(QWidget):
         if rewrite is not None and rewrite.data.get("retrieval_query") != result.question:
             rw = f" Searched as: “{rewrite.data.get('retrieval_query')}” ({rewrite.data.get('method')})."
         group = _GROUP_WORDS.get(result.reference, result.reference)
-        if result.structured is not None:
+        if result.answer is not None and result.answer.mode == "web":
+            read = sum(1 for src in result.answer.sources if src["read"])
+            self.status.setText(f"Nothing in your material came close enough; answered from {read} public page(s) "
+                                f"read for it ({len(result.answer.sources) - read} found only) — queued for review.")
+        elif result.structured is not None:
             s = result.structured
             self.status.setText(f"Answered exactly by the structured index ({s.call.tool}, {s.total} matched, "
                                 f"{s.ms:.1f} ms) — no passage retrieved, nothing embedded.")
@@ -315,12 +320,18 @@ class InspectorScreen(QWidget):
             return
         label = {"model": "Composed from the passages below", "none": "Not in your material",
                  "structured": "Answered from the structured index (values verbatim from the rows)",
+                 "web": "From PUBLIC web pages — not your material (queued for review)",
                  "extractive": "Extracted from the passages below (no language model)"}.get(a.mode, a.mode)
         body = _escape(a.text)
         mark = "<span style='background:#ffd43b;color:#000' title='Not found in the cited passages'>\\g<0></span>"
         for number in a.untraced_numbers:  # W5: a number no cited passage states is marked — whole numbers only
             body = re.sub(rf"(?<![\d.,]){re.escape(_escape(number))}(?![\d]|[.,]\d)", mark, body)
-        body = re.sub(r"\[(\d+)\]", r"<a href='cite:\1'>[\1]</a>", body)
+        if a.mode == "web":  # W3: the platform marks public citations — another colour, the domain shown
+            domains = {c.n: urlsplit(c.url).hostname or "" for c in a.citations}
+            body = re.sub(r"\[(\d+)\]", lambda m: f"<a href='cite:{m.group(1)}' style='color:#e8590c'>"
+                          f"[{m.group(1)} · {_escape(domains.get(int(m.group(1)), 'public'))}]</a>", body)
+        else:
+            body = re.sub(r"\[(\d+)\]", r"<a href='cite:\1'>[\1]</a>", body)
         notes = []
         if a.untraced_numbers:
             notes.append("Marked numbers are not in the cited passages: " + ", ".join(map(_escape, a.untraced_numbers)))
@@ -329,7 +340,7 @@ class InspectorScreen(QWidget):
                                                                            + a.removed_placeholders)))
         if (a.mode == "extractive" and "failed" in a.note) or "empty" in a.note:
             notes.append(_escape(a.note))
-        extra = "".join(f"<p><small>{n}</small></p>" for n in notes)
+        extra = "".join(f"<p><small>{n}</small></p>" for n in notes) + _web_sources(a.sources)
         self.answer_view.setHtml(f"<p><small><b>{label}</b></small></p><p>{body}</p>{extra}")
 
     def changeEvent(self, event: QEvent) -> None:
@@ -394,6 +405,8 @@ _GROUP_WORDS = {"han": "Chinese", "latin": "Latin-script", "kana": "Japanese", "
 
 def kept_by(hit: Hit, cut: float | None, *, more: bool = False) -> str:
     """In words, the rule that put this passage in the context (every row shown was kept)."""
+    if hit.doc_id == "web":
+        return f"a paragraph of a public page read for this answer ({hit.source}) — not your material"
     if hit.pinned:
         return "pinned: the question names its identifier (R4)"
     if more:
@@ -408,6 +421,17 @@ def kept_by(hit: Hit, cut: float | None, *, more: bool = False) -> str:
 def _question_of(item: QListWidgetItem) -> str:
     question = item.data(Qt.ItemDataRole.UserRole)
     return str(question) if question is not None else item.text()
+
+
+def _web_sources(sources: list[dict[str, Any]]) -> str:
+    """W4: pages read drawn solid, results only found drawn dashed — both listed, both labelled."""
+    rows = []
+    for src in sources:
+        style = "solid #2f9e44" if src["read"] else "dashed #868e96"
+        label = "read" if src["read"] else f"found only — {_escape(src['error'])}"
+        rows.append(f"<table width='100%' style='border:2px {style};margin:2px' cellpadding='3'><tr><td><small>"
+                    f"<b>{_escape(src['domain'])}</b> · {_escape(src['title'])} · {label}</small></td></tr></table>")
+    return "".join(rows)
 
 
 def _escape(text: str) -> str:

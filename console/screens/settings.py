@@ -6,6 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -52,6 +53,14 @@ class SettingsScreen(QWidget):
         d.addRow("Settings file", QLabel(str(engine.home / "config.toml")))
         self.encryption = QLabel("")
         d.addRow("Encryption", self.encryption)
+        # W1: one switch for searching *and* reading public pages, per space; off by default.
+        self.web = QCheckBox("Answer from public web pages when this space has nothing close enough")
+        self.web.setObjectName("web_switch")
+        self.web.toggled.connect(self._web_toggled)
+        self.web_note = QLabel("")
+        self.web_note.setWordWrap(True)
+        d.addRow("Public-web fallback", self.web)
+        d.addRow("", self.web_note)
         self.secret_source = QLabel("…")
         self.secret_source.setWordWrap(True)
         d.addRow("Passphrase source", self.secret_source)
@@ -139,9 +148,30 @@ class SettingsScreen(QWidget):
             "Chunks, titles and the structured index's values are sealed; the index's typed table (numbers "
             "used by filters included) exists in plaintext only in memory while the space is open."
             if info.encrypted else "Nothing in this space is encrypted.")
+        self.web.blockSignals(True)
+        self.web.setChecked(info.web)
+        self.web.blockSignals(False)
+        self._web_note(info.web)
         if not self._model_shown:
             self._model_shown = True
             self._load_model_detail()
+
+    def _web_note(self, on: bool) -> None:
+        url = self.engine.settings.web.search_url
+        if not url:
+            self.web_note.setText("No search endpoint: set [web] search_url (a SearXNG JSON endpoint) in "
+                                  "config.toml. Until then nothing leaves this machine.")
+        else:
+            self.web_note.setText(f"Searches {url} and reads the best pages; every answer from them is marked "
+                                  "public and waits in the Review queue." if on else "Off: no outbound request.")
+
+    def _web_toggled(self, on: bool) -> None:
+        engine, space = self.engine, self.space
+        if not space:
+            return
+        self._web_note(on)
+        run_op(lambda _p, _c: engine.web.set_enabled(space, on),
+               on_failure=lambda e, d: self.error.emit(str(e), d))
 
     def _load_model_detail(self) -> None:
         """Load the embedder in the background (the first load takes seconds) and say what it is."""

@@ -8,6 +8,7 @@ says why (timeout, HTTP 404, too large, not text, unreachable) and is never cite
 from __future__ import annotations
 
 import hashlib
+import re
 import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -34,6 +35,18 @@ class Page:
         return not self.error and bool(self.text.strip())
 
 
+# Markup the HTML reader's Markdown keeps from encyclopedia pages: reference superscripts,
+# escaped brackets, bold markers. Noise to a reader, a model and the number check alike.
+_NOISE = ((re.compile(r"<sup>.*?</sup>", re.S), ""), (re.compile(r"\\([\[\]*_])"), r"\1"),
+          (re.compile(r"\*\*(.+?)\*\*"), r"\1"))
+
+
+def clean(text: str) -> str:
+    for rx, repl in _NOISE:
+        text = rx.sub(repl, text)
+    return text
+
+
 def _text_of(body: bytes, kind: str, url: str) -> tuple[str, str]:
     """(title, main text) of a fetched body; raises BinyError when there is none."""
     from biny.core.ingest.html import parse_html_string
@@ -52,7 +65,7 @@ def _text_of(body: bytes, kind: str, url: str) -> tuple[str, str]:
     else:
         text = decode_bytes(body, name)
         return name, text
-    return doc.title, "\n\n".join(b.text for b in doc.blocks)
+    return doc.title, clean("\n\n".join(b.text for b in doc.blocks))
 
 
 def _kind(content_type: str, body: bytes) -> str | None:

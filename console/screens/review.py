@@ -1,0 +1,294 @@
+"""Review queue (SPEC C5, for operators): public-web answers approved, edited or rejected by keyboard.
+
+Keys on the queue: ``a`` approve, ``x`` reject, ``e`` edit the entry (Esc returns), ``space``
+skip, ``backspace`` undo (the last ten decisions), ``j``/``k`` next/previous. The source panel
+draws read pages solid and found-only results dashed, the snapshot shows the quoted spans
+highlighted, the comparison marks what the entry adds to or drops from the answer, and the
+entry's nearest chunks in the space say whether it repeats existing knowledge.
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from biny.console.models.review import FILTERS, ReviewModel
+from biny.console.ops import run_op
+from biny.core import Engine
+
+SNAPSHOT_SHOWN = 30_000
+KEYS = {Qt.Key.Key_A: "approve", Qt.Key.Key_X: "reject", Qt.Key.Key_E: "edit", Qt.Key.Key_Space: "skip",
+        Qt.Key.Key_Backspace: "undo", Qt.Key.Key_J: "next", Qt.Key.Key_K: "previous",
+        Qt.Key.Key_Down: "next", Qt.Key.Key_Up: "previous"}
+
+
+def _esc(text: Any) -> str:
+    return html.escape(str(text))
+
+
+def word_diff(before: str, after: str) -> str:
+    """``after`` as HTML, words it adds marked green, words of ``before`` it drops struck red."""
+    a, b = before.split(), after.split()
+    out = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op in {"replace", "delete"}:
+            out.append(f"<s style='color:#c92a2a'>{_esc(' '.join(a[i1:i2]))}</s>")
+        if op in {"replace", "insert"}:
+            out.append(f"<span style='background:#b2f2bb;color:#000'>{_esc(' '.join(b[j1:j2]))}</span>")
+        if op == "equal":
+            out.append(_esc(" ".join(b[j1:j2])))
+    return " ".join(out)
+
+
+class ReviewScreen(QWidget):
+    error = Signal(str, str)
+
+    def __init__(self, engine: Engine, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = ReviewModel(engine, run_op)
+        self.model.connect("changed", self._render)
+        self.model.connect("error", self.error.emit)
+        self.model.connect("nearest", self._nearest_loaded)
+        self.shown_id = ""  # the review id on display (the throughput bench waits on it)
+
+        self.headline = QLabel("Select a space in the Library.")
+        self.headline.setObjectName("review_state")
+        self.filter = QComboBox()
+        self.filter.addItems(list(FILTERS))
+        self.filter.currentTextChanged.connect(self._filter_changed)
+        top = QHBoxLayout()
+        top.addWidget(self.headline, 1)
+        top.addWidget(QLabel("Show"))
+        top.addWidget(self.filter)
+
+        self.queue = QListWidget()
+        self.queue.setObjectName("queue")
+        self.queue.installEventFilter(self)
+        self.queue.currentRowChanged.connect(self._row_changed)
+        self.keys_hint = QLabel("a approve · x reject · e edit · space skip · ⌫ undo · j/k move")
+        self.keys_hint.setObjectName("keys_hint")
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(self.queue, 1)
+        ll.addWidget(self.keys_hint)
+
+        self.compare = QTextBrowser()
+        self.compare.setObjectName("compare")
+        self.entry = QPlainTextEdit()
+        self.entry.setObjectName("entry")
+        self.entry.setReadOnly(True)
+        self.entry.installEventFilter(self)
+        self.sources = QTextBrowser()
+        self.sources.setObjectName("sources")
+        self.sources.setOpenLinks(False)
+        self.sources.anchorClicked.connect(self._source_clicked)
+        self.snapshot = QTextBrowser()
+        self.snapshot.setObjectName("snapshot")
+        self.nearest = QLabel("")
+        self.nearest.setObjectName("nearest")
+        self.nearest.setWordWrap(True)
+        buttons = QHBoxLayout()
+        self.approve_btn = QPushButton("Approve (a)")
+        self.approve_btn.clicked.connect(lambda: self.act("approve"))
+        self.reject_btn = QPushButton("Reject… (x)")
+        self.reject_btn.clicked.connect(self.reject_with_reason)
+        self.edit_btn = QPushButton("Edit (e)")
+        self.edit_btn.clicked.connect(lambda: self.act("edit"))
+        self.undo_btn = QPushButton("Undo (⌫)")
+        self.undo_btn.clicked.connect(lambda: self.act("undo"))
+        for b in (self.approve_btn, self.reject_btn, self.edit_btn, self.undo_btn):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        entry_box = QWidget()
+        el = QVBoxLayout(entry_box)
+        el.setContentsMargins(0, 0, 0, 0)
+        el.addWidget(QLabel("<b>Entry to store</b> — regenerated from the pages read, not the visitor's answer"))
+        el.addWidget(self.entry, 1)
+        el.addWidget(self.nearest)
+        el.addLayout(buttons)
+        source_box = QSplitter(Qt.Orientation.Horizontal)
+        source_box.addWidget(self.sources)
+        source_box.addWidget(self.snapshot)
+        source_box.setSizes([260, 520])
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(self.compare)
+        right.addWidget(entry_box)
+        right.addWidget(source_box)
+        right.setSizes([200, 230, 260])
+        body = QSplitter(Qt.Orientation.Horizontal)
+        body.addWidget(left)
+        body.addWidget(right)
+        body.setSizes([300, 800])
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(body, 1)
+        self._render()
+
+    @property
+    def busy(self) -> bool:
+        return self.model.pending > 0 or self.model.working > 0
+
+    def set_space(self, name: str) -> None:
+        self.model.set_space(name)
+
+    def _filter_changed(self, text: str) -> None:
+        self.model.filter = text
+        self.model.refresh()
+
+    # ---- keys --------------------------------------------------------------------------------------
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            if watched is self.entry:
+                if event.key() == Qt.Key.Key_Escape:  # leave the editor, back to the queue's keys
+                    self.entry.setReadOnly(True)
+                    self.queue.setFocus()
+                    return True
+                return False
+            if watched is self.queue and event.modifiers() in (Qt.KeyboardModifier.NoModifier,
+                                                                Qt.KeyboardModifier.KeypadModifier):
+                action = KEYS.get(Qt.Key(event.key()))
+                if action is not None:
+                    self.act(action)
+                    return True
+        return super().eventFilter(watched, event)
+
+    def act(self, action: str) -> None:
+        item = self.model.item()
+        if action == "approve" and item is not None:
+            edited = self.entry.toPlainText() if self.entry.document().isModified() else None
+            self.model.decide("approved", edited=edited)
+        elif action == "reject":
+            self.model.decide("rejected")
+        elif action == "edit" and item is not None and item.status == "pending":
+            self.entry.setReadOnly(False)
+            self.entry.setFocus()
+        elif action == "skip":
+            self.model.move(1 if self.model.current + 1 < len(self.model.state.items) else -self.model.current)
+        elif action == "undo":
+            self.model.undo()
+        elif action in {"next", "previous"}:
+            self.model.move(1 if action == "next" else -1)
+        if action != "edit":
+            self.queue.setFocus()
+
+    def reject_with_reason(self) -> None:
+        reason, ok = QInputDialog.getText(self, "Reject", "Why (kept with the rejection; optional):")
+        if ok:
+            self.model.decide("rejected", reason=reason.strip())
+
+    # ---- drawing -----------------------------------------------------------------------------------
+    def _render(self) -> None:
+        items = self.model.state.items
+        waiting = sum(1 for i in items if i.status == "pending")
+        if not self.model.space:
+            self.headline.setText("Select a space in the Library.")
+        else:
+            working = f" · {self.model.working} decision(s) being stored" if self.model.working else ""
+            self.headline.setText(f"<b>{waiting}</b> public-web answer(s) waiting in “{_esc(self.model.space)}”"
+                                  f"{working}. Nothing reaches the space until approved.")
+        self.queue.blockSignals(True)
+        self.queue.clear()
+        for i in items:
+            read = sum(s.read for s in i.sources)
+            row = QListWidgetItem(f"{'' if i.status == 'pending' else '[' + i.status + '] '}{i.question}\n"
+                                  f"   {read} read · {len(i.sources) - read} found only"
+                                  + (f" · {len(i.untraced_numbers)} untraced" if i.untraced_numbers else ""))
+            row.setData(Qt.ItemDataRole.UserRole, i.review_id)
+            self.queue.addItem(row)
+        self.queue.setCurrentRow(self.model.current if items else -1)
+        self.queue.blockSignals(False)
+        self.undo_btn.setEnabled(bool(self.model.decisions))
+        self._show(self.model.item())
+
+    def _row_changed(self, row: int) -> None:
+        if row >= 0 and row != self.model.current:
+            self.model.current = row
+            self._show(self.model.item())
+
+    def _show(self, item: Any | None) -> None:
+        pending = item is not None and item.status == "pending"
+        for b in (self.approve_btn, self.reject_btn, self.edit_btn):
+            b.setEnabled(pending)
+        if item is None:
+            self.shown_id = ""
+            for view in (self.compare, self.sources, self.snapshot):
+                view.setHtml("")
+            self.entry.setPlainText("")
+            self.nearest.setText("")
+            return
+        self.shown_id = item.review_id
+        entry_text = item.edited or item.entry.markdown()
+        untraced = (f"<p style='color:#e8590c'><b>Numbers not traced to a source:</b> "
+                    f"{_esc(', '.join(item.untraced_numbers))}</p>" if item.untraced_numbers else "")
+        self.compare.setHtml(
+            f"<p><b>Question</b> {_esc(item.question)}</p>"
+            f"<p><b>Answer given</b> <small>(public sources, not your material)</small><br>{_esc(item.answer)}</p>"
+            f"{untraced}<p><b>Entry compared with the answer</b> <small>(green: added · red: dropped)</small><br>"
+            f"{word_diff(item.answer, ' '.join(s.text for s in item.entry.sentences))}</p>")
+        self.entry.setPlainText(entry_text)
+        self.entry.document().setModified(False)
+        self.entry.setReadOnly(True)
+        rows = []
+        for n, s in enumerate(item.sources):
+            style = "solid #2f9e44" if s.read else "dashed #868e96"
+            label = "read" if s.read else f"found only — {_esc(s.error)}"
+            rows.append(f"<table width='100%' style='border:2px {style};margin:4px' cellpadding='4'><tr><td>"
+                        f"<a href='source:{n}'>{_esc(s.title)}</a><br><small>{_esc(s.domain)} · {label}</small>"
+                        f"</td></tr></table>")
+        self.sources.setHtml("".join(rows))
+        first = next((n for n, s in enumerate(item.sources) if s.read), None)
+        self.show_snapshot(first)
+        hits = self.model.nearest.get(item.review_id)
+        if hits is None:
+            self.nearest.setText("<small>Nearest existing knowledge: measuring…</small>")
+            self.model.load_nearest(item.review_id)
+        else:
+            self._draw_nearest(*hits)
+
+    def _source_clicked(self, url: QUrl) -> None:
+        self.show_snapshot(int(url.toString().split(":", 1)[1]))
+
+    def show_snapshot(self, n: int | None) -> None:
+        """The page as read, the entry's quoted spans highlighted."""
+        item = self.model.item()
+        if item is None or n is None or not item.sources[n].read:
+            self.snapshot.setHtml("<p><i>No page was read for this result: nothing from it is used.</i></p>")
+            return
+        src = item.sources[n]
+        text = item.snapshot.get(src.url, "")[:SNAPSHOT_SHOWN]
+        body = _esc(text)
+        for quote in {s.quote for s in item.entry.sentences if s.url == src.url}:
+            # Qt's rich text has no <mark>: a highlighted span instead.
+            body = body.replace(_esc(quote), f"<span style='background-color:#ffe066;color:#000'>{_esc(quote)}</span>")
+        self.snapshot.setHtml(f"<p><b>{_esc(src.title)}</b><br><small>{_esc(src.url)} · read {src.fetched_at}"
+                              f"</small></p><div style='white-space:pre-wrap'>{body}</div>")
+
+    def _nearest_loaded(self, review_id: str) -> None:
+        item = self.model.item()
+        if item is not None and item.review_id == review_id:
+            self._draw_nearest(*self.model.nearest[review_id])
+
+    def _draw_nearest(self, hits: list[Any], duplicate: bool) -> None:
+        near = "; ".join(f"{_esc(h.document)} (distance {h.distance:.3f}, closer than "
+                         f"{(h.closer_than or 0) * 100:.0f}% of unrelated questions)" for h in hits[:3])
+        flag = "<b style='color:#c92a2a'>Near-duplicate of existing knowledge.</b> " if duplicate else ""
+        self.nearest.setText(f"<small>{flag}Would land near: {near or 'nothing yet in this space'}</small>")

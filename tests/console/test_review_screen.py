@@ -1,0 +1,81 @@
+"""The Review queue (SPEC C5) driven by keyboard offscreen: approve, reject, edit, skip, undo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from biny.console.app import MainWindow
+from tests.conftest import ROOT
+from tests.console.test_console import _index, _rendered, _settle, window  # noqa: F401 — fixture
+from tests.core.test_web import Web, web  # noqa: F401 — the loopback search and page server
+
+pytestmark = pytest.mark.usefixtures("qapp")
+
+QUESTIONS = ["When was the Mozilla community created?", "Which company began the Mozilla project?",
+             "What does the Mozilla community develop?", "Who leads Mozilla?"]
+
+
+def test_operator_reviews_by_keyboard(qtbot, window: MainWindow, web: str,  # noqa: F811
+                                      tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    engine = window.engine
+    engine.settings.web.search_url = f"{web}/search"
+    lib = window.library
+    lib.create_space("kb", encrypted=False)
+    _settle(qtbot)
+    lib.ingest([ROOT / "resources" / "demo" / "pricing.md"])
+    qtbot.waitUntil(lambda: lib.op is None, timeout=180_000)
+    _settle(qtbot)
+    window.rail.setCurrentRow(_index(window, window.settings_screen))
+    window.settings_screen.web.setChecked(True)  # the per-space switch (W1)
+    _settle(qtbot)
+    assert engine.web.enabled("kb")
+    Web.results = ["/wiki/mozilla", "/missing"]
+    ids = [engine.answer("kb", q).review_id for q in QUESTIONS]
+    assert all(ids)
+    screen = window.review
+    window.rail.setCurrentRow(_index(window, screen))
+    _settle(qtbot)
+    assert screen.queue.count() == 4 and screen.shown_id == ids[0]
+    assert "found only — HTTP 404" in screen.sources.toPlainText() and "read" in screen.sources.toPlainText()
+    first = engine.web.item(ids[0])
+    quote = first.entry.sentences[0].quote
+    assert quote[:40] in screen.snapshot.toPlainText() and "background-color:#ffe066" in screen.snapshot.toHtml()
+    window.grab().save(str(tmp_path / "review.png"))
+    assert _rendered(tmp_path / "review.png", window)
+
+    queue = screen.queue
+    QTest.keyClick(queue, Qt.Key.Key_A)  # approve the first: the next shows at once
+    assert screen.shown_id == ids[1] and queue.count() == 3
+    QTest.keyClick(queue, Qt.Key.Key_X)  # reject the second
+    assert screen.shown_id == ids[2]
+    _settle(qtbot)
+    assert engine.web.item(ids[0]).status == "approved" and engine.web.item(ids[1]).status == "rejected"
+    QTest.keyClick(queue, Qt.Key.Key_Backspace)  # undo the rejection
+    _settle(qtbot)
+    assert engine.web.item(ids[1]).status == "pending" and queue.count() == 3
+    QTest.keyClick(queue, Qt.Key.Key_Space)  # skip
+    QTest.keyClick(queue, Qt.Key.Key_K)  # and back
+    assert screen.shown_id == screen.model.state.items[0].review_id
+    QTest.keyClick(queue, Qt.Key.Key_J)
+    target = screen.shown_id
+    QTest.keyClick(queue, Qt.Key.Key_E)  # edit: the keys now type into the entry
+    assert screen.entry.hasFocus() and not screen.entry.isReadOnly()
+    screen.entry.moveCursor(screen.entry.textCursor().MoveOperation.End)
+    QTest.keyClicks(screen.entry, " Checked by the operator.")
+    QTest.keyClick(screen.entry, Qt.Key.Key_Escape)
+    assert queue.hasFocus()
+    QTest.keyClick(queue, Qt.Key.Key_A)
+    _settle(qtbot)
+    approved = engine.web.item(target)
+    assert approved.status == "approved" and "Checked by the operator." in approved.edited
+    doc = next(d for d in engine.documents("kb") if d.doc_id == approved.doc_id)
+    assert "Checked by the operator." in "".join(c.text for c in engine.document_chunks("kb", doc.doc_id))
+    QTest.keyClick(queue, Qt.Key.Key_Backspace)  # undo an approval: its document goes
+    _settle(qtbot)
+    assert engine.web.item(target).status == "pending"
+    assert all(d.doc_id != doc.doc_id for d in engine.documents("kb"))
+    assert screen.nearest.text()  # where the entry would land was measured
