@@ -43,7 +43,10 @@ from biny.core.web.search import SearchFailed, SearchProvider, SearxngSearch
 __all__ = ["ReviewItem", "WebFallback", "WebSource"]
 
 PASSAGES = 4  # read-page paragraphs given to the composer
-PARAGRAPHS_PER_PAGE = 40
+PARAGRAPHS_PER_PAGE = 200
+EMBEDDED_CANDIDATES = 12  # paragraphs embedded per turn: the lexically best, plus each page's first three
+EMBED_CHARS = 600
+VECTOR_CACHE = 2000  # paragraph vectors kept for the session
 SNAPSHOT_CHARS = 200_000
 NEAR_DUPLICATE = 0.99  # closer than 99% of unrelated questions: the entry says what the space already says
 
@@ -116,6 +119,7 @@ class WebFallback:
         self._ingest = ingest
         self._set_status = set_status
         self.provider: SearchProvider | None = None  # set to use another provider than [web] search_url's
+        self._vectors: dict[tuple[str, str], Any] = {}
 
     # ---- the switch (W1) ----------------------------------------------------------------------------
     def enabled(self, space: str) -> bool:
@@ -174,7 +178,13 @@ class WebFallback:
         turn.pages.append(ReadPage(src.url, src.title, text))
 
     def _passages(self, question: str, turn: _Turn) -> list[Hit]:
-        """The read pages' paragraphs nearest the question, as numbered passages (never snippets)."""
+        """The read pages' paragraphs nearest the question, as numbered passages (never snippets).
+
+        Meaning and the question's own words vote together (reciprocal rank fusion): e5 distances
+        bunch within one page, and "created in 1998" must not be outranked by its neighbours. Only
+        the lexically best and the leading paragraphs are embedded (a page has hundreds), and a
+        page's paragraph vectors are kept for the session by its text hash.
+        """
         paras: list[tuple[ReadPage, int, str, int]] = []
         for page in turn.pages:
             pos = 0
@@ -186,18 +196,19 @@ class WebFallback:
                     break
         if not paras:
             return []
-        emb = self.models.embedder
-        q = emb.embed_queries([question])[0]
-        vecs = emb.embed_passages([p[2] for p in paras])
-        dist = 1.0 - vecs @ q
-        # e5 distances bunch together within one page: meaning and the question's own words vote
-        # together (reciprocal rank fusion), so "created in 1998" is not outranked by its neighbours.
         asked = query_terms(question)
         terms = [terms_of(p[2]) for p in paras]
         idf = {t: math.log(1 + len(paras) / (1 + sum(t in ts for ts in terms))) for t in asked}
         lexical = np.array([sum(w for t, w in idf.items() if t in ts) for ts in terms])
+        lex_rank = np.argsort(-lexical, kind="stable")
+        chosen = sorted(set(lex_rank[:EMBEDDED_CANDIDATES].tolist()) | {i for i, p in enumerate(paras) if p[1] < 3})
+        emb = self.models.embedder
+        q = emb.embed_queries([question])[0]
+        vecs = self._vectors_of([(paras[i][0].url, paras[i][2][:EMBED_CHARS]) for i in chosen])
+        dist = np.full(len(paras), 2.0)
+        dist[chosen] = 1.0 - vecs @ q
         fused = np.zeros(len(paras))
-        for ranking in (np.argsort(dist), np.argsort(-lexical, kind="stable")):
+        for ranking in (np.argsort(dist, kind="stable"), lex_rank):
             fused[ranking] += 1.0 / (60 + np.arange(len(paras)))
         hits = []
         for i in np.argsort(-fused)[:PASSAGES]:
@@ -205,6 +216,16 @@ class WebFallback:
             hits.append(Hit(f"web:{uuid.uuid4().hex[:10]}", "web", page.title, page.url, text, float(dist[i]), None,
                             False, None, n, [], start, start + len(text)))
         return hits
+
+    def _vectors_of(self, keys: list[tuple[str, str]]) -> Any:
+        """Vectors of (url, paragraph) pairs: cached ones reused, the rest embedded in one batch."""
+        missing = [k for k in dict.fromkeys(keys) if k not in self._vectors]
+        if missing:
+            for k, vec in zip(missing, self.models.embedder.embed_passages([t for _, t in missing]), strict=True):
+                self._vectors[k] = vec
+            while len(self._vectors) > VECTOR_CACHE:
+                self._vectors.pop(next(iter(self._vectors)))
+        return np.stack([self._vectors[k] for k in keys])
 
     def answer(self, space: str, result: AskResult, history: list[str] | None) -> None:
         """Fill ``result.answer`` from the public web (W2–W4) and queue it for review (W5)."""

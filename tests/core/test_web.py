@@ -245,3 +245,35 @@ def test_cli_switch_ask_and_review(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "rejected" in run("review", "reject", second["review_id"], "--reason", "off topic")[-1]
     assert run("review", "list", "--space", "s", "--json") == []
     assert "off for 's'" in run("space", "web", "s", "off")[-1]
+
+
+def test_with_a_model_the_entry_is_rewritten_and_every_quote_is_checked_against_its_page(eng: Engine,
+                                                                                        web: str) -> None:
+    """W6: sentences whose quote is not in the page are dropped; a title not from the material is replaced."""
+    entry = {"title": "Your question about Mozilla answered!", "sentences": [
+        {"text": "Mozilla is a free-software community founded in 1998.",
+         "quote": "is a free-software community, created in 1998 by members of Netscape", "page": 1},
+        {"text": "It has ten million members.", "quote": "ten million members worldwide", "page": 1},
+    ]}
+
+    def respond(body: dict[str, Any]) -> str:
+        system = body["messages"][0]["content"]
+        return json.dumps(entry) if "knowledge-base entry" in system else "It was created in 1998 [1]."
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), ScriptedModel)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    ScriptedModel.mode, ScriptedModel.requests = "ok", []
+    ScriptedModel.respond = staticmethod(respond)  # type: ignore[assignment]
+    eng.set_llm(OpenAICompatible(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "scripted"))
+    try:
+        eng.web.set_enabled("kb", True)
+        Web.results = ["/wiki/mozilla"]
+        item = eng.web.item(eng.answer("kb", "Tell me when Mozilla began").review_id)
+        assert item.entry.mode == "model"
+        assert [s.text for s in item.entry.sentences] == ["Mozilla is a free-software community founded in 1998."]
+        assert all(s.quote in item.snapshot[s.url] for s in item.entry.sentences)
+        assert item.entry.title == "Mozilla"  # "Your question … answered!" is not the material's title
+    finally:
+        eng.set_llm(None)
+        httpd.shutdown()
+        httpd.server_close()
