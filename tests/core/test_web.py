@@ -277,3 +277,17 @@ def test_with_a_model_the_entry_is_rewritten_and_every_quote_is_checked_against_
         eng.set_llm(None)
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_fetch_limits_say_why_a_page_was_not_read(web: str) -> None:
+    from biny.core.config import WebSettings
+    from biny.core.web.fetch import fetch
+
+    Web.pages["/big"] = (200, "text/plain", b"x" * 300_000)
+    cfg = WebSettings(max_page_mb=0.1, max_redirects=2)
+    assert fetch(f"{web}/big", cfg).error.startswith("too large")
+    assert fetch(f"{web}/logo.png", cfg).error.startswith("not text")
+    assert fetch(f"{web}/nowhere", cfg).error == "HTTP 404"
+    page = fetch(f"{web}/hostile", cfg)
+    assert page.read and "Netscape" in page.text and page.content_hash
+    assert "unreachable" in fetch("http://127.0.0.1:9/", cfg).error  # nothing listens on the discard port
