@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from biny.core import cli_index, cli_review
+from biny.core import cli_analysis, cli_index, cli_review
 from biny.core.errors import BinyError, PassphraseRequired
 from biny.core.progress import Progress
 
@@ -107,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_index.add_parser(sub)
     cli_review.add_parser(sub)
+    cli_analysis.add_parsers(sub)
 
     demo = sub.add_parser("demo", help="create the demo space from the bundled corpus")
     demo.add_argument("--space", default="demo")
@@ -452,4 +453,5 @@ if __name__ == "__main__":
 
 
 _COMMANDS = {"space": _space, "ingest": _ingest, "docs": _docs, "ask": _ask, "memory": _memory, "demo": _demo,
-             "index": cli_index.run, "review": cli_review.run}
+             "index": cli_index.run, "review": cli_review.run, "map": cli_analysis.run_map,
+             "eval": cli_analysis.run_eval}

@@ -23,6 +23,7 @@ from biny.core.progress import CancelToken, ProgressCallback, no_progress
 from biny.core.results import AskResult, Hit, IngestReport, SpaceInfo
 from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.candidates import RetrievalParams
+from biny.core.services.analysis import Analysis
 from biny.core.services.answers import Answers
 from biny.core.services.documents import Documents, expand_paths
 from biny.core.services.folder import DataFolder
@@ -54,6 +55,8 @@ class Engine:
     ``drop``, ``route``, ``run``, ``answer``, ``lint``; ``ask`` consults it first.
     ``engine.web`` is the public-web fallback and its review queue (SPEC W1–W7): ``enabled``,
     ``set_enabled``, ``items``, ``item``, ``approve``, ``reject``, ``undo``, ``nearest``.
+    ``engine.analysis`` is for analysts (SPEC C3): ``star_map``, ``collection``, ``distances``,
+    ``model_bands``, ``evaluate``, ``runs``, ``run``, ``compare``.
     """
 
     def __init__(self, folder: DataFolder, embedder: Embedder | None) -> None:
@@ -69,6 +72,7 @@ class Engine:
         self._answers = Answers(folder, self.models, self._retriever)
         self.web = WebFallback(folder, self.models, self.keys, self._retriever, self.ingest, self.set_document_status)
         self._answers.web = self.web
+        self.analysis = Analysis(folder, self.models, self.keys, self._retriever, self._documents)
         self.memory = Memory(folder, self.models, self.keys)
         self._closed = False
 

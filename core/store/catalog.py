@@ -87,6 +87,14 @@ CREATE TABLE IF NOT EXISTS baselines (
     dist VARCHAR NOT NULL,            -- JSON: n, median, quantiles, values
     PRIMARY KEY (space_id, kind)
 );
+CREATE TABLE IF NOT EXISTS eval_runs (
+    run_id VARCHAR PRIMARY KEY,
+    space_id VARCHAR NOT NULL,
+    created_at TIMESTAMP NOT NULL,
+    name VARCHAR NOT NULL,            -- the question set's file name
+    metrics VARCHAR NOT NULL,         -- JSON: per variant, numbers only
+    payload VARCHAR NOT NULL          -- JSON per question and variant; sealed in encrypted spaces
+);
 CREATE TABLE IF NOT EXISTS review_items (
     review_id VARCHAR PRIMARY KEY,
     space_id VARCHAR NOT NULL,
@@ -123,7 +131,7 @@ CREATE TABLE IF NOT EXISTS structured_rows (
 CATALOG_VERSION = "5"
 # Tables holding a space's rows, in the order a backup restores them.
 SPACE_TABLES = ("spaces", "documents", "baselines", "structured_spec", "structured_rows", "review_items",
-                "review_rejections")
+                "review_rejections", "eval_runs")
 
 # Columns added after version 1; existing data folders gain them at open.
 MIGRATIONS = [
@@ -282,6 +290,27 @@ class Catalog:
             except duckdb.Error:
                 self.con.execute("ROLLBACK")
                 raise
+
+    # ---- evaluation runs (analysts) -------------------------------------------------------
+    @mutation
+    def add_eval_run(self, run_id: str, space_id: str, name: str, metrics: str, payload: str) -> None:
+        with self.lock:
+            self.con.execute("INSERT INTO eval_runs VALUES (?, ?, ?, ?, ?, ?)",
+                             [run_id, space_id, now(), name, metrics, payload])
+
+    def eval_runs(self, space_id: str) -> list[tuple[str, datetime, str, str]]:
+        """(run_id, created_at, name, metrics JSON), newest first."""
+        with self.lock:
+            rows = self.con.execute("SELECT run_id, created_at, name, metrics FROM eval_runs WHERE space_id = ? "
+                                    "ORDER BY created_at DESC", [space_id]).fetchall()
+        return [(str(a), b, str(c), str(d)) for a, b, c, d in rows]
+
+    def eval_run(self, run_id: str) -> tuple[str, str, str, str] | None:
+        """(space_id, name, metrics, payload) of one run."""
+        with self.lock:
+            row = self.con.execute("SELECT space_id, name, metrics, payload FROM eval_runs WHERE run_id = ?",
+                                   [run_id]).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]), str(row[2]), str(row[3]))
 
     def web_enabled(self, space_id: str) -> bool:
         with self.lock:

@@ -204,6 +204,10 @@ class StoreWriter:
         with self._write():
             self.structured.drop(space_id)
 
+    def add_eval_run(self, run_id: str, space_id: str, name: str, metrics: str, payload: str) -> None:
+        with self._write():
+            self.catalog.add_eval_run(run_id, space_id, name, metrics, payload)
+
     # ---- the public-web fallback and its review queue (W1, W5–W7) --------------------------------
     def set_web(self, space_id: str, on: bool) -> None:
         with self._write():

@@ -1,0 +1,148 @@
+"""Figures for analysts (matplotlib, no pyplot and no Qt): the CLI saves them, the console shows them.
+
+Colour-blind-safe colours (Okabe–Ito) and distinct shapes per status; every figure can be
+written as PNG or SVG. CJK labels render with a CJK font when one is installed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib import font_manager, rcParams
+from matplotlib.figure import Figure
+
+from biny.core.analysis.starmap import StarMap
+
+STYLE = {  # status → (colour, marker, label)
+    "kept": ("#0072B2", "o", "kept"),
+    "pinned": ("#D55E00", "*", "pinned (identifier)"),
+    "nearest": ("#009E73", "D", "kept as nearest"),
+    "dropped": ("#999999", "x", "dropped"),
+}
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000", "#999999",
+           "#882255"]
+_CJK_FONTS = ("WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans CJK JP", "Source Han Sans SC")
+
+
+def _fonts() -> None:
+    """Prefer an installed CJK font after the default, so Chinese titles are not drawn as boxes."""
+    have = {f.name for f in font_manager.fontManager.ttflist}
+    cjk = [f for f in _CJK_FONTS if f in have]
+    # A list of families (not "sans-serif") makes matplotlib fall back glyph by glyph.
+    if cjk and rcParams["font.family"] != ["DejaVu Sans", cjk[0]]:
+        rcParams["font.family"] = ["DejaVu Sans", cjk[0]]
+
+
+def _theme(fig: Figure, dark: bool) -> tuple[str, str]:
+    fg, bg = ("#e9ecef", "#1e1e1e") if dark else ("#212529", "#ffffff")
+    fig.set_facecolor(bg)
+    return fg, bg
+
+
+def _style_axes(ax: Any, fg: str, bg: str) -> None:
+    ax.set_facecolor(bg)
+    ax.tick_params(colors=fg)
+    for spine in ax.spines.values():
+        spine.set_color(fg)
+    ax.xaxis.label.set_color(fg)
+    ax.yaxis.label.set_color(fg)
+    ax.title.set_color(fg)
+
+
+def star_map_figure(sm: StarMap, *, dark: bool = False, fig: Figure | None = None) -> Figure:
+    _fonts()
+    fig = fig or Figure(figsize=(7, 6.5))
+    fig.clear()
+    fg, bg = _theme(fig, dark)
+    ax = fig.add_subplot(projection="polar")
+    _style_axes(ax, fg, bg)
+    theta = np.linspace(0, 2 * np.pi, 200)
+    ref = {r.name: r.radius for r in sm.rings if r.kind == "reference"}
+    if "unrelated p10" in ref and "unrelated p90" in ref:
+        ax.fill_between(theta, ref["unrelated p10"], ref["unrelated p90"], color="#adb5bd", alpha=0.25,
+                        label="unrelated questions p10–p90")
+    if "unrelated median" in ref:
+        ax.plot(theta, np.full_like(theta, ref["unrelated median"]), color=fg, lw=1, ls="--",
+                label="unrelated median")
+    for n, cut in enumerate(sorted({round(r.radius, 4) for r in sm.rings if r.kind == "cut"})):
+        ax.plot(theta, np.full_like(theta, cut), color="#E69F00", lw=0.8, ls=":",
+                label="a kept passage's cut" if n == 0 else None)
+    for status in ("dropped", "kept", "nearest", "pinned"):
+        pts = [p for p in sm.points if p.status == status]
+        if pts:
+            colour, marker, label = STYLE[status]
+            ax.scatter([p.angle for p in pts], [p.radius for p in pts], c=colour, marker=marker,
+                       s=70 if status == "pinned" else 28, label=label, zorder=3, picker=True)
+    ax.plot([0], [0], marker="P", color=fg, ms=10, label="the question")
+    top = max([p.radius for p in sm.points] + [r.radius for r in sm.rings] + [0.1])
+    ax.set_ylim(0, top * 1.05)
+    ax.set_xticklabels([])
+    ax.set_title(f"{sm.question[:60]}\nradius = true cosine distance · angles keep "
+                 f"{sm.preservation:.0%} of 5-nearest neighbours", fontsize=9, color=fg)
+    leg = ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8, frameon=False)
+    for t in leg.get_texts():
+        t.set_color(fg)
+    fig.subplots_adjust(left=0.05, right=0.68)
+    return fig
+
+
+def histogram_figure(distances: np.ndarray, reference: Any, cut: float | None, title: str, *,
+                     dark: bool = False, fig: Figure | None = None, label: str = "this question's distances") -> Figure:
+    _fonts()
+    fig = fig or Figure(figsize=(7, 4))
+    fig.clear()
+    fg, bg = _theme(fig, dark)
+    ax = fig.add_subplot()
+    _style_axes(ax, fg, bg)
+    bins = np.linspace(0, max(0.6, float(np.max(distances)) if len(distances) else 0.6), 60).tolist()
+    ax.hist(distances, bins=bins, color="#0072B2", alpha=0.7, label=label, density=True)
+    if reference is not None and reference.values:
+        ax.hist(reference.values, bins=bins, histtype="step", color="#D55E00", lw=1.5, density=True,
+                label="unrelated questions → nearest passage")
+        ax.axvline(reference.median, color="#D55E00", ls="--", lw=1)
+    if cut is not None:
+        ax.axvline(cut, color="#009E73", lw=1.5, label=f"cut {cut:.3f}")
+    ax.set_xlabel("cosine distance")
+    ax.set_ylabel("density")
+    ax.set_title(title[:80], fontsize=9)
+    leg = ax.legend(fontsize=8, frameon=False)
+    for t in leg.get_texts():
+        t.set_color(fg)
+    fig.tight_layout()
+    return fig
+
+
+def collection_figure(coords: np.ndarray, groups: list[str], question: np.ndarray | None, title: str,
+                      legend_note: str, *, dark: bool = False, fig: Figure | None = None) -> Figure:
+    _fonts()
+    fig = fig or Figure(figsize=(7, 6))
+    fig.clear()
+    fg, bg = _theme(fig, dark)
+    ax = fig.add_subplot()
+    _style_axes(ax, fg, bg)
+    names = list(dict.fromkeys(groups))
+    for n, name in enumerate(names):
+        sel = np.asarray([g == name for g in groups])
+        ax.scatter(coords[sel, 0], coords[sel, 1], s=6, color=PALETTE[n % len(PALETTE)], label=name[:40],
+                   alpha=0.8, picker=True)
+    if question is not None:
+        ax.scatter([question[0]], [question[1]], marker="P", s=160, color=fg, label="the question", zorder=4)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title(f"{title}\n{legend_note}", fontsize=9)
+    leg = ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    for t in leg.get_texts():
+        t.set_color(fg)
+    fig.subplots_adjust(left=0.03, right=0.70)
+    return fig
+
+
+def save(fig: Figure, path: Path) -> Path:
+    """PNG or SVG by the file's suffix."""
+    fmt = path.suffix.lower().lstrip(".") or "png"
+    if fmt not in {"png", "svg"}:
+        raise ValueError(f"{path.name}: write .png or .svg")
+    fig.savefig(path, format=fmt, dpi=120, facecolor=fig.get_facecolor())
+    return path

@@ -1,0 +1,205 @@
+"""What analysts look at (SPEC C3, R9): the star map, the collection, distance plots, evaluation runs."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from biny.core.analysis import evaluate as ev
+from biny.core.analysis.layout import knn_recall_2d, pca2
+from biny.core.analysis.model_baseline import bands
+from biny.core.analysis.starmap import StarMap, build
+from biny.core.errors import BinyError
+from biny.core.progress import Progress, ProgressCallback, no_progress
+from biny.core.retrieve.baseline import Distribution
+from biny.core.services.documents import Documents
+from biny.core.services.folder import DataFolder
+from biny.core.services.keys import KeySession
+from biny.core.services.models import Models
+from biny.core.services.retrieval import Retriever
+from biny.core.text.scripts import script_of
+
+__all__ = ["Analysis", "Collection", "EvalRun"]
+
+COLLECTION_LIMIT = 10_000
+PRESERVATION_SAMPLE = 800
+TOP_GROUPS = 9
+
+
+@dataclass(slots=True)
+class Collection:
+    coords: Any  # (n, 2)
+    groups: list[str]
+    chunk_ids: list[str]
+    documents: list[str]
+    question: Any | None  # (2,) where the question lands, if one was given
+    total: int  # chunks in the space; more than shown means a sample
+    preservation: float
+    note: str = ""
+
+
+@dataclass(slots=True)
+class EvalRun:
+    run_id: str
+    space: str
+    name: str
+    metrics: dict[str, dict[str, Any]]  # variant → metrics
+    results: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+    comparison: dict[str, list[str]] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"run_id": self.run_id, "space": self.space, "name": self.name, "metrics": self.metrics,
+                "questions": len(self.results), "seconds": round(self.seconds, 2), "results": self.results,
+                **({"compare": self.comparison} if self.comparison is not None else {})}
+
+
+class Analysis:
+    def __init__(self, folder: DataFolder, models: Models, keys: KeySession, retriever: Retriever,
+                 documents: Documents) -> None:
+        self.folder = folder
+        self.models = models
+        self.keys = keys
+        self.retriever = retriever
+        self.documents = documents
+
+    def _params(self) -> Any:
+        params = self.retriever.params()
+        params.use_structured = False  # analysts look at retrieval itself
+        return params
+
+    def model_bands(self) -> dict[str, Distribution]:
+        """The model-level unrelated bands per language pair ("han→latin" …)."""
+        return bands(self.models.embedder, self.folder.cache_dir)
+
+    # ---- the star map ------------------------------------------------------------------------------
+    def star_map(self, space: str, question: str) -> StarMap:
+        row = self.folder.catalog.space(space)
+        result = self.retriever.ask(space, question, params=self._params())
+        vm = self.retriever.matrix(row)
+        at = {cid: i for i, cid in enumerate(vm.chunk_ids)}
+        pool = result.trace.stage("pool")
+        ids = list(dict.fromkeys([*(pool.kept if pool else []), *(h.chunk_id for h in result.chunks)]))
+        ids = [c for c in ids if c in at]
+        final = {h.chunk_id: h for h in result.chunks}
+        nearest_stage = result.trace.stage("nearest")
+        nearest = set(nearest_stage.kept) if nearest_stage else set()
+        titles = {d.doc_id: d.title for d in self.documents.rows(space)}
+        meta = []
+        for cid in ids:
+            hit = final.get(cid)
+            status = "dropped" if hit is None else "pinned" if hit.pinned else "nearest" if cid in nearest else "kept"
+            doc_id = vm.doc_ids[at[cid]]
+            meta.append({"chunk_id": cid, "doc_id": doc_id, "document": titles.get(doc_id, doc_id), "status": status,
+                         "heading": " › ".join(hit.heading_path) if hit else "", "cut": hit.cut if hit else None})
+        qvec = self.models.embedder.embed_queries([result.trace.retrieval_query])[0]
+        group, reference = self.retriever.baselines(space).reference_for(question)
+        sm = build(question, qvec, vm.matrix[[at[c] for c in ids]], meta, reference, group)
+        passage_script = script_of(result.chunks[0].text) if result.chunks else "latin"
+        band = self.model_bands().get(f"{script_of(question)}→{passage_script}")
+        if band is not None:
+            sm.model_band = {"pair": f"{script_of(question)}→{passage_script}", "p10": band.quantiles["p10"],
+                             "median": band.median, "p90": band.quantiles["p90"]}
+        return sm
+
+    # ---- distances -------------------------------------------------------------------------------
+    def distances(self, space: str, question: str) -> tuple[Any, Distribution | None, float | None]:
+        """Every chunk's distance to the question, the unrelated reference, and the tightest kept cut."""
+        row = self.folder.catalog.space(space)
+        result = self.retriever.ask(space, question, params=self._params())
+        vm = self.retriever.matrix(row)
+        qvec = self.models.embedder.embed_queries([result.trace.retrieval_query])[0]
+        _, reference = self.retriever.baselines(space).reference_for(question)
+        cuts = [h.cut for h in result.chunks if h.cut is not None]
+        return 1.0 - vm.matrix @ qvec, reference, (min(cuts) if cuts else result.max_distance)
+
+    # ---- the collection --------------------------------------------------------------------------
+    def collection(self, space: str, *, question: str | None = None, color_by: str = "document",
+                   limit: int = COLLECTION_LIMIT) -> Collection:
+        row = self.folder.catalog.space(space)
+        vm = self.retriever.matrix(row)
+        n = len(vm)
+        if n == 0:
+            raise BinyError(f"Space {space!r} has no chunks yet.")
+        rows = np.arange(n) if n <= limit else np.sort(np.random.default_rng(7).choice(n, limit, replace=False))
+        vecs = vm.matrix[rows]
+        coords, comps, mean = pca2(vecs)
+        docs = {d.doc_id: d for d in self.documents.rows(space)}
+        doc_ids = [vm.doc_ids[i] for i in rows]
+        if color_by == "language":
+            groups = ["CJK" if docs[d].cjk_share >= 0.3 else "Latin and other" if d in docs else "?" for d in doc_ids]
+        else:
+            titles = [docs[d].title if d in docs else d for d in doc_ids]
+            top = {t for t, _ in Counter(titles).most_common(TOP_GROUPS)}
+            groups = [t if t in top else "other documents" for t in titles]
+        q2 = None
+        if question:
+            q = self.models.embedder.embed_queries([question])[0]
+            q2 = (np.asarray(q, dtype=np.float64) - mean) @ comps.T
+        probe = rows[:PRESERVATION_SAMPLE] if len(rows) > PRESERVATION_SAMPLE else rows
+        pres = knn_recall_2d(vm.matrix[probe], coords[: len(probe)])
+        note = f"{len(rows):,} of {n:,} chunks (a fixed random sample)" if n > limit else f"all {n:,} chunks"
+        return Collection(coords, groups, [vm.chunk_ids[i] for i in rows],
+                          [docs[d].title if d in docs else d for d in doc_ids], q2, n, pres, note)
+
+    # ---- evaluation runs -------------------------------------------------------------------------
+    def evaluate(self, space: str, path: Path, *, progress: ProgressCallback = no_progress,
+                 compare_to: str | None = None) -> EvalRun:
+        row = self.folder.catalog.space(space)
+        crypto = self.keys.crypto(row)
+        items = ev.load(Path(path))
+        t0 = time.perf_counter()
+        results: list[dict[str, Any]] = [{"question": i.question, "unanswerable": i.unanswerable, "variants": {}}
+                                         for i in items]
+        metrics: dict[str, dict[str, Any]] = {}
+        total = len(items) * len(ev.VARIANTS)
+        for v, (variant, flags) in enumerate(ev.VARIANTS.items()):
+            params = self._params()
+            for flag, value in flags.items():
+                setattr(params, flag, value)
+            outcomes = []
+            for n, item in enumerate(items):
+                r = self.retriever.ask(space, item.question, params=params)
+                top = r.chunks[0] if r.chunks else None
+                hit = ev.judge(item, [h.text for h in r.chunks], [h.document for h in r.chunks])
+                o = ev.Outcome(len(r.chunks), hit,
+                               None if top is None else round(top.distance, 4),
+                               None if top is None or top.closer_than is None else round(top.closer_than, 4),
+                               [h.chunk_id for h in r.chunks])
+                outcomes.append(o)
+                results[n]["variants"][variant] = {"chunks": o.chunks, "hit": o.hit, "top_distance": o.top_distance,
+                                                   "top_closer_than": o.top_closer_than, "chunk_ids": o.chunk_ids}
+                progress(Progress(v * len(items) + n + 1, total, "evaluate", variant))
+            metrics[variant] = ev.metrics(items, outcomes)
+        run_id = uuid.uuid4().hex[:10]
+        payload = crypto.seal_note(f"eval:{run_id}", json.dumps({"results": results}, ensure_ascii=False))
+        self.folder.writer.add_eval_run(run_id, row.space_id, Path(path).name, json.dumps(metrics), payload)
+        run = EvalRun(run_id, space, Path(path).name, metrics, results, time.perf_counter() - t0)
+        if compare_to:
+            run.comparison = self.compare(compare_to, run_id)
+        return run
+
+    def runs(self, space: str) -> list[dict[str, Any]]:
+        row = self.folder.catalog.space(space)
+        return [{"run_id": r, "created_at": at, "name": name, "metrics": json.loads(m)}
+                for r, at, name, m in self.folder.catalog.eval_runs(row.space_id)]
+
+    def run(self, run_id: str) -> EvalRun:
+        stored = self.folder.catalog.eval_run(run_id)
+        if stored is None:
+            raise BinyError(f"No evaluation run {run_id!r}; `biny eval FILE --space S` makes one.")
+        space_id, name, metrics, payload = stored
+        row = next(s for s in self.folder.catalog.spaces() if s.space_id == space_id)
+        data = json.loads(self.keys.crypto(row).open_note(f"eval:{run_id}", payload))
+        return EvalRun(run_id, row.name, name, json.loads(metrics), data["results"])
+
+    def compare(self, first: str, second: str) -> dict[str, list[str]]:
+        a, b = self.run(first), self.run(second)
+        return ev.compare({"results": a.results}, {"results": b.results})

@@ -1,0 +1,137 @@
+"""Analysts' figures and evaluation runs (SPEC C3, R9) on the demo space, real model and stores."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from biny.core.analysis import plots
+from biny.core.cli import main
+from biny.core.config import Settings
+from biny.core.demo import build_demo
+from biny.core.engine import Engine
+from tests.conftest import CountingEmbedder
+
+Q = "Which plan is for small workshops?"
+
+
+@pytest.fixture(scope="module")
+def eng(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    engine = Engine.open(tmp_path_factory.mktemp("analysis") / "home", settings=Settings(),
+                         embedder=CountingEmbedder())
+    assert build_demo(engine).ok
+    yield engine
+    engine.close()
+
+
+def _true_distances(eng: Engine, question: str) -> dict[str, float]:
+    """Computed apart from the map: the stored vectors against a fresh query embedding."""
+    space = eng.catalog.space("demo")
+    table = eng.chunks.scan(space.space_id, ["chunk_id", "vector"])
+    q = eng.embedder.embed_queries([question])[0]
+    vecs = np.asarray(table.column("vector").to_pylist(), dtype=np.float64)
+    return dict(zip(table.column("chunk_id").to_pylist(), (1.0 - vecs @ q).tolist(), strict=True))
+
+
+def test_star_map_radius_is_the_true_distance_rings_are_the_reference_and_layout_is_stable(eng: Engine) -> None:
+    sm = eng.analysis.star_map("demo", Q)
+    truth = _true_distances(eng, Q)
+    assert len(sm.points) >= 5
+    assert max(abs(p.radius - truth[p.chunk_id]) for p in sm.points) < 1e-6
+    assert all(p.radius == p.distance for p in sm.points)
+    group, ref = eng.baselines("demo").reference_for(Q)
+    assert ref is not None and sm.reference == group
+    rings = {r.name: r.radius for r in sm.rings if r.kind == "reference"}
+    assert rings == {"unrelated p10": ref.quantiles["p10"], "unrelated median": ref.median,
+                     "unrelated p90": ref.quantiles["p90"]}
+    kept = [p for p in sm.points if p.status != "dropped"]
+    assert kept and {p.chunk_id for p in kept} == {h.chunk_id for h in eng.ask("demo", Q).chunks}
+    again = eng.analysis.star_map("demo", Q)
+    assert [(p.chunk_id, p.angle) for p in again.points] == [(p.chunk_id, p.angle) for p in sm.points]
+    assert 0.0 <= sm.preservation <= 1.0 and sm.model_band["pair"] == "latin→latin"
+
+
+def test_a_pinned_passage_is_drawn_as_pinned(eng: Engine) -> None:
+    question = "What is the battery life of TA-210?"  # a part number: pinned (R4)
+    hits = eng.ask("demo", question, params=_no_index(eng)).chunks
+    assert any(h.pinned for h in hits)
+    sm = eng.analysis.star_map("demo", question)
+    pinned = {p.chunk_id for p in sm.points if p.status == "pinned"}
+    assert pinned == {h.chunk_id for h in hits if h.pinned}
+    fig = plots.star_map_figure(sm)
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert "pinned (identifier)" in labels
+
+
+def _no_index(eng: Engine) -> Any:
+    params = eng.retrieval_params()
+    params.use_structured = False
+    return params
+
+
+def test_model_bands_per_language_pair(eng: Engine) -> None:
+    bands = eng.analysis.model_bands()
+    assert {"latin→latin", "han→latin", "han→han", "kana→kana"} <= set(bands)
+    assert all(b.n >= 16 for b in bands.values())
+    assert bands["han→han"].median < bands["han→latin"].median  # zh→en sits apart from zh→zh
+
+
+def test_collection_and_histogram(eng: Engine, tmp_path: Path) -> None:
+    col = eng.analysis.collection("demo", question="退款政策是什么？", color_by="language")
+    assert col.coords.shape == (col.total, 2) and col.question is not None and set(col.groups) <= {
+        "CJK", "Latin and other"}
+    sample = eng.analysis.collection("demo", limit=10)
+    assert len(sample.chunk_ids) == 10 and "of" in sample.note
+    dist, ref, cut = eng.analysis.distances("demo", Q)
+    assert len(dist) == col.total and ref is not None and cut is not None
+    for fig, name in ((plots.histogram_figure(dist, ref, cut, Q), "h.svg"),
+                      (plots.collection_figure(col.coords, col.groups, col.question, "demo", col.note), "c.png")):
+        out = plots.save(fig, tmp_path / name)
+        assert out.stat().st_size > 1000
+
+
+def test_evaluation_runs_with_ablations_are_kept_and_compared(eng: Engine, tmp_path: Path) -> None:
+    items = [
+        {"question": Q, "expected_document": "Tallow Plans and Pricing"},
+        {"question": "How many days is the free trial?", "answer": "14-day"},
+        {"question": "套餐的价格是多少？", "expected_document": "Tallow 套餐与价格（中国大陆）"},
+        {"question": "Who painted the ceiling of the Sistine Chapel?", "unanswerable": True},
+        {"question": "How do bees make honey?", "unanswerable": True},
+    ]
+    path = tmp_path / "set.jsonl"
+    path.write_text("\n".join(json.dumps(i, ensure_ascii=False) for i in items), encoding="utf-8")
+    run = eng.analysis.evaluate("demo", path)
+    assert set(run.metrics) == {"full", "no threshold", "no identifiers", "no second pass", "no rerank"}
+    full = run.metrics["full"]
+    assert full["questions"] == 5 and full["hit_rate"] == 1.0 and full["zero_chunk_rate"] == 1.0
+    assert run.metrics["no threshold"]["zero_chunk_rate"] == 0.0  # without the cut, something always comes back
+    assert run.run_id in {r["run_id"] for r in eng.analysis.runs("demo")}
+    again = eng.analysis.evaluate("demo", path, compare_to=run.run_id)
+    assert again.comparison == {"better": [], "worse": [], "only_in_first": [], "only_in_second": []}
+    csv_path = tmp_path / "set.csv"
+    csv_path.write_text("question,expected_document,unanswerable\n" + f"{Q},Tallow Plans and Pricing,\n"
+                        "Why do cats purr?,,true\n", encoding="utf-8")
+    assert eng.analysis.evaluate("demo", csv_path).metrics["full"]["questions"] == 2
+
+
+def test_cli_map_and_eval(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = str(tmp_path / "home")
+    assert main(["--home", home, "demo"]) == 0
+    capsys.readouterr()
+    assert main(["--home", home, "map", Q, "--space", "demo", "--out", str(tmp_path / "m.svg"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (tmp_path / "m.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
+    assert all(abs(p["radius"] - p["distance"]) < 1e-6 for p in data["points"])
+    assert {"chunk_id", "distance", "radius", "angle", "status"} <= set(data["points"][0])
+    assert [r["name"] for r in data["rings"]][:3] == ["unrelated p10", "unrelated median", "unrelated p90"]
+    qs = tmp_path / "q.jsonl"
+    qs.write_text(json.dumps({"question": Q, "expected_document": "Tallow Plans and Pricing"}) + "\n", "utf-8")
+    assert main(["--home", home, "eval", str(qs), "--space", "demo", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["metrics"]["full"]["hit_rate"] == 1.0
+    assert main(["--home", home, "map", Q, "--space", "demo", "--out", str(tmp_path / "m.gif")]) == 2
+    assert "png or .svg" in capsys.readouterr().err
