@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from biny.console import menus, theme
 from biny.console.ops import wait_all
+from biny.console.screens.analysis import AnalysisScreen
 from biny.console.screens.inspector import InspectorScreen
 from biny.console.screens.library import LibraryScreen
 from biny.console.screens.memory import MemoryScreen
@@ -45,11 +46,13 @@ class MainWindow(QMainWindow):
         self.memory = MemoryScreen(engine)
         self.structured = StructuredScreen(engine)
         self.review = ReviewScreen(engine)
+        self.analysis = AnalysisScreen(engine)
         self.screens: list[tuple[str, QWidget]] = [
             ("Library", self.library),
             ("Retrieval Inspector", self.inspector),
             ("Structured index", self.structured),
             ("Review queue", self.review),
+            ("Analysis", self.analysis),
             ("Memory", self.memory),
             ("Settings", self.settings_screen),
         ]
@@ -81,9 +84,11 @@ class MainWindow(QMainWindow):
             self.statusBar().addWidget(w)
         self.statusBar().addPermanentWidget(self.space_label)
 
-        for screen in (self.library, self.inspector, self.settings_screen, self.memory, self.structured, self.review):
+        for screen in (self.library, self.inspector, self.settings_screen, self.memory, self.structured, self.review,
+                       self.analysis):
             screen.error.connect(self.show_error)
         self.library.space_selected.connect(self.on_space)
+        self.analysis.open_chunk.connect(self._open_chunk)
         self.library.model.connect("changed", self.show_space_state)
         self.settings_screen.reembedded.connect(lambda name: self.library.refresh_spaces(select=name))
 
@@ -123,6 +128,10 @@ class MainWindow(QMainWindow):
             self.review.model.refresh()  # web answers may have arrived from the Inspector
             self.review.queue.setFocus()
 
+    def _open_chunk(self, space: str, doc_id: str, chunk_id: str, note: str) -> None:
+        self.show_screen(1)
+        self.inspector.open_chunk(space, doc_id, chunk_id, note)
+
     def focus_question(self) -> None:
         """Find: the question box of the screen that has one (the Inspector otherwise)."""
         if self.stack.currentWidget() is self.memory:
@@ -144,6 +153,7 @@ class MainWindow(QMainWindow):
         self.inspector.set_space(name)
         self.structured.set_space(name)
         self.review.set_space(name)
+        self.analysis.set_space(name)
         self.qsettings.setValue("last_space", name)
         self.show_space_state()
 

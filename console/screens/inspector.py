@@ -367,6 +367,23 @@ class InspectorScreen(QWidget):
             f"<p><b>{_escape(stage)}</b>: {_escape(verdict)}</p><p>distance {d}</p>"
             "<p><i>Not in the final context, so its text was not read or decrypted (R7).</i></p>")
 
+    def open_chunk(self, space: str, doc_id: str, chunk_id: str, note: str = "") -> None:
+        """Show one stored chunk (from the star map or the collection), read in the background."""
+        engine = self.engine
+
+        def work(_: Any, __: CancelToken) -> Any:
+            return next((c for c in engine.document_chunks(space, doc_id) if c.chunk_id == chunk_id), None)
+
+        def show(chunk: Any) -> None:
+            if chunk is None:
+                self.chunk_view.setHtml("<p><i>That chunk is no longer in the space.</i></p>")
+                return
+            heading = " › ".join(chunk.heading_path)
+            self.chunk_view.setHtml(f"<h3>{_escape(heading or doc_id)}</h3><p><small>chunk {chunk_id} · "
+                                    f"{_escape(note)}</small></p><p>{_escape(chunk.text)}</p>")
+
+        run_op(work, on_success=show, on_failure=lambda e, d: self.error.emit(str(e), d))
+
     def open_citation(self, n: int) -> None:
         """Show passage ``n`` of the answer, its cited sentences highlighted."""
         if self.result is not None and 1 <= n <= len(self.result.chunks):

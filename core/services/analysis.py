@@ -146,6 +146,9 @@ class Analysis:
         probe = rows[:PRESERVATION_SAMPLE] if len(rows) > PRESERVATION_SAMPLE else rows
         pres = knn_recall_2d(vm.matrix[probe], coords[: len(probe)])
         note = f"{len(rows):,} of {n:,} chunks (a fixed random sample)" if n > limit else f"all {n:,} chunks"
+        ref = self.retriever.baselines(space).question_nearest.get("all")
+        if ref is not None:  # the scale a distance is read against
+            note += f"; unrelated questions sit at median distance {ref.median:.3f} from their nearest chunk"
         return Collection(coords, groups, [vm.chunk_ids[i] for i in rows],
                           [docs[d].title if d in docs else d for d in doc_ids], q2, n, pres, note)
 

@@ -1,0 +1,346 @@
+"""Analysis (SPEC C3, for analysts): the star map, the collection, distance plots, evaluation runs.
+
+Figures are the same matplotlib figures the CLI writes (core/analysis/plots.py), shown on a
+Qt canvas; data is computed in the background, drawing happens here. Hovering a point says
+its document, heading and distance "closer than X% of unrelated questions"; clicking opens
+the chunk in the Inspector; a lasso on the collection lists the chunks inside it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+from matplotlib.figure import Figure
+from matplotlib.path import Path as MplPath
+from matplotlib.widgets import LassoSelector
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from biny.console.ops import run_op
+from biny.core import CancelToken, Engine
+
+METRICS = ["hit_rate", "zero_chunk_rate", "mean_chunks", "mean_top_closer_than"]
+
+
+def _dark() -> bool:
+    app = QApplication.instance()
+    return bool(app is not None and app.palette().window().color().lightness() < 128)  # type: ignore[attr-defined]
+
+
+class Canvas(FigureCanvasQTAgg):
+    def __init__(self) -> None:
+        super().__init__(Figure(figsize=(7, 6)))
+
+
+class AnalysisScreen(QWidget):
+    error = Signal(str, str)
+    open_chunk = Signal(str, str, str, str)  # space, doc_id, chunk_id, note
+
+    def __init__(self, engine: Engine, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.engine = engine
+        self.space = ""
+        self.pending = 0
+        self.star: Any = None  # the StarMap on display
+        self.col: Any = None  # the Collection on display
+        self.run: Any = None  # the last evaluation run
+        self._lasso: LassoSelector | None = None
+
+        self.question = QLineEdit()
+        self.question.setObjectName("analysis_question")
+        self.question.setPlaceholderText("A question to map (Enter)")
+        self.question.returnPressed.connect(self.draw)
+        self.draw_btn = QPushButton("Draw")
+        self.draw_btn.clicked.connect(self.draw)
+        self.color_by = QComboBox()
+        self.color_by.addItems(["document", "language"])
+        self.color_by.currentTextChanged.connect(lambda _t: self.draw_collection())
+        self.png_btn = QPushButton("Export PNG…")
+        self.png_btn.clicked.connect(lambda: self.ask_export("png"))
+        self.svg_btn = QPushButton("Export SVG…")
+        self.svg_btn.clicked.connect(lambda: self.ask_export("svg"))
+        top = QHBoxLayout()
+        top.addWidget(self.question, 1)
+        top.addWidget(self.draw_btn)
+        top.addWidget(QLabel("colour by"))
+        top.addWidget(self.color_by)
+        top.addWidget(self.png_btn)
+        top.addWidget(self.svg_btn)
+
+        self.star_canvas, self.col_canvas, self.hist_canvas = Canvas(), Canvas(), Canvas()
+        self.hover = QLabel("Hover a point for its document and distance; click to open it in the Inspector.")
+        self.hover.setObjectName("hover")
+        self.hover.setWordWrap(True)
+        star = QWidget()
+        sl = QVBoxLayout(star)
+        sl.addWidget(self.star_canvas, 1)
+        sl.addWidget(self.hover)
+        self.selection = QListWidget()
+        self.selection.setObjectName("selection")
+        col = QSplitter()
+        col.addWidget(self.col_canvas)
+        col.addWidget(self.selection)
+        col.setSizes([700, 300])
+
+        self.eval_file = QLineEdit()
+        self.eval_file.setPlaceholderText("question set: JSONL or CSV (question; expected_text / "
+                                          "expected_document / answer, or unanswerable)")
+        pick = QPushButton("Choose…")
+        pick.clicked.connect(self._pick_eval_file)
+        self.eval_btn = QPushButton("Run")
+        self.eval_btn.clicked.connect(self.evaluate)
+        self.metrics = QTableWidget(0, len(METRICS))
+        self.metrics.setObjectName("metrics")
+        self.metrics.setHorizontalHeaderLabels(METRICS)
+        self.runs = QListWidget()
+        self.runs.setObjectName("runs")
+        self.compare_btn = QPushButton("Compare the last run with the selected one")
+        self.compare_btn.clicked.connect(self.compare)
+        self.comparison = QLabel("")
+        self.comparison.setWordWrap(True)
+        ev = QWidget()
+        el = QVBoxLayout(ev)
+        row = QHBoxLayout()
+        row.addWidget(self.eval_file, 1)
+        row.addWidget(pick)
+        row.addWidget(self.eval_btn)
+        el.addLayout(row)
+        el.addWidget(self.metrics, 1)
+        el.addWidget(QLabel("Earlier runs of this space"))
+        el.addWidget(self.runs, 1)
+        el.addWidget(self.compare_btn)
+        el.addWidget(self.comparison)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(star, "Star map")
+        self.tabs.addTab(col, "Collection")
+        self.tabs.addTab(self.hist_canvas, "Distances")
+        self.tabs.addTab(ev, "Evaluation")
+        self.status = QLabel("")
+        self.status.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(self.status)
+        lay.addWidget(self.tabs, 1)
+        self.star_canvas.mpl_connect("motion_notify_event", self._hovered)
+        self.star_canvas.mpl_connect("button_press_event", self._clicked)
+
+    @property
+    def busy(self) -> bool:
+        return self.pending > 0
+
+    def set_space(self, name: str) -> None:
+        self.space = name
+        self.draw_collection()
+        self._load_runs()
+
+    def _op(self, work: Any, done: Any) -> None:
+        self.pending += 1
+
+        def finished() -> None:
+            self.pending -= 1
+
+        run_op(work, on_success=done, on_failure=lambda e, d: self.error.emit(str(e), d), on_finished=finished)
+
+    # ---- drawing ----------------------------------------------------------------------------------
+    def draw(self) -> None:
+        """Star map and distance histogram of the question; the collection with the question placed."""
+        q = self.question.text().strip()
+        if not q or not self.space:
+            return
+        engine, space = self.engine, self.space
+        self.status.setText("Measuring…")
+
+        def work(_: Any, __: CancelToken) -> tuple[Any, Any]:
+            return engine.analysis.star_map(space, q), engine.analysis.distances(space, q)
+
+        self._op(work, self._show_question)
+        self.draw_collection()
+
+    def _show_question(self, data: tuple[Any, Any]) -> None:
+        from biny.core.analysis import plots
+
+        self.star, (dist, ref, cut) = data
+        plots.star_map_figure(self.star, dark=_dark(), fig=self.star_canvas.figure)
+        self.star_canvas.draw_idle()
+        plots.histogram_figure(np.asarray(dist), ref, cut, self.star.question, dark=_dark(),
+                               fig=self.hist_canvas.figure, label="every chunk's distance to the question")
+        self.hist_canvas.draw_idle()
+        band = self.star.model_band
+        model = (f" Model-level band {band['pair']}: p10 {band['p10']:.3f}, median {band['median']:.3f}, p90 "
+                 f"{band['p90']:.3f}." if band else "")
+        kept = sum(1 for p in self.star.points if p.status != "dropped")
+        self.status.setText(f"{len(self.star.points)} pool candidates, {kept} kept. Rings: the space's unrelated "
+                            f"{self.star.reference} questions (p10, median, p90) and each kept passage's cut. Angles "
+                            f"keep {self.star.preservation:.0%} of 5-nearest neighbours.{model}")
+
+    def draw_collection(self) -> None:
+        if not self.space:
+            return
+        engine, space, by = self.engine, self.space, self.color_by.currentText()
+        q = self.question.text().strip() or None
+
+        def work(_: Any, __: CancelToken) -> Any:
+            return engine.analysis.collection(space, question=q, color_by=by)
+
+        self._op(work, self._show_collection)
+
+    def _show_collection(self, col: Any) -> None:
+        from biny.core.analysis import plots
+
+        self.col = col
+        bands = ""
+        plots.collection_figure(col.coords, col.groups, col.question, self.space,
+                                f"{col.note}; 5-NN kept on the map: {col.preservation:.0%}{bands}", dark=_dark(),
+                                fig=self.col_canvas.figure)
+        ax = self.col_canvas.figure.axes[0]
+        self._lasso = LassoSelector(ax, self._lassoed)
+        self.col_canvas.draw_idle()
+
+    def _lassoed(self, vertices: list[tuple[float, float]]) -> None:
+        if self.col is None:
+            return
+        inside = MplPath(vertices).contains_points(self.col.coords)
+        self.select(np.flatnonzero(inside).tolist())
+
+    def select(self, rows: list[int]) -> None:
+        """List the collection's chunks at these rows (lasso or click)."""
+        self.selection.clear()
+        for i in rows[:500]:
+            self.selection.addItem(f"{self.col.documents[i]} · {self.col.chunk_ids[i][:10]}")
+
+    # ---- hover and click on the star map ------------------------------------------------------------
+    def point_at(self, x: float, y: float) -> Any | None:
+        """The star-map point drawn nearest to display position (x, y), within 8 pixels."""
+        if self.star is None or not self.star_canvas.figure.axes:
+            return None
+        ax = self.star_canvas.figure.axes[0]
+        best, best_d = None, 64.0
+        for p in self.star.points:
+            px, py = ax.transData.transform((p.angle, p.radius))
+            d = (px - x) ** 2 + (py - y) ** 2
+            if d < best_d:
+                best, best_d = p, d
+        return best
+
+    def describe(self, p: Any) -> str:
+        closer = "" if p.closer_than is None else f", closer than {p.closer_than:.0%} of unrelated questions"
+        heading = f" › {p.heading}" if p.heading else ""
+        return f"{p.document}{heading} — distance {p.distance:.3f}{closer} ({p.status})"
+
+    def _hovered(self, event: Any) -> None:
+        p = self.point_at(event.x, event.y) if event.x is not None else None
+        if p is not None:
+            self.hover.setText(self.describe(p))
+
+    def _clicked(self, event: Any) -> None:
+        p = self.point_at(event.x, event.y) if event.x is not None else None
+        if p is not None:
+            self.open_chunk.emit(self.space, p.doc_id, p.chunk_id, self.describe(p))
+
+    # ---- export --------------------------------------------------------------------------------------
+    def current_figure(self) -> Figure:
+        canvas = [self.star_canvas, self.col_canvas, self.hist_canvas][min(self.tabs.currentIndex(), 2)]
+        return canvas.figure
+
+    def export(self, path: Path) -> Path:
+        from biny.core.analysis import plots
+
+        return plots.save(self.current_figure(), path)
+
+    def ask_export(self, fmt: str) -> None:
+        name, _ = QFileDialog.getSaveFileName(self, f"Export as {fmt.upper()}", f"biny-{self.space}.{fmt}",
+                                              f"{fmt.upper()} (*.{fmt})")
+        if name:
+            try:
+                self.export(Path(name).with_suffix(f".{fmt}"))
+            except (OSError, ValueError) as exc:
+                self.error.emit(f"Could not write {name}: {exc}", "")
+
+    # ---- evaluation runs -------------------------------------------------------------------------------
+    def _pick_eval_file(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Question set", "", "Question sets (*.jsonl *.csv)")
+        if name:
+            self.eval_file.setText(name)
+
+    def evaluate(self) -> None:
+        path = self.eval_file.text().strip()
+        if not path or not self.space:
+            return
+        engine, space = self.engine, self.space
+        self.eval_btn.setEnabled(False)
+        self.status.setText("Running the question set (full, then each stage off)…")
+
+        def work(_: Any, __: CancelToken) -> Any:
+            return engine.analysis.evaluate(space, Path(path))
+
+        def done(run: Any) -> None:
+            self.eval_btn.setEnabled(True)
+            self.show_run(run)
+            self._load_runs()
+
+        def failed(exc: BaseException, detail: str) -> None:
+            self.eval_btn.setEnabled(True)
+            self.error.emit(str(exc), detail)
+
+        self.pending += 1
+
+        def finished() -> None:
+            self.pending -= 1
+
+        run_op(work, on_success=done, on_failure=failed, on_finished=finished)
+
+    def show_run(self, run: Any) -> None:
+        self.run = run
+        self.metrics.setRowCount(len(run.metrics))
+        self.metrics.setVerticalHeaderLabels(list(run.metrics))
+        for r, m in enumerate(run.metrics.values()):
+            for c, key in enumerate(METRICS):
+                v = m.get(key)
+                self.metrics.setItem(r, c, QTableWidgetItem("—" if v is None else f"{v:.3f}"))
+        self.metrics.resizeColumnsToContents()
+        self.status.setText(f"Run {run.run_id}: {len(run.results)} questions in {run.seconds:.1f} s.")
+
+    def _load_runs(self) -> None:
+        engine, space = self.engine, self.space
+        self._op(lambda _p, _c: engine.analysis.runs(space), self._show_runs)
+
+    def _show_runs(self, runs: list[dict[str, Any]]) -> None:
+        self.runs.clear()
+        for r in runs:
+            full = r["metrics"].get("full", {})
+            self.runs.addItem(f"{r['run_id']} · {r['name']} · {r['created_at']:%Y-%m-%d %H:%M} · hit rate "
+                              f"{full.get('hit_rate')} · zero chunks {full.get('zero_chunk_rate')}")
+
+    def compare(self) -> None:
+        item = self.runs.currentItem()
+        if item is None or self.run is None:
+            return
+        other = item.text().split(" · ")[0]
+        engine, last = self.engine, self.run.run_id
+
+        def done(diff: dict[str, list[str]]) -> None:
+            worse = "; ".join(diff["worse"][:10])
+            better = "; ".join(diff["better"][:10])
+            self.comparison.setText(f"From {other} to {last}: {len(diff['better'])} better, {len(diff['worse'])} "
+                                    f"worse.\nBetter: {better or '—'}\nWorse: {worse or '—'}")
+
+        self._op(lambda _p, _c: engine.analysis.compare(other, last), done)

@@ -1,0 +1,68 @@
+"""The Analysis screen (SPEC C3) offscreen: star map with hover and click, collection lasso, export, runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from biny.console.app import MainWindow
+from biny.core.demo import build_demo
+from tests.console.test_console import _index, _rendered, _settle, window  # noqa: F401 — fixture
+
+pytestmark = pytest.mark.usefixtures("qapp")
+Q = "Which plan is for small workshops?"
+
+
+def test_analyst_maps_hovers_opens_exports_and_evaluates(qtbot, window: MainWindow,  # noqa: F811
+                                                         tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    assert build_demo(window.engine).ok
+    window.library.refresh_spaces(select="demo")
+    _settle(qtbot)
+    screen = window.analysis
+    window.rail.setCurrentRow(_index(window, screen))
+    screen.question.setText(Q)
+    screen.draw()
+    _settle(qtbot)
+    sm = screen.star
+    assert sm is not None and "pool candidates" in screen.status.text() and screen.star_canvas.figure.axes
+    screen.star_canvas.draw()
+    ax = screen.star_canvas.figure.axes[0]
+    target = next(p for p in sm.points if p.status != "dropped")
+    x, y = ax.transData.transform((target.angle, target.radius))
+    screen._hovered(SimpleNamespace(x=x, y=y))
+    assert target.document in screen.hover.text() and "closer than" in screen.hover.text()
+    window.grab().save(str(tmp_path / "star.png"))
+    assert _rendered(tmp_path / "star.png", window)
+    screen._clicked(SimpleNamespace(x=x, y=y))  # opens the chunk in the Inspector
+    _settle(qtbot)
+    assert window.rail.currentRow() == 1 and target.chunk_id in window.inspector.chunk_view.toPlainText()
+    window.rail.setCurrentRow(_index(window, screen))
+    for fmt in ("png", "svg"):
+        assert screen.export(tmp_path / f"map.{fmt}").stat().st_size > 1000
+    screen.tabs.setCurrentIndex(1)
+    col = screen.col
+    assert col is not None and col.question is not None
+    xs, ys = col.coords[:, 0], col.coords[:, 1]
+    pad = 1.0
+    screen._lassoed([(xs.min() - pad, ys.min() - pad), (xs.max() + pad, ys.min() - pad),
+                     (xs.max() + pad, ys.max() + pad), (xs.min() - pad, ys.max() + pad)])
+    assert screen.selection.count() == len(col.chunk_ids)
+    qs = tmp_path / "set.jsonl"
+    qs.write_text("\n".join(json.dumps(i) for i in [
+        {"question": Q, "expected_document": "Tallow Plans and Pricing"},
+        {"question": "Why do cats purr when they are happy?", "unanswerable": True}]), encoding="utf-8")
+    screen.tabs.setCurrentIndex(3)
+    screen.eval_file.setText(str(qs))
+    screen.evaluate()
+    _settle(qtbot)
+    first = screen.run
+    assert first is not None and screen.metrics.rowCount() == 5 and screen.runs.count() == 1
+    screen.evaluate()
+    _settle(qtbot)
+    screen.runs.setCurrentRow(1)  # newest first: the older run is the second line
+    screen.compare()
+    _settle(qtbot)
+    assert f"From {first.run_id}" in screen.comparison.text() and "0 worse" in screen.comparison.text()
