@@ -123,7 +123,12 @@ class AnalysisScreen(QWidget):
         row.addWidget(pick)
         row.addWidget(self.eval_btn)
         el.addLayout(row)
-        el.addWidget(self.metrics, 1)
+        self.eval_canvas = Canvas()
+        split = QSplitter()
+        split.addWidget(self.metrics)
+        split.addWidget(self.eval_canvas)
+        split.setSizes([500, 500])
+        el.addWidget(split, 2)
         el.addWidget(QLabel("Earlier runs of this space"))
         el.addWidget(self.runs, 1)
         el.addWidget(self.compare_btn)
@@ -317,6 +322,13 @@ class AnalysisScreen(QWidget):
                 v = m.get(key)
                 self.metrics.setItem(r, c, QTableWidgetItem("—" if v is None else f"{v:.3f}"))
         self.metrics.resizeColumnsToContents()
+        from biny.core.analysis import plots
+
+        # The space's view: each question's nearest chunk, against the unrelated reference.
+        plots.histogram_figure(np.asarray(run.nearest_distances(True) + run.nearest_distances(False)), run.reference,
+                               None, f"{run.name}: nearest-chunk distance of each question", dark=_dark(),
+                               fig=self.eval_canvas.figure, label="this set's questions")
+        self.eval_canvas.draw_idle()
         self.status.setText(f"Run {run.run_id}: {len(run.results)} questions in {run.seconds:.1f} s.")
 
     def _load_runs(self) -> None:

@@ -96,7 +96,10 @@ def histogram_figure(distances: np.ndarray, reference: Any, cut: float | None, t
     fg, bg = _theme(fig, dark)
     ax = fig.add_subplot()
     _style_axes(ax, fg, bg)
-    bins = np.linspace(0, max(0.6, float(np.max(distances)) if len(distances) else 0.6), 60).tolist()
+    top = max([float(np.max(distances))] if len(distances) else [0.3])
+    if reference is not None and reference.values:
+        top = max(top, max(reference.values))
+    bins = np.linspace(0, top * 1.08, 60).tolist()
     ax.hist(distances, bins=bins, color="#0072B2", alpha=0.7, label=label, density=True)
     if reference is not None and reference.values:
         ax.hist(reference.values, bins=bins, histtype="step", color="#D55E00", lw=1.5, density=True,

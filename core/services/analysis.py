@@ -54,6 +54,11 @@ class EvalRun:
     results: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     comparison: dict[str, list[str]] | None = None
+    reference: Distribution | None = None  # the space's unrelated reference, for the distance plot
+
+    def nearest_distances(self, answerable: bool) -> list[float]:
+        """Each question's nearest-chunk distance (full pipeline's pool), answerable or not."""
+        return [r["nearest"] for r in self.results if r.get("nearest") is not None and r["unanswerable"] != answerable]
 
     def to_dict(self) -> dict[str, Any]:
         return {"run_id": self.run_id, "space": self.space, "name": self.name, "metrics": self.metrics,
@@ -177,6 +182,9 @@ class Analysis:
                                None if top is None or top.closer_than is None else round(top.closer_than, 4),
                                [h.chunk_id for h in r.chunks])
                 outcomes.append(o)
+                pool = r.trace.stage("pool")
+                if variant == "full" and pool is not None and pool.data.get("distances"):
+                    results[n]["nearest"] = pool.data["distances"][0]
                 results[n]["variants"][variant] = {"chunks": o.chunks, "hit": o.hit, "top_distance": o.top_distance,
                                                    "top_closer_than": o.top_closer_than, "chunk_ids": o.chunk_ids}
                 progress(Progress(v * len(items) + n + 1, total, "evaluate", variant))
@@ -184,7 +192,8 @@ class Analysis:
         run_id = uuid.uuid4().hex[:10]
         payload = crypto.seal_note(f"eval:{run_id}", json.dumps({"results": results}, ensure_ascii=False))
         self.folder.writer.add_eval_run(run_id, row.space_id, Path(path).name, json.dumps(metrics), payload)
-        run = EvalRun(run_id, space, Path(path).name, metrics, results, time.perf_counter() - t0)
+        run = EvalRun(run_id, space, Path(path).name, metrics, results, time.perf_counter() - t0,
+                      reference=self.retriever.baselines(space).question_nearest.get("all"))
         if compare_to:
             run.comparison = self.compare(compare_to, run_id)
         return run
@@ -201,7 +210,8 @@ class Analysis:
         space_id, name, metrics, payload = stored
         row = next(s for s in self.folder.catalog.spaces() if s.space_id == space_id)
         data = json.loads(self.keys.crypto(row).open_note(f"eval:{run_id}", payload))
-        return EvalRun(run_id, row.name, name, json.loads(metrics), data["results"])
+        return EvalRun(run_id, row.name, name, json.loads(metrics), data["results"],
+                       reference=self.retriever.baselines(row.name).question_nearest.get("all"))
 
     def compare(self, first: str, second: str) -> dict[str, list[str]]:
         a, b = self.run(first), self.run(second)

@@ -111,6 +111,9 @@ def test_evaluation_runs_with_ablations_are_kept_and_compared(eng: Engine, tmp_p
     assert full["questions"] == 5 and full["hit_rate"] == 1.0 and full["zero_chunk_rate"] == 1.0
     assert run.metrics["no threshold"]["zero_chunk_rate"] == 0.0  # without the cut, something always comes back
     assert run.run_id in {r["run_id"] for r in eng.analysis.runs("demo")}
+    near, far = run.nearest_distances(True), run.nearest_distances(False)
+    assert len(near) == 3 and len(far) == 2 and max(near) < min(far)  # answerable ones sit closer
+    assert eng.analysis.run(run.run_id).nearest_distances(True) == near
     again = eng.analysis.evaluate("demo", path, compare_to=run.run_id)
     assert again.comparison == {"better": [], "worse": [], "only_in_first": [], "only_in_second": []}
     csv_path = tmp_path / "set.csv"
