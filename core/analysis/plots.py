@@ -66,6 +66,8 @@ def star_map_figure(sm: StarMap, *, dark: bool = False, fig: Figure | None = Non
     if "unrelated median" in ref:
         ax.plot(theta, np.full_like(theta, ref["unrelated median"]), color=fg, lw=1, ls="--",
                 label="unrelated median")
+    for r in (r for r in sm.rings if r.kind == "model"):
+        ax.plot(theta, np.full_like(theta, r.radius), color="#CC79A7", lw=1.2, ls="-.", label=r.name)
     for n, cut in enumerate(sorted({round(r.radius, 4) for r in sm.rings if r.kind == "cut"})):
         ax.plot(theta, np.full_like(theta, cut), color="#E69F00", lw=0.8, ls=":",
                 label="a kept passage's cut" if n == 0 else None)

@@ -15,7 +15,7 @@ import numpy as np
 from biny.core.analysis import evaluate as ev
 from biny.core.analysis.layout import knn_recall_2d, pca2
 from biny.core.analysis.model_baseline import bands
-from biny.core.analysis.starmap import StarMap, build
+from biny.core.analysis.starmap import Ring, StarMap, build
 from biny.core.errors import BinyError
 from biny.core.progress import Progress, ProgressCallback, no_progress
 from biny.core.retrieve.baseline import Distribution
@@ -112,6 +112,8 @@ class Analysis:
         if band is not None:
             sm.model_band = {"pair": f"{script_of(question)}→{passage_script}", "p10": band.quantiles["p10"],
                              "median": band.median, "p90": band.quantiles["p90"]}
+            # The model's own unrelated scale, on the same axis as the space's reference.
+            sm.rings.append(Ring(f"model unrelated median ({sm.model_band['pair']})", band.median, "model"))
         return sm
 
     # ---- distances -------------------------------------------------------------------------------

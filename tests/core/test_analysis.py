@@ -54,6 +54,8 @@ def test_star_map_radius_is_the_true_distance_rings_are_the_reference_and_layout
     again = eng.analysis.star_map("demo", Q)
     assert [(p.chunk_id, p.angle) for p in again.points] == [(p.chunk_id, p.angle) for p in sm.points]
     assert 0.0 <= sm.preservation <= 1.0 and sm.model_band["pair"] == "latin→latin"
+    model = [r for r in sm.rings if r.kind == "model"]
+    assert [r.radius for r in model] == [eng.analysis.model_bands()["latin→latin"].median]
 
 
 def test_a_pinned_passage_is_drawn_as_pinned(eng: Engine) -> None:
