@@ -12,6 +12,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from biny.core.analysis.plots import collection_figure, histogram_figure, save_figure, star_map_figure
     from biny.core.config import EDITABLE_SETTINGS, Settings
     from biny.core.engine import Engine, default_home
     from biny.core.errors import (
@@ -65,6 +66,9 @@ _EXPORTS: dict[str, str] = {
     "IndexInfo": "services.structured", "NoIndex": "services.structured", "LintItem": "structured.lint",
     "Routed": "structured.route", "Proposal": "structured.spec", "ProposedField": "structured.spec",
     "ToolResult": "structured.tools",
+    # Analysts' figures (matplotlib, no Qt): the console draws them on its canvas, the CLI saves them.
+    **{name: "analysis.plots" for name in ("collection_figure", "histogram_figure", "save_figure",
+                                           "star_map_figure")},
     "Fact": "memory.facts", "FactNotFound": "memory.facts",
     "RecallResult": "memory.recall", "RecalledFact": "memory.recall", "DroppedFact": "memory.recall",
     "Step": "memory.recall",
@@ -131,7 +135,11 @@ __all__ = [
     "Trace",
     "UnsupportedFormat",
     "WrongPassphrase",
+    "collection_figure",
     "default_home",
+    "histogram_figure",
+    "save_figure",
+    "star_map_figure",
 ]
 
 

@@ -28,12 +28,7 @@ def _dump(data: object, out: TextIO) -> None:
     out.write(json.dumps(data, ensure_ascii=False, default=_json_default) + "\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="biny", description="Grounded answers from your own documents.")
-    p.add_argument("--home", type=Path, default=None,
-                   help="data folder (default: $BINY_HOME or the user data dir)")
-    sub = p.add_subparsers(dest="command", required=True)
-
+def _space_parser(sub: Any) -> None:
     sp = sub.add_parser("space", help="create, list, delete or re-embed spaces")
     ssub = sp.add_subparsers(dest="space_cmd", required=True)
     c = ssub.add_parser("create", help="create a space (encrypted unless --unencrypted)")
@@ -60,6 +55,15 @@ def build_parser() -> argparse.ArgumentParser:
     w = ssub.add_parser("web", help="switch the public-web fallback on or off for a space (off by default)")
     w.add_argument("name")
     w.add_argument("state", choices=["on", "off"])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="biny", description="Grounded answers from your own documents.")
+    p.add_argument("--home", type=Path, default=None,
+                   help="data folder (default: $BINY_HOME or the user data dir)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    _space_parser(sub)
 
     ing = sub.add_parser("ingest", help="add files or folders to a space")
     ing.add_argument("paths", nargs="+", type=Path)

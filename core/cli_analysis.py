@@ -53,7 +53,7 @@ def run_map(engine: Any, args: argparse.Namespace) -> int:
         data = {"points": len(col.chunk_ids), "total": col.total, "preservation": col.preservation, "note": col.note}
     if args.out is not None:
         try:
-            plots.save(fig, args.out)
+            plots.save_figure(fig, args.out)
         except ValueError as exc:
             raise BinyError(str(exc)) from exc
         data["out"] = str(args.out)

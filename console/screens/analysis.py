@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from biny.console.ops import run_op
-from biny.core import CancelToken, Engine
+from biny.core import CancelToken, Engine, collection_figure, histogram_figure, save_figure, star_map_figure
 
 METRICS = ["hit_rate", "zero_chunk_rate", "mean_chunks", "mean_top_closer_than"]
 
@@ -181,12 +181,10 @@ class AnalysisScreen(QWidget):
         self.draw_collection()
 
     def _show_question(self, data: tuple[Any, Any]) -> None:
-        from biny.core.analysis import plots
-
         self.star, (dist, ref, cut) = data
-        plots.star_map_figure(self.star, dark=_dark(), fig=self.star_canvas.figure)
+        star_map_figure(self.star, dark=_dark(), fig=self.star_canvas.figure)
         self.star_canvas.draw_idle()
-        plots.histogram_figure(np.asarray(dist), ref, cut, self.star.question, dark=_dark(),
+        histogram_figure(np.asarray(dist), ref, cut, self.star.question, dark=_dark(),
                                fig=self.hist_canvas.figure, label="every chunk's distance to the question")
         self.hist_canvas.draw_idle()
         band = self.star.model_band
@@ -204,16 +202,22 @@ class AnalysisScreen(QWidget):
         q = self.question.text().strip() or None
 
         def work(_: Any, __: CancelToken) -> Any:
+            if engine.space(space).chunks == 0:
+                return None  # nothing to map yet: said on the canvas, not in an error box
             return engine.analysis.collection(space, question=q, color_by=by)
 
         self._op(work, self._show_collection)
 
     def _show_collection(self, col: Any) -> None:
-        from biny.core.analysis import plots
-
         self.col = col
+        if col is None:
+            fig = self.col_canvas.figure
+            fig.clear()
+            fig.text(0.5, 0.5, "This space has no chunks yet: add documents in the Library.", ha="center")
+            self.col_canvas.draw_idle()
+            return
         bands = ""
-        plots.collection_figure(col.coords, col.groups, col.question, self.space,
+        collection_figure(col.coords, col.groups, col.question, self.space,
                                 f"{col.note}; 5-NN kept on the map: {col.preservation:.0%}{bands}", dark=_dark(),
                                 fig=self.col_canvas.figure)
         ax = self.col_canvas.figure.axes[0]
@@ -267,9 +271,7 @@ class AnalysisScreen(QWidget):
         return canvas.figure
 
     def export(self, path: Path) -> Path:
-        from biny.core.analysis import plots
-
-        return plots.save(self.current_figure(), path)
+        return save_figure(self.current_figure(), path)
 
     def ask_export(self, fmt: str) -> None:
         name, _ = QFileDialog.getSaveFileName(self, f"Export as {fmt.upper()}", f"biny-{self.space}.{fmt}",
@@ -322,10 +324,8 @@ class AnalysisScreen(QWidget):
                 v = m.get(key)
                 self.metrics.setItem(r, c, QTableWidgetItem("—" if v is None else f"{v:.3f}"))
         self.metrics.resizeColumnsToContents()
-        from biny.core.analysis import plots
-
         # The space's view: each question's nearest chunk, against the unrelated reference.
-        plots.histogram_figure(np.asarray(run.nearest_distances(True) + run.nearest_distances(False)), run.reference,
+        histogram_figure(np.asarray(run.nearest_distances(True) + run.nearest_distances(False)), run.reference,
                                None, f"{run.name}: nearest-chunk distance of each question", dark=_dark(),
                                fig=self.eval_canvas.figure, label="this set's questions")
         self.eval_canvas.draw_idle()

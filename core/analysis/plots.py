@@ -144,7 +144,7 @@ def collection_figure(coords: np.ndarray, groups: list[str], question: np.ndarra
     return fig
 
 
-def save(fig: Figure, path: Path) -> Path:
+def save_figure(fig: Figure, path: Path) -> Path:
     """PNG or SVG by the file's suffix."""
     fmt = path.suffix.lower().lstrip(".") or "png"
     if fmt not in {"png", "svg"}:

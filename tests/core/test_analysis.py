@@ -93,7 +93,7 @@ def test_collection_and_histogram(eng: Engine, tmp_path: Path) -> None:
     assert len(dist) == col.total and ref is not None and cut is not None
     for fig, name in ((plots.histogram_figure(dist, ref, cut, Q), "h.svg"),
                       (plots.collection_figure(col.coords, col.groups, col.question, "demo", col.note), "c.png")):
-        out = plots.save(fig, tmp_path / name)
+        out = plots.save_figure(fig, tmp_path / name)
         assert out.stat().st_size > 1000
 
 
