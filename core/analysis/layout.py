@@ -34,33 +34,27 @@ def pca2(x: npt.NDArray[np.floating], center: npt.NDArray[np.floating] | None = 
     return (x - mean) @ comps.T, comps, mean
 
 
-def knn_recall_angles(vectors: npt.NDArray[np.floating], angles: Array, k: int = 5) -> float:
-    """Mean share of each point's k nearest neighbours (cosine, full dimension) that are also its
-    k nearest by angle on the map. 1.0: the angles keep every neighbourhood; ~k/n: random."""
-    n = len(vectors)
-    if n <= k + 1:
-        return 1.0
+def _recall(vectors: npt.NDArray[np.floating], low: Array, k: int) -> float:
+    """Mean share of each point's k nearest by cosine (full dimension) among its k nearest by ``low``."""
     v = np.asarray(vectors, dtype=np.float64)
     sim = v @ v.T
     np.fill_diagonal(sim, -np.inf)
-    gap = np.abs(angles[:, None] - angles[None, :]) % (2 * np.pi)
-    gap = np.minimum(gap, 2 * np.pi - gap)
-    np.fill_diagonal(gap, np.inf)
+    np.fill_diagonal(low, np.inf)
     high = np.argsort(-sim, axis=1)[:, :k]
-    low = np.argsort(gap, axis=1, kind="stable")[:, :k]
-    return float(np.mean([len(set(h) & set(lo)) / k for h, lo in zip(high, low, strict=True)]))
+    near = np.argsort(low, axis=1, kind="stable")[:, :k]
+    return float(np.mean([len(set(h) & set(lo)) / k for h, lo in zip(high, near, strict=True)]))
+
+
+def knn_recall_angles(vectors: npt.NDArray[np.floating], angles: Array, k: int = 5) -> float:
+    """How well a star map's angles keep neighbourhoods: 1.0 keeps every one; ~k/n is random."""
+    if len(vectors) <= k + 1:
+        return 1.0
+    gap = np.abs(angles[:, None] - angles[None, :]) % (2 * np.pi)
+    return _recall(vectors, np.minimum(gap, 2 * np.pi - gap), k)
 
 
 def knn_recall_2d(vectors: npt.NDArray[np.floating], coords: Array, k: int = 5) -> float:
-    """The same for a 2-D map: k nearest by cosine vs k nearest by Euclidean distance on the map."""
-    n = len(vectors)
-    if n <= k + 1:
+    """The same for a 2-D map: neighbours by Euclidean distance on the map."""
+    if len(vectors) <= k + 1:
         return 1.0
-    v = np.asarray(vectors, dtype=np.float64)
-    sim = v @ v.T
-    np.fill_diagonal(sim, -np.inf)
-    d2 = ((coords[:, None, :] - coords[None, :, :]) ** 2).sum(-1)
-    np.fill_diagonal(d2, np.inf)
-    high = np.argsort(-sim, axis=1)[:, :k]
-    low = np.argsort(d2, axis=1, kind="stable")[:, :k]
-    return float(np.mean([len(set(h) & set(lo)) / k for h, lo in zip(high, low, strict=True)]))
+    return _recall(vectors, ((coords[:, None, :] - coords[None, :, :]) ** 2).sum(-1), k)

@@ -51,6 +51,12 @@ def _style_axes(ax: Any, fg: str, bg: str) -> None:
     ax.title.set_color(fg)
 
 
+def _legend(ax: Any, fg: str, **kw: Any) -> None:
+    leg = ax.legend(fontsize=kw.pop("fontsize", 8), frameon=False, **kw)
+    for t in leg.get_texts():
+        t.set_color(fg)
+
+
 def star_map_figure(sm: StarMap, *, dark: bool = False, fig: Figure | None = None) -> Figure:
     _fonts()
     fig = fig or Figure(figsize=(7, 6.5))
@@ -83,9 +89,7 @@ def star_map_figure(sm: StarMap, *, dark: bool = False, fig: Figure | None = Non
     ax.set_xticklabels([])
     ax.set_title(f"{sm.question[:60]}\nradius = true cosine distance · angles keep "
                  f"{sm.preservation:.0%} of 5-nearest neighbours", fontsize=9, color=fg)
-    leg = ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8, frameon=False)
-    for t in leg.get_texts():
-        t.set_color(fg)
+    _legend(ax, fg, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     fig.subplots_adjust(left=0.05, right=0.68)
     return fig
 
@@ -112,9 +116,7 @@ def histogram_figure(distances: np.ndarray, reference: Any, cut: float | None, t
     ax.set_xlabel("cosine distance")
     ax.set_ylabel("density")
     ax.set_title(title[:80], fontsize=9)
-    leg = ax.legend(fontsize=8, frameon=False)
-    for t in leg.get_texts():
-        t.set_color(fg)
+    _legend(ax, fg)
     fig.tight_layout()
     return fig
 
@@ -137,9 +139,7 @@ def collection_figure(coords: np.ndarray, groups: list[str], question: np.ndarra
     ax.set_xticks([])
     ax.set_yticks([])
     ax.set_title(f"{title}\n{legend_note}", fontsize=9)
-    leg = ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    for t in leg.get_texts():
-        t.set_color(fg)
+    _legend(ax, fg, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.subplots_adjust(left=0.03, right=0.70)
     return fig
 
