@@ -28,7 +28,7 @@ from biny.core.ingest.parse import parse_file
 from biny.core.progress import CancelToken, Progress
 from biny.core.results import FileOutcome
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow, now
-from biny.core.store.lance import ChunkRecord
+from biny.core.store.lance import ChunkRecord, ChunkStore
 from biny.core.store.writer import StoreWriter
 from biny.core.text.aspects import aspects_of
 from biny.core.text.identifiers import chunk_keys
@@ -51,6 +51,7 @@ class ChunkedDocument:
     chars: int
     share: float
     chars_per_token: float
+    reused: int = 0  # chunks whose vector came from the previous revision
 
 
 def chunk_document(
@@ -114,20 +115,53 @@ def chunk_document(
     )
 
 
+def input_key(model_id: str, text: str) -> str:
+    """What a chunk's vector depends on: the model and the exact embedding input (header + text + note)."""
+    return hashlib.sha256(f"{model_id}\0{text}".encode()).hexdigest()
+
+
 def _embed(chunked: ChunkedDocument, space: SpaceRow, emb: Embedder, batch: int, name: str, cancel: CancelToken,
-           progress: Callable[[Progress], None]) -> Vectors:
-    """Every chunk's embedding input, in batches, checked; progress per batch; cancellable."""
+           progress: Callable[[Progress], None], reuse: dict[str, Vectors] | None = None) -> Vectors:
+    """Every chunk's embedding input, in batches, checked; progress per batch; cancellable.
+
+    ``reuse`` maps input keys of the previous revision to their stored vectors: a chunk whose
+    input did not change is not embedded again (editing one paragraph re-embeds its chunks only).
+    """
     total = len(chunked.records)
-    parts = []
-    for start in range(0, total, batch):
+    out = np.zeros((total, space.dim), dtype=np.float32)
+    todo = []
+    for i, text in enumerate(chunked.inputs):
+        known = (reuse or {}).get(input_key(emb.model_id, text))
+        if known is not None and known.shape == (space.dim,):
+            out[i] = known
+        else:
+            todo.append(i)
+    for start in range(0, len(todo), batch):
         cancel.raise_if_cancelled()
-        vecs = emb.embed_passages(chunked.inputs[start : start + batch])
+        rows = todo[start : start + batch]
+        vecs = emb.embed_passages([chunked.inputs[i] for i in rows])
         if vecs.shape[1] != space.dim or not np.isfinite(vecs).all():
             raise BinyError(f"The embedder returned invalid vectors for {name}.")
-        parts.append(vecs)
-        progress(Progress(min(start + batch, total), total, "embed", name))
+        out[rows] = vecs
+        progress(Progress(total - len(todo) + min(start + batch, len(todo)), total, "embed", name))
     cancel.raise_if_cancelled()
-    return np.concatenate(parts) if parts else np.zeros((0, space.dim), dtype=np.float32)
+    chunked.reused = total - len(todo)
+    return out
+
+
+def reusable_vectors(stored: str, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog, chunks: ChunkStore,
+                     model_id: str, contextual_header: bool) -> dict[str, Vectors]:
+    """Input key → vector of the chunks of the revision this file replaces (none if it is new)."""
+    prior = catalog.document_at(space.space_id, stored)
+    if prior is None:
+        return {}
+    title = crypto.open_meta(prior).title
+    out: dict[str, Vectors] = {}
+    for rec, vec in chunks.doc_vectors(space.space_id, prior.doc_id):
+        plain = crypto.open_record(rec)
+        text = embedding_input(title, plain.heading_path, plain.text) if contextual_header else plain.text
+        out[input_key(model_id, text)] = vec
+    return out
 
 
 def _document_row(path: Path, space: SpaceRow, parsed: ParsedDocument, digest: str, revision: int) -> DocumentRow:
@@ -172,6 +206,7 @@ def ingest_file(
     cancel: CancelToken,
     progress: Callable[[Progress], None],
     notes: NoteWriter | None = None,
+    chunks: ChunkStore | None = None,
 ) -> FileOutcome:
     name = str(path)
     digest, known = _known(path, space, crypto, catalog, writer)
@@ -189,6 +224,10 @@ def ingest_file(
         return FileOutcome(name, "failed", str(exc))
 
     emb = embedder()
+    # Unchanged chunks of the revision this one replaces keep their vectors (situating notes, when on, are
+    # part of the input and not stored, so then every chunk is embedded).
+    reuse = {} if notes is not None or chunks is None else reusable_vectors(
+        stored, space, crypto, catalog, chunks, emb.model_id, settings.chunking.contextual_header)
     doc = _document_row(path, space, parsed, digest, catalog.next_revision(space.space_id, stored))
     t0 = time.perf_counter()
     chunked = chunk_document(parsed.title, parsed.blocks, settings, emb, doc.doc_id, notes)
@@ -205,7 +244,8 @@ def ingest_file(
     writer.begin_document(doc)
     try:
         t0 = time.perf_counter()
-        vectors = _embed(chunked, space, emb, max(1, settings.embedding.batch_size), path.name, cancel, progress)
+        vectors = _embed(chunked, space, emb, max(1, settings.embedding.batch_size), path.name, cancel, progress,
+                         reuse)
         timings["embed"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         # One append per document: each LanceDB append is a new fragment and version.
@@ -222,5 +262,6 @@ def ingest_file(
         # Disk full and friends: nothing of this document stays; earlier ones are intact.
         writer.abandon_document(doc, "failed", str(exc))
         return FileOutcome(name, "failed", f"{path.name}: storage error ({exc}). Free disk space and retry.")
-    return FileOutcome(name, "ingested", f"revision {doc.revision}", doc.doc_id, title, doc.chunks,
+    reused = f" ({chunked.reused} of {doc.chunks} passages unchanged, not embedded again)" if chunked.reused else ""
+    return FileOutcome(name, "ingested", f"revision {doc.revision}{reused}", doc.doc_id, title, doc.chunks,
                        timings, sum(r.tokens for r in chunked.records))

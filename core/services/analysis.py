@@ -104,7 +104,7 @@ class Analysis:
             doc_id = vm.doc_ids[at[cid]]
             meta.append({"chunk_id": cid, "doc_id": doc_id, "document": titles.get(doc_id, doc_id), "status": status,
                          "heading": " › ".join(hit.heading_path) if hit else "", "cut": hit.cut if hit else None})
-        qvec = self.models.embedder.embed_queries([result.trace.retrieval_query])[0]
+        qvec = self.models.embed_queries([result.trace.retrieval_query])[0]
         group, reference = self.retriever.baselines(space).reference_for(question)
         sm = build(question, qvec, vm.matrix[[at[c] for c in ids]], meta, reference, group)
         passage_script = script_of(result.chunks[0].text) if result.chunks else "latin"
@@ -122,7 +122,7 @@ class Analysis:
         row = self.folder.catalog.space(space)
         result = self.retriever.ask(space, question, params=self._params())
         vm = self.retriever.matrix(row)
-        qvec = self.models.embedder.embed_queries([result.trace.retrieval_query])[0]
+        qvec = self.models.embed_queries([result.trace.retrieval_query])[0]
         _, reference = self.retriever.baselines(space).reference_for(question)
         cuts = [h.cut for h in result.chunks if h.cut is not None]
         return 1.0 - vm.matrix @ qvec, reference, (min(cuts) if cuts else result.max_distance)
@@ -148,7 +148,7 @@ class Analysis:
             groups = [t if t in top else "other documents" for t in titles]
         q2 = None
         if question:
-            q = self.models.embedder.embed_queries([question])[0]
+            q = self.models.embed_queries([question])[0]
             q2 = (np.asarray(q, dtype=np.float64) - mean) @ comps.T
         probe = rows[:PRESERVATION_SAMPLE] if len(rows) > PRESERVATION_SAMPLE else rows
         pres = knn_recall_2d(vm.matrix[probe], coords[: len(probe)])

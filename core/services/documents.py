@@ -123,7 +123,8 @@ class Documents:
                                   file_count=len(files)))
 
             target = path.resolve() if path.exists() else path
-            job = ingest_rows if path.suffix.lower() in ROW_SUFFIXES else partial(ingest_file, notes=notes)
+            job = ingest_rows if path.suffix.lower() in ROW_SUFFIXES else partial(
+                ingest_file, notes=notes, chunks=self.folder.chunks)
             try:
                 outcome = job(target, row, crypto=crypto, settings=self.folder.settings,
                               embedder=lambda: self.models.embedder, catalog=self.folder.catalog,

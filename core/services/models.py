@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from biny.core.config import Settings, save_settings
-from biny.core.embed.base import Embedder
+from biny.core.embed.base import Embedder, Vectors
 from biny.core.embed.factory import make_embedder
 from biny.core.errors import ModelMismatch
 from biny.core.llm.base import ChatModel
@@ -15,6 +19,7 @@ from biny.core.store.catalog import SpaceRow
 from biny.core.store.lance import ChunkStore
 
 _KEYRING_SERVICE = "biny-llm"
+QUERY_CACHE = 1024  # questions whose vectors are kept (≈1.6 MB at 384 dimensions)
 
 
 class Models:
@@ -25,6 +30,10 @@ class Models:
         self._embedder_lock = threading.Lock()
         self._llm: ChatModel | None = None
         self._llm_override = False
+        # Question vectors by (model, text): the Inspector's re-runs, an evaluation's ablations and the
+        # star map ask the same question again and again; a repeat costs no embedding.
+        self._queries: OrderedDict[tuple[str, str], Any] = OrderedDict()
+        self._queries_lock = threading.Lock()
 
     @property
     def embedder(self) -> Embedder:
@@ -32,6 +41,24 @@ class Models:
             if self._embedder is None:
                 self._embedder = make_embedder(self.settings.embedding.model)
             return self._embedder
+
+    def embed_queries(self, texts: list[str]) -> Vectors:
+        """``embedder.embed_queries`` with a bounded cache of recent questions (exact text, same model)."""
+        emb = self.embedder
+        keys = [(emb.model_id, t) for t in texts]
+        with self._queries_lock:
+            known = {k: self._queries[k] for k in keys if k in self._queries}
+            for k in known:
+                self._queries.move_to_end(k)
+        missing = list(dict.fromkeys(k for k in keys if k not in known))
+        if missing:
+            fresh = dict(zip(missing, emb.embed_queries([t for _, t in missing]), strict=True))
+            known |= fresh
+            with self._queries_lock:
+                self._queries.update(fresh)
+                while len(self._queries) > QUERY_CACHE:
+                    self._queries.popitem(last=False)
+        return np.stack([known[k] for k in keys]) if keys else np.zeros((0, emb.dim), dtype=np.float32)
 
     @property
     def loaded(self) -> bool:

@@ -111,10 +111,9 @@ class Retriever:
         crypto = self.keys.crypto(row)
         docs = self._opened_documents(row, vm)
         titles = {d: doc.title for d, doc in docs.items() if doc.status == "active"}
-        emb = self.models.embedder
         settings = self.folder.settings
         ctx = Context(titles=titles, glossary=self._glossary_of(row.space_id, titles),
-                      embed_queries=emb.embed_queries, blind=crypto.blind, model=self.models.llm,
+                      embed_queries=self.models.embed_queries, blind=crypto.blind, model=self.models.llm,
                       followup_fallback=settings.llm.followup_fallback)
         if settings.retrieval.reranker.startswith("cross-encoder:"):
             from biny.core.retrieve.rerankers import CrossEncoderReranker

@@ -374,6 +374,14 @@ class Catalog:
             ).fetchone()
         return self._doc(row) if row else None
 
+    def document_at(self, space_id: str, path: str) -> DocumentRow | None:
+        """The visible (active or archived) revision stored under ``path``, if any."""
+        with self.lock:
+            row = self.con.execute(
+                f"SELECT {', '.join(_DOC_COLS)} FROM documents WHERE space_id = ? AND path = ? "
+                "AND status IN ('active', 'archived') ORDER BY revision DESC LIMIT 1", [space_id, path]).fetchone()
+        return self._doc(row) if row else None
+
     def next_revision(self, space_id: str, path: str) -> int:
         with self.lock:
             row = self.con.execute(

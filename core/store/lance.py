@@ -14,6 +14,7 @@ from typing import Any
 
 import lancedb
 import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 
 from biny.core.embed.base import Vectors
@@ -172,6 +173,18 @@ class ChunkStore:
         for row in rows:
             row["heading_path"] = json.loads(row["heading_path"])
             out[row["chunk_id"]] = ChunkRecord(**row)
+        return out
+
+    def doc_vectors(self, space_id: str, doc_id: str) -> list[tuple[ChunkRecord, npt.NDArray[np.float32]]]:
+        """A document's chunks with their stored vectors (re-ingest reuses unchanged ones)."""
+        if self.table_name(space_id) not in self._names():
+            return []
+        rows = self.scan(space_id, [*_META_COLS, "vector"], f"doc_id IN ({_quote_list([doc_id])})").to_pylist()
+        out = []
+        for row in rows:
+            vec = np.asarray(row.pop("vector"), dtype=np.float32)
+            row["heading_path"] = json.loads(row["heading_path"])
+            out.append((ChunkRecord(**row), vec))
         return out
 
     def doc_chunks(self, space_id: str, doc_id: str) -> list[ChunkRecord]:

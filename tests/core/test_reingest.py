@@ -1,0 +1,36 @@
+"""Re-ingest embeds only what changed (issue: close to the physical limit): chunk-level vector reuse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from biny.core.config import Settings
+from biny.core.engine import Engine
+from tests.conftest import CountingEmbedder, corpus
+
+
+def test_editing_one_paragraph_re_embeds_only_its_chunks(tmp_path: Path) -> None:
+    settings = Settings()
+    settings.chunking.target_tokens = 64  # many small chunks, cheaply
+    settings.chunking.overlap_tokens = 0
+    emb = CountingEmbedder()
+    text = corpus("cn_laws", "民法典__继承编.md").read_text(encoding="utf-8")
+    doc = tmp_path / "law.md"
+    doc.write_text(text, encoding="utf-8")
+    with Engine.open(tmp_path / "home", settings=settings, embedder=emb) as eng:
+        eng.create_space("s")  # encrypted: reuse reads sealed chunks back
+        first = eng.ingest("s", [doc]).files[0]
+        assert first.chunks >= 30 and emb.passages_embedded == first.chunks
+        paragraphs = text.split("\n\n")
+        middle = len(paragraphs) // 2
+        paragraphs[middle] = paragraphs[middle] + "（本款于修订时补充说明。）"
+        doc.write_text("\n\n".join(paragraphs), encoding="utf-8")
+        before = emb.passages_embedded
+        second = eng.ingest("s", [doc]).files[0]
+        assert second.outcome == "ingested" and "revision 2" in second.message
+        assert emb.passages_embedded - before <= 3, second.message
+        assert "unchanged, not embedded again" in second.message
+        # The reused vectors are the stored ones: asking finds the edited and the untouched text alike.
+        hit = eng.ask("s", "本款于修订时补充说明").chunks
+        assert hit and "补充说明" in hit[0].text
+        assert len(eng.documents("s")) == 1 and eng.documents("s")[0].revision == 2
