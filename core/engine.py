@@ -216,7 +216,8 @@ class Engine:
     def document_chunks(self, space: str, doc_id: str) -> list[ChunkRecord]:
         return self._documents.chunks(space, doc_id)
 
-    def set_document_status(self, space: str, doc_id: str, status: str) -> None:
+    def set_document_status(self, space: str, doc_id: str | list[str], status: str) -> None:
+        """One document, or many at once (a table's rows): one write, one baseline refresh."""
         self._documents.set_status(space, doc_id, status)
         self._retriever.refresh_baselines(space)
 

@@ -16,8 +16,36 @@ class LibrarySnapshot:
     spaces: list[SpaceInfo] = field(default_factory=list)
     current: SpaceInfo | None = None
     documents: list[DocumentRow] = field(default_factory=list)
+    tables: dict[str, list[str]] = field(default_factory=dict)  # "table:<file>" → its rows' doc_ids
     failures: list[dict[str, Any]] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+
+
+def _group_tables(docs: list[DocumentRow]) -> tuple[list[DocumentRow], dict[str, list[str]]]:
+    """A table's rows (one document each) listed as one line: "books.csv — 10,000 rows".
+
+    Thousands of rows would otherwise fill the list (and a 10,000-line table takes the UI
+    thread a second to draw); archive, restore and delete act on all of a table's rows.
+    """
+    out: list[DocumentRow] = []
+    members: dict[str, list[DocumentRow]] = {}
+    for d in docs:
+        if d.kind == "row":
+            members.setdefault(d.path.rsplit("#", 1)[0], []).append(d)
+        else:
+            out.append(d)
+    tables: dict[str, list[str]] = {}
+    for path, rows in members.items():
+        key = "table:" + path
+        tables[key] = [r.doc_id for r in rows]
+        statuses = {r.status for r in rows}
+        out.append(DocumentRow(
+            doc_id=key, space_id=rows[0].space_id, path=path, title=f"{Path(path).name} — {len(rows):,} rows",
+            kind="table", content_hash="", revision=max(r.revision for r in rows),
+            status=statuses.pop() if len(statuses) == 1 else "mixed", bytes=sum(r.bytes for r in rows),
+            chunks=sum(r.chunks for r in rows), chars=sum(r.chars for r in rows),
+            ingested_at=max(r.ingested_at for r in rows)))
+    return sorted(out, key=lambda d: d.title.casefold()), tables
 
 
 def _snapshot(engine: Engine, want: str | None) -> LibrarySnapshot:
@@ -27,7 +55,7 @@ def _snapshot(engine: Engine, want: str | None) -> LibrarySnapshot:
     snap = LibrarySnapshot(spaces, current)
     if current is not None:
         if not current.locked:
-            snap.documents = engine.documents(current.name)
+            snap.documents, snap.tables = _group_tables(engine.documents(current.name))
         snap.failures = [r for r in engine.ingest_log(current.name) if r["outcome"] == "failed"][:8]
     snap.notices = list(engine.notices)
     engine.notices.clear()
@@ -105,7 +133,8 @@ class LibraryModel(Fetching):
         name = self.current
         if name:
             engine = self.engine
-            self._then_refresh(lambda: engine.set_document_status(name, doc_id, status), select=name)
+            target: str | list[str] = self.state.tables.get(doc_id, doc_id)  # a table: all its rows at once
+            self._then_refresh(lambda: engine.set_document_status(name, target, status), select=name)
 
     def ingest(self, paths: list[Path]) -> bool:
         """Start an ingest of files and folders (folders are walked in the background)."""

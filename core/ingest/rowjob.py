@@ -172,8 +172,8 @@ def ingest_rows(
     # Rows no longer in the file leave the space (their chunks too).
     gone = [d for d in catalog.docs_under(space.space_id, base + "#")
             if d not in run.kept_ids and d not in run.new_ids]
-    for doc_id in gone:
-        writer.set_status(space.space_id, doc_id, "deleted")
+    if gone:
+        writer.set_statuses(space.space_id, gone, "deleted")
     unchanged = len(table.rows) - len(run.new_ids)
     parts = [f"{len(run.new_ids)} rows ingested", f"{unchanged} unchanged"] + ([f"{len(gone)} removed"] if gone else [])
     if table.skipped:

@@ -87,14 +87,16 @@ class Documents:
         crypto = self.keys.crypto(row)
         return [crypto.open_record(r) for r in self.folder.chunks.doc_chunks(row.space_id, doc_id)]
 
-    def set_status(self, space: str, doc_id: str, status: str) -> None:
+    def set_status(self, space: str, doc_id: str | list[str], status: str) -> None:
         if status not in STATUSES:
             raise BinyError(f"Unknown document status {status!r}.")
         row = self.folder.catalog.space(space)
-        doc = self.folder.catalog.document(doc_id)
-        if doc is None or doc.space_id != row.space_id:
-            raise BinyError(f"No document {doc_id} in space {space!r}.")
-        self.folder.writer.set_status(row.space_id, doc_id, status)
+        ids = [doc_id] if isinstance(doc_id, str) else list(doc_id)
+        known = self.folder.catalog.known_doc_ids(row.space_id)
+        missing = [d for d in ids if d not in known]
+        if missing:
+            raise BinyError(f"No document {missing[0]} in space {space!r}.")
+        self.folder.writer.set_statuses(row.space_id, ids, status)
         self._changed(space)
 
     def log(self, space: str) -> list[dict[str, Any]]:

@@ -493,6 +493,11 @@ class Catalog:
             self.con.execute("UPDATE documents SET status = ? WHERE doc_id = ?", [status, doc_id])
 
     @mutation
+    def set_statuses(self, doc_ids: list[str], status: str) -> None:
+        with self.lock:
+            self.con.execute("UPDATE documents SET status = ? WHERE doc_id IN (SELECT unnest(?))", [status, doc_ids])
+
+    @mutation
     def drop_document_row(self, doc_id: str) -> None:
         with self.lock:
             self.con.execute("DELETE FROM documents WHERE doc_id = ?", [doc_id])

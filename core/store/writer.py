@@ -180,6 +180,14 @@ class StoreWriter:
                 self.chunks.delete_docs(space_id, [doc_id])
             self.vectors.invalidate(space_id)
 
+    def set_statuses(self, space_id: str, doc_ids: list[str], status: str) -> None:
+        """Many documents at once (a table's rows): one catalog statement, one Lance delete."""
+        with self._write():
+            self.catalog.set_statuses(doc_ids, status)
+            if status == "deleted":
+                self.chunks.delete_docs(space_id, doc_ids)
+            self.vectors.invalidate(space_id)
+
     def replace_space_vectors(
         self, space: SpaceRow, records: list[ChunkRecord], vectors: Vectors, model: str, dim: int
     ) -> None:

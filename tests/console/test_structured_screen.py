@@ -28,6 +28,8 @@ def test_curator_proposes_chooses_builds_and_tries_a_question(qtbot, window: Mai
     _settle(qtbot)
     lib.ingest([tmp_path / "books.csv"])
     _wait_ingest(qtbot, window)
+    # The table's 30 row documents are one line in the Library, not 30.
+    assert lib.table.rowCount() == 1 and lib.table.item(0, 0).text() == "books.csv — 30 rows"
     screen = window.structured
     window.rail.setCurrentRow(_index(window, screen))
     _settle(qtbot)
@@ -78,3 +80,21 @@ def test_a_space_without_headers_says_why_it_has_no_index(qtbot, window: MainWin
     _settle(qtbot)
     assert "No index" in window.structured.headline.text()
     assert not window.structured.build_btn.isEnabled() and not window.structured.question.isEnabled()
+
+
+def test_a_table_is_archived_and_restored_as_one(qtbot, window: MainWindow, tmp_path: Path) -> None:  # noqa: F811  # type: ignore[no-untyped-def]
+    _books_csv(tmp_path / "books.csv", rows=12)
+    lib = window.library
+    lib.create_space("t", encrypted=False)
+    _settle(qtbot)
+    lib.ingest([tmp_path / "books.csv"])
+    _wait_ingest(qtbot, window)
+    table_id = lib.table.item(0, 0).data(Qt.ItemDataRole.UserRole)
+    lib.model.set_status(table_id, "archived")
+    _settle(qtbot)
+    docs = window.engine.documents("t")
+    assert len(docs) == 12 and {d.status for d in docs} == {"archived"}
+    assert lib.table.item(0, 4).text() == "archived"
+    lib.model.set_status(table_id, "active")
+    _settle(qtbot)
+    assert {d.status for d in window.engine.documents("t")} == {"active"}
