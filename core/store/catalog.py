@@ -488,11 +488,6 @@ class Catalog:
         return [r[0] for r in rows]
 
     @mutation
-    def set_status(self, doc_id: str, status: str) -> None:
-        with self.lock:
-            self.con.execute("UPDATE documents SET status = ? WHERE doc_id = ?", [status, doc_id])
-
-    @mutation
     def set_statuses(self, doc_ids: list[str], status: str) -> None:
         with self.lock:
             self.con.execute("UPDATE documents SET status = ? WHERE doc_id IN (SELECT unnest(?))", [status, doc_ids])

@@ -173,15 +173,8 @@ class StoreWriter:
         with self._write():
             self.catalog.put_note(key, note)
 
-    def set_status(self, space_id: str, doc_id: str, status: str) -> None:
-        with self._write():
-            self.catalog.set_status(doc_id, status)
-            if status == "deleted":
-                self.chunks.delete_docs(space_id, [doc_id])
-            self.vectors.invalidate(space_id)
-
     def set_statuses(self, space_id: str, doc_ids: list[str], status: str) -> None:
-        """Many documents at once (a table's rows): one catalog statement, one Lance delete."""
+        """Archive, restore or delete documents; many at once (a table's rows): one statement, one Lance delete."""
         with self._write():
             self.catalog.set_statuses(doc_ids, status)
             if status == "deleted":

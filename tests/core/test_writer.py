@@ -120,5 +120,5 @@ def test_a_full_run_writes_only_through_the_writer_and_asking_writes_nothing(
     engine.delete_space("laws")
     engine.import_space(archive, name="laws-restored")
     assert [(d.title, d.status) for d in engine.documents("laws-restored")] == before
-    assert {"insert_fact", "update_fact", "add_turn", "set_fact_status", "set_status", "set_wrapped_key",
+    assert {"insert_fact", "update_fact", "add_turn", "set_fact_status", "set_statuses", "set_wrapped_key",
             "set_memory_key", "import_space", "delete_space"} <= set(writes)
