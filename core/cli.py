@@ -273,8 +273,16 @@ def _space(engine: Any, args: argparse.Namespace) -> int:
     return 0
 
 
+def _shown(path: str) -> str:
+    """A file name for a terminal line: control characters (a newline in a name) written as escapes."""
+    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode() for c in path)
+
+
 def _ingest(engine: Any, args: argparse.Namespace) -> int:
     out = sys.stdout
+    if not engine.expand_paths(args.paths):
+        raise BinyError("Nothing to ingest: no supported file (PDF, DOCX, HTML, Markdown, text, CSV/TSV/JSONL/XLSX) "
+                        f"in {', '.join(map(str, args.paths))}.")
     bar = _Bar()
     try:
         report = engine.ingest(args.space, args.paths, progress=bar)
@@ -286,7 +294,7 @@ def _ingest(engine: Any, args: argparse.Namespace) -> int:
     else:
         for f in report.files:
             detail = f"{f.chunks} chunks, {f.message}" if f.outcome == "ingested" else f.message
-            print(f"{f.outcome:<10} {f.path}: {detail}")
+            print(f"{f.outcome:<10} {_shown(f.path)}: {_shown(detail)}")
         print(f"{len(report.by('ingested'))} ingested, {len(report.by('unchanged'))} unchanged, "
               f"{len(report.by('failed'))} failed in {report.seconds:.1f} s")
     return 0 if report.ok else 1

@@ -75,8 +75,22 @@ def sniff(path: Path, limits: LimitSettings) -> str:
     return "text"
 
 
+def utf16_without_bom(head: bytes) -> str | None:
+    """"utf-16-be" / "utf-16-le" for BOM-less UTF-16 text (mostly Latin: a NUL in every other byte)."""
+    pairs = len(head) // 2
+    if pairs < 8:
+        return None
+    even = sum(1 for i in range(0, pairs * 2, 2) if head[i] == 0)
+    odd = sum(1 for i in range(1, pairs * 2, 2) if head[i] == 0)
+    if even >= 0.4 * pairs and odd <= 0.02 * pairs:
+        return "utf-16-be"
+    if odd >= 0.4 * pairs and even <= 0.02 * pairs:
+        return "utf-16-le"
+    return None
+
+
 def _looks_utf16(head: bytes) -> bool:
-    return head.startswith((b"\xff\xfe", b"\xfe\xff"))
+    return head.startswith((b"\xff\xfe", b"\xfe\xff")) or utf16_without_bom(head) is not None
 
 
 def _zip_kind(path: Path) -> str:

@@ -27,6 +27,15 @@ def decode_bytes(raw: bytes, name: str) -> str:
     for bom, enc in ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16")):
         if raw.startswith(bom):
             return raw.decode(enc)
+    from biny.core.ingest.sniff import utf16_without_bom
+
+    # Before UTF-8: BOM-less UTF-16 of Latin text is valid UTF-8 too, full of NULs.
+    wide = utf16_without_bom(raw[:4096])
+    if wide is not None:
+        try:
+            return raw.decode(wide)
+        except UnicodeDecodeError:
+            pass
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -45,13 +54,17 @@ def parse_text(path: Path, kind: str) -> ParsedDocument:
 
 
 def parse_text_string(text: str, *, kind: str, fallback_title: str, name: str) -> ParsedDocument:
+    nuls = text.count("\x00")
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     if kind in {"markdown", "text"}:
         text = _HTML_COMMENT.sub("", text)
     blocks = _blocks(text)
     if not any(b.text.strip() for b in blocks):
         raise EmptyDocument(f"{name} contains no text.")
-    return ParsedDocument(title=_title(blocks, fallback_title), kind=kind, blocks=blocks)
+    doc = ParsedDocument(title=_title(blocks, fallback_title), kind=kind, blocks=blocks)
+    if nuls:
+        doc.warnings.append(f"{nuls} NUL byte(s) removed: the file may be damaged or not plain text.")
+    return doc
 
 
 def _blocks(text: str) -> list[Block]:

@@ -1,0 +1,43 @@
+"""Smaller bad inputs (issue: hardening, point 5): each says what happened instead of failing or hiding it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from biny.core.cli import main
+from biny.core.config import LimitSettings
+from biny.core.ingest.parse import parse_file
+
+
+def test_utf16_without_a_bom_is_read_as_text(tmp_path: Path) -> None:
+    for enc in ("utf-16-be", "utf-16-le"):
+        path = tmp_path / f"notes-{enc}.txt"
+        path.write_bytes("# Maintenance\n\nReplace the filter every 90 days.\n".encode(enc))
+        doc = parse_file(path, LimitSettings())
+        assert "every 90 days" in " ".join(b.text for b in doc.blocks) and not doc.warnings
+
+
+def test_nul_bytes_are_removed_and_said(tmp_path: Path) -> None:
+    path = tmp_path / "damaged.txt"
+    path.write_bytes(b"# Notes\n\n" + b"A" * 2000 + b"\x00\x00 and the rest of the text.\n")
+    doc = parse_file(path, LimitSettings())
+    assert any("2 NUL byte(s) removed" in w for w in doc.warnings)
+
+
+def test_an_empty_folder_is_an_error_and_odd_file_names_stay_on_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = str(tmp_path / "home")
+    assert main(["--home", home, "space", "create", "s", "--unencrypted"]) == 0
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    capsys.readouterr()
+    assert main(["--home", home, "ingest", str(empty), "--space", "s"]) == 2
+    assert "Nothing to ingest" in capsys.readouterr().err
+    odd = tmp_path / "two\nlines.md"
+    odd.write_text("# Title\n\nSome text about filters.\n", encoding="utf-8")
+    assert main(["--home", home, "ingest", str(odd), "--space", "s"]) == 0
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if line.startswith("ingested"))
+    assert "two\\nlines.md" in line
