@@ -40,6 +40,8 @@ def _space_parser(sub: Any) -> None:
     u.add_argument("--remember", action="store_true", help="store it in the OS keyring (or opted-in file)")
     pw = ssub.add_parser("passphrase", help="change the passphrase of a space's owner (re-wraps keys only)")
     pw.add_argument("name")
+    pw.add_argument("--old-from-env", metavar="VAR", help="read the current passphrase from this variable")
+    pw.add_argument("--new-from-env", metavar="VAR", help="read the new passphrase from this variable")
     ex = ssub.add_parser("export", help="back up a space (wrapped key included) to a .tar file")
     ex.add_argument("name")
     ex.add_argument("dest", type=Path)
@@ -160,6 +162,37 @@ def _prompt(label: str, *, confirm: bool = False) -> str:
     return first
 
 
+def _old_and_new(args: argparse.Namespace) -> tuple[str, str]:
+    """Old and new passphrase from two distinct sources — never one variable standing for both.
+
+    Two environment variables (``--old-from-env A --new-from-env B``), else two lines on a
+    non-terminal stdin, else two prompts on the terminal.
+    """
+    import getpass
+    import os
+
+    if args.old_from_env or args.new_from_env:
+        if not (args.old_from_env and args.new_from_env) or args.old_from_env == args.new_from_env:
+            raise BinyError("Give --old-from-env and --new-from-env, naming two different variables.")
+        old, new = os.environ.get(args.old_from_env), os.environ.get(args.new_from_env)
+        if not old or not new:
+            raise BinyError(f"{args.old_from_env if not old else args.new_from_env} is not set; nothing was changed.")
+    elif not sys.stdin.isatty():
+        lines = sys.stdin.read().splitlines()
+        if len(lines) < 2 or not lines[0] or not lines[1]:
+            raise BinyError("Without a terminal, give the current and the new passphrase as two lines on stdin, or "
+                            "--old-from-env VAR --new-from-env VAR. (BINY_PASSPHRASE is not used for a change.)")
+        old, new = lines[0], lines[1]
+    else:
+        old = getpass.getpass("Current passphrase: ")
+        new = getpass.getpass("New passphrase: ")
+        if getpass.getpass("Repeat: ") != new:
+            raise BinyError("The two new passphrases differ; nothing was changed.")
+    if old == new:
+        raise BinyError("The new passphrase is the same as the current one; nothing was changed.")
+    return old, new
+
+
 def _global_options_everywhere(parser: argparse.ArgumentParser) -> None:
     """Accept the global options after a subcommand too (``biny ask … --home data``).
 
@@ -229,8 +262,7 @@ def _space(engine: Any, args: argparse.Namespace) -> int:
         engine.unlock(args.name, _prompt(f"Passphrase for {args.name}: "), remember=args.remember)
         print(f"passphrase accepted for {args.name!r}")
     elif args.space_cmd == "passphrase":
-        old = _prompt("Current passphrase: ")
-        new = _prompt("New passphrase: ", confirm=True)
+        old, new = _old_and_new(args)
         changed = engine.change_passphrase(args.name, old, new)
         print(f"re-wrapped the keys of {len(changed)} space(s): {', '.join(changed)}")
     elif args.space_cmd == "export":

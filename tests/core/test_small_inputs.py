@@ -41,3 +41,26 @@ def test_an_empty_folder_is_an_error_and_odd_file_names_stay_on_one_line(
     out = capsys.readouterr().out
     line = next(line for line in out.splitlines() if line.startswith("ingested"))
     assert "two\\nlines.md" in line
+
+
+def test_passphrase_change_needs_two_distinct_sources(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    home = str(tmp_path / "home")
+    monkeypatch.setenv("BINY_PASSPHRASE", "first passphrase")
+    assert main(["--home", home, "space", "create", "s"]) == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # not a terminal, nothing given: refused
+    assert main(["--home", home, "space", "passphrase", "s"]) == 2
+    assert "two lines on stdin" in capsys.readouterr().err
+    monkeypatch.setenv("OLD_PW", "first passphrase")
+    monkeypatch.setenv("NEW_PW", "second passphrase")
+    assert main(["--home", home, "space", "passphrase", "s", "--old-from-env", "OLD_PW",
+                 "--new-from-env", "OLD_PW"]) == 2  # one variable for both
+    assert main(["--home", home, "space", "passphrase", "s", "--old-from-env", "OLD_PW",
+                 "--new-from-env", "NEW_PW"]) == 0
+    assert "re-wrapped" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO("second passphrase\nthird passphrase\n"))
+    assert main(["--home", home, "space", "passphrase", "s"]) == 0
+    monkeypatch.setenv("BINY_PASSPHRASE", "third passphrase")
+    assert main(["--home", home, "docs", "--space", "s"]) == 0  # the new one opens it
