@@ -1,7 +1,8 @@
 """The ``biny`` command line: the same Engine the console uses, for scripts.
 
 Exit codes: 0 success; 1 some files failed to ingest (the rest are stored);
-2 a usage or environment error (message on stderr); 130 interrupted.
+2 nothing could run — a usage or environment error (message on stderr); 3 a bug (a short
+message on stderr, the traceback in <data folder>/logs/biny.log); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -242,6 +243,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BinyError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:  # noqa: BLE001 — a bug: a short message and a log, never a bare traceback
+        log = _log_bug(args)
+        print(f"internal error ({type(exc).__name__}: {exc}). This is a bug in biny; the details are in {log}.",
+              file=sys.stderr)
+        return 3
+
+
+def _log_bug(args: argparse.Namespace) -> Path:
+    """Write the current traceback to the data folder's log (or the temp folder's); returns where."""
+    import tempfile
+    import traceback
+    from datetime import UTC, datetime
+
+    from biny.core.engine import default_home
+
+    for folder in (Path(args.home or default_home()) / "logs", Path(tempfile.gettempdir())):
+        path = folder / "biny.log"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with path.open("a", encoding="utf-8") as fh:
+                fh.write(f"--- {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC: biny {args.command}\n"
+                         f"{traceback.format_exc()}\n")
+            return path
+        except OSError:
+            continue
+    return Path("(no writable log folder)")
 
 
 def _run(engine: Any, args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from pathlib import Path
 import docx
 from docx.table import Table
 from docx.text.paragraph import Paragraph
+from lxml import etree
 
 from biny.core.config import LimitSettings
 from biny.core.errors import CorruptDocument, EmptyDocument
@@ -22,8 +23,10 @@ def parse_docx(path: Path, limits: LimitSettings) -> ParsedDocument:
     check_zip_bomb(path, limits)
     try:
         document = docx.Document(str(path))
-    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
-        raise CorruptDocument(f"{path.name} is not a readable Word file ({exc}).") from exc
+    except (zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError) as exc:
+        # A damaged or hostile part (broken XML, an entity bomb): this file fails, the run goes on.
+        raise CorruptDocument(f"{path.name} is not a readable Word file ({type(exc).__name__}: {exc}). "
+                              "Open and save it again in Word, or export it as PDF.") from exc
     blocks: list[Block] = []
     for item in document.iter_inner_content():
         if isinstance(item, Paragraph):

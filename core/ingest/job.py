@@ -262,6 +262,10 @@ def ingest_file(
         # Disk full and friends: nothing of this document stays; earlier ones are intact.
         writer.abandon_document(doc, "failed", str(exc))
         return FileOutcome(name, "failed", f"{path.name}: storage error ({exc}). Free disk space and retry.")
+    except Exception as exc:
+        # A store error of another kind (Lance, DuckDB): this document goes; the caller reports and logs it.
+        writer.abandon_document(doc, "failed", f"{type(exc).__name__}: {exc}")
+        raise
     reused = f" ({chunked.reused} of {doc.chunks} passages unchanged, not embedded again)" if chunked.reused else ""
     return FileOutcome(name, "ingested", f"revision {doc.revision}{reused}", doc.doc_id, title, doc.chunks,
                        timings, sum(r.tokens for r in chunked.records))

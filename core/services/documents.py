@@ -135,6 +135,10 @@ class Documents:
                 report.files.append(FileOutcome(str(path), "cancelled", "cancelled by the user"))
                 report.cancelled = True
                 break
+            except Exception as exc:  # noqa: BLE001 — one file's unexpected failure must not end the run
+                log = self.folder.log_exception(f"ingest of {path}")
+                outcome = FileOutcome(str(path), "failed", f"{path.name} could not be ingested "
+                                      f"({type(exc).__name__}: {exc}). Nothing of it is visible; details in {log}.")
             report.files.append(outcome)
             progress(Progress(n + 1, len(files), "file_done", path.name, file=path.name, file_index=n,
                               file_count=len(files), outcome=outcome.outcome))

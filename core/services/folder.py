@@ -54,6 +54,20 @@ class DataFolder:
         """The review queue (reads; writes go through ``writer``)."""
         return self.writer.review
 
+    def log_exception(self, what: str) -> Path:
+        """Append the current exception's traceback to the folder's log; returns the log's path."""
+        import traceback
+        from datetime import UTC, datetime
+
+        path = self.home / "logs" / "biny.log"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("a", encoding="utf-8") as fh:
+                fh.write(f"--- {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC: {what}\n{traceback.format_exc()}\n")
+        except OSError:
+            pass  # a full or read-only disk: the message on screen still names the failure
+        return path
+
     @property
     def cache_dir(self) -> Path:
         return self.home / "cache"

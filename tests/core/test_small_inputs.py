@@ -64,3 +64,37 @@ def test_passphrase_change_needs_two_distinct_sources(tmp_path: Path, capsys: py
     assert main(["--home", home, "space", "passphrase", "s"]) == 0
     monkeypatch.setenv("BINY_PASSPHRASE", "third passphrase")
     assert main(["--home", home, "docs", "--space", "s"]) == 0  # the new one opens it
+
+
+def test_a_broken_docx_fails_alone_and_the_files_after_it_are_stored(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Broken XML inside a DOCX and an XML entity bomb: each fails with its name; the good file after them lands."""
+    import zipfile
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    good_docx = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "docx"
+    sample = next(iter(sorted(good_docx.glob("*.docx"))), None)
+    if sample is None:
+        pytest.skip("no DOCX in the shared corpora")
+    with zipfile.ZipFile(sample) as zin:
+        parts = {n: zin.read(n) for n in zin.namelist()}
+    entities = "".join(f"<!ENTITY e{i} '{('&e' + str(i - 1) + ';') * 10 if i else '&a;' * 10}'>" for i in range(8))
+    bomb = (f"<?xml version='1.0'?><!DOCTYPE d [<!ENTITY a 'aaaaaaaaaa'>{entities}]>"
+            "<w:document xmlns:w='x'><w:body>&e7;</w:body></w:document>").encode()
+    for name, body in (("a_broken.docx", b"<w:document xmlns:w='x'><w:body><w:p attr=oops></w:body>"),
+                       ("b_bomb.docx", bomb)):
+        with zipfile.ZipFile(folder / name, "w") as zout:
+            for part, data in parts.items():
+                zout.writestr(part, body if part == "word/document.xml" else data)
+    (folder / "c_good.md").write_text("# Filters\n\nReplace the filter every 90 days.\n", encoding="utf-8")
+    home = str(tmp_path / "home")
+    assert main(["--home", home, "space", "create", "s", "--unencrypted"]) == 0
+    capsys.readouterr()
+    assert main(["--home", home, "ingest", str(folder), "--space", "s", "--json"]) == 1  # some files failed
+    import json
+
+    files = {Path(f["path"]).name: f for f in json.loads(capsys.readouterr().out)["files"]}
+    assert files["c_good.md"]["outcome"] == "ingested"
+    for bad in ("a_broken.docx", "b_bomb.docx"):
+        assert files[bad]["outcome"] == "failed" and bad in files[bad]["message"], files[bad]
