@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from biny.core.crypto.blind import BlindIndex
 from biny.core.crypto.cipher import open_sealed, seal
 from biny.core.crypto.keys import SpaceKeys
+from biny.core.errors import BinyError
 from biny.core.store.catalog import DocumentRow
 from biny.core.store.lance import ChunkRecord
 
@@ -55,6 +56,16 @@ class SpaceCrypto:
         rec.text = payload["text"]
         rec.heading_path = payload["heading_path"]
         return rec
+
+    def log_message(self, stored_path: str, message: str) -> str:
+        """An ingest-log message as stored: sealed in encrypted spaces (it names files and their faults)."""
+        return self.seal_note(f"log:{stored_path}", message) if message else message
+
+    def open_log(self, stored_path: str, message: str) -> str:
+        try:
+            return self.open_note(f"log:{stored_path}", message)
+        except BinyError:
+            return "(sealed message that no longer opens)"
 
     def open_text(self, chunk_id: str, text: str, ct: bytes) -> str:
         """A chunk's text from its stored columns (plaintext, or opened from ``ct``)."""

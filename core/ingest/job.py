@@ -183,7 +183,7 @@ def _known(path: Path, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog,
     try:
         digest = crypto.stored_hash(file_hash(path))
     except OSError as exc:
-        writer.log(space.space_id, stored, "failed", str(exc))
+        writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(exc)))
         return None, FileOutcome(name, "failed", f"{path.name} could not be read ({exc.strerror or exc}).")
     same = catalog.find_unchanged(space.space_id, digest)
     if same is None:
@@ -220,7 +220,7 @@ def ingest_file(
         parsed = parse_file(path, settings.limits)
         timings["parse"] = time.perf_counter() - t0
     except BinyError as exc:
-        writer.log(space.space_id, stored, "failed", str(exc))
+        writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(exc)))
         return FileOutcome(name, "failed", str(exc))
 
     emb = embedder()
@@ -256,15 +256,15 @@ def ingest_file(
         writer.abandon_document(doc, "cancelled", "cancelled by the user")
         raise
     except BinyError as exc:
-        writer.abandon_document(doc, "failed", str(exc))
+        writer.abandon_document(doc, "failed", crypto.log_message(doc.path, str(exc)))
         return FileOutcome(name, "failed", str(exc))
     except OSError as exc:
         # Disk full and friends: nothing of this document stays; earlier ones are intact.
-        writer.abandon_document(doc, "failed", str(exc))
+        writer.abandon_document(doc, "failed", crypto.log_message(doc.path, str(exc)))
         return FileOutcome(name, "failed", f"{path.name}: storage error ({exc}). Free disk space and retry.")
     except Exception as exc:
         # A store error of another kind (Lance, DuckDB): this document goes; the caller reports and logs it.
-        writer.abandon_document(doc, "failed", f"{type(exc).__name__}: {exc}")
+        writer.abandon_document(doc, "failed", crypto.log_message(doc.path, f"{type(exc).__name__}: {exc}"))
         raise
     reused = f" ({chunked.reused} of {doc.chunks} passages unchanged, not embedded again)" if chunked.reused else ""
     return FileOutcome(name, "ingested", f"revision {doc.revision}{reused}", doc.doc_id, title, doc.chunks,

@@ -102,7 +102,8 @@ def _flush(run: _Run, batch: list[tuple[DocumentRow, ChunkedDocument]]) -> None:
         run.writer.abandon_documents(docs, "cancelled", "cancelled by the user")
         raise
     except (BinyError, OSError) as exc:
-        run.writer.abandon_documents(docs, "failed", str(exc))
+        base = docs[0].path.split("#")[0]
+        run.writer.abandon_documents(docs, "failed", run.crypto.log_message(base, str(exc)))
         raise
     run.new_ids += [d.doc_id for d in docs]
     run.chunks += len(records)
@@ -145,10 +146,10 @@ def ingest_rows(
     try:
         table = read_rows(path, settings.limits)
     except BinyError as exc:
-        writer.log(space.space_id, base, "failed", str(exc))
+        writer.log(space.space_id, base, "failed", crypto.log_message(base, str(exc)))
         return FileOutcome(name, "failed", str(exc))
     except OSError as exc:
-        writer.log(space.space_id, base, "failed", str(exc))
+        writer.log(space.space_id, base, "failed", crypto.log_message(base, str(exc)))
         return FileOutcome(name, "failed", f"{path.name} could not be read ({exc.strerror or exc}).")
     run = _Run(path, space, crypto, settings, catalog, writer, embedder(), cancel, progress, len(table.rows))
     run.tick("parse", time.perf_counter() - t0)
@@ -180,5 +181,5 @@ def ingest_rows(
         parts.append(f"{table.skipped} malformed lines skipped")
     message = ", ".join(parts) + f" ({len(table.fields)} fields)"
     outcome = "ingested" if run.new_ids or gone else "unchanged"
-    writer.log(space.space_id, base, outcome, "" if crypto.encrypted else message)
+    writer.log(space.space_id, base, outcome, crypto.log_message(base, message))
     return FileOutcome(name, outcome, message, None, path.name, run.chunks, run.timings, run.tokens)

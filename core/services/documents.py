@@ -100,7 +100,13 @@ class Documents:
         self._changed(space)
 
     def log(self, space: str) -> list[dict[str, Any]]:
-        return self.folder.catalog.ingest_log(self.folder.catalog.space(space).space_id)
+        """The ingest log, messages opened (they are sealed in encrypted spaces: they name files)."""
+        row = self.folder.catalog.space(space)
+        crypto = self.keys.crypto(row)
+        entries = self.folder.catalog.ingest_log(row.space_id)
+        for e in entries:
+            e["message"] = crypto.open_log(e["path"], e["message"] or "")
+        return entries
 
     def ingest(self, space: str, paths: Iterable[Path | str], *, progress: ProgressCallback = no_progress,
                cancel: CancelToken | None = None) -> IngestReport:

@@ -98,3 +98,20 @@ def test_a_broken_docx_fails_alone_and_the_files_after_it_are_stored(tmp_path: P
     assert files["c_good.md"]["outcome"] == "ingested"
     for bad in ("a_broken.docx", "b_bomb.docx"):
         assert files[bad]["outcome"] == "failed" and bad in files[bad]["message"], files[bad]
+
+
+def test_ingest_log_messages_are_sealed_in_an_encrypted_space(tmp_path: Path) -> None:
+    from biny.core.engine import Engine
+    from tests.conftest import CountingEmbedder
+
+    bad = tmp_path / "acquisition-plan-2027.pdf"
+    bad.write_bytes(b"MZ" + b"\0" * 64)  # an executable renamed .pdf
+    with Engine.open(tmp_path / "home", embedder=CountingEmbedder()) as eng:
+        eng.create_space("s")
+        assert eng.ingest("s", [bad]).files[0].outcome == "failed"
+        shown = eng.ingest_log("s")
+        assert "acquisition-plan-2027.pdf" in shown[0]["message"]  # opened for the owner
+        eng.catalog.con.execute("CHECKPOINT")
+    for path in (tmp_path / "home").rglob("*"):
+        if path.is_file():
+            assert b"acquisition-plan" not in path.read_bytes(), path
