@@ -89,6 +89,9 @@ class RetrievalSettings:
 @dataclass(slots=True)
 class LimitSettings:
     max_file_mb: int = 200
+    # Plain text, Markdown, HTML and tables: 20 MB is ~5 million tokens — hours of embedding on a
+    # laptop CPU. Larger ones are refused with this setting's name instead of starting silently.
+    max_text_mb: int = 20
     max_pages: int = 3000
     # DOCX/zip bombs: total uncompressed size and the compression ratio of any member.
     max_unzipped_mb: int = 500

@@ -62,6 +62,12 @@ def sniff(path: Path, limits: LimitSettings) -> str:
         raise UnsupportedFormat(
             f"{path.name} looks binary (it contains NUL bytes) and is not PDF, DOCX, HTML or text."
         )
+    if size > limits.max_text_mb * 1024 * 1024 and suffix != ".xlsx":
+        raise DocumentTooLarge(
+            f"{path.name} is {size / 1e6:.0f} MB of text, over the {limits.max_text_mb} MB limit for text files "
+            f"(about {size / 4 / 1e6:.0f} million tokens to embed). Split it, or raise limits.max_text_mb in "
+            "config.toml if it should be ingested whole."
+        )
     if suffix in ROW_SUFFIXES:
         return "rows"
     lowered = head.lstrip().lower()

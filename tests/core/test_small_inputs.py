@@ -115,3 +115,12 @@ def test_ingest_log_messages_are_sealed_in_an_encrypted_space(tmp_path: Path) ->
     for path in (tmp_path / "home").rglob("*"):
         if path.is_file():
             assert b"acquisition-plan" not in path.read_bytes(), path
+
+
+def test_a_huge_text_file_is_refused_with_the_setting_to_change(tmp_path: Path) -> None:
+    from biny.core.errors import DocumentTooLarge
+
+    big = tmp_path / "dump.txt"
+    big.write_bytes(b"A line of a very long log.\n" * (21 * 1024 * 1024 // 27 + 1))
+    with pytest.raises(DocumentTooLarge, match=r"limits\.max_text_mb"):
+        parse_file(big, LimitSettings())
