@@ -102,8 +102,13 @@ class Documents:
     def log(self, space: str) -> list[dict[str, Any]]:
         """The ingest log, messages opened (they are sealed in encrypted spaces: they name files)."""
         row = self.folder.catalog.space(space)
-        crypto = self.keys.crypto(row)
         entries = self.folder.catalog.ingest_log(row.space_id)
+        if not self.keys.is_unlocked(row):  # a locked space still lists its log, messages unread
+            for e in entries:
+                if str(e["message"] or "").startswith("enc:"):
+                    e["message"] = "(sealed: unlock the space to read it)"
+            return entries
+        crypto = self.keys.crypto(row)
         for e in entries:
             e["message"] = crypto.open_log(e["path"], e["message"] or "")
         return entries
