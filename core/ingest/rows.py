@@ -20,8 +20,8 @@ from biny.core.config import LimitSettings
 from biny.core.errors import CorruptDocument, EmptyDocument
 from biny.core.ingest.model import Block, ParsedDocument
 from biny.core.ingest.text import decode_bytes
+from biny.core.structured.lexicon import TITLE_NAMES
 
-_TITLE_NAMES = ("title", "name", "product name", "item name", "标题", "名称", "书名", "品名", "题名", "名字")
 _SPACES = re.compile(r"\s+")
 # One cell may be long (a product description); beyond this the csv module refuses it.
 _MAX_CELL = 8 * 1024 * 1024
@@ -61,7 +61,7 @@ def _cell(value: object) -> str:
 
 def _title_index(fields: list[str], rows: list[list[str]]) -> int:
     folded = [f.casefold() for f in fields]
-    for want in _TITLE_NAMES:
+    for want in TITLE_NAMES:
         if want in folded:
             return folded.index(want)
     for i, f in enumerate(folded):

@@ -210,7 +210,7 @@ class Analysis:
         if stored is None:
             raise BinyError(f"No evaluation run {run_id!r}; `biny eval FILE --space S` makes one.")
         space_id, name, metrics, payload = stored
-        row = next(s for s in self.folder.catalog.spaces() if s.space_id == space_id)
+        row = self.folder.catalog.space_by_id(space_id)
         data = json.loads(self.keys.crypto(row).open_note(f"eval:{run_id}", payload))
         return EvalRun(run_id, row.name, name, json.loads(metrics), data["results"],
                        reference=self.retriever.baselines(row.name).question_nearest.get("all"))

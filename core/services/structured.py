@@ -26,7 +26,7 @@ from biny.core.structured.model_route import model_route
 from biny.core.structured.propose import DocHeader, DocText, headers, propose, row_values, select
 from biny.core.structured.route import Routed, Router
 from biny.core.structured.spec import IndexSpec, Proposal
-from biny.core.structured.tools import ToolCall, ToolError, ToolResult, build_table, run
+from biny.core.structured.tools import ToolCall, ToolError, ToolResult, build_table, q, run
 
 __all__ = ["IndexInfo", "NoIndex", "StructuredIndex"]
 
@@ -187,7 +187,7 @@ class StructuredIndex:
         if loaded is None:
             return None
         row = self.folder.catalog.space(space)
-        names = ", ".join(f'"{n}"' for n in ["title", *loaded.spec.names])
+        names = ", ".join(q(n) for n in ["title", *loaded.spec.names])
         sample = loaded.table.query(f"SELECT doc_id, {names} FROM idx ORDER BY title LIMIT ?", [preview]) \
             if preview else []
         rows = [{"doc_id": r[0], "title": r[1], "fields": dict(zip(loaded.spec.names, r[2:], strict=True))}
@@ -229,7 +229,7 @@ class StructuredIndex:
         out = {}
         for f in loaded.spec.fields:
             if not f.exact:
-                name = '"' + f.name.replace('"', '""') + '"'
+                name = q(f.name)
                 rows = loaded.table.query(f"SELECT DISTINCT {name} FROM idx WHERE {name} IS NOT NULL LIMIT 3")
                 out[f.name] = [str(r[0])[:60] for r in rows]
         return out
@@ -239,7 +239,7 @@ class StructuredIndex:
         loaded = self._load(space)
         if loaded is None or not loaded.spec.exact_names or not doc_ids:
             return {}
-        names = ", ".join(f'"{n}"' for n in loaded.spec.exact_names)
+        names = ", ".join(q(n) for n in loaded.spec.exact_names)
         found = loaded.table.query(f"SELECT doc_id, {names} FROM idx WHERE doc_id IN (SELECT unnest(?))", [doc_ids])
         return {r[0]: {n: v for n, v in zip(loaded.spec.exact_names, r[1:], strict=True) if v} for r in found}
 

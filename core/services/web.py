@@ -278,7 +278,7 @@ class WebFallback:
 
     # ---- the queue (W5–W7) -----------------------------------------------------------------------------
     def _open(self, row: ReviewRow) -> ReviewItem:
-        space = next(s for s in self.folder.catalog.spaces() if s.space_id == row.space_id)
+        space = self.folder.catalog.space_by_id(row.space_id)
         crypto = self.keys.crypto(space)
         p = json.loads(crypto.open_note(f"review:{row.review_id}", row.payload))
         sources = [WebSource(s["url"], s["title"], s["read"], s.get("error", ""), s.get("fetched_at", ""),
@@ -351,8 +351,7 @@ class WebFallback:
     def _payload(self, review_id: str, **changes: Any) -> str:
         row = self.folder.review.item(review_id)
         assert row is not None
-        space = next(s for s in self.folder.catalog.spaces() if s.space_id == row.space_id)
-        crypto = self.keys.crypto(space)
+        crypto = self.keys.crypto(self.folder.catalog.space_by_id(row.space_id))
         key = f"review:{review_id}"
         payload = json.loads(crypto.open_note(key, row.payload)) | changes
         return crypto.seal_note(key, json.dumps(payload, ensure_ascii=False))

@@ -234,6 +234,14 @@ class Catalog:
             )
         return SpaceRow(*row)
 
+    def space_by_id(self, space_id: str) -> SpaceRow:
+        """The space a stored row (review item, evaluation run) belongs to."""
+        with self.lock:
+            row = self.con.execute(f"SELECT {_SPACE_COLS} FROM spaces WHERE space_id = ?", [space_id]).fetchone()
+        if row is None:
+            raise SpaceNotFound(f"The space {space_id} no longer exists.")
+        return SpaceRow(*row)
+
     @mutation
     def insert_space(self, row: SpaceRow) -> None:
         with self.lock:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 
+# Column names that name each row (its title), best first: shared by row ingest and the proposer.
+TITLE_NAMES = ("title", "name", "product name", "item name", "标题", "名称", "书名", "品名", "题名", "名字")
+
 SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g) for g in (
     {"author", "writer", "written", "wrote", "作者", "著者", "作家", "写的", "所著"},
     {"year", "published", "publication", "released", "release", "出版", "年份", "年代", "出版年", "发行", "出版年份"},

@@ -8,19 +8,18 @@ document, a type most values support — and says why a space gets no index at a
 
 from __future__ import annotations
 
-import re
 import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from biny.core.structured.header import HeaderField, read_header
+from biny.core.structured.lexicon import TITLE_NAMES
 from biny.core.structured.spec import FieldSpec, IndexSpec, Proposal, ProposedField
 from biny.core.structured.values import PROSE_CHARS, guess_type
 
 MIN_COVERAGE = 0.2  # S2: a field in fewer than one fifth of documents would silently omit the rest
 SAMPLE = 200
-_TITLE_NAMES = ("title", "name", "product name", "item name", "标题", "名称", "书名", "品名", "题名", "名字")
 
 
 @dataclass(slots=True)
@@ -56,7 +55,7 @@ def _sample(items: Sequence[DocHeader], n: int) -> list[DocHeader]:
 
 def _title_field(kept: list[ProposedField], values: dict[str, list[str]]) -> str:
     names = {f.name.casefold(): f.name for f in kept if f.type in {"text", "list", "identifier"}}
-    for want in _TITLE_NAMES:
+    for want in TITLE_NAMES:
         if want in names:
             return names[want]
     for f in kept:
@@ -151,9 +150,3 @@ def select(proposal: Proposal, fields: Sequence[str] | None, exact: Sequence[str
 def row_values(head: DocHeader, spec: IndexSpec) -> dict[str, str]:
     return {f.name: head.fields[f.name].value for f in spec.fields if f.name in head.fields}
 
-
-_SPACES = re.compile(r"\s+")
-
-
-def normalise_name(text: str) -> str:
-    return _SPACES.sub(" ", text.casefold()).strip()

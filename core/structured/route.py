@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from biny.core.store.structured import QueryTable
 from biny.core.structured import lexicon as lx
 from biny.core.structured.spec import FieldSpec, IndexSpec
-from biny.core.structured.tools import Condition, ToolCall, items_col
+from biny.core.structured.tools import Condition, ToolCall, items_col, q
 from biny.core.structured.values import is_id_name
 
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
@@ -125,8 +125,8 @@ class Router:
             if f.name == spec.title_field or f.type not in {"text", "list"}:
                 continue
             col = items_col(f.name) if f.type == "list" else f.name
-            sql = (f"SELECT DISTINCT unnest({_q(col)}) FROM idx" if f.type == "list"
-                   else f"SELECT DISTINCT {_q(col)} FROM idx WHERE {_q(col)} IS NOT NULL")
+            sql = (f"SELECT DISTINCT unnest({q(col)}) FROM idx" if f.type == "list"
+                   else f"SELECT DISTINCT {q(col)} FROM idx WHERE {q(col)} IS NOT NULL")
             distinct = [str(r[0]) for r in table.query(sql + f" LIMIT {_MAX_VALUES + 1}")]
             if len(distinct) > _MAX_VALUES or (f.type == "text" and len(distinct) > 0.5 * len(table) + 50):
                 continue  # nearly every row has its own value: not a category to filter on
@@ -444,6 +444,3 @@ class Router:
                 return fields[0]
         return self._best(usable, "numeric")
 
-
-def _q(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
