@@ -13,7 +13,7 @@ import difflib
 import html
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QUrl, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -81,6 +81,7 @@ class ReviewScreen(QWidget):
 
         self.queue = QListWidget()
         self.queue.setObjectName("queue")
+        self.queue.setWordWrap(True)  # each item's two lines fit, in any script (a CJK first line was elided)
         self.queue.installEventFilter(self)
         self.queue.currentRowChanged.connect(self._row_changed)
         self.keys_hint = QLabel("a approve · x reject · e edit · space skip · ⌫ undo · j/k move")
@@ -213,6 +214,9 @@ class ReviewScreen(QWidget):
                                   f"   {read} read · {len(i.sources) - read} found only"
                                   + (f" · {len(i.untraced_numbers)} untraced" if i.untraced_numbers else ""))
             row.setData(Qt.ItemDataRole.UserRole, i.review_id)
+            # Height from the text itself: a CJK line is taller than the list's Latin line height.
+            lines = [self.queue.fontMetrics().boundingRect(line).height() for line in row.text().split("\n")]
+            row.setSizeHint(QSize(0, sum(lines) + 8))
             self.queue.addItem(row)
         self.queue.setCurrentRow(self.model.current if items else -1)
         self.queue.blockSignals(False)

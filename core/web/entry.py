@@ -65,7 +65,8 @@ class ReadPage:
 
 
 def _extractive(question: str, pages: list[ReadPage]) -> Entry:
-    chosen = extractive.choose(question, [p.text for p in pages], MAX_SENTENCES)
+    chosen = [c for c in extractive.choose(question, [p.text for p in pages], MAX_SENTENCES + 2)
+              if not c.text.lstrip().startswith("|")][:MAX_SENTENCES]  # a table row is layout, not a sentence
     sentences = [EntrySentence(c.text, c.text, pages[c.passage - 1].url) for c in chosen
                  if c.text in pages[c.passage - 1].text]
     title_page = pages[chosen[0].passage - 1] if chosen else pages[0]

@@ -291,3 +291,12 @@ def test_fetch_limits_say_why_a_page_was_not_read(web: str) -> None:
     page = fetch(f"{web}/hostile", cfg)
     assert page.read and "Netscape" in page.text and page.content_hash
     assert "unreachable" in fetch("http://127.0.0.1:9/", cfg).error  # nothing listens on the discard port
+
+
+def test_an_extracted_entry_is_prose_not_table_rows() -> None:
+    from biny.core.web.entry import ReadPage, propose_entry
+
+    page = ReadPage("https://example.org/m", "Mozilla", "| Website | mozilla.org |\n|---|---|\n| Founded | 1998 |\n\n"
+                    "Mozilla is a free-software community, created in 1998 by members of Netscape.")
+    entry = propose_entry("When was the Mozilla community created?", [page], None)
+    assert entry.sentences and not any(s.text.startswith("|") for s in entry.sentences)
