@@ -30,3 +30,9 @@ class ParsedDocument:
     figures_described: int = 0
     decorations_skipped: int = 0
     warnings: list[str] = field(default_factory=list)
+    # Where each I2–I5 counter came from (1-based pages; for DOCX, image ordinals).
+    ocr_pages: list[int] = field(default_factory=list)
+    figure_pages: list[int] = field(default_factory=list)
+    decoration_pages: list[int] = field(default_factory=list)
+    # What the page analysis found worth reading, (page or image ordinal, "scan" | "figure"), read or not.
+    planned: list[tuple[int, str]] = field(default_factory=list)

@@ -23,6 +23,9 @@ from biny.core.errors import (
     ParserCrashed,
 )
 from biny.core.ingest.model import Block, ParsedDocument
+from biny.core.ingest.mojibake import repair_mojibake
+from biny.core.ingest.reading import VisualReader, read_into
+from biny.core.ingest.visual import VisualSpec, mupdf, plan_pages, running_lines
 
 _CJK_END = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]$")
 _CJK_START = re.compile(r"^[\u3000-\u303f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
@@ -60,7 +63,7 @@ def join_lines(lines: list[str]) -> str:
 def _worker(path: str, max_pages: int, conn: Connection) -> None:
     """Child-process body: send ("ok", payload) or ("error", kind, message)."""
     try:
-        import pymupdf
+        pymupdf = mupdf()
 
         open_pdf: Any = pymupdf.open  # PyMuPDF is untyped; keep the Any in one place
         try:
@@ -78,17 +81,39 @@ def _worker(path: str, max_pages: int, conn: Connection) -> None:
             conn.send(("error", "empty", "has no pages"))
             return
         blocks: list[tuple[str, int]] = []
+        page_blocks: list[list[tuple[Any, str]]] = []
+        garbled: list[int] = []
+        repaired = 0
         empty_pages = 0
         for page in doc:
-            page_blocks = page.get_text("blocks", sort=True)
-            texts = [join_lines(b[4].split("\n")) for b in page_blocks if b[6] == 0]
-            texts = [t for t in texts if t]
-            if not texts:
+            mine: list[tuple[Any, str]] = []
+            bad = 0
+            for b in page.get_text("blocks", sort=True):
+                if b[6] != 0:
+                    continue
+                text, fixed, left = repair_mojibake(join_lines(b[4].split("\n")))
+                repaired += fixed
+                bad += left
+                if text:
+                    mine.append((pymupdf.Rect(b[:4]), text))
+            if not mine:
                 empty_pages += 1
-            blocks.extend((t, page.number + 1) for t in texts)
+            page_blocks.append(mine)
+            garbled.append(bad)
+            blocks.extend((t, page.number + 1) for _, t in mine)
+        running = running_lines(page_blocks, [page.rect.height for page in doc])
+        framed = sorted({pno + 1 for pno, _ in running})
+        if running:
+            page_blocks = [[b for i, b in enumerate(blocks) if (pno, i) not in running]
+                           for pno, blocks in enumerate(page_blocks)]
+            blocks = [(t, pno + 1) for pno, mine in enumerate(page_blocks) for _, t in mine]
+        plan = plan_pages(doc, page_blocks, garbled)
+        plan.decorations = sorted(plan.decorations + framed)
         title = (doc.metadata or {}).get("title") or ""
         conn.send(("ok", {"blocks": blocks, "pages": doc.page_count, "empty_pages": empty_pages,
-                          "title": title, "repaired": bool(doc.is_repaired)}))
+                          "title": title, "repaired": bool(doc.is_repaired), "mojibake": repaired,
+                          "specs": [(s.page, s.kind, s.clip, s.context, s.after_block) for s in plan.specs],
+                          "decorations": plan.decorations, "garbled": plan.garbled_pages}))
     except Exception as exc:  # noqa: BLE001 — report anything to the parent, never die silently
         conn.send(("error", "corrupt", f"could not be read ({type(exc).__name__}: {exc})"))
     finally:
@@ -104,7 +129,7 @@ def _looks_truncated(path: Path) -> bool:
     return b"%%EOF" not in tail
 
 
-def parse_pdf(path: Path, limits: LimitSettings) -> ParsedDocument:
+def parse_pdf(path: Path, limits: LimitSettings, reader: VisualReader | None = None) -> ParsedDocument:
     ctx = mp.get_context("spawn")  # no fork: the parent holds DuckDB/Lance threads
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_worker, args=(str(path), limits.max_pages, child), daemon=True)
@@ -160,10 +185,27 @@ def parse_pdf(path: Path, limits: LimitSettings) -> ParsedDocument:
         pages=payload["pages"],
         pages_without_text=payload["empty_pages"],
     )
-    if not blocks:
+    if payload["mojibake"]:
+        doc.warnings.append(f"{payload['mojibake']} garbled text span(s) (East-Asian text stored as Latin-1) "
+                            "decoded")
+    doc.decoration_pages = list(payload["decorations"])
+    doc.decorations_skipped = len(doc.decoration_pages)
+    specs = [VisualSpec(page, kind, clip, context, after) for page, kind, clip, context, after in payload["specs"]]
+    doc.planned = [(s.page, s.kind) for s in specs]
+    read_into(doc, path, specs, reader)
+    if not doc.blocks:
         doc.warnings.append(
             f"no text layer on any of {doc.pages} pages (scanned?); OCR is needed to read it"
+            if reader is None else f"nothing could be read on any of {doc.pages} pages"
         )
-    elif doc.pages_without_text:
-        doc.warnings.append(f"{doc.pages_without_text} page(s) without a text layer")
+    elif reader is None and specs:
+        scans = [s.page for s in specs if s.kind == "scan"]
+        if scans:
+            doc.warnings.append(f"{len(scans)} page(s) without a usable text layer were not read (OCR is off): "
+                                f"{_pages(scans)}")
     return doc
+
+
+def _pages(pages: list[int]) -> str:
+    shown = ", ".join(str(p) for p in pages[:12])
+    return shown + (f" and {len(pages) - 12} more" if len(pages) > 12 else "")
