@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
 import re
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import docx
 from docx.table import Table
@@ -14,12 +17,108 @@ from lxml import etree
 from biny.core.config import LimitSettings
 from biny.core.errors import CorruptDocument, EmptyDocument
 from biny.core.ingest.model import Block, ParsedDocument
+from biny.core.ingest.reading import VisualReader, read_into
 from biny.core.ingest.sniff import check_zip_bomb
+from biny.core.ingest.visual import VisualSpec, group_by_hash
 
 _HEADING_STYLE = re.compile(r"^(?:Heading|标题|見出し)\s*(\d)", re.I)
+_NS = {"a": "http://schemas.openxmlformats.org/drawingml/2006/main",
+       "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+       "v": "urn:schemas-microsoft-com:vml"}
+# DrawingML pictures and legacy VML ones; mc:AlternateContent carries both for one picture.
+_IMAGES = etree.XPath(".//a:blip/@r:embed | .//v:imagedata/@r:id", namespaces=_NS)
+# Text boxes (captions, callouts) live inside drawings, outside the paragraph's own runs.
+_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+_TEXTBOX_PARAS = etree.XPath(".//w:txbxContent//w:p", namespaces={"w": _W})
+_TEXT = etree.XPath(".//w:t/text()", namespaces={"w": _W})
+MIN_IMAGE_PX = 48  # icons, bullets and rules below this are decoration
+REPEATED = 3  # an image shown this often is a logo or a banner, not a figure
 
 
-def parse_docx(path: Path, limits: LimitSettings) -> ParsedDocument:
+def _images(item: Any) -> list[bytes]:
+    """The distinct images of one paragraph or table, in reading order."""
+    out: list[bytes] = []
+    for rid in _IMAGES(item._element):
+        try:
+            blob = bytes(item.part.related_parts[rid].blob)
+        except (KeyError, AttributeError):
+            continue  # an external or broken link: nothing to read
+        if blob not in out:
+            out.append(blob)
+    return out
+
+
+def _textboxes(item: Any) -> list[str]:
+    """Text of the text boxes drawn in one paragraph, once each (mc:AlternateContent repeats them)."""
+    out: list[str] = []
+    for para in _TEXTBOX_PARAS(item._element):
+        text = " ".join("".join(_TEXT(para)).split())
+        if text and text not in out:
+            out.append(text)
+    return out
+
+
+def _header_images(document: Any) -> set[str]:
+    digests: set[str] = set()
+    for section in document.sections:
+        for part in (section.header, section.footer, section.first_page_header, section.first_page_footer,
+                     section.even_page_header, section.even_page_footer):
+            if not part.is_linked_to_previous:
+                digests |= {hashlib.sha256(b).hexdigest() for b in _images(part)}
+    return digests
+
+
+def _size(blob: bytes) -> tuple[int, int] | None:
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(blob)) as img:
+            return img.size
+    except Exception:  # noqa: BLE001 — EMF/WMF and damaged images: not readable here
+        return None
+
+
+def _phash(blob: bytes) -> Any:
+    import imagehash
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(blob)) as img:
+            return imagehash.phash(img.convert("RGB"))
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def plan_images(found: list[tuple[int, bytes]], header: set[str], doc: ParsedDocument) -> list[VisualSpec]:
+    """(block index, bytes) of every body image → specs of the figures worth reading (SPEC I4, I5).
+
+    Each distinct picture (same bytes or same perceptual hash) is read once, where it first appears.
+    Decoration, never read: pictures of the header/footer, shown ``REPEATED`` times or more, or
+    smaller than ``MIN_IMAGE_PX``; repeats of a picture already read are skipped too.
+    """
+    digests = [hashlib.sha256(b).hexdigest() for _, b in found]
+    hashes = {d: h for d, (_, b) in zip(digests, found, strict=True) if (h := _phash(b)) is not None}
+    group = group_by_hash(hashes)
+    gid = [group.get(d, d) for d in digests]
+    shown = {g: gid.count(g) for g in gid}
+    header_groups = {group.get(d, d) for d in header}
+    doc.decoration_pages.extend(0 for _ in header)  # each header/footer picture, skipped once
+    specs: list[VisualSpec] = []
+    read: set[Any] = set()
+    for n, ((after, blob), g) in enumerate(zip(found, gid, strict=True), start=1):
+        size = _size(blob)
+        if size is None:
+            doc.warnings.append(f"image {n} is in a format that cannot be read here (EMF/WMF?); skipped")
+            continue
+        if g in header_groups or shown[g] >= REPEATED or min(size) < MIN_IMAGE_PX or g in read:
+            doc.decoration_pages.append(n)
+            continue
+        read.add(g)
+        specs.append(VisualSpec(n, "figure", None, "", after, blob))
+    return specs
+
+
+def parse_docx(path: Path, limits: LimitSettings, reader: VisualReader | None = None) -> ParsedDocument:
     check_zip_bomb(path, limits)
     try:
         document = docx.Document(str(path))
@@ -28,10 +127,13 @@ def parse_docx(path: Path, limits: LimitSettings) -> ParsedDocument:
         raise CorruptDocument(f"{path.name} is not a readable Word file ({type(exc).__name__}: {exc}). "
                               "Open and save it again in Word, or export it as PDF.") from exc
     blocks: list[Block] = []
+    found: list[tuple[int, bytes]] = []
     for item in document.iter_inner_content():
+        found.extend((len(blocks) - 1, blob) for blob in _images(item))
         if isinstance(item, Paragraph):
             text = item.text.strip()
             if not text:
+                blocks.extend(Block(t) for t in _textboxes(item))
                 continue
             style = item.style.name if item.style is not None and item.style.name else ""
             level = 0
@@ -40,17 +142,27 @@ def parse_docx(path: Path, limits: LimitSettings) -> ParsedDocument:
             elif m := _HEADING_STYLE.match(style):
                 level = int(m.group(1))
             blocks.append(Block(text, heading_level=level))
+            blocks.extend(Block(t) for t in _textboxes(item))
         elif isinstance(item, Table):
             rows = _table_rows(item)
             if rows:
                 blocks.append(Block("\n".join(rows)))
-    if not blocks:
-        raise EmptyDocument(f"{path.name} contains no text.")
     title = (document.core_properties.title or "").strip()
     if not title:
         heads = [b for b in blocks[:8] if b.heading_level]
         title = heads[0].text if heads else path.stem
-    return ParsedDocument(title=title, kind="docx", blocks=blocks)
+    doc = ParsedDocument(title=title, kind="docx", blocks=blocks)
+    specs = plan_images(found, _header_images(document), doc)
+    for spec in specs:
+        # The caption is usually the paragraph right after the picture, or the one before it.
+        near = blocks[max(0, spec.after_block): spec.after_block + 2]
+        spec.context = "\n".join(b.text[:300] for b in near)
+    doc.planned = [(s.page, s.kind) for s in specs]
+    read_into(doc, None, specs, reader)
+    doc.decorations_skipped = len(doc.decoration_pages)
+    if not doc.blocks:
+        raise EmptyDocument(f"{path.name} contains no text" + (" and no readable pictures." if specs else "."))
+    return doc
 
 
 def _table_rows(table: Table) -> list[str]:

@@ -10,21 +10,23 @@ from biny.core.ingest.docx import parse_docx
 from biny.core.ingest.html import parse_html
 from biny.core.ingest.model import ParsedDocument
 from biny.core.ingest.pdf import parse_pdf
+from biny.core.ingest.reading import VisualReader
 from biny.core.ingest.sniff import HTML_SUFFIXES, ROW_SUFFIXES, TEXT_SUFFIXES, sniff
 from biny.core.ingest.text import parse_text
 
 SUPPORTED_SUFFIXES = frozenset({".pdf", ".docx"} | TEXT_SUFFIXES | HTML_SUFFIXES | ROW_SUFFIXES)
 
 
-def parse_file(path: Path, limits: LimitSettings) -> ParsedDocument:
+def parse_file(path: Path, limits: LimitSettings, reader: VisualReader | None = None) -> ParsedDocument:
+    """``reader`` reads scanned pages, figures and DOCX images (I2–I4); None: text layers only."""
     if not path.is_file():
         raise UnsupportedFormat(f"{path} is not a file.")
     try:
         kind = sniff(path, limits)
         if kind == "pdf":
-            return parse_pdf(path, limits)
+            return parse_pdf(path, limits, reader)
         if kind == "docx":
-            return parse_docx(path, limits)
+            return parse_docx(path, limits, reader)
         if kind == "html":
             return parse_html(path)
         if kind == "rows":
