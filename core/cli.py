@@ -139,7 +139,7 @@ class _Bar:
         if total and self._bar.total != total:
             self._bar.total = total
         self._bar.n = done
-        step = f" {p.done}/{p.total}" if p.file_count and p.stage == "embed" else ""
+        step = f" {p.done}/{p.total}" if p.file_count and p.stage in ("embed", "read") else ""
         self._bar.set_description_str(f"{p.stage}{step} {p.file or p.detail}"[:60])
         self._bar.refresh()
 

@@ -141,6 +141,23 @@ class WebSettings:
 
 
 @dataclass(slots=True)
+class VisualSettings:
+    # I2/I3: pages without a usable text layer are read, and figures on text pages are described.
+    # Off: such pages are only reported (the document still ingests its text layer).
+    read_pages: bool = True
+    read_figures: bool = True
+    # Local OCR: "rapidocr" (default, chosen by bench/ocr.py: lower error and faster here) or
+    # "tesseract" (Debian's tesseract-ocr with chi_sim/jpn/eng).
+    ocr_engine: str = "rapidocr"
+    dpi: int = 150
+    page_timeout_s: float = 60.0  # one page's OCR; the child is stopped past it, that document fails
+    # A model on llm.base_url that accepts images; empty: local OCR only. A failing model falls back
+    # to OCR for that page and the document's warnings say so.
+    vision_model: str = ""
+    vision_timeout_s: float = 60.0
+
+
+@dataclass(slots=True)
 class Settings:
     schema_version: int = SCHEMA_VERSION
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
@@ -150,6 +167,7 @@ class Settings:
     security: SecuritySettings = field(default_factory=SecuritySettings)
     llm: LLMSettings = field(default_factory=LLMSettings)
     web: WebSettings = field(default_factory=WebSettings)
+    visual: VisualSettings = field(default_factory=VisualSettings)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

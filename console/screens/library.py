@@ -36,6 +36,20 @@ from biny.core import Engine, IngestReport, Progress
 COLUMNS = ["Title", "Type", "Pages", "Chunks", "Status", "Ingested"]
 
 
+_STAGE_NAMES = {"read": "reading pages and figures"}
+
+
+def _where(d: Any, counter: str) -> str:
+    """The pages behind a counter, as " — pages 1, 3, 5" (I5: the report says where counts come from)."""
+    pages = sorted(set(d.visual_pages.get(counter, [])))
+    if not pages:
+        return ""
+    unit = "page" if d.kind == "pdf" else "image"
+    names = ["header/footer" if p == 0 else str(p) for p in pages[:15]]
+    more = f" and {len(pages) - 15} more" if len(pages) > 15 else ""
+    return f" <small>— {unit}{'s' if len(pages) > 1 else ''} {', '.join(names)}{more}</small>"
+
+
 def _pages(pages: int) -> str:
     """Pages of a paged format; "–" for text, Markdown and HTML, which have none (the same in table and report)."""
     return str(pages) if pages else "–"
@@ -326,9 +340,10 @@ class LibraryScreen(QWidget):
             f"<tr><td>Type</td><td>{d.kind}</td></tr>"
             f"<tr><td>Pages</td><td>{_pages(d.pages)}</td></tr>"
             f"<tr><td>Pages without text layer</td><td>{d.pages_without_text}</td></tr>"
-            f"<tr><td>Pages OCR'd</td><td>{d.pages_ocr}</td></tr>"
-            f"<tr><td>Figures described</td><td>{d.figures_described}</td></tr>"
-            f"<tr><td>Decorations skipped</td><td>{d.decorations_skipped}</td></tr>"
+            f"<tr><td>Pages OCR'd</td><td>{d.pages_ocr}{_where(d, 'pages_ocr')}</td></tr>"
+            f"<tr><td>Figures described</td><td>{d.figures_described}{_where(d, 'figures_described')}</td></tr>"
+            f"<tr><td>Decorations skipped</td><td>{d.decorations_skipped}{_where(d, 'decorations_skipped')}"
+            "</td></tr>"
             f"<tr><td>Chunks</td><td>{d.chunks}</td></tr>"
             f"<tr><td>Estimated chars/token</td><td>{d.chars_per_token:.2f} "
             f"(CJK share {d.cjk_share:.0%})</td></tr>"
@@ -410,7 +425,8 @@ class LibraryScreen(QWidget):
             self.overall_progress.setValue(p.file_index)
             self.file_progress.setValue(0)
             self.queue.addItem(QListWidgetItem(f"working    {p.file}"))
-        elif p.stage == "embed" and p.total:
+        elif p.stage in ("embed", "read") and p.total:
+            # "read": pages or figures read by OCR / the vision model, one step per page (I2).
             self.file_progress.setValue(int(100 * p.done / p.total))
         elif p.stage == "file_done":
             self.overall_progress.setValue(p.file_index + 1)
@@ -422,7 +438,8 @@ class LibraryScreen(QWidget):
             self.overall_progress.setValue(p.file_count)
         name = f" {p.file}" if p.file else ""
         where = f" ({p.file_index + 1} of {p.file_count})" if p.file_count and p.stage != "done" else ""
-        self.progress_label.setText(f"{p.stage}{name}{where}")
+        step = f" {p.done}/{p.total}" if p.stage == "read" and p.total else ""
+        self.progress_label.setText(f"{_STAGE_NAMES.get(p.stage, p.stage)}{step}{name}{where}")
 
     def _ingest_done(self, report: IngestReport) -> None:
         for n, f in enumerate(report.files):

@@ -10,7 +10,7 @@ import hashlib
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +25,7 @@ from biny.core.embed.base import Embedder, Vectors
 from biny.core.errors import BinyError, Cancelled
 from biny.core.ingest.model import ParsedDocument
 from biny.core.ingest.parse import parse_file
+from biny.core.ingest.reading import VisualReader
 from biny.core.progress import CancelToken, Progress
 from biny.core.results import FileOutcome
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow, now
@@ -170,6 +171,8 @@ def _document_row(path: Path, space: SpaceRow, parsed: ParsedDocument, digest: s
         content_hash=digest, revision=revision, status="pending", bytes=path.stat().st_size, pages=parsed.pages,
         pages_without_text=parsed.pages_without_text, pages_ocr=parsed.pages_ocr,
         figures_described=parsed.figures_described, decorations_skipped=parsed.decorations_skipped,
+        visual_pages={"pages_ocr": parsed.ocr_pages, "figures_described": parsed.figure_pages,
+                      "decorations_skipped": parsed.decoration_pages},
         warnings=list(parsed.warnings), ingested_at=now(),
     )
 
@@ -207,6 +210,7 @@ def ingest_file(
     progress: Callable[[Progress], None],
     notes: NoteWriter | None = None,
     chunks: ChunkStore | None = None,
+    reader: VisualReader | None = None,
 ) -> FileOutcome:
     name = str(path)
     digest, known = _known(path, space, crypto, catalog, writer)
@@ -217,7 +221,10 @@ def ingest_file(
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     try:
-        parsed = parse_file(path, settings.limits)
+        # Reading pages and figures reports per page; a scanned book is minutes of OCR.
+        paged = None if reader is None else replace(
+            reader, progress=lambda done, total: progress(Progress(done, total, "read", path.name)))
+        parsed = parse_file(path, settings.limits, paged)
         timings["parse"] = time.perf_counter() - t0
     except BinyError as exc:
         writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(exc)))

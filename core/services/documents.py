@@ -17,6 +17,7 @@ from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError, Cancelled
 from biny.core.ingest.job import ingest_file
 from biny.core.ingest.parse import SUPPORTED_SUFFIXES
+from biny.core.ingest.reading import VisualReader
 from biny.core.ingest.rowjob import ingest_rows
 from biny.core.ingest.sniff import ROW_SUFFIXES
 from biny.core.progress import CancelToken, Progress, ProgressCallback, no_progress
@@ -125,6 +126,7 @@ class Documents:
         model = self.models.llm
         if self.folder.settings.llm.situating_notes and model is not None:
             notes = NoteWriter(model, SealedNoteCache(self.folder, crypto))
+        reader = self._reader()
         report = IngestReport()
         t0 = time.perf_counter()
         for n, path in enumerate(files):
@@ -137,7 +139,7 @@ class Documents:
 
             target = path.resolve() if path.exists() else path
             job = ingest_rows if path.suffix.lower() in ROW_SUFFIXES else partial(
-                ingest_file, notes=notes, chunks=self.folder.chunks)
+                ingest_file, notes=notes, chunks=self.folder.chunks, reader=reader)
             try:
                 outcome = job(target, row, crypto=crypto, settings=self.folder.settings,
                               embedder=lambda: self.models.embedder, catalog=self.folder.catalog,
@@ -159,6 +161,15 @@ class Documents:
         progress(Progress(len(files), len(files), "done", "", file_count=len(files)))
         report.seconds = time.perf_counter() - t0
         return report
+
+    def _reader(self) -> VisualReader | None:
+        """What reads scanned pages, figures and DOCX images (I2–I4), from ``[visual]``; None when both are off."""
+        vis = self.folder.settings.visual
+        kinds = tuple(k for k, on in (("scan", vis.read_pages), ("figure", vis.read_figures)) if on)
+        if not kinds:
+            return None
+        return VisualReader(engine=vis.ocr_engine, dpi=vis.dpi, page_timeout_s=vis.page_timeout_s,
+                            vision=self.models.vision, vision_timeout_s=vis.vision_timeout_s, kinds=kinds)
 
     def reembed(self, space: str, *, progress: ProgressCallback = no_progress,
                 cancel: CancelToken | None = None) -> int:

@@ -79,6 +79,16 @@ class Models:
             self._llm = OpenAICompatible(cfg.base_url, cfg.model, self._api_key(cfg.base_url))
         return self._llm
 
+    @property
+    def vision(self) -> ChatModel | None:
+        """The model that reads pages and figures (``visual.vision_model`` on ``llm.base_url``), or None."""
+        base, name = self.settings.llm.base_url, self.settings.visual.vision_model
+        if not base or not name:
+            return None
+        from biny.core.llm.openai_compat import OpenAICompatible
+
+        return OpenAICompatible(base, name, self._api_key(base))
+
     @staticmethod
     def _api_key(base_url: str) -> str | None:
         key = os.environ.get("BINY_LLM_API_KEY")

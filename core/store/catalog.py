@@ -49,6 +49,7 @@ CREATE TABLE IF NOT EXISTS documents (
     pages_ocr INTEGER NOT NULL DEFAULT 0,
     figures_described INTEGER NOT NULL DEFAULT 0,
     decorations_skipped INTEGER NOT NULL DEFAULT 0,
+    visual_pages VARCHAR NOT NULL DEFAULT '{}',  -- pages behind the three counters above (JSON)
     chunks INTEGER NOT NULL DEFAULT 0,
     chars INTEGER NOT NULL DEFAULT 0,
     chars_per_token DOUBLE NOT NULL DEFAULT 0,
@@ -142,6 +143,8 @@ MIGRATIONS = [
     "ALTER TABLE documents ADD COLUMN IF NOT EXISTS meta_ct VARCHAR DEFAULT ''",
     # W1: the public-web fallback, off unless switched on for the space.
     "ALTER TABLE spaces ADD COLUMN IF NOT EXISTS web BOOLEAN DEFAULT FALSE",
+    # I5: the pages behind pages_ocr / figures_described / decorations_skipped.
+    "ALTER TABLE documents ADD COLUMN IF NOT EXISTS visual_pages VARCHAR DEFAULT '{}'",
 ]
 
 
@@ -179,6 +182,8 @@ class DocumentRow:
     pages_ocr: int = 0
     figures_described: int = 0
     decorations_skipped: int = 0
+    # I5 report: counter name → the 1-based pages it counts (DOCX: image ordinals, 0 = header/footer).
+    visual_pages: dict[str, list[int]] = field(default_factory=dict)
     chunks: int = 0
     chars: int = 0
     chars_per_token: float = 0.0
@@ -191,9 +196,10 @@ class DocumentRow:
 
 _DOC_COLS = [
     "doc_id", "space_id", "path", "title", "kind", "content_hash", "revision", "status", "bytes",
-    "pages", "pages_without_text", "pages_ocr", "figures_described", "decorations_skipped",
+    "pages", "pages_without_text", "pages_ocr", "figures_described", "decorations_skipped", "visual_pages",
     "chunks", "chars", "chars_per_token", "cjk_share", "resplits", "warnings", "ingested_at", "meta_ct",
 ]
+_JSON_COLS = ("warnings", "visual_pages")
 _SPACE_COLS = "space_id, name, created_at, embed_model, dim, encrypted, tenant, owner, kdf, wrapped_key"
 
 
@@ -370,7 +376,8 @@ class Catalog:
     @staticmethod
     def _doc(row: tuple[Any, ...]) -> DocumentRow:
         data = dict(zip(_DOC_COLS, row, strict=True))
-        data["warnings"] = json.loads(data["warnings"])
+        for c in _JSON_COLS:
+            data[c] = json.loads(data[c] or ("[]" if c == "warnings" else "{}"))
         return DocumentRow(**data)
 
     def find_unchanged(self, space_id: str, content_hash: str) -> DocumentRow | None:
@@ -400,8 +407,8 @@ class Catalog:
 
     @mutation
     def insert_pending(self, doc: DocumentRow) -> None:
-        values = [getattr(doc, c) for c in _DOC_COLS]
-        values[_DOC_COLS.index("warnings")] = json.dumps(doc.warnings, ensure_ascii=False)
+        values = [json.dumps(getattr(doc, c), ensure_ascii=False) if c in _JSON_COLS else getattr(doc, c)
+                  for c in _DOC_COLS]
         with self.lock:
             self.con.execute(
                 f"INSERT INTO documents ({', '.join(_DOC_COLS)}) VALUES ({', '.join('?' for _ in _DOC_COLS)})",
@@ -451,7 +458,7 @@ class Catalog:
         """Many pending rows in one statement (a table's rows arrive by the thousand)."""
         if not docs:
             return
-        batch = pa.table({c: [json.dumps(d.warnings, ensure_ascii=False) if c == "warnings" else getattr(d, c)  # noqa: F841
+        batch = pa.table({c: [json.dumps(getattr(d, c), ensure_ascii=False) if c in _JSON_COLS else getattr(d, c)  # noqa: F841
                               for d in docs] for c in _DOC_COLS})
         with self.lock:
             # DuckDB reads the local Arrow table ``batch`` by its name (a replacement scan); unlike
