@@ -45,6 +45,17 @@ def _wait_ingest(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-
     _settle(qtbot)
 
 
+def _one_document(qtbot, window: MainWindow, space: str, path: Path):  # type: ignore[no-untyped-def]
+    """A new space holding one ingested document, selected in the Library."""
+    lib = window.library
+    lib.create_space(space)
+    _settle(qtbot)
+    lib.ingest([path])
+    _wait_ingest(qtbot, window)
+    lib.table.selectRow(0)
+    return lib
+
+
 def _rendered(path: Path, widget) -> bool:  # type: ignore[no-untyped-def]
     """A screenshot of the widget's full size with real content: many distinct colours (text, widgets)."""
     from PySide6.QtGui import QImage
@@ -405,15 +416,8 @@ def test_remember_is_not_offered_where_there_is_no_keyring(qtbot, engine: Engine
 
 
 def test_document_buttons_follow_the_selected_documents_status(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
-    lib = window.library
-    lib.create_space("s")
-    _settle(qtbot)
-    lib.ingest([corpus("python_peps", "pep-0020.rst")])
-    _wait_ingest(qtbot, window)
-    lib.table.selectRow(0)
+    lib = _one_document(qtbot, window, "s", corpus("python_peps", "pep-0020.rst"))
     assert lib.archive_btn.isEnabled() and not lib.restore_btn.isEnabled()
-    import re
-
     assert lib.table.item(0, 2).text() == "–" and re.search(r"Pages\s+–", lib.report.toPlainText())
     lib._set_status("archived")
     _settle(qtbot)
@@ -565,3 +569,17 @@ def test_column_widths_are_remembered(qtbot, engine: Engine, tmp_path: Path) -> 
     qtbot.addWidget(again)
     _settle(qtbot)
     assert again.library.table.columnWidth(1) == 133 and again.memory.table.columnWidth(0) == 151
+
+
+def test_the_report_names_the_pages_behind_its_counters(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from biny.core.progress import Progress
+
+    lib = _one_document(qtbot, window, "r", corpus("pdfs", "research_report_1f978cd81fb7260c8f7644039ec2c054.pdf"))
+    text = lib.report.toPlainText()
+    assert re.search(r"Decorations skipped\s+6 — pages 1, 2, 3, 4", text), text
+    assert re.search(r"Figures described\s+1 — page 1", text), text
+    window.grab().save(str(tmp_path / "library_visual.png"))
+    # Reading pages reports per page, in the label and the file's bar.
+    lib._on_progress(Progress(2, 5, "read", "scan.pdf", file="scan.pdf", file_index=0, file_count=1))
+    assert lib.progress_label.text().startswith("reading pages and figures 2/5 scan.pdf")
+    assert lib.file_progress.value() == 40
