@@ -165,6 +165,18 @@ def reusable_vectors(stored: str, space: SpaceRow, crypto: SpaceCrypto, catalog:
     return out
 
 
+def parse_document(path: Path, settings: Settings, reader: VisualReader | None,
+                   progress: Callable[[Progress], None]) -> ParsedDocument | BinyError:
+    """Parse one file (reading pages and figures reports per page: a scanned book is minutes of OCR);
+    a document error is returned, not raised, so a parse run ahead of time hands it over like a result."""
+    paged = None if reader is None else replace(
+        reader, progress=lambda done, total: progress(Progress(done, total, "read", path.name)))
+    try:
+        return parse_file(path, settings.limits, paged)
+    except BinyError as exc:
+        return exc
+
+
 def _document_row(path: Path, space: SpaceRow, parsed: ParsedDocument, digest: str, revision: int) -> DocumentRow:
     return DocumentRow(
         doc_id=uuid.uuid4().hex, space_id=space.space_id, path=str(path), title=parsed.title, kind=parsed.kind,
@@ -211,6 +223,7 @@ def ingest_file(
     notes: NoteWriter | None = None,
     chunks: ChunkStore | None = None,
     reader: VisualReader | None = None,
+    prepared: Callable[[], ParsedDocument | BinyError] | None = None,
 ) -> FileOutcome:
     name = str(path)
     digest, known = _known(path, space, crypto, catalog, writer)
@@ -220,15 +233,13 @@ def ingest_file(
     progress(Progress(0, 0, "parse", path.name))
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
-    try:
-        # Reading pages and figures reports per page; a scanned book is minutes of OCR.
-        paged = None if reader is None else replace(
-            reader, progress=lambda done, total: progress(Progress(done, total, "read", path.name)))
-        parsed = parse_file(path, settings.limits, paged)
-        timings["parse"] = time.perf_counter() - t0
-    except BinyError as exc:
-        writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(exc)))
-        return FileOutcome(name, "failed", str(exc))
+    # A parse started ahead of time (services/documents.py) is waited for; only the wait costs time here.
+    got = parse_document(path, settings, reader, progress) if prepared is None else prepared()
+    timings["parse"] = time.perf_counter() - t0
+    if isinstance(got, BinyError):
+        writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(got)))
+        return FileOutcome(name, "failed", str(got))
+    parsed = got
 
     emb = embedder()
     # Unchanged chunks of the revision this one replaces keep their vectors (situating notes, when on, are

@@ -15,7 +15,9 @@ from biny.core.chunking.header import embedding_input
 from biny.core.chunking.notes import NoteWriter
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError, Cancelled
-from biny.core.ingest.job import ingest_file
+from biny.core.ingest.job import file_hash, ingest_file, parse_document
+from biny.core.ingest.lookahead import Lookahead
+from biny.core.ingest.model import ParsedDocument
 from biny.core.ingest.parse import SUPPORTED_SUFFIXES
 from biny.core.ingest.reading import VisualReader
 from biny.core.ingest.rowjob import ingest_rows
@@ -25,7 +27,7 @@ from biny.core.results import FileOutcome, IngestReport
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
-from biny.core.store.catalog import DocumentRow
+from biny.core.store.catalog import DocumentRow, SpaceRow
 from biny.core.store.lance import ChunkRecord
 
 STATUSES = ("active", "archived", "deleted")
@@ -127,40 +129,70 @@ class Documents:
         if self.folder.settings.llm.situating_notes and model is not None:
             notes = NoteWriter(model, SealedNoteCache(self.folder, crypto))
         reader = self._reader()
+        settings = self.folder.settings
         report = IngestReport()
         t0 = time.perf_counter()
-        for n, path in enumerate(files):
-            progress(Progress(n, len(files), "file", path.name, file=path.name, file_index=n, file_count=len(files)))
+        ahead: Lookahead[ParsedDocument | BinyError | None] = Lookahead(
+            lambda p, emit: None if self._unchanged(p, row, crypto) else parse_document(p, settings, reader, emit))
 
-            def file_progress(p: Progress, n: int = n, name: str = path.name) -> None:
-                # Per-file steps keep their own counts; the file's place in the run rides along.
-                progress(Progress(p.done, p.total, p.stage, p.detail, file=name, file_index=n,
+        def file_progress(n: int, name: str) -> ProgressCallback:
+            # Per-file steps keep their own counts; the file's place in the run rides along.
+            return lambda p: progress(Progress(p.done, p.total, p.stage, p.detail, file=name, file_index=n,
+                                               file_count=len(files)))
+
+        def prepared(n: int, target: Path) -> Callable[[], ParsedDocument | BinyError]:
+            """This file's parse (started ahead, or now); then the next file's parse starts, to run while
+            this one embeds (issue 23). One parse at a time: two OCR children would share 2 cores."""
+            def run() -> ParsedDocument | BinyError:
+                started = ahead.take(target)
+                got = started.result() if started is not None else None
+                if got is None:
+                    got = parse_document(target, settings, reader, file_progress(n, target.name))
+                nxt = files[n + 1] if n + 1 < len(files) else None
+                if nxt is not None and nxt.suffix.lower() not in ROW_SUFFIXES and nxt.is_file():
+                    ahead.start(nxt.resolve(), file_progress(n + 1, nxt.name))
+                return got
+            return run
+
+        try:
+            for n, path in enumerate(files):
+                progress(Progress(n, len(files), "file", path.name, file=path.name, file_index=n,
                                   file_count=len(files)))
-
-            target = path.resolve() if path.exists() else path
-            job = ingest_rows if path.suffix.lower() in ROW_SUFFIXES else partial(
-                ingest_file, notes=notes, chunks=self.folder.chunks, reader=reader)
-            try:
-                outcome = job(target, row, crypto=crypto, settings=self.folder.settings,
-                              embedder=lambda: self.models.embedder, catalog=self.folder.catalog,
-                              writer=self.folder.writer, cancel=cancel, progress=file_progress)
-            except Cancelled:
-                report.files.append(FileOutcome(str(path), "cancelled", "cancelled by the user"))
-                report.cancelled = True
-                break
-            except Exception as exc:  # noqa: BLE001 — one file's unexpected failure must not end the run
-                log = self.folder.log_exception(f"ingest of {path}")
-                outcome = FileOutcome(str(path), "failed", f"{path.name} could not be ingested "
-                                      f"({type(exc).__name__}: {exc}). Nothing of it is visible; details in {log}.")
-            report.files.append(outcome)
-            progress(Progress(n + 1, len(files), "file_done", path.name, file=path.name, file_index=n,
-                              file_count=len(files), outcome=outcome.outcome))
+                target = path.resolve() if path.exists() else path
+                job = ingest_rows if path.suffix.lower() in ROW_SUFFIXES else partial(
+                    ingest_file, notes=notes, chunks=self.folder.chunks, reader=reader,
+                    prepared=prepared(n, target))
+                try:
+                    outcome = job(target, row, crypto=crypto, settings=settings,
+                                  embedder=lambda: self.models.embedder, catalog=self.folder.catalog,
+                                  writer=self.folder.writer, cancel=cancel, progress=file_progress(n, path.name))
+                except Cancelled:
+                    report.files.append(FileOutcome(str(path), "cancelled", "cancelled by the user"))
+                    report.cancelled = True
+                    break
+                except Exception as exc:  # noqa: BLE001 — one file's unexpected failure must not end the run
+                    log = self.folder.log_exception(f"ingest of {path}")
+                    outcome = FileOutcome(str(path), "failed", f"{path.name} could not be ingested "
+                                          f"({type(exc).__name__}: {exc}). Nothing of it is visible; details in "
+                                          f"{log}.")
+                report.files.append(outcome)
+                progress(Progress(n + 1, len(files), "file_done", path.name, file=path.name, file_index=n,
+                                  file_count=len(files), outcome=outcome.outcome))
+        finally:
+            ahead.close()
         if report.by("ingested"):
             self.folder.writer.compact(row.space_id)
             self._changed(space)
         progress(Progress(len(files), len(files), "done", "", file_count=len(files)))
         report.seconds = time.perf_counter() - t0
         return report
+
+    def _unchanged(self, path: Path, row: SpaceRow, crypto: SpaceCrypto) -> bool:
+        """Is this exact content stored already (so parsing it ahead would be wasted)? Unreadable: no."""
+        try:
+            return self.folder.catalog.find_unchanged(row.space_id, crypto.stored_hash(file_hash(path))) is not None
+        except OSError:
+            return False
 
     def _reader(self) -> VisualReader | None:
         """What reads scanned pages, figures and DOCX images (I2–I4), from ``[visual]``; None when both are off."""
