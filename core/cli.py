@@ -366,8 +366,12 @@ def _docs(engine: Any, args: argparse.Namespace) -> int:
         _dump([_asdict(d) for d in docs], out)
     else:
         for d in docs:
+            # I5: what was read from pictures and what was skipped as decoration, when anything was.
+            drawn = ", ".join(f"{n} {what}" for n, what in ((d.pages_ocr, "pages OCR'd"),
+                                                           (d.figures_described, "figures described"),
+                                                           (d.decorations_skipped, "decorations skipped")) if n)
             print(f"{d.title}\t{d.kind}\trev {d.revision}\t{d.status}\t{d.chunks} chunks\t"
-                  f"{d.chars_per_token:.2f} chars/token\t{d.path}")
+                  f"{d.chars_per_token:.2f} chars/token\t{d.path}" + (f"\t{drawn}" if drawn else ""))
     return 0
 
 

@@ -250,6 +250,8 @@ def test_docs_json_reports_the_counters_with_their_pages(tmp_path: Path, capsys:
     assert sorted(set(doc["visual_pages"]["decorations_skipped"])) == [1, 2, 3, 4]
     assert doc["figures_described"] == len(doc["visual_pages"]["figures_described"]) == 1
     assert doc["pages_ocr"] == 0
+    assert main(["--home", home, "docs", "--space", "r"]) == 0
+    assert "1 figures described, 6 decorations skipped" in capsys.readouterr().out
 
 
 def test_a_damaged_picture_is_skipped_with_a_warning_and_the_text_stays(tmp_path: Path) -> None:
