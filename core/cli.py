@@ -118,6 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="create the demo space from the bundled corpus")
     demo.add_argument("--space", default="demo")
+    doc = sub.add_parser("doctor", help="check that catalog and vector store agree; --repair rebuilds from sources")
+    doc.add_argument("--space", help="one space (default: all)")
+    doc.add_argument("--repair", action="store_true", help="remove orphan passages, re-ingest damaged documents")
+    doc.add_argument("--json", action="store_true")
     return p
 
 
@@ -391,6 +395,20 @@ def _ask(engine: Any, args: argparse.Namespace) -> int:
     return 0
 
 
+def _doctor(engine: Any, args: argparse.Namespace) -> int:
+    """Exit 0 when everything agrees (or was repaired), 1 when findings remain."""
+    report = engine.doctor.check(args.space, repair=args.repair)
+    if args.json:
+        _dump({**_asdict(report), "healthy": report.healthy}, sys.stdout)
+    else:
+        print(f"checked {report.spaces} space(s), {report.documents} document(s), {report.passages} passage(s)")
+        for f in report.findings:
+            name = f" {f.title!r}" if f.title else ""
+            print(f"{'repaired' if f.repaired else f.kind}\t{f.space}{name}: {f.detail} — {f.action}")
+        print("healthy" if report.healthy else "problems found")
+    return 0 if report.healthy else 1
+
+
 def _demo(engine: Any, args: argparse.Namespace) -> int:
     from biny.core.demo import build_demo
 
@@ -529,4 +547,4 @@ if __name__ == "__main__":
 
 _COMMANDS = {"space": _space, "ingest": _ingest, "docs": _docs, "ask": _ask, "memory": _memory, "demo": _demo,
              "index": cli_index.run, "review": cli_review.run, "map": cli_analysis.run_map,
-             "eval": cli_analysis.run_eval}
+             "eval": cli_analysis.run_eval, "doctor": _doctor}

@@ -25,6 +25,7 @@ from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.candidates import RetrievalParams
 from biny.core.services.analysis import Analysis
 from biny.core.services.answers import Answers
+from biny.core.services.doctor import Doctor
 from biny.core.services.documents import Documents, expand_paths
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
@@ -56,7 +57,7 @@ class Engine:
     ``engine.web`` is the public-web fallback and its review queue (SPEC W1–W7): ``enabled``,
     ``set_enabled``, ``items``, ``item``, ``approve``, ``reject``, ``undo``, ``nearest``.
     ``engine.analysis`` is for analysts (SPEC C3): ``star_map``, ``collection``, ``distances``,
-    ``model_bands``, ``evaluate``, ``runs``, ``run``, ``compare``.
+    ``model_bands``, ``evaluate``, ``runs``, ``run``, ``compare``. ``engine.doctor.check`` (issue 22).
     """
 
     def __init__(self, folder: DataFolder, embedder: Embedder | None) -> None:
@@ -74,6 +75,7 @@ class Engine:
         self._answers.web = self.web
         self.analysis = Analysis(folder, self.models, self.keys, self._retriever, self._documents)
         self.memory = Memory(folder, self.models, self.keys)
+        self.doctor = Doctor(folder, self.keys, lambda space, paths: self.ingest(space, paths))
         self._closed = False
 
     @classmethod

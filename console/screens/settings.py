@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -51,6 +52,23 @@ class SettingsScreen(QWidget):
         d = QFormLayout(data)
         d.addRow("Data folder", QLabel(str(engine.home)))
         d.addRow("Settings file", QLabel(str(engine.home / "config.toml")))
+        # Issue 22: the catalog and the vector store checked against each other; repairs from sources.
+        self.check_btn = QPushButton("Check data folder")
+        self.check_btn.setObjectName("check_data")
+        self.check_btn.clicked.connect(lambda: self.check_data(repair=False))
+        self.repair_btn = QPushButton("Repair")
+        self.repair_btn.setObjectName("repair_data")
+        self.repair_btn.setEnabled(False)
+        self.repair_btn.clicked.connect(lambda: self.check_data(repair=True))
+        checks = QHBoxLayout()
+        checks.addWidget(self.check_btn)
+        checks.addWidget(self.repair_btn)
+        checks.addStretch(1)
+        d.addRow("Integrity", checks)
+        self.check_status = QLabel("")
+        self.check_status.setWordWrap(True)
+        self.check_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        d.addRow("", self.check_status)
         self.encryption = QLabel("")
         d.addRow("Encryption", self.encryption)
         # W1: one switch for searching *and* reading public pages, per space; off by default.
@@ -226,6 +244,26 @@ class SettingsScreen(QWidget):
 
         run_op(work, on_success=lambda notes: self.tune_status.setText(" ".join(notes)), on_failure=failed,
                on_finished=lambda: self.tune_save.setEnabled(True))
+
+    def check_data(self, *, repair: bool) -> None:
+        """`biny doctor` from the console: runs in the background, lists what it found or repaired."""
+        self.check_btn.setEnabled(False)
+        self.repair_btn.setEnabled(False)
+        self.check_status.setText("Repairing…" if repair else "Checking…")
+
+        def shown(report: Any) -> None:
+            lines = [f"{report.spaces} space(s), {report.documents} document(s), {report.passages} passage(s) "
+                     "checked: " + ("all consistent." if not report.findings else
+                                    "all repaired." if report.healthy else "problems found:")]
+            for f in report.findings:
+                name = f" “{f.title}”" if f.title else ""
+                lines.append(f"• {'repaired' if f.repaired else f.kind} — {f.space}{name}: {f.detail}; {f.action}")
+            self.check_status.setText("\n".join(lines))
+            self.repair_btn.setEnabled(not report.healthy)
+
+        run_op(lambda _p, _c: self.engine.doctor.check(repair=repair), on_success=shown,
+               on_failure=lambda e, d: self.check_status.setText(f"Could not check: {e}"),
+               on_finished=lambda: self.check_btn.setEnabled(True))
 
     def reembed(self) -> None:
         if not self.space:

@@ -174,11 +174,18 @@ class StoreWriter:
             self.catalog.put_note(key, note)
 
     def set_statuses(self, space_id: str, doc_ids: list[str], status: str) -> None:
-        """Archive, restore or delete documents; many at once (a table's rows): one statement, one Lance delete."""
+        """Archive, restore or delete documents; many at once (a table's rows): one statement, one Lance delete.
+        ``damaged`` (biny doctor) also removes the passages: what is left of them cannot be trusted."""
         with self._write():
             self.catalog.set_statuses(doc_ids, status)
-            if status == "deleted":
+            if status in ("deleted", "damaged"):
                 self.chunks.delete_docs(space_id, doc_ids)
+            self.vectors.invalidate(space_id)
+
+    def remove_passages(self, space_id: str, doc_ids: list[str]) -> None:
+        """Passages of documents the catalog does not list (biny doctor --repair)."""
+        with self._write():
+            self.chunks.delete_docs(space_id, doc_ids)
             self.vectors.invalidate(space_id)
 
     def replace_space_vectors(

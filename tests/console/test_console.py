@@ -583,3 +583,26 @@ def test_the_report_names_the_pages_behind_its_counters(qtbot, window: MainWindo
     lib._on_progress(Progress(2, 5, "read", "scan.pdf", file="scan.pdf", file_index=0, file_count=1))
     assert lib.progress_label.text().startswith("reading pages and figures 2/5 scan.pdf")
     assert lib.file_progress.value() == 40
+
+
+def test_settings_checks_and_repairs_the_data_folder(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from biny.core.store.guard import writing
+
+    src = tmp_path / "pep-0020.rst"
+    shutil.copy(corpus("python_peps", "pep-0020.rst"), src)
+    lib = _one_document(qtbot, window, "s", src)
+    st = window.settings_screen
+    st.check_btn.click()
+    qtbot.waitUntil(lambda: st.check_btn.isEnabled() and "checked" in st.check_status.text(), timeout=60_000)
+    assert "all consistent" in st.check_status.text() and not st.repair_btn.isEnabled()
+    engine = window.engine
+    row = engine.folder.catalog.space("s")
+    with writing():  # damage the vector store behind the writer's back
+        engine.folder.chunks.delete_docs(row.space_id, list(engine.folder.chunks.doc_ids(row.space_id)))
+    st.check_btn.click()
+    qtbot.waitUntil(lambda: st.repair_btn.isEnabled(), timeout=60_000)
+    assert "damaged" in st.check_status.text() and "0 of its" in st.check_status.text()
+    st.repair_btn.click()
+    qtbot.waitUntil(lambda: "all repaired" in st.check_status.text(), timeout=180_000)
+    assert engine.doctor.check().findings == []
+    assert lib is window.library

@@ -1,0 +1,125 @@
+"""`biny doctor`: check that the catalog and the vector store agree, and repair what can be (issue 22).
+
+For every space: each listed document must have exactly its recorded number of passages in the
+vector store, each with a finite vector; passages of no listed document are orphans. A damaged
+document is repaired from its source file when that file is still where it was ingested from: its
+passages are removed, it is marked ``damaged`` (so it is never answered from and never counted as
+"unchanged"), and the file is ingested again as a new revision. Without the file, the finding says
+what to do; nothing is deleted that cannot be rebuilt.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from biny.core.errors import BinyError
+from biny.core.results import IngestReport
+from biny.core.services.folder import DataFolder
+from biny.core.services.keys import KeySession
+from biny.core.store.catalog import SpaceRow
+
+
+@dataclass(slots=True)
+class Finding:
+    space: str
+    kind: str  # damaged | orphans | locked
+    detail: str
+    action: str
+    doc_id: str | None = None
+    title: str = ""
+    repaired: bool = False
+
+
+@dataclass(slots=True)
+class DoctorReport:
+    spaces: int = 0
+    documents: int = 0
+    passages: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def healthy(self) -> bool:
+        return all(f.repaired for f in self.findings)
+
+
+def passage_counts(doc_ids: list[str], vectors: np.ndarray) -> tuple[Counter[str], Counter[str]]:
+    """Passages per document, and those of them whose vector is not finite (a flipped byte on disk:
+    LanceDB refuses NaN on write, so only damage puts one there)."""
+    finite = [bool(ok) for ok in np.asarray(np.isfinite(vectors).all(axis=1))]
+    return Counter(doc_ids), Counter(d for d, ok in zip(doc_ids, finite, strict=True) if not ok)
+
+
+class Doctor:
+    def __init__(self, folder: DataFolder, keys: KeySession,
+                 ingest: Callable[[str, list[Path]], IngestReport]) -> None:
+        self.folder = folder
+        self.keys = keys
+        self._ingest = ingest
+
+    def check(self, space: str | None = None, *, repair: bool = False) -> DoctorReport:
+        report = DoctorReport()
+        rows = [self.folder.catalog.space(space)] if space else self.folder.catalog.spaces()
+        for row in rows:
+            self._space(row, report, repair)
+        return report
+
+    def _space(self, row: SpaceRow, report: DoctorReport, repair: bool) -> None:
+        catalog, chunks = self.folder.catalog, self.folder.chunks
+        report.spaces += 1
+        docs = catalog.documents(row.space_id)
+        report.documents += len(docs)
+        if not chunks.count(row.space_id):
+            for doc in docs:
+                if doc.chunks:
+                    report.findings.append(self._damaged(row, doc.doc_id, f"0 of its {doc.chunks} passages are in "
+                                                         "the vector store", repair))
+            return
+        table = chunks.scan(row.space_id, ["doc_id", "vector"])
+        doc_ids = table.column("doc_id").to_pylist()
+        report.passages += len(doc_ids)
+        vectors = np.asarray(table.column("vector").to_pylist(), dtype=np.float32).reshape(len(doc_ids), -1)
+        have, bad = passage_counts(doc_ids, vectors)
+        listed = {d.doc_id for d in docs}
+        orphans = sorted(set(have) - listed - set(catalog.pending_and_retired(row.space_id)[0]))
+        if orphans:
+            n = sum(have[d] for d in orphans)
+            f = Finding(row.name, "orphans", f"{n} passage(s) of {len(orphans)} document(s) no longer listed",
+                        "removed" if repair else "run `biny doctor --repair` to remove them")
+            if repair:
+                self.folder.writer.remove_passages(row.space_id, orphans)
+                f.repaired = True
+            report.findings.append(f)
+        for doc in docs:
+            if have.get(doc.doc_id, 0) == doc.chunks and not bad.get(doc.doc_id):
+                continue
+            detail = (f"{have.get(doc.doc_id, 0)} of its {doc.chunks} passages are in the vector store"
+                      + (f", {bad[doc.doc_id]} with an invalid vector" if bad.get(doc.doc_id) else ""))
+            report.findings.append(self._damaged(row, doc.doc_id, detail, repair))
+
+    def _damaged(self, row: SpaceRow, doc_id: str, detail: str, repair: bool) -> Finding:
+        doc = self.folder.catalog.document(doc_id)
+        assert doc is not None
+        try:
+            doc = self.keys.crypto(row).open_meta(doc)
+        except BinyError as exc:
+            return Finding(row.name, "locked", detail, f"unlock the space to repair it ({exc})", doc_id)
+        source = Path(doc.path)
+        f = Finding(row.name, "damaged", detail, "", doc_id, doc.title)
+        if not source.is_file():
+            f.action = f"restore {source} and run `biny ingest --space {row.name} {source}`, or delete the document"
+            return f
+        if not repair:
+            f.action = f"run `biny doctor --repair` to rebuild it from {source}"
+            return f
+        # Marked damaged first: its passages go, it is no longer answered from, and its content hash no
+        # longer counts as stored, so the source is ingested again instead of being reported unchanged.
+        self.folder.writer.set_statuses(row.space_id, [doc_id], "damaged")
+        outcome = self._ingest(row.name, [source]).files[0]
+        f.repaired = outcome.outcome == "ingested"
+        f.action = f"rebuilt from {source}" if f.repaired else f"re-ingest failed: {outcome.message}"
+        return f
