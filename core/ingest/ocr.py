@@ -135,9 +135,10 @@ def _has_tessdata(lang: str) -> bool:
 def engine_available(name: str) -> str | None:
     """None if the engine can run here, else what to install."""
     if name == "rapidocr":
-        try:
-            import rapidocr  # noqa: F401
-        except ImportError:
+        import importlib.util
+
+        # Looked up, not imported: the import (OpenCV, onnxruntime) belongs in the OCR child.
+        if importlib.util.find_spec("rapidocr") is None or importlib.util.find_spec("onnxruntime") is None:
             return "pip install rapidocr onnxruntime"
         return None
     if name == "tesseract":

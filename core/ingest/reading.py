@@ -24,6 +24,7 @@ from typing import Any
 
 from biny.core.errors import DocumentError
 from biny.core.ingest.model import Block, ParsedDocument
+from biny.core.ingest.ocr import engine_available
 from biny.core.ingest.visual import VisualSpec, mupdf
 from biny.core.llm.base import ChatModel, LLMError, Message
 
@@ -262,6 +263,12 @@ def read_into(doc: ParsedDocument, source: Path | None, specs: list[VisualSpec],
     and says so: the document still ingests what it has."""
     wanted = [s for s in specs if reader is not None and s.kind in reader.kinds]
     if reader is None or not wanted:
+        return
+    missing = None if reader.vision is not None else engine_available(reader.engine)
+    if missing:
+        # A configured engine that is not installed: the text layer is kept and the report says what to do.
+        doc.warnings.append(f"{len(wanted)} page(s)/figure(s) were not read: OCR engine {reader.engine!r} is not "
+                            f"available ({missing}; or set visual.ocr_engine)")
         return
     try:
         result = reader.read(source, wanted)

@@ -268,3 +268,12 @@ def test_a_damaged_picture_is_skipped_with_a_warning_and_the_text_stays(tmp_path
     original = parse_file(src, LIMITS)
     assert [b.text for b in doc.blocks] == [b.text for b in original.blocks]
     assert doc.planned == [] and any("image 1" in w and "cannot be read" in w for w in doc.warnings)
+
+
+def test_an_ocr_engine_that_is_not_installed_keeps_the_text_and_says_what_to_do() -> None:
+    doc = parse_file(corpus("pdfs", "research_report_1f978cd81fb7260c8f7644039ec2c054.pdf"), LIMITS,
+                     VisualReader(engine="nope"))
+    baseline = parse_file(corpus("pdfs", "research_report_1f978cd81fb7260c8f7644039ec2c054.pdf"), LIMITS)
+    assert [b.text for b in doc.blocks] == [b.text for b in baseline.blocks]
+    assert any("'nope' is not available" in w and "visual.ocr_engine" in w for w in doc.warnings)
+    assert doc.figures_described == 0 and doc.planned == [(1, "figure")]
