@@ -19,7 +19,7 @@ from biny.core.errors import CorruptDocument, EmptyDocument
 from biny.core.ingest.model import Block, ParsedDocument
 from biny.core.ingest.reading import VisualReader, read_into
 from biny.core.ingest.sniff import check_zip_bomb
-from biny.core.ingest.visual import VisualSpec, group_by_hash
+from biny.core.ingest.visual import VisualSpec, group_by_hash, phash64
 
 _HEADING_STYLE = re.compile(r"^(?:Heading|标题|見出し)\s*(\d)", re.I)
 _NS = {"a": "http://schemas.openxmlformats.org/drawingml/2006/main",
@@ -78,14 +78,13 @@ def _size(blob: bytes) -> tuple[int, int] | None:
         return None
 
 
-def _phash(blob: bytes) -> Any:
-    import imagehash
+def _phash(blob: bytes) -> int | None:
     from PIL import Image
 
     try:
         with Image.open(io.BytesIO(blob)) as img:
-            return imagehash.phash(img.convert("RGB"))
-    except Exception:  # noqa: BLE001
+            return phash64(img.convert("RGB"))
+    except Exception:  # noqa: BLE001 — an undecodable picture is simply not grouped
         return None
 
 

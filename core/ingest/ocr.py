@@ -12,17 +12,16 @@ library that tried to download a model would fail loudly instead of phoning home
 
 from __future__ import annotations
 
-import re
 import socket
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from biny.core.ingest.lines import join_lines
 from biny.core.ingest.visual import mupdf
 
 ENGINES = ("rapidocr", "tesseract")
-_CJK_EDGE = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
 class NetworkForbidden(RuntimeError):
@@ -39,14 +38,6 @@ def forbid_network() -> None:
     socket.socket.connect_ex = refuse  # type: ignore[method-assign]
     socket.getaddrinfo = refuse
     socket.create_connection = refuse
-
-
-def _join(left: str, right: str) -> str:
-    if not left:
-        return right
-    if _CJK_EDGE.match(left[-1]) and _CJK_EDGE.match(right[:1] or " "):
-        return left + right
-    return left + " " + right
 
 
 def layout_text(boxes: list[tuple[float, float, float, float, str]]) -> str:
@@ -72,9 +63,7 @@ def layout_text(boxes: list[tuple[float, float, float, float, str]]) -> str:
     gap = 1.2 * heights[len(heights) // 2]
     for line in lines:
         line.sort(key=lambda b: b[0])
-        text = ""
-        for b in line:
-            text = _join(text, b[4].strip())
+        text = join_lines([b[4] for b in line])  # left to right; CJK neighbours join without a space
         top = min(b[1] for b in line)
         if prev_bottom is not None and top - prev_bottom > gap and current:
             paragraphs.append(current)

@@ -8,7 +8,6 @@ parent enforces a time limit and turns every failure into a ``DocumentError``.
 from __future__ import annotations
 
 import multiprocessing as mp
-import re
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -22,13 +21,11 @@ from biny.core.errors import (
     EncryptedDocument,
     ParserCrashed,
 )
+from biny.core.ingest.lines import join_lines
 from biny.core.ingest.model import Block, ParsedDocument
 from biny.core.ingest.mojibake import repair_mojibake
 from biny.core.ingest.reading import VisualReader, read_into
 from biny.core.ingest.visual import VisualSpec, mupdf, plan_pages, running_lines
-
-_CJK_END = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]$")
-_CJK_START = re.compile(r"^[\u3000-\u303f\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 _ERRORS: dict[str, type[DocumentError]] = {
     "encrypted": EncryptedDocument,
@@ -38,26 +35,6 @@ _ERRORS: dict[str, type[DocumentError]] = {
 }
 
 
-def join_lines(lines: list[str]) -> str:
-    """Join the visual lines of one PDF text block into a paragraph.
-
-    A hyphen at a line end joins words; CJK text joins without a space; everything
-    else joins with one space.
-    """
-    out = ""
-    for raw in lines:
-        line = raw.strip()
-        if not line:
-            continue
-        if not out:
-            out = line
-        elif out.endswith("-") and line[:1].islower():
-            out = out[:-1] + line
-        elif _CJK_END.search(out) and _CJK_START.search(line):
-            out += line
-        else:
-            out += " " + line
-    return out
 
 
 def _worker(path: str, max_pages: int, conn: Connection) -> None:

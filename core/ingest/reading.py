@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from biny.core.errors import DocumentError
+from biny.core.ingest.lines import join_lines
 from biny.core.ingest.model import Block, ParsedDocument
 from biny.core.ingest.ocr import engine_available
 from biny.core.ingest.visual import VisualSpec, mupdf
@@ -217,8 +218,6 @@ def _norm(text: str) -> str:
 
 
 def _paragraphs(text: str) -> list[str]:
-    from biny.core.ingest.pdf import join_lines
-
     return [p for p in (join_lines(part.split("\n")) for part in re.split(r"\n\s*\n", text)) if p]
 
 
