@@ -7,7 +7,6 @@ parent enforces a time limit and turns every failure into a ``DocumentError``.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from biny.core.errors import (
     EncryptedDocument,
     ParserCrashed,
 )
+from biny.core.ingest.child import spawned
 from biny.core.ingest.lines import join_lines
 from biny.core.ingest.model import Block, ParsedDocument
 from biny.core.ingest.mojibake import repair_mojibake
@@ -107,23 +107,13 @@ def _looks_truncated(path: Path) -> bool:
 
 
 def parse_pdf(path: Path, limits: LimitSettings, reader: VisualReader | None = None) -> ParsedDocument:
-    ctx = mp.get_context("spawn")  # no fork: the parent holds DuckDB/Lance threads
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_worker, args=(str(path), limits.max_pages, child), daemon=True)
-    proc.start()
-    child.close()
     msg: Any = None
-    try:
-        if parent.poll(limits.parse_timeout_s):
-            msg = parent.recv()
-    except EOFError:
-        msg = None
-    finally:
-        proc.join(timeout=5)
-        if proc.is_alive():
-            proc.kill()
-            proc.join()
-        parent.close()
+    with spawned(_worker, str(path), limits.max_pages) as (proc, conn):
+        try:
+            if conn.poll(limits.parse_timeout_s):
+                msg = conn.recv()
+        except EOFError:
+            msg = None
     if msg is None:
         if proc.exitcode not in (0, None) and proc.exitcode != -9:
             raise ParserCrashed(

@@ -14,7 +14,6 @@ document never exceed its information-bearing pages (the cost guard).
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from biny.core.errors import DocumentError
+from biny.core.ingest.child import spawned
 from biny.core.ingest.lines import join_lines
 from biny.core.ingest.model import Block, ParsedDocument
 from biny.core.ingest.ocr import engine_available
@@ -97,21 +97,15 @@ def _worker(path: str | None, specs: list[tuple[int, Any, bytes | None]], mode: 
 def _run(path: Path | None, specs: list[tuple[int, Any, bytes | None]], mode: str, engine: str, dpi: int,
          timeout_s: float, on_item: Callable[[int, Any], None], on_warn: Callable[[int, str], None]) -> None:
     """Run the child; ``timeout_s`` bounds each page (the first also pays for loading the engine)."""
-    ctx = mp.get_context("spawn")  # no fork: the parent holds DuckDB/Lance threads
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_worker, args=(str(path) if path else None, specs, mode, engine, dpi, child),
-                       daemon=True)
-    proc.start()
-    child.close()
-    first = True
-    try:
+    with spawned(_worker, str(path) if path else None, specs, mode, engine, dpi) as (proc, conn):
+        first = True
         while True:
-            if not parent.poll(timeout_s + (60 if first else 0)):
+            if not conn.poll(timeout_s + (60 if first else 0)):
                 raise DocumentError(f"reading a page took longer than {timeout_s:.0f} s and was stopped "
                                     "(visual.page_timeout_s)")
             first = False
             try:
-                msg = parent.recv()
+                msg = conn.recv()
             except EOFError as exc:
                 raise DocumentError(f"the OCR process stopped (exit code {proc.exitcode})") from exc
             if msg[0] == "item":
@@ -122,12 +116,6 @@ def _run(path: Path | None, specs: list[tuple[int, Any, bytes | None]], mode: st
                 raise DocumentError(f"OCR failed: {msg[1]}")
             else:
                 return
-    finally:
-        parent.close()
-        proc.join(timeout=5)
-        if proc.is_alive():
-            proc.kill()
-            proc.join()
 
 
 @dataclass(slots=True)
