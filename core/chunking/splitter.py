@@ -6,6 +6,12 @@ Paragraphs accumulate up to the target; only a paragraph that alone exceeds the
 target is split — at line breaks (list items, table rows), then sentence ends,
 then clause marks, then spaces, then characters. The next chunk starts with the
 previous chunk's tail (overlap), beginning at a word or sentence boundary.
+
+Re-chunking an edited document keeps the previous revision's boundaries wherever
+they still fit (``Prior``): a greedy splitter alone shifts every boundary after an
+edit until a paragraph end happens to re-align them, so one edited paragraph would
+re-embed several chunks; with the old boundaries preferred, only the chunks holding
+the edit change and the rest keep their vectors (issue 23).
 """
 
 from __future__ import annotations
@@ -77,6 +83,45 @@ class ChunkSpan:
     page_end: int | None
     heading_path: list[str] = field(default_factory=list)
     est_tokens: float = 0.0
+
+
+@dataclass(slots=True)
+class Prior:
+    """The previous revision's chunk boundaries, located in the new text.
+
+    ``ends`` are offsets where an old chunk ended; ``next_start[e]`` is where the old
+    chunk after that end starts (its overlap), when that chunk is still present verbatim.
+    """
+
+    ends: set[int] = field(default_factory=set)
+    next_start: dict[int, int] = field(default_factory=dict)
+
+
+def align_prior(text: str, old: list[tuple[str, int, int]]) -> Prior:
+    """Locate the old chunks ``(text, char_start, char_end)``, in order, in the new ``text``.
+
+    Only chunks found verbatim count (an edited chunk is not found); matching moves
+    forward so repeated passages pair in order. The end of the chunk before a found
+    one is known from the old offsets: the overlap both shared is inside the found text.
+    """
+    prior = Prior()
+    cursor = 0
+    found: list[int | None] = []
+    for body, _, _ in old:
+        at = text.find(body, cursor) if body else -1
+        found.append(at if at >= 0 else None)
+        if at >= 0:
+            cursor = at + 1
+    for k, ((body, start, _), where) in enumerate(zip(old, found, strict=True)):
+        if where is None:
+            continue
+        prior.ends.add(where + len(body))
+        if k > 0:
+            end = where + (old[k - 1][2] - start)  # the previous chunk's end, shifted like this one
+            if 0 < end <= len(text):
+                prior.ends.add(end)
+                prior.next_start[end] = where
+    return prior
 
 
 @dataclass(slots=True)
@@ -197,8 +242,14 @@ def split(
     target_tokens: int,
     overlap_tokens: int,
     est: Estimator = estimate_tokens,
+    prior: Prior | None = None,
 ) -> list[ChunkSpan]:
-    """Chunk an assembled document by estimated tokens (the cap is enforced separately)."""
+    """Chunk an assembled document by estimated tokens (the cap is enforced separately).
+
+    With ``prior``, a chunk ends at an old boundary when one lies within the size bounds
+    (at least half the target, at most the ceiling) and the next chunk starts where its old
+    counterpart did, so chunks away from an edit come out identical.
+    """
     text = doc.text
     units = _units(doc, float(target_tokens), est)
     ceiling = CEILING_FACTOR * target_tokens
@@ -218,6 +269,8 @@ def split(
                 break
             j += 1
             cur = nxt
+        if prior is not None:
+            j = _prefer_old_end(text, units, i, j, start, target_tokens, ceiling, prior.ends, est)
         # Headings alone do not make a chunk: take the content that follows them.
         while j + 1 < len(units) and all(u.heading for u in units[i : j + 1]):
             j += 1
@@ -238,10 +291,31 @@ def split(
             )
         )
         i = j + 1
-        carry = _overlap_start(text, first.start, end, overlap_tokens, est) if i < len(units) else None
+        carry = None
+        if i < len(units):
+            old_next = prior.next_start.get(end) if prior is not None else None
+            carry = old_next if old_next is not None and first.start <= old_next <= end else _overlap_start(
+                text, first.start, end, overlap_tokens, est)
         if carry is not None and carry >= end:
             carry = None
     return chunks
+
+
+def _prefer_old_end(text: str, units: list[_Unit], i: int, j: int, start: int, target: float, ceiling: float,
+                    ends: set[int], est: Estimator) -> int:
+    """The unit to end on: the greedy choice ``j`` unless an old boundary fits (nearest to ``j`` wins)."""
+    if units[j].end in ends:
+        return j
+    best: int | None = None
+    k = i
+    while k < len(units):
+        size = est(text[start : units[k].end])
+        if size > ceiling and k > i:
+            break
+        if units[k].end in ends and size >= target / 2 and (best is None or abs(k - j) < abs(best - j)):
+            best = k
+        k += 1
+    return j if best is None else best
 
 
 def _content_path(units: list[_Unit], i: int, j: int) -> tuple[str, ...]:

