@@ -235,8 +235,9 @@ class Retriever:
         crypto = self.keys.crypto(row)
         vm = self.matrix(row)
         offsets = [int(vm.stored[c.row]) for c in final if c.row < len(vm) and vm.chunk_ids[c.row] == c.chunk_id]
-        fetched = self.folder.chunks.fetch(row.space_id, [c.chunk_id for c in final],
-                                           offsets if len(offsets) == len(final) else None)
+        ids = [c.chunk_id for c in final]
+        fetched = self.folder.chunks.fetch_context(row.space_id, ids, offsets) if len(offsets) == len(final) \
+            else self.folder.chunks.fetch(row.space_id, ids)
         records = {cid: crypto.open_record(rec) for cid, rec in fetched.items()}
         trace.decrypted = len(records)
         if docs is None:

@@ -18,7 +18,7 @@ import duckdb
 import pyarrow as pa
 
 from biny.core.errors import SpaceExists, SpaceNotFound
-from biny.core.store.guard import mutation
+from biny.core.store.guard import mutation, write_stamp
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
@@ -207,6 +207,7 @@ class Catalog:
     def __init__(self, path: Path) -> None:
         self.lock = threading.RLock()
         self.con = duckdb.connect(str(path))
+        self._space_rows: dict[str, tuple[int, SpaceRow]] = {}
 
     @mutation
     def migrate(self) -> None:
@@ -231,8 +232,17 @@ class Catalog:
         return [SpaceRow(*r) for r in rows]
 
     def space(self, name: str) -> SpaceRow:
+        # Asked several times per question; a DuckDB point query costs ~0.7 ms, so rows are kept until
+        # the next write (issue 23: ask overhead). Callers must not modify the row.
+        stamp = write_stamp()
+        cached = self._space_rows.get(name)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
         with self.lock:
             row = self.con.execute(f"SELECT {_SPACE_COLS} FROM spaces WHERE name = ?", [name]).fetchone()
+        if row is not None:
+            self._space_rows[name] = (stamp, SpaceRow(*row))
+            return self._space_rows[name][1]
         if row is None:
             known = ", ".join(s.name for s in self.spaces()) or "none yet"
             raise SpaceNotFound(

@@ -29,13 +29,31 @@ class WriteOutsideWriter(BinyError):
     """A store was changed by code other than ``StoreWriter`` (a bug, not a user error)."""
 
 
+_stamp_lock = threading.Lock()
+_stamp = 0
+
+
+def _bump() -> None:
+    global _stamp
+    with _stamp_lock:
+        _stamp += 1
+
+
+def write_stamp() -> int:
+    """Changes whenever a write starts or ends: a read cache tagged with the stamp taken before its read
+    is valid while the stamp is unchanged (a read overlapping a write gets a stamp the write's end retires)."""
+    return _stamp
+
+
 @contextmanager
 def writing() -> Iterator[None]:
     _state.depth = getattr(_state, "depth", 0) + 1
+    _bump()
     try:
         yield
     finally:
         _state.depth -= 1
+        _bump()
 
 
 def in_writer() -> bool:

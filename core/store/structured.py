@@ -19,7 +19,7 @@ import duckdb
 import pyarrow as pa
 
 from biny.core.store.catalog import Catalog
-from biny.core.store.guard import mutation
+from biny.core.store.guard import mutation, write_stamp
 
 # Created with the rest of the catalog (store/catalog.py SCHEMA).
 TABLES = ("structured_spec", "structured_rows")
@@ -30,12 +30,20 @@ class StructuredStore:
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
+        self._specs: dict[str, tuple[int, tuple[str, int] | None]] = {}
 
     def spec(self, space_id: str) -> tuple[str, int] | None:
+        # Every question checks for an index first: kept until the next write (issue 23: ask overhead).
+        stamp = write_stamp()
+        cached = self._specs.get(space_id)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
         with self.catalog.lock:
             row = self.catalog.con.execute(
                 "SELECT spec, generation FROM structured_spec WHERE space_id = ?", [space_id]).fetchone()
-        return None if row is None else (str(row[0]), int(row[1]))
+        found = None if row is None else (str(row[0]), int(row[1]))
+        self._specs[space_id] = (stamp, found)
+        return found
 
     def rows(self, space_id: str) -> list[tuple[str, int, str]]:
         with self.catalog.lock:

@@ -255,8 +255,10 @@ class VectorCache:
         self._closed = False
 
     def invalidate(self, space_id: str) -> None:
+        """Reload on next use (after a write, or when another process may have changed the space)."""
         with self._lock:
             self._cache.pop(space_id, None)
+        self._chunks.forget_reads(space_id)
 
     def forget(self, space_id: str) -> None:
         """Drop a deleted space's matrix and any ANN index kept for it on disk."""

@@ -1,0 +1,62 @@
+"""Reads kept between writes (issue 23: ask overhead) never outlive a write or a reload."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from biny.core.engine import Engine
+from biny.core.store.guard import write_stamp
+
+
+def _doc(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+PUMPS = "\n\n".join(f"Pump P-{i:03d} is serviced every {i + 2} weeks by the night shift, who log pressure, "
+                    f"temperature and vibration readings for unit {i}." for i in range(40))
+VALVES = "The relief valve V-77 opens at 12 bar and is replaced after 40,000 cycles by the day shift."
+
+
+def test_the_context_view_matches_lance_and_holds_no_plaintext(tmp_path: Path, engine: Engine) -> None:
+    engine.create_space("s")  # encrypted
+    engine.ingest("s", [_doc(tmp_path, "pumps.md", PUMPS)])
+    sid = engine.catalog.space("s").space_id
+    vm = engine.vectors.get(sid, lambda: {d.doc_id for d in engine.documents("s")}, engine.catalog.space("s").dim)
+    rows = [len(vm) - 1, 0, len(vm) // 2]
+    assert len(set(rows)) == 3
+    ids = [vm.chunk_ids[r] for r in rows]
+    offsets = [int(vm.stored[r]) for r in rows]
+    viewed = engine.chunks.fetch_context(sid, ids, offsets)
+    taken = engine.chunks.fetch(sid, ids)
+    assert list(viewed) == ids
+    for cid in ids:
+        a, b = viewed[cid], taken[cid]
+        fields = ("ct", "char_start", "char_end", "ordinal", "page", "doc_id")
+        assert [getattr(a, f) for f in fields] == [getattr(b, f) for f in fields]
+        assert a.text == "" and a.ct  # ciphertext only until the answer opens it (R7)
+        assert engine.crypto("s").open_record(a).text == engine.crypto("s").open_record(b).text
+    # Offsets that no longer name these chunks (as after a write the caller's matrix predates) fall back.
+    wrong = engine.chunks.fetch_context(sid, ids, list(reversed(offsets)))
+    assert set(wrong) == set(ids) and all(wrong[c].ct == taken[c].ct for c in ids)
+
+
+def test_writes_retire_the_kept_reads(tmp_path: Path, engine: Engine) -> None:
+    engine.create_space("s", encrypted=False)
+    engine.ingest("s", [_doc(tmp_path, "pumps.md", PUMPS)])
+    assert engine.ask("s", "How often is pump P-003 serviced?").chunks
+    stamp = write_stamp()
+    assert not engine.ask("s", "At what pressure does relief valve V-77 open?").chunks
+    assert write_stamp() == stamp  # asking writes nothing
+    # A new document is found by the next question: the view, read handle and space row were retired.
+    engine.ingest("s", [_doc(tmp_path, "valves.md", VALVES)])
+    assert write_stamp() != stamp
+    hit = engine.ask("s", "At what pressure does relief valve V-77 open?").chunks
+    assert hit and "12 bar" in hit[0].text
+    # A space deleted and made again under the same name is the new one at once (rows are kept by name).
+    old_id = engine.catalog.space("s").space_id
+    engine.delete_space("s")
+    engine.create_space("s", encrypted=False)
+    assert engine.catalog.space("s").space_id != old_id
+    assert engine.documents("s") == [] and not engine.ask("s", "At what pressure does relief valve V-77 open?").chunks
