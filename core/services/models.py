@@ -60,6 +60,11 @@ class Models:
                     self._queries.popitem(last=False)
         return np.stack([known[k] for k in keys]) if keys else np.zeros((0, emb.dim), dtype=np.float32)
 
+    def forget_queries(self) -> None:
+        """Drop the cached question vectors (benchmarks that time questions asked before, cold)."""
+        with self._queries_lock:
+            self._queries.clear()
+
     @property
     def loaded(self) -> bool:
         """Has the embedder been loaded (so using it costs no model load)?"""
