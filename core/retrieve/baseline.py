@@ -38,6 +38,8 @@ class Distribution:
     median: float
     quantiles: dict[str, float]
     values: list[float] = field(default_factory=list)
+    # Quantiles already computed: every question asks the same few (issue 23: ask overhead).
+    _memo: dict[float, float] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, values: np.ndarray[Any, np.dtype[np.float32]], keep: int = 400) -> Distribution:
@@ -49,7 +51,10 @@ class Distribution:
     def quantile(self, q: float) -> float:
         if not self.values:
             return self.median
-        return float(np.quantile(np.asarray(self.values), q))
+        got = self._memo.get(q)
+        if got is None:
+            got = self._memo[q] = float(np.quantile(np.asarray(self.values), q))
+        return got
 
     def share_above(self, distance: float) -> float | None:
         """Share of the distribution farther than ``distance`` (for "closer than 93% of unrelated questions")."""

@@ -160,6 +160,9 @@ class VectorMatrix:
     # Unique per loaded matrix: a new one is loaded after every write to the space, so
     # whatever is derived from the space's visible documents can be cached against it.
     generation: int = field(default_factory=lambda: next(_GENERATIONS))
+    # The last exact scan (query bytes, similarities): the per-question statistics reuse it instead of a
+    # second product over the sample (issue 23: ask overhead). One tuple, replaced whole (threads share it).
+    last_scan: tuple[bytes, Vectors] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.chunk_ids)
@@ -208,7 +211,11 @@ class VectorMatrix:
         return np.linspace(0, len(self) - 1, n).astype(np.int64)
 
     def sample_distances(self, query: Vectors, n: int = 4096) -> npt.NDArray[np.float32]:
-        """Distances to the fixed sample of ``sample_rows(n)``; the sample is gathered once, not per query."""
+        """Distances to the fixed sample of ``sample_rows(n)``; the sample is gathered once, not per query,
+        and read off the question's exact scan when one was just made."""
+        last = self.last_scan
+        if last is not None and last[0] == np.ascontiguousarray(query.reshape(-1), dtype=np.float32).tobytes():
+            return (1.0 - last[1][self.sample_rows(n)]).astype(np.float32)
         if self.sample is None or len(self.sample) != min(n, len(self)):
             self.sample = np.ascontiguousarray(self.matrix[self.sample_rows(n)])
         return (1.0 - self.sample @ query.reshape(-1).astype(np.float32)).astype(np.float32)
@@ -216,7 +223,10 @@ class VectorMatrix:
     def similarities(self, query: Vectors) -> npt.NDArray[np.float32]:
         if len(self) == 0:
             return np.zeros(0, dtype=np.float32)
-        return (self.matrix @ query.reshape(-1).astype(np.float32)).astype(np.float32)
+        q = np.ascontiguousarray(query.reshape(-1), dtype=np.float32)
+        sims: npt.NDArray[np.float32] = self.matrix @ q
+        self.last_scan = (q.tobytes(), sims)
+        return sims
 
     def nearest(self, query: Vectors, n: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
         """Indices and cosine distances of the ``n`` nearest rows, nearest first."""

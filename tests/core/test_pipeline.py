@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 
 from biny.core.config import Settings
+from biny.core.crypto.space import SpaceCrypto
 from biny.core.engine import Engine
 from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.pipeline import RetrievalParams, find_cliff
 from biny.core.retrieve.rerankers import RRFReranker
+from biny.core.store.lance import ChunkRecord
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.aspects import aspects_of
 from biny.core.text.identifiers import cn_to_int, extract
@@ -208,15 +210,29 @@ def test_decrypt_last_reads_only_the_final_context(laws: tuple[Engine, QueryCoun
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     eng, _ = laws
     fetched: list[int] = []
-    original = eng.chunks.fetch
+    original, original_context = eng.chunks.fetch, eng.chunks.fetch_context
 
     def spy(space_id: str, chunk_ids: list[str], offsets: list[int] | None = None):  # type: ignore[no-untyped-def]
         fetched.append(len(chunk_ids))
         return original(space_id, chunk_ids, offsets)
 
+    def spy_context(space_id: str, chunk_ids: list[str], offsets: list[int]):  # type: ignore[no-untyped-def]
+        fetched.append(len(chunk_ids))
+        return original_context(space_id, chunk_ids, offsets)
+
     monkeypatch.setattr(eng.chunks, "fetch", spy)
+    monkeypatch.setattr(eng.chunks, "fetch_context", spy_context)
+    opened: list[str] = []
+    open_record = SpaceCrypto.open_record
+
+    def spy_open(self: SpaceCrypto, rec: ChunkRecord) -> ChunkRecord:
+        opened.append(rec.chunk_id)
+        return open_record(self, rec)
+
+    monkeypatch.setattr(SpaceCrypto, "open_record", spy_open)
     result = eng.ask("laws", "劳动法第十八条规定了哪些劳动合同无效？", k=3)
     assert fetched == [len(result.chunks)]
+    assert sorted(opened) == sorted(h.chunk_id for h in result.chunks)
     assert result.trace.decrypted == len(result.chunks)
 
 
