@@ -335,6 +335,9 @@ class LibraryScreen(QWidget):
             self.report.setHtml(html)
             return
         warn = "".join(f"<li>{w}</li>" for w in d.warnings) or "<li>none</li>"
+        if d.status == "damaged":
+            warn = ("<li><b>Damaged:</b> its stored passages no longer match what was ingested, so it is left out "
+                    "of answers. Ingest the file again, or run Settings → Data → Repair.</li>") + warn
         self.report.setHtml(
             f"<h3>{d.title}</h3><p><small>{d.path}</small></p><table>"
             f"<tr><td>Type</td><td>{d.kind}</td></tr>"

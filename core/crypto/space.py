@@ -13,9 +13,14 @@ from dataclasses import dataclass
 from biny.core.crypto.blind import BlindIndex
 from biny.core.crypto.cipher import open_sealed, seal
 from biny.core.crypto.keys import SpaceKeys
-from biny.core.errors import BinyError
+from biny.core.errors import BinyError, DataTampered
 from biny.core.store.catalog import DocumentRow
 from biny.core.store.lance import ChunkRecord
+
+# Marks chunk ciphertext whose associated data names its document as well as the space and the chunk
+# (issue 22): moving a passage to another document, or changing its doc_id, then fails to open.
+# Ciphertext without the mark was sealed before and opens with the older associated data.
+_BOUND = b"\x00bd2"
 
 
 @dataclass(slots=True)
@@ -40,7 +45,7 @@ class SpaceCrypto:
             return rec
         blind = self.blind
         payload = json.dumps({"text": rec.text, "heading_path": rec.heading_path}, ensure_ascii=False)
-        rec.ct = seal(self.keys.data_key, payload.encode("utf-8"), self._aad(rec.chunk_id))
+        rec.ct = _BOUND + seal(self.keys.data_key, payload.encode("utf-8"), self._chunk_aad(rec.chunk_id, rec.doc_id))
         rec.text = ""
         rec.heading_path = []
         rec.ids = blind.ids(rec.ids)
@@ -51,8 +56,7 @@ class SpaceCrypto:
     def open_record(self, rec: ChunkRecord) -> ChunkRecord:
         if self.keys is None:
             return rec
-        payload = json.loads(open_sealed(self.keys.data_key, rec.ct, self._aad(rec.chunk_id),
-                                         f"Chunk {rec.chunk_id}"))
+        payload = json.loads(self._open_chunk(rec.chunk_id, rec.doc_id, rec.ct))
         rec.text = payload["text"]
         rec.heading_path = payload["heading_path"]
         return rec
@@ -67,12 +71,24 @@ class SpaceCrypto:
         except BinyError:
             return "(sealed message that no longer opens)"
 
-    def open_text(self, chunk_id: str, text: str, ct: bytes) -> str:
+    def open_text(self, chunk_id: str, doc_id: str, text: str, ct: bytes) -> str:
         """A chunk's text from its stored columns (plaintext, or opened from ``ct``)."""
         if self.keys is None or not ct:
             return text
-        payload = json.loads(open_sealed(self.keys.data_key, ct, self._aad(chunk_id), f"Chunk {chunk_id}"))
-        return str(payload["text"])
+        return str(json.loads(self._open_chunk(chunk_id, doc_id, ct))["text"])
+
+    def _chunk_aad(self, chunk_id: str, doc_id: str) -> bytes:
+        return f"{self.space_id}|{doc_id}|{chunk_id}".encode()
+
+    def _open_chunk(self, chunk_id: str, doc_id: str, ct: bytes) -> bytes:
+        assert self.keys is not None
+        what = f"Chunk {chunk_id}"
+        if ct.startswith(_BOUND):
+            try:
+                return open_sealed(self.keys.data_key, ct[len(_BOUND):], self._chunk_aad(chunk_id, doc_id), what)
+            except DataTampered:
+                pass  # an older ciphertext whose random nonce began with the mark (2⁻³²): tried below
+        return open_sealed(self.keys.data_key, ct, self._aad(chunk_id), what)
 
     # ---- document metadata -----------------------------------------------------------------
     def stored_path(self, path: str) -> str:

@@ -22,13 +22,14 @@ from biny.core.chunking.splitter import ChunkSpan, Prior, align_prior, assemble,
 from biny.core.config import Settings
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.embed.base import Embedder, Vectors
-from biny.core.errors import BinyError, Cancelled
+from biny.core.errors import BinyError, Cancelled, DataTampered
 from biny.core.ingest.model import ParsedDocument
 from biny.core.ingest.parse import parse_file
 from biny.core.ingest.reading import VisualReader
 from biny.core.progress import CancelToken, Progress
 from biny.core.results import FileOutcome
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow, now
+from biny.core.store.failures import storage_problem
 from biny.core.store.lance import ChunkRecord, ChunkStore
 from biny.core.store.writer import StoreWriter
 from biny.core.text.aspects import aspects_of
@@ -171,7 +172,10 @@ def reusable_vectors(stored: str, space: SpaceRow, crypto: SpaceCrypto, catalog:
     out: dict[str, Vectors] = {}
     spans: list[tuple[int, str, int, int]] = []
     for rec, vec in chunks.doc_vectors(space.space_id, prior.doc_id):
-        plain = crypto.open_record(rec)
+        try:
+            plain = crypto.open_record(rec)
+        except DataTampered:
+            continue  # a damaged passage is embedded again, never reused (issue 22)
         text = embedding_input(title, plain.heading_path, plain.text) if contextual_header else plain.text
         out[input_key(model_id, text)] = vec
         spans.append((plain.ordinal, plain.text, plain.char_start, plain.char_end))
@@ -289,14 +293,17 @@ def ingest_file(
     except BinyError as exc:
         writer.abandon_document(doc, "failed", crypto.log_message(doc.path, str(exc)))
         return FileOutcome(name, "failed", str(exc))
-    except OSError as exc:
-        # Disk full and friends: nothing of this document stays; earlier ones are intact.
-        writer.abandon_document(doc, "failed", crypto.log_message(doc.path, str(exc)))
-        return FileOutcome(name, "failed", f"{path.name}: storage error ({exc}). Free disk space and retry.")
     except Exception as exc:
-        # A store error of another kind (Lance, DuckDB): this document goes; the caller reports and logs it.
-        writer.abandon_document(doc, "failed", crypto.log_message(doc.path, f"{type(exc).__name__}: {exc}"))
-        raise
+        # Disk full, read-only folder, a damaged store (Lance, DuckDB, OS): nothing of this document stays,
+        # earlier ones are intact. Anything else is a bug: the caller reports and logs it.
+        problem = storage_problem(exc)
+        try:
+            writer.abandon_document(doc, "failed", crypto.log_message(doc.path, f"{type(exc).__name__}: {exc}"))
+        except Exception:  # noqa: BLE001 — on a full disk cleaning up fails too: the next open removes it
+            pass
+        if problem is None:
+            raise
+        return FileOutcome(name, "failed", f"{path.name}: {problem}")
     reused = f" ({chunked.reused} of {doc.chunks} passages unchanged, not embedded again)" if chunked.reused else ""
     return FileOutcome(name, "ingested", f"revision {doc.revision}{reused}", doc.doc_id, title, doc.chunks,
                        timings, sum(r.tokens for r in chunked.records))

@@ -22,6 +22,7 @@ from biny.core.results import IngestReport
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.store.catalog import SpaceRow
+from biny.core.store.integrity import mismatches
 
 
 @dataclass(slots=True)
@@ -78,14 +79,19 @@ class Doctor:
                 if doc.chunks:
                     report.findings.append(self._damaged(row, doc.doc_id, f"0 of its {doc.chunks} passages are in "
                                                          "the vector store", repair))
+            self._marked(row, report, repair)
             return
-        table = chunks.scan(row.space_id, ["doc_id", "vector"])
+        table = chunks.scan(row.space_id, ["doc_id", "chunk_id", "vector"])
         doc_ids = table.column("doc_id").to_pylist()
         report.passages += len(doc_ids)
         # Arrow → numpy without Python floats: a 100k-passage space is 38M numbers.
         flat = table.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
         vectors = np.asarray(flat, dtype=np.float32).reshape(len(doc_ids), -1)
         have, bad = passage_counts(doc_ids, vectors)
+        # Counts and the digest over chunk ids recorded at commit (a passage moved between documents keeps
+        # both counts right; only the digest sees it).
+        moved = mismatches({d.doc_id: (d.chunks, d.chunk_digest) for d in docs}, doc_ids,
+                           table.column("chunk_id").to_pylist())
         listed = {d.doc_id for d in docs}
         orphans = sorted(set(have) - listed - set(catalog.pending_and_retired(row.space_id)[0]))
         if orphans:
@@ -97,11 +103,19 @@ class Doctor:
                 f.repaired = True
             report.findings.append(f)
         for doc in docs:
-            if have.get(doc.doc_id, 0) == doc.chunks and not bad.get(doc.doc_id):
+            if doc.doc_id not in moved and not bad.get(doc.doc_id):
                 continue
-            detail = (f"{have.get(doc.doc_id, 0)} of its {doc.chunks} passages are in the vector store"
+            detail = (moved.get(doc.doc_id, f"{have.get(doc.doc_id, 0)} of its {doc.chunks} passages are stored")
                       + (f", {bad[doc.doc_id]} with an invalid vector" if bad.get(doc.doc_id) else ""))
             report.findings.append(self._damaged(row, doc.doc_id, detail, repair))
+        self._marked(row, report, repair)
+
+    def _marked(self, row: SpaceRow, report: DoctorReport, repair: bool) -> None:
+        """Documents already marked damaged (when the folder opened, or by an earlier check)."""
+        for doc in self.folder.catalog.documents(row.space_id, ("damaged",)):
+            report.documents += 1
+            report.findings.append(self._damaged(row, doc.doc_id, "marked damaged: its stored passages did not match "
+                                                 "the catalog", repair))
 
     def _damaged(self, row: SpaceRow, doc_id: str, detail: str, repair: bool) -> Finding:
         doc = self.folder.catalog.document(doc_id)
@@ -120,7 +134,8 @@ class Doctor:
             return f
         # Marked damaged first: its passages go, it is no longer answered from, and its content hash no
         # longer counts as stored, so the source is ingested again instead of being reported unchanged.
-        self.folder.writer.set_statuses(row.space_id, [doc_id], "damaged")
+        if doc.status != "damaged":
+            self.folder.writer.set_statuses(row.space_id, [doc_id], "damaged")
         outcome = self._ingest(row.name, [source]).files[0]
         f.repaired = outcome.outcome == "ingested"
         f.action = f"rebuilt from {source}" if f.repaired else f"re-ingest failed: {outcome.message}"

@@ -28,6 +28,7 @@ from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
 from biny.core.store.catalog import DocumentRow, SpaceRow
+from biny.core.store.failures import storage_problem
 from biny.core.store.lance import ChunkRecord
 
 STATUSES = ("active", "archived", "deleted")
@@ -79,7 +80,8 @@ class Documents:
             hook(space)
 
     def rows(self, space: str, *, include_archived: bool = True) -> list[DocumentRow]:
-        statuses = ("active", "archived") if include_archived else ("active",)
+        # Damaged documents are listed (issue 22): the user must see what no longer answers, and re-ingest it.
+        statuses = ("active", "archived", "damaged") if include_archived else ("active", "damaged")
         row = self.folder.catalog.space(space)
         crypto = self.keys.crypto(row)
         docs = [crypto.open_meta(d) for d in self.folder.catalog.documents(row.space_id, statuses)]
@@ -171,18 +173,27 @@ class Documents:
                     report.cancelled = True
                     break
                 except Exception as exc:  # noqa: BLE001 — one file's unexpected failure must not end the run
+                    problem = storage_problem(exc)
                     log = self.folder.log_exception(f"ingest of {path}")
-                    outcome = FileOutcome(str(path), "failed", f"{path.name} could not be ingested "
-                                          f"({type(exc).__name__}: {exc}). Nothing of it is visible; details in "
-                                          f"{log}.")
+                    outcome = FileOutcome(str(path), "failed", f"{path.name}: {problem}" if problem else
+                                          f"{path.name} could not be ingested ({type(exc).__name__}: {exc}). "
+                                          f"Nothing of it is visible; details in {log}.")
                 report.files.append(outcome)
                 progress(Progress(n + 1, len(files), "file_done", path.name, file=path.name, file_index=n,
                                   file_count=len(files), outcome=outcome.outcome))
         finally:
             ahead.close()
         if report.by("ingested"):
-            self.folder.writer.compact(row.space_id)
-            self._changed(space)
+            try:
+                self.folder.writer.compact(row.space_id)
+                self._changed(space)
+            except Exception as exc:
+                # Housekeeping after the run (compaction, measured references): what was stored stays; on a
+                # full disk the references are measured in memory when asked.
+                problem = storage_problem(exc)
+                if problem is None:
+                    raise
+                report.notes.append(f"Stored, but tidying up afterwards failed: {problem}")
         progress(Progress(len(files), len(files), "done", "", file_count=len(files)))
         report.seconds = time.perf_counter() - t0
         return report

@@ -10,19 +10,20 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-from biny.core.errors import BinyError
+from biny.core.errors import BinyError, DataTampered
 from biny.core.results import AskResult, Hit
 from biny.core.retrieve import baseline as baseline_mod
 from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.budget import fit_whole
 from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
 from biny.core.retrieve.pipeline import retrieve
-from biny.core.retrieve.trace import Stage, Trace
+from biny.core.retrieve.trace import Dropped, Stage, Trace
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
 from biny.core.services.structured import StructuredIndex
 from biny.core.store.catalog import DocumentRow, SpaceRow
+from biny.core.store.lance import ChunkRecord
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.terms import glossary_from_titles
 
@@ -61,7 +62,8 @@ class Retriever:
         self._glossary = None
 
     def matrix(self, row: SpaceRow) -> VectorMatrix:
-        return self.folder.vectors.get(row.space_id, lambda: self.folder.catalog.known_doc_ids_active(row.space_id),
+        return self.folder.vectors.get(row.space_id,
+                                       lambda: self.folder.catalog.expected_chunks(row.space_id, active_only=True),
                                        row.dim)
 
     # ---- references (R9) ------------------------------------------------------------------
@@ -238,20 +240,47 @@ class Retriever:
         ids = [c.chunk_id for c in final]
         fetched = self.folder.chunks.fetch_context(row.space_id, ids, offsets) if len(offsets) == len(final) \
             else self.folder.chunks.fetch(row.space_id, ids)
-        records = {cid: crypto.open_record(rec) for cid, rec in fetched.items()}
-        trace.decrypted = len(records)
+        records: dict[str, ChunkRecord] = {}
+        unopened: list[str] = []
+        for cid, stored in fetched.items():
+            try:
+                records[cid] = crypto.open_record(stored)
+            except DataTampered:
+                unopened.append(cid)  # one bad passage leaves this answer, not the whole answer (issue 22)
+        trace.decrypted = len(fetched)
         if docs is None:
             docs = self._opened_documents(row, vm)
+        _note_integrity(trace, vm, unopened, docs)
         trace.documents = {cid: docs[d].title if d in docs else d for cid, d in trace.documents.items()}
         unrelated = base.question_nearest.get(reference) or base.question_nearest.get("all")
         hits = []
         for c in final:
-            rec, doc = records.get(c.chunk_id), docs.get(c.doc_id)
-            if rec is None or doc is None:
+            opened, doc = records.get(c.chunk_id), docs.get(c.doc_id)
+            if opened is None or doc is None:
                 continue
+            rec = opened
             hits.append(Hit(c.chunk_id, c.doc_id, doc.title, doc.path, rec.text, c.distance,
                             base.calibrated(c.distance), c.pinned, rec.page, rec.ordinal, rec.heading_path,
                             rec.char_start, rec.char_end, c.cut if c.cut is not None else max_distance,
                             c.word_share, unrelated.share_above(c.distance) if unrelated else None))
         pairs = base.passage_pairs.median if base.passage_pairs else None
         return AskResult(trace.question, hits, pairs, max_distance, reference, trace)
+
+
+def _note_integrity(trace: Trace, vm: VectorMatrix, unopened: list[str], docs: dict[str, DocumentRow]) -> None:
+    """Name in the trace what was left out because it failed an integrity check (issue 22)."""
+    if not (unopened or vm.damaged or vm.unreadable):
+        return
+    dropped = [Dropped(cid, "failed its integrity check when opened (altered or moved ciphertext)")
+               for cid in unopened]
+    dropped += [Dropped(cid, "its stored vector is not a number (damaged)") for cid in vm.unreadable]
+    titles = {d: docs[d].title if d in docs else d for d in vm.damaged}
+    parts = [f"{len(vm.damaged)} document(s) left out: " + "; ".join(f"{titles[d]} — {why}"
+                                                                       for d, why in sorted(vm.damaged.items()))
+             ] if vm.damaged else []
+    if dropped:
+        parts.append(f"{len(dropped)} passage(s) left out")
+    trace.add(Stage("integrity", ", ".join(parts) + ". Run `biny doctor --repair` or re-ingest the documents.",
+                    dropped=dropped, data={"damaged_documents": {titles[d]: why for d, why in vm.damaged.items()},
+                                           "unopened": unopened, "unreadable_vectors": list(vm.unreadable)}))
+

@@ -79,7 +79,7 @@ class StructuredIndex:
         pieces: dict[str, list[tuple[int, str]]] = {d: [] for d in doc_ids}
         for cid, did, start, text, ct in zip(*(cols.column(c).to_pylist() for c in cols.column_names), strict=True):
             if did in pieces:
-                pieces[did].append((start, crypto.open_text(cid, text, ct)))
+                pieces[did].append((start, crypto.open_text(cid, did, text, ct)))
         docs = {d.doc_id: d for d in self.folder.catalog.documents(row.space_id, ("active",)) if d.doc_id in doc_ids}
         out = []
         for did, parts in pieces.items():
@@ -256,7 +256,7 @@ class StructuredIndex:
         for cid, did, text, ct in zip(*(cols.column(c).to_pylist() for c in cols.column_names), strict=True):
             if did not in titles:
                 continue
-            item = lint_chunk(cid, did, titles[did], crypto.open_text(cid, text, ct))
+            item = lint_chunk(cid, did, titles[did], crypto.open_text(cid, did, text, ct))
             if item is not None:
                 count += 1
                 if len(flagged) < limit:

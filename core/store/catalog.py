@@ -145,6 +145,8 @@ MIGRATIONS = [
     "ALTER TABLE spaces ADD COLUMN IF NOT EXISTS web BOOLEAN DEFAULT FALSE",
     # I5: the pages behind pages_ocr / figures_described / decorations_skipped.
     "ALTER TABLE documents ADD COLUMN IF NOT EXISTS visual_pages VARCHAR DEFAULT '{}'",
+    # Digest over the document's chunk ids at commit (store/integrity.py); '' for documents stored before it.
+    "ALTER TABLE documents ADD COLUMN IF NOT EXISTS chunk_digest VARCHAR DEFAULT ''",
 ]
 
 
@@ -192,12 +194,14 @@ class DocumentRow:
     warnings: list[str] = field(default_factory=list)
     ingested_at: datetime = field(default_factory=now)
     meta_ct: str = ""
+    chunk_digest: str = ""
 
 
 _DOC_COLS = [
     "doc_id", "space_id", "path", "title", "kind", "content_hash", "revision", "status", "bytes",
     "pages", "pages_without_text", "pages_ocr", "figures_described", "decorations_skipped", "visual_pages",
     "chunks", "chars", "chars_per_token", "cjk_share", "resplits", "warnings", "ingested_at", "meta_ct",
+    "chunk_digest",
 ]
 _JSON_COLS = ("warnings", "visual_pages")
 _SPACE_COLS = "space_id, name, created_at, embed_model, dim, encrypted, tenant, owner, kdf, wrapped_key"
@@ -438,7 +442,7 @@ class Catalog:
                     r[0]
                     for r in self.con.execute(
                         "SELECT doc_id FROM documents WHERE space_id = ? AND path = ? "
-                        "AND status IN ('active', 'archived') AND doc_id <> ?",
+                        "AND status IN ('active', 'archived', 'damaged') AND doc_id <> ?",
                         [doc.space_id, doc.path, doc.doc_id],
                     ).fetchall()
                 ]
@@ -448,9 +452,9 @@ class Catalog:
                 )
                 self.con.execute(
                     "UPDATE documents SET status = 'active', chunks = ?, chars_per_token = ?, "
-                    "cjk_share = ?, resplits = ?, chars = ?, ingested_at = ? WHERE doc_id = ?",
+                    "cjk_share = ?, resplits = ?, chars = ?, ingested_at = ?, chunk_digest = ? WHERE doc_id = ?",
                     [doc.chunks, doc.chars_per_token, doc.cjk_share, doc.resplits, doc.chars,
-                     now(), doc.doc_id],
+                     now(), doc.chunk_digest, doc.doc_id],
                 )
                 self.con.execute(
                     "INSERT INTO ingest_log (space_id, path, logged_at, outcome, doc_id, message) "
@@ -492,12 +496,15 @@ class Catalog:
             try:
                 retired = [r[0] for r in self.con.execute(
                     "SELECT doc_id FROM documents WHERE space_id = ? AND path IN (SELECT unnest(?)) "
-                    "AND status IN ('active', 'archived') AND doc_id NOT IN (SELECT unnest(?))",
+                    "AND status IN ('active', 'archived', 'damaged') AND doc_id NOT IN (SELECT unnest(?))",
                     [space_id, [d.path for d in docs], ids]).fetchall()] if by_path else []
                 self.con.execute("UPDATE documents SET status = 'replaced' WHERE doc_id IN (SELECT unnest(?))",
                                  [retired])
                 self.con.execute("UPDATE documents SET status = 'active', ingested_at = ? "
                                  "WHERE doc_id IN (SELECT unnest(?))", [stamp, ids])
+                digests = pa.table({"doc_id": ids, "digest": [d.chunk_digest for d in docs]})  # noqa: F841
+                self.con.execute("UPDATE documents SET chunk_digest = digests.digest FROM digests "
+                                 "WHERE documents.doc_id = digests.doc_id")
                 self.con.execute("COMMIT")
             except duckdb.Error:
                 self.con.execute("ROLLBACK")
@@ -540,6 +547,15 @@ class Catalog:
                 [space_id],
             ).fetchall()
         return {r[0] for r in rows}
+
+    def expected_chunks(self, space_id: str, *, active_only: bool = False) -> dict[str, tuple[int, str]]:
+        """doc_id → (passages, chunk digest) of the documents whose passages are stored (store/integrity.py)."""
+        statuses = "('active')" if active_only else "('active', 'archived')"
+        with self.lock:
+            rows = self.con.execute(
+                f"SELECT doc_id, chunks, chunk_digest FROM documents WHERE space_id = ? AND status IN {statuses}",
+                [space_id]).fetchall()
+        return {r[0]: (int(r[1]), str(r[2] or "")) for r in rows}
 
     def known_doc_ids_active(self, space_id: str) -> set[str]:
         with self.lock:

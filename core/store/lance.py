@@ -169,6 +169,13 @@ class ChunkStore:
             query = query.where(where)
         return query.limit(n).to_arrow()
 
+    def ids(self, space_id: str) -> tuple[list[str], list[str]]:
+        """Every stored row's (doc_id, chunk_id), as two parallel lists (store/integrity.py)."""
+        if self.table_name(space_id) not in self._names():
+            return [], []
+        tbl = self.scan(space_id, ["doc_id", "chunk_id"])
+        return tbl.column("doc_id").to_pylist(), tbl.column("chunk_id").to_pylist()
+
     def doc_ids(self, space_id: str) -> set[str]:
         if self.table_name(space_id) not in self._names():
             return set()

@@ -20,7 +20,7 @@ import itertools
 import logging
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ import numpy.typing as npt
 
 from biny.core.embed.base import Vectors
 from biny.core.store.ann import ANN_MIN_ROWS, PROBE_SHARE, AnnIndex
+from biny.core.store.integrity import mismatches
 from biny.core.store.lance import ChunkStore
 
 log = logging.getLogger(__name__)
@@ -72,6 +73,8 @@ class DocFreq:
 
 
 _GENERATIONS = itertools.count(1)
+# The documents a matrix holds: ids, or doc_id → (passages, chunk digest) to verify them (store/integrity.py).
+Visible = set[str] | Mapping[str, tuple[int, str]]
 
 
 class TermSets:
@@ -163,6 +166,10 @@ class VectorMatrix:
     # The last exact scan (query bytes, similarities): the per-question statistics reuse it instead of a
     # second product over the sample (issue 23: ask overhead). One tuple, replaced whole (threads share it).
     last_scan: tuple[bytes, Vectors] | None = field(default=None, repr=False)
+    # Left out when loaded (issue 22): doc_id → why its stored passages do not match the catalog, and
+    # chunks whose stored vector is not finite. Answers name them in the trace.
+    damaged: dict[str, str] = field(default_factory=dict)
+    unreadable: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.chunk_ids)
@@ -291,8 +298,9 @@ class VectorCache:
             return not t.is_alive()
         return True
 
-    def get(self, space_id: str, visible_docs: set[str] | Callable[[], set[str]], dim: int) -> VectorMatrix:
-        """The space's matrix; ``visible_docs`` may be a callable, read only on a cache miss."""
+    def get(self, space_id: str, visible_docs: Visible | Callable[[], Visible], dim: int) -> VectorMatrix:
+        """The space's matrix; ``visible_docs`` may be a callable, read only on a cache miss. Given as
+        doc_id → (passages, chunk digest), documents whose stored rows differ are left out (``damaged``)."""
         with self._lock:
             hit = self._cache.get(space_id)
             if hit is not None:
@@ -341,16 +349,22 @@ class VectorCache:
         except Exception as exc:  # noqa: BLE001
             log.warning("ANN build for space %s failed (%s); exact search continues", space_id, exc)
 
-    def _load(self, space_id: str, visible_docs: set[str], dim: int) -> VectorMatrix:
+    def _load(self, space_id: str, visible_docs: Visible, dim: int) -> VectorMatrix:
         if self._chunks.count(space_id) == 0:
             return VectorMatrix([], [], np.zeros((0, dim), dtype=np.float32))
         tbl = self._chunks.scan(space_id, _COLUMNS)
         doc_ids_all = tbl.column("doc_id").to_pylist()
-        keep = np.array([d in visible_docs for d in doc_ids_all], dtype=bool)
-        flat = tbl.column("vector").combine_chunks().values.to_numpy(zero_copy_only=False)
-        matrix = np.ascontiguousarray(np.asarray(flat, dtype=np.float32).reshape(-1, dim)[keep])
-        rows = np.flatnonzero(keep)
         chunk_ids = tbl.column("chunk_id").to_pylist()
+        # Documents whose stored passages differ from what the catalog recorded are left out (issue 22).
+        damaged = mismatches(visible_docs, doc_ids_all, chunk_ids) if isinstance(visible_docs, Mapping) else {}
+        keep = np.array([d in visible_docs and d not in damaged for d in doc_ids_all], dtype=bool)
+        flat = tbl.column("vector").combine_chunks().values.to_numpy(zero_copy_only=False)
+        full = np.asarray(flat, dtype=np.float32).reshape(-1, dim)
+        # A vector that is not finite (a flipped byte) can never be near anything: leave it out and say so.
+        broken = keep & ~np.isfinite(full).all(axis=1)
+        keep &= ~broken
+        matrix = np.ascontiguousarray(full[keep])
+        rows = np.flatnonzero(keep)
         ids_col = tbl.column("ids").to_pylist()
         aspects_col = tbl.column("aspects").to_pylist()
         id_index: dict[str, list[tuple[int, str]]] = defaultdict(list)
@@ -363,7 +377,7 @@ class VectorCache:
         starts = tbl.column("char_start").to_numpy()[keep]
         ends = tbl.column("char_end").to_numpy()[keep]
         tokens = tbl.column("tokens").to_numpy()[keep].astype(np.int32)
-        del tbl, flat
+        del tbl, flat, full
         terms_tbl = self._chunks.scan(space_id, ["chunk_id", "terms"])
         if terms_tbl.column("chunk_id").to_pylist() != chunk_ids:
             # A write landed between the two scans (the single writer runs beside queries):
@@ -373,6 +387,8 @@ class VectorCache:
         terms = TermSets.from_arrow(terms_tbl.column("terms"), rows)
         del terms_tbl
         return VectorMatrix(
+            damaged=damaged,
+            unreadable=[chunk_ids[i] for i in np.flatnonzero(broken)],
             chunk_ids=[chunk_ids[i] for i in rows],
             doc_ids=[doc_ids_all[i] for i in rows],
             matrix=matrix,

@@ -18,6 +18,7 @@ and nothing half-stored.
 from __future__ import annotations
 
 import threading
+from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -29,6 +30,7 @@ from biny.core.embed.base import Vectors
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow
 from biny.core.store.facts import FactRow, FactTable
 from biny.core.store.guard import writing
+from biny.core.store.integrity import chunk_digest, mismatches
 from biny.core.store.lance import ChunkRecord, ChunkStore
 from biny.core.store.review import ReviewRow, ReviewStore
 from biny.core.store.structured import StructuredStore
@@ -46,6 +48,8 @@ class StoreWriter:
         self.structured = StructuredStore(catalog)
         self.review = ReviewStore(catalog)
         self._lock = threading.Lock()
+        # Chunk ids written per pending document: their digest is recorded at commit (store/integrity.py).
+        self._added: dict[str, list[str]] = defaultdict(list)
 
     @contextmanager
     def _write(self) -> Iterator[None]:
@@ -60,12 +64,14 @@ class StoreWriter:
             self.chunks.migrate()
 
     def recover(self) -> list[str]:
-        """Clean what an interrupted run left behind; returns human-readable notes."""
+        """Clean what an interrupted run left behind, and mark damaged the documents whose stored passages
+        no longer match the catalog (issue 22); returns human-readable notes."""
         notes: list[str] = []
         with self._write():
             for space in self.catalog.spaces():
                 pending, retired = self.catalog.pending_and_retired(space.space_id)
-                in_lance = self.chunks.doc_ids(space.space_id)
+                doc_ids, chunk_ids = self.chunks.ids(space.space_id)
+                in_lance = set(doc_ids)
                 known = self.catalog.known_doc_ids(space.space_id)
                 orphans = sorted(in_lance - known)
                 if orphans:
@@ -80,7 +86,14 @@ class StoreWriter:
                 stale = [d for d in retired if d in in_lance]
                 if stale:
                     self.chunks.delete_docs(space.space_id, stale)
-                if orphans or pending or stale:
+                damaged = mismatches(self.catalog.expected_chunks(space.space_id), doc_ids, chunk_ids)
+                if damaged:
+                    self.catalog.set_statuses(sorted(damaged), "damaged")
+                    self.chunks.delete_docs(space.space_id, sorted(damaged))
+                    notes.append(f"{space.name}: {len(damaged)} document(s) marked damaged — their stored passages "
+                                 "no longer match the catalog (" + "; ".join(sorted(set(damaged.values()))) + "). "
+                                 "They are left out of answers; re-ingest them or run `biny doctor --repair`.")
+                if orphans or pending or stale or damaged:
                     self.vectors.invalidate(space.space_id)
         return notes
 
@@ -125,9 +138,12 @@ class StoreWriter:
         with self._write():
             self.chunks.ensure_table(space.space_id, space.dim)
             self.chunks.add(space.space_id, records, vectors)
+            for rec in records:
+                self._added[rec.doc_id].append(rec.chunk_id)
 
     def commit_document(self, doc: DocumentRow) -> None:
         with self._write():
+            doc.chunk_digest = chunk_digest(self._added.pop(doc.doc_id, []))
             retired = self.catalog.activate(doc)
             self.vectors.invalidate(doc.space_id)
             self.chunks.delete_docs(doc.space_id, retired)
@@ -141,6 +157,8 @@ class StoreWriter:
         if not docs:
             return
         with self._write():
+            for doc in docs:
+                doc.chunk_digest = chunk_digest(self._added.pop(doc.doc_id, []))
             retired = self.catalog.activate_many(docs, by_path=by_path)
             self.vectors.invalidate(docs[0].space_id)
             self.chunks.delete_docs(docs[0].space_id, retired)
@@ -148,6 +166,7 @@ class StoreWriter:
     def abandon_documents(self, docs: list[DocumentRow], outcome: str, message: str) -> None:
         with self._write():
             for doc in docs:
+                self._added.pop(doc.doc_id, None)
                 self.chunks.delete_docs(doc.space_id, [doc.doc_id])
                 self.catalog.drop_document_row(doc.doc_id)
             if docs:
@@ -161,6 +180,7 @@ class StoreWriter:
     def abandon_document(self, doc: DocumentRow, outcome: str, message: str) -> None:
         """Remove a pending document and whatever chunks it had written."""
         with self._write():
+            self._added.pop(doc.doc_id, None)
             self.chunks.delete_docs(doc.space_id, [doc.doc_id])
             self.catalog.drop_document_row(doc.doc_id)
             self.catalog.log(doc.space_id, doc.path, outcome, message)
