@@ -34,6 +34,8 @@ if TYPE_CHECKING:
         SpaceExists,
         SpaceNotFound,
         StorageFull,
+        StorageReadOnly,
+        StoreDamaged,
         UnsupportedFormat,
         WrongPassphrase,
     )
@@ -76,7 +78,7 @@ _EXPORTS: dict[str, str] = {
         "BinyError", "Cancelled", "ConfigError", "CorruptDocument", "DataFolderInUse", "DataTampered",
         "DocumentError", "DocumentTooLarge", "EmptyDocument", "EncryptedDocument", "ModelMismatch",
         "ModelUnavailable", "ParserCrashed", "PassphraseRequired", "SecretStoreUnavailable", "SpaceExists",
-        "SpaceNotFound", "StorageFull", "UnsupportedFormat", "WrongPassphrase")},
+        "SpaceNotFound", "StorageFull", "StorageReadOnly", "StoreDamaged", "UnsupportedFormat", "WrongPassphrase")},
 }
 
 # Written out for linters and readers; tests/test_public_api.py checks it equals _EXPORTS.
@@ -131,6 +133,8 @@ __all__ = [
     "Stage",
     "Step",
     "StorageFull",
+    "StorageReadOnly",
+    "StoreDamaged",
     "ToolResult",
     "Trace",
     "UnsupportedFormat",

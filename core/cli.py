@@ -17,6 +17,7 @@ from typing import Any, TextIO
 from biny.core import cli_analysis, cli_index, cli_review
 from biny.core.errors import BinyError, PassphraseRequired
 from biny.core.progress import Progress
+from biny.core.store.failures import storage_problem
 
 
 def _json_default(obj: object) -> Any:
@@ -248,6 +249,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # noqa: BLE001 — a bug: a short message and a log, never a bare traceback
+        problem = storage_problem(exc)
+        if problem is not None:  # disk full, read-only folder, damaged store: named, with what to do
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
         log = _log_bug(args)
         print(f"internal error ({type(exc).__name__}: {exc}). This is a bug in biny; the details are in {log}.",
               file=sys.stderr)
@@ -353,11 +358,13 @@ def _ingest(engine: Any, args: argparse.Namespace) -> int:
         bar.close()
     if args.json:
         _dump({"files": [_asdict(f) for f in report.files], "cancelled": report.cancelled,
-               "seconds": round(report.seconds, 2)}, out)
+               "seconds": round(report.seconds, 2), "notes": report.notes}, out)
     else:
         for f in report.files:
             detail = f"{f.chunks} chunks, {f.message}" if f.outcome == "ingested" else f.message
             print(f"{f.outcome:<10} {_shown(f.path)}: {_shown(detail)}")
+        for note in report.notes:
+            print(f"note: {note}")
         print(f"{len(report.by('ingested'))} ingested, {len(report.by('unchanged'))} unchanged, "
               f"{len(report.by('failed'))} failed in {report.seconds:.1f} s")
     return 0 if report.ok else 1

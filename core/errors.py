@@ -71,6 +71,14 @@ class StorageFull(BinyError):
     pass
 
 
+class StorageReadOnly(BinyError):
+    pass
+
+
+class StoreDamaged(BinyError):
+    pass
+
+
 class WrongPassphrase(BinyError):
     pass
 

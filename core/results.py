@@ -48,6 +48,7 @@ class IngestReport:
     files: list[FileOutcome] = field(default_factory=list)
     cancelled: bool = False
     seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)  # about the run, not one file (housekeeping that failed)
 
     def by(self, outcome: str) -> list[FileOutcome]:
         return [f for f in self.files if f.outcome == outcome]

@@ -21,7 +21,7 @@ PUBLIC = {
     "FactNotFound", "FileOutcome", "Hit", "IngestReport", "ModelMismatch", "ModelUnavailable", "ParserCrashed",
     "PassphraseRequired", "Progress", "ProgressCallback", "RecallResult", "RecalledFact", "RetrievalParams",
     "SecretStoreUnavailable", "Settings", "SpaceExists", "SpaceInfo", "SpaceNotFound", "Stage", "Step",
-    "StorageFull", "Trace", "UnsupportedFormat", "WrongPassphrase", "default_home",
+    "StorageFull", "StorageReadOnly", "StoreDamaged", "Trace", "UnsupportedFormat", "WrongPassphrase", "default_home",
     # The structured index (S1–S7).
     "IndexInfo", "LintItem", "NoIndex", "Proposal", "ProposedField", "Routed", "ToolResult",
     # Analysts' figures (SPEC C3).

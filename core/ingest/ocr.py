@@ -140,16 +140,18 @@ def make_engine(name: str) -> Callable[[np.ndarray[Any, Any]], str]:
 
 
 def decode_image(data: bytes) -> np.ndarray[Any, Any]:
-    """PNG/JPEG/GIF/BMP/TIFF bytes → RGB array (Pillow; palette and alpha flattened on white)."""
-    import io
-
+    """PNG/JPEG/GIF/BMP/TIFF bytes → RGB array of at most ``MAX_DECODE_PIXELS`` (palette and alpha
+    flattened on white). ValueError for a picture that cannot be decoded within bounds."""
     from PIL import Image
 
-    with Image.open(io.BytesIO(data)) as img:
-        img.load()
-        if img.mode in ("RGBA", "LA", "P"):
-            rgba = img.convert("RGBA")
-            canvas = Image.new("RGB", rgba.size, "white")
-            canvas.paste(rgba, mask=rgba.split()[3])
-            return np.asarray(canvas)
-        return np.asarray(img.convert("RGB"))
+    from biny.core.ingest.visual import open_bounded
+
+    img = open_bounded(data)
+    if img is None:
+        raise ValueError("the picture cannot be decoded within the size limit")
+    if img.mode in ("RGBA", "LA", "P"):
+        rgba = img.convert("RGBA")
+        canvas = Image.new("RGB", rgba.size, "white")
+        canvas.paste(rgba, mask=rgba.split()[3])
+        return np.asarray(canvas)
+    return np.asarray(img.convert("RGB"))

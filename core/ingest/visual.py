@@ -36,6 +36,11 @@ SCAN_RASTER_MAX_CHARS = 200
 GARBLED_SHARE = 0.3
 PHASH_DISTANCE = 4  # bits of 64: near-identical copies of one logo, re-encoded or rescaled
 MAX_PHASH_PIXELS = 1_000_000
+# Pictures are decoded at most this large (≈12 MB as RGB; OCR reads at ≤ 2000 px a side anyway). A
+# 39 KB DOCX holding one 110-megapixel one-colour PNG took 1 GB to open before (issue 22).
+MAX_DECODE_PIXELS = 4_000_000
+# Above this a picture that cannot be decoded at reduced size (only JPEG can) is not read at all.
+MAX_PICTURE_PIXELS = 40_000_000
 _CAPTION = re.compile(
     r"^\s*(?:fig(?:ure)?\.?|table|图|圖|図|表|插图|abbildung|tableau)\s*[\dA-Za-z一二三四五六七八九十]", re.I)
 
@@ -102,6 +107,38 @@ def running_lines(page_blocks: list[list[tuple[Any, str]]], heights: list[float]
     # The first occurrence stays: a title block's maker line or a standard's number is indexed once.
     return {(pno, i) for pno, i, key in keyed
             if len(seen[key]) >= need and len(page_blocks) >= 3 and pno != min(seen[key])}
+
+
+def open_bounded(blob: bytes, max_pixels: int = MAX_DECODE_PIXELS) -> Any:
+    """A Pillow image of ``blob`` that decodes to at most ``max_pixels``, or None.
+
+    The size is read from the header without decoding. JPEG decodes at 1/2–1/8 scale directly
+    (``draft``); a larger picture of another format is scaled down after decoding only when its
+    full decode stays under ``MAX_PICTURE_PIXELS``, else refused (None). Undecodable bytes → None.
+    """
+    import io
+    import warnings
+
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # measured and bounded below
+            img: Any = Image.open(io.BytesIO(blob))
+        w, h = img.size
+        if w * h > max_pixels and img.format == "JPEG":
+            scale = (max_pixels / (w * h)) ** 0.5
+            img.draft("RGB", (max(1, int(w * scale)), max(1, int(h * scale))))
+            w, h = img.size
+        if w * h > MAX_PICTURE_PIXELS:
+            return None
+        img.load()
+        if w * h > max_pixels:
+            scale = (max_pixels / (w * h)) ** 0.5
+            img = img.resize((max(1, int(w * scale)), max(1, int(h * scale))))
+        return img
+    except Exception:  # noqa: BLE001 — EMF/WMF, damaged or hostile bytes: not readable here
+        return None
 
 
 def phash64(img: Any) -> int:

@@ -1,0 +1,320 @@
+"""Fault injection (issue 22): tampering, damage, hostile files and a full disk.
+
+Each case ends with a clear message, the other documents stored, nothing wrong shown, and the
+data folder opening afterwards. Damage is done the way an attacker or a failing disk would: to the
+stored bytes, outside biny's writer (the read caches are then dropped, as a reopen would).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import json
+import os
+import subprocess
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from biny.core.config import LimitSettings, Settings
+from biny.core.crypto.space import SpaceCrypto
+from biny.core.engine import Engine
+from biny.core.errors import CorruptDocument, DataTampered
+from biny.core.ingest import parse_file, sniff
+from biny.core.store.lance import ChunkRecord, ChunkStore
+from tests.conftest import CountingEmbedder, corpus
+
+PUMPS = "\n\n".join(f"Pump P-{i:03d} is serviced every {i + 2} weeks by the night shift, who log pressure, "
+                    f"temperature and vibration readings for unit {i}." for i in range(24))
+VALVES = "\n\n".join(f"Relief valve V-{i:02d} opens at {10 + i} bar and is replaced after {i + 3}0,000 cycles "
+                     "by the day shift." for i in range(24))
+Q_PUMP = "How often is pump P-003 serviced?"
+Q_VALVE = "At what pressure does relief valve V-05 open?"
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[Path, Path]:
+    pumps, valves = tmp_path / "pumps.md", tmp_path / "valves.md"
+    pumps.write_text(PUMPS, encoding="utf-8")
+    valves.write_text(VALVES, encoding="utf-8")
+    return pumps, valves
+
+
+def _settings() -> Settings:
+    s = Settings()
+    s.chunking.target_tokens = 48  # several passages per document, cheaply
+    s.chunking.overlap_tokens = 0
+    return s
+
+
+def _table(eng: Engine, space: str) -> tuple[str, Any]:
+    sid = eng.catalog.space(space).space_id
+    return sid, eng.chunks.db.open_table(eng.chunks.table_name(sid))
+
+
+def _rows(tbl: Any) -> list[dict[str, Any]]:
+    return tbl.search().select(["chunk_id", "doc_id", "ct"]).limit(10_000).to_arrow().to_pylist()
+
+
+def _integrity(result: Any) -> Any:
+    stage = result.trace.stage("integrity")
+    assert stage is not None, [s.name for s in result.trace.stages]
+    return stage
+
+
+def test_a_flipped_ciphertext_byte_leaves_only_that_passage_out(tmp_path: Path, files: tuple[Path, Path],
+                                                                 embedder: CountingEmbedder) -> None:
+    with Engine.open(tmp_path / "home", settings=_settings(), embedder=embedder) as eng:
+        eng.create_space("s", passphrase="correct horse battery staple", remember=False)
+        eng.ingest("s", [files[0]])
+        top = eng.ask("s", Q_PUMP, k=50, max_distance=2.0).chunks
+        assert len(top) >= 2
+        sid, tbl = _table(eng, "s")
+        ct = bytearray(next(r["ct"] for r in _rows(tbl) if r["chunk_id"] == top[0].chunk_id))
+        ct[30] ^= 0x01
+        tbl.update(where=f"chunk_id = '{top[0].chunk_id}'", values={"ct": bytes(ct)})
+        eng.vectors.invalidate(sid)
+        after = eng.ask("s", Q_PUMP, k=50, max_distance=2.0)  # not fatal: the other passages answer
+        assert after.chunks and top[0].chunk_id not in {h.chunk_id for h in after.chunks}
+        stage = _integrity(after)
+        assert [d.chunk_id for d in stage.dropped] == [top[0].chunk_id]
+        assert "integrity check" in stage.dropped[0].reason and "biny doctor" in stage.summary
+
+
+def test_a_passage_sealed_for_one_document_does_not_open_under_another(tmp_path: Path,
+                                                                       embedder: CountingEmbedder) -> None:
+    with Engine.open(tmp_path / "home", embedder=embedder) as eng:
+        eng.create_space("s", passphrase="correct horse battery staple", remember=False)
+        crypto: SpaceCrypto = eng.crypto("s")
+        rec = ChunkRecord("c1", "doc-a", 0, "secret text", 0, 11, None, None, [], 3, 3.0, [], [], [])
+        crypto.seal_record(rec)
+        moved = ChunkRecord(**{**{f: getattr(rec, f) for f in rec.__slots__}, "doc_id": "doc-b"})
+        with pytest.raises(DataTampered):
+            crypto.open_record(moved)
+        assert crypto.open_record(rec).text == "secret text"
+
+
+def test_passages_swapped_between_documents_are_caught(tmp_path: Path, files: tuple[Path, Path],
+                                                       embedder: CountingEmbedder) -> None:
+    with Engine.open(tmp_path / "home", settings=_settings(), embedder=embedder) as eng:
+        eng.create_space("s", passphrase="correct horse battery staple", remember=False)
+        eng.ingest("s", list(files))
+        docs = {d.title: d.doc_id for d in eng.documents("s")}
+        sid, tbl = _table(eng, "s")
+        rows = _rows(tbl)
+        a = next(r for r in rows if r["doc_id"] == docs["pumps"])
+        b = next(r for r in rows if r["doc_id"] == docs["valves"])
+        # Each row takes the other's chunk id and ciphertext: counts per document stay right.
+        tbl.update(where=f"chunk_id = '{a['chunk_id']}'", values={"chunk_id": "swap-tmp", "ct": b["ct"]})
+        tbl.update(where=f"chunk_id = '{b['chunk_id']}'", values={"chunk_id": a["chunk_id"], "ct": a["ct"]})
+        tbl.update(where="chunk_id = 'swap-tmp'", values={"chunk_id": b["chunk_id"]})
+        eng.vectors.invalidate(sid)
+        result = eng.ask("s", Q_VALVE, k=50, max_distance=2.0)
+        # Neither document answers (their passages are not the ones they were committed with), and the
+        # trace says which and why; nothing is shown under the wrong document.
+        assert result.chunks == []
+        damaged = _integrity(result).data["damaged_documents"]
+        assert set(damaged) == {"pumps", "valves"} and all("not the ones" in why for why in damaged.values())
+
+
+def test_a_changed_doc_id_marks_the_document_damaged_and_reingest_repairs_it(
+        tmp_path: Path, files: tuple[Path, Path], embedder: CountingEmbedder) -> None:
+    home = tmp_path / "home"
+    with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
+        eng.create_space("s", encrypted=False)
+        eng.ingest("s", list(files))
+        docs = {d.title: d.doc_id for d in eng.documents("s")}
+        sid, tbl = _table(eng, "s")
+        moved = next(r["chunk_id"] for r in _rows(tbl) if r["doc_id"] == docs["pumps"])
+        tbl.update(where=f"chunk_id = '{moved}'", values={"doc_id": docs["valves"]})
+        eng.vectors.invalidate(sid)
+        result = eng.ask("s", Q_PUMP, k=50, max_distance=2.0)
+        assert result.chunks == []  # neither document is trusted while it does not match
+        assert set(_integrity(result).data["damaged_documents"]) == {"pumps", "valves"}
+    with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
+        assert any("2 document(s) marked damaged" in n for n in eng.recovery_notes)
+        assert {d.title: d.status for d in eng.documents("s")} == {"pumps": "damaged", "valves": "damaged"}
+        assert eng.ask("s", Q_PUMP, k=50, max_distance=2.0).chunks == []
+        report = eng.ingest("s", list(files))
+        assert [f.outcome for f in report.files] == ["ingested", "ingested"]  # never "unchanged"
+        assert {d.title: d.status for d in eng.documents("s")} == {"pumps": "active", "valves": "active"}
+        assert "every 5 weeks" in eng.ask("s", Q_PUMP).chunks[0].text
+    with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
+        assert eng.recovery_notes == []
+
+
+def test_a_non_finite_vector_on_disk_is_left_out_and_named(tmp_path: Path, files: tuple[Path, Path],
+                                                          embedder: CountingEmbedder) -> None:
+    home = tmp_path / "home"
+    with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
+        eng.create_space("s", encrypted=False)
+        eng.ingest("s", [files[0]])
+        target = eng.ask("s", Q_PUMP).chunks[0].chunk_id
+        _, tbl = _table(eng, "s")
+        row = tbl.search().select(["chunk_id", "vector"]).where(f"chunk_id = '{target}'").to_arrow().to_pylist()[0]
+        raw = np.asarray(row["vector"], dtype=np.float32).tobytes()
+    # A flipped exponent byte on disk: the vector's first number becomes NaN (LanceDB never writes one).
+    hits = [(f, f.read_bytes().find(raw)) for f in (home / "lance").rglob("*.lance") if f.is_file()]
+    path, at = next((f, i) for f, i in hits if i >= 0)
+    data = bytearray(path.read_bytes())
+    data[at:at + 4] = np.array([np.nan], dtype=np.float32).tobytes()
+    path.write_bytes(bytes(data))
+    with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
+        result = eng.ask("s", Q_PUMP, k=50, max_distance=2.0)
+        assert result.chunks and target not in {h.chunk_id for h in result.chunks}
+        assert _integrity(result).data["unreadable_vectors"] == [target]
+        assert eng.documents("s")[0].status == "active"
+
+
+# ---- hostile files -----------------------------------------------------------------------------
+
+def _docx_with(path: Path, members: list[tuple[str, bytes]]) -> None:
+    template = corpus("docx", "word_sample.docx").read_bytes()
+    with zipfile.ZipFile(io.BytesIO(template)) as src, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as dst:
+        for item in src.infolist():
+            dst.writestr(item, src.read(item.filename))
+        for name, data in members:
+            dst.writestr(name, data)
+
+
+def test_a_zip_member_larger_than_its_header_says_is_refused(tmp_path: Path) -> None:
+    import struct
+
+    path = tmp_path / "liar.docx"
+    _docx_with(path, [("word/media/filler.bin", bytes(40 * 1024 * 1024))])
+    raw = bytearray(path.read_bytes())
+    name = b"word/media/filler.bin"
+    at = 0
+    while (at := raw.find(b"PK\x01\x02", at)) >= 0:  # central directory entries
+        length = struct.unpack_from("<H", raw, at + 28)[0]
+        if raw[at + 46:at + 46 + length] == name:
+            struct.pack_into("<I", raw, at + 24, 1024)  # claims 1 KB
+            struct.pack_into("<I", raw, struct.unpack_from("<I", raw, at + 42)[0] + 22, 1024)  # local header too
+        at += 4
+    path.write_bytes(bytes(raw))
+    with pytest.raises(CorruptDocument, match="damaged zip container"):
+        parse_file(path, LimitSettings())
+
+
+def test_a_picture_of_a_hundred_megapixels_is_skipped_not_decoded(tmp_path: Path) -> None:
+    import docx
+    from PIL import Image
+
+    png = io.BytesIO()
+    Image.new("RGB", (11000, 10000), (250, 250, 250)).save(png, "PNG")
+    document = docx.Document()
+    document.add_paragraph("A report with one enormous picture.")
+    document.add_picture(io.BytesIO(png.getvalue()))
+    path = tmp_path / "pixels.docx"
+    document.save(str(path))
+    # Measured in a child process (VmHWM: the peak of its own memory, not the forking parent's, which
+    # ru_maxrss would report): before, opening this 40 KB file took 1 GB of memory.
+    code = ("import re, sys; from pathlib import Path; from biny.core.config import LimitSettings; "
+            "from biny.core.ingest import parse_file; d = parse_file(Path(sys.argv[1]), LimitSettings()); "
+            "print(d.warnings); "
+            "print(int(re.search(r'VmHWM:\\s+(\\d+)', Path('/proc/self/status').read_text()).group(1)) // 1024)")
+    out = subprocess.run([os.sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
+    warnings, rss_mb = out.stdout.strip().splitlines()
+    assert "too large to read safely" in warnings and "11000×10000" in warnings
+    assert int(rss_mb) < 400
+
+
+def test_an_oversized_xml_part_is_refused_before_parsing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import docx
+
+    document = docx.Document()
+    for i in range(4000):
+        document.add_paragraph(f"Paragraph {i}: " + "words " * 40)
+    path = tmp_path / "long.docx"
+    document.save(str(path))
+    assert parse_file(path, LimitSettings()).blocks  # read at the real limit
+    monkeypatch.setattr(sniff, "MAX_XML_PART_MB", 1)
+    with pytest.raises(Exception, match="over 1 MB of XML"):
+        parse_file(path, LimitSettings())
+
+
+# ---- a full disk -------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def _small_disk(where: Path, mb: int) -> Iterator[bool]:
+    """A tmpfs of ``mb`` MB at ``where`` when this process may mount one (root in a container), else
+    nothing (the caller injects the error instead)."""
+    where.mkdir(parents=True, exist_ok=True)
+    mounted = os.geteuid() == 0 and subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={mb}m", "tmpfs", str(where)], capture_output=True).returncode == 0
+    try:
+        yield mounted
+    finally:
+        if mounted:
+            subprocess.run(["umount", "-l", str(where)], capture_output=True)
+
+
+def _fill(disk: Path) -> Path:
+    filler = disk / "filler.bin"
+    with filler.open("wb") as fh:
+        try:
+            while True:
+                fh.write(b"\0" * (1 << 16))
+                fh.flush()
+        except OSError as exc:
+            assert exc.errno == errno.ENOSPC
+    return filler
+
+
+def test_a_full_disk_fails_the_file_keeps_what_is_stored_and_reads_still_work(
+        tmp_path: Path, files: tuple[Path, Path], embedder: CountingEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    disk = tmp_path / "disk"
+    with _small_disk(disk, 48) as mounted:
+        home = disk / "home"
+        with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
+            eng.create_space("s", encrypted=False)
+            assert eng.ingest("s", [files[0]]).ok
+            assert eng.ask("s", Q_PUMP).chunks
+            if mounted:
+                filler = _fill(disk)
+            else:  # no tmpfs here: the store's write fails as LanceDB reports a full disk
+                def full(*_: object, **__: object) -> None:
+                    raise RuntimeError("LanceError(IO): Generic LocalFileSystem error: No space left on device "
+                                       "(os error 28)")
+                monkeypatch.setattr(ChunkStore, "add", full)
+            report = eng.ingest("s", [files[1]])
+            assert [f.outcome for f in report.files] == ["failed"]
+            assert "is full" in report.files[0].message and "Traceback" not in report.files[0].message
+            # What was stored is intact and readable while the disk is still full.
+            assert "every 5 weeks" in eng.ask("s", Q_PUMP).chunks[0].text
+            assert [d.title for d in eng.documents("s")] == ["pumps"]
+        with Engine.open(home, settings=_settings(), embedder=embedder) as eng:  # opens on the full disk
+            assert [d.title for d in eng.documents("s")] == ["pumps"]
+            assert eng.ask("s", Q_PUMP).chunks
+        if mounted:
+            filler.unlink()
+        monkeypatch.undo()
+        with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
+            assert eng.ingest("s", [files[1]]).ok
+            assert sorted(d.title for d in eng.documents("s")) == ["pumps", "valves"]
+            assert eng.ask("s", Q_VALVE).chunks
+
+
+def test_the_cli_names_a_full_disk_instead_of_a_traceback(tmp_path: Path, files: tuple[Path, Path],
+                                                          capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from biny.core.cli import main
+
+    home = str(tmp_path / "home")
+    assert main(["--home", home, "space", "create", "s", "--unencrypted"]) == 0
+    capsys.readouterr()
+
+    def full(*_: object, **__: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(ChunkStore, "add", full)
+    assert main(["--home", home, "ingest", str(files[0]), "--space", "s", "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["files"][0]["outcome"] == "failed" and "is full" in out["files"][0]["message"]
+    assert "Free some space" in out["files"][0]["message"]
