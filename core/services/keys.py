@@ -173,6 +173,9 @@ class KeySession:
             else:
                 writer.set_memory_key(*owner, *wrap(memory.data_key, new, MEMORY_KEY_ID, *owner))
                 changed.append("(memory)")
+        # The old wrappings are overwritten above, but their bytes would stay in the file's freed blocks:
+        # anyone with a copy and the old passphrase could open the data keys with them.
+        writer.scrub()
         self._refused.clear()  # a passphrase refused before may open the re-wrapped keys
         if owner == self.owner:
             self._session_secret = new

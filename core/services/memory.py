@@ -42,7 +42,7 @@ class Memory:
             return None
         with self._lock:
             if self._table is None:
-                table = FactTable(cat.con, cat.lock, self.models.embedder.dim, crypto.owner)
+                table = FactTable(lambda: cat.con, cat.lock, self.models.embedder.dim, crypto.owner)
                 self.folder.writer.migrate_facts(table)
                 self.folder.writer.seal_legacy_memory(table, crypto)
                 self._table = table

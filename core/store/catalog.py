@@ -7,7 +7,9 @@ because one DuckDB connection is shared between threads.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -209,9 +211,39 @@ _SPACE_COLS = "space_id, name, created_at, embed_model, dim, encrypted, tenant, 
 
 class Catalog:
     def __init__(self, path: Path) -> None:
+        self.path = path
         self.lock = threading.RLock()
         self.con = duckdb.connect(str(path))
         self._space_rows: dict[str, tuple[int, SpaceRow]] = {}
+
+    @mutation
+    def rewrite(self) -> None:
+        """Copy every table into a fresh file and swap it in (issue 22).
+
+        DuckDB leaves a changed or deleted value's bytes in the file's freed blocks — an old wrapped key
+        and its salt after a passphrase change, plaintext sealed since — and offers no way to zero them;
+        a copy holds only the live rows. The old file is replaced only once the copy is complete, so a
+        failure (a full disk) leaves it as it was.
+        """
+        fresh = self.path.with_name(self.path.name + ".rewrite")
+        with self.lock:
+            for stale in (fresh, Path(f"{fresh}.wal")):
+                stale.unlink(missing_ok=True)
+            name = self.con.execute("SELECT current_database()").fetchone()[0]  # type: ignore[index]
+            self.con.execute("CHECKPOINT")
+            try:
+                self.con.execute(f"ATTACH '{fresh}' AS fresh_copy")
+                self.con.execute(f'COPY FROM DATABASE "{name}" TO fresh_copy')
+                self.con.execute("DETACH fresh_copy")
+            except duckdb.Error:
+                with contextlib.suppress(duckdb.Error):
+                    self.con.execute("DETACH fresh_copy")
+                fresh.unlink(missing_ok=True)
+                raise
+            self.con.close()
+            os.replace(fresh, self.path)
+            Path(f"{self.path}.wal").unlink(missing_ok=True)  # checkpointed above: nothing in it is live
+            self.con = duckdb.connect(str(self.path))
 
     @mutation
     def migrate(self) -> None:

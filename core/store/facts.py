@@ -10,6 +10,7 @@ service seals them through the writer the first time it opens the owner's key.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -69,11 +70,17 @@ _COLS = "fact_id, scope, status, revision, created_at, updated_at, model, ct, te
 class FactTable:
     """Reads answer directly; every write is a ``@mutation`` the writer calls."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, lock: threading.RLock, dim: int, owner: str) -> None:
-        self.con = con
+    def __init__(self, connection: Callable[[], duckdb.DuckDBPyConnection], lock: threading.RLock, dim: int,
+                 owner: str) -> None:
+        # The catalog's connection, looked up on each use: rewriting the catalog file reconnects it.
+        self._connection = connection
         self.lock = lock
         self.dim = dim
         self.owner = owner  # "tenant/user" whose memory key seals the rows this table reads
+
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        return self._connection()
 
     @mutation
     def migrate(self) -> None:

@@ -117,6 +117,12 @@ class StoreWriter:
         with self._write():
             self.catalog.set_memory_key(tenant, owner, kdf, wrapped)
 
+    def scrub(self) -> None:
+        """Rewrite the catalog file so overwritten values (old wrapped keys and salts, plaintext since
+        sealed) are gone from it, not only from its live rows (issue 22)."""
+        with self._write():
+            self.catalog.rewrite()
+
     def import_space(self, lance_dir: Path, archive: Path, name: str | None) -> tuple[str, str]:
         """Restore a backup (core/backup.py); nothing is left behind if it fails."""
         with self._write():
@@ -275,6 +281,8 @@ class StoreWriter:
             for conversation_id, n, _role, content in turns:
                 key = crypto.conversation_key(conversation_id)
                 table.seal_turn(conversation_id, n, key, crypto.seal_turn(key, content))
+            if rows or turns:
+                self.catalog.rewrite()  # the plaintext, overwritten above, must not stay in freed blocks
         return len(rows) + len(turns)
 
     def insert_fact(self, table: FactTable, row: FactRow, vector: list[float]) -> None:

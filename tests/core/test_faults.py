@@ -318,3 +318,39 @@ def test_the_cli_names_a_full_disk_instead_of_a_traceback(tmp_path: Path, files:
     out = json.loads(capsys.readouterr().out)
     assert out["files"][0]["outcome"] == "failed" and "is full" in out["files"][0]["message"]
     assert "Free some space" in out["files"][0]["message"]
+
+
+# ---- keys and plaintext at rest ---------------------------------------------------------------------
+
+def _raw(home: Path) -> bytes:
+    return b"".join(f.read_bytes() for f in sorted(home.rglob("*")) if f.is_file())
+
+
+def test_after_a_passphrase_change_the_old_wrapped_key_is_gone_from_the_files(
+        tmp_path: Path, files: tuple[Path, Path], embedder: CountingEmbedder) -> None:
+    home = tmp_path / "home"
+    with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
+        eng.create_space("s", passphrase="the old passphrase", remember=False)
+        eng.ingest("s", list(files))
+        fact = eng.memory.add("The night shift logs pump readings hourly.", scope="plant")
+        old = eng.catalog.space("s")
+    # Closing checkpoints: the old wrapping is now in the catalog file's blocks, not only in its log.
+    assert old.wrapped_key is not None and old.wrapped_key in _raw(home)
+    with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
+        eng.unlock("s", "the old passphrase")
+        old_salt = json.loads(old.kdf)["salt"].encode()
+        tables = {t: eng.catalog.con.execute(f'SELECT count(*) FROM "{t}"').fetchone()
+                  for (t,) in eng.catalog.con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+        assert eng.change_passphrase("s", "the old passphrase", "a new passphrase")
+        new = eng.catalog.space("s")
+        # Everything else came through the rewrite of the catalog file unchanged.
+        assert {t: eng.catalog.con.execute(f'SELECT count(*) FROM "{t}"').fetchone() for t in tables} == tables
+        assert "every 5 weeks" in eng.ask("s", Q_PUMP).chunks[0].text
+        assert eng.memory.get(fact.fact_id).text == fact.text  # the memory key was re-wrapped too
+    raw = _raw(home)
+    assert new.wrapped_key is not None and new.wrapped_key in raw  # the search finds a live wrapping …
+    assert old.wrapped_key is not None and old.wrapped_key not in raw  # … and the old one is not there
+    assert old_salt not in raw
+    with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
+        eng.unlock("s", "a new passphrase")
+        assert sorted(d.title for d in eng.documents("s")) == ["pumps", "valves"]

@@ -128,8 +128,11 @@ def test_facts_stored_in_plaintext_by_an_older_version_are_sealed_at_first_use(e
                     [SCOPE, engine.embedder.model_id, vec])
     facts = engine.memory.facts(SCOPE)
     assert [(f.fact_id, f.text, f.revision, f.source) for f in facts] == [("old1", "Ana drinks tea.", 3, "cli")]
-    text, scope, ct = con.execute("SELECT text, scope, ct FROM facts WHERE fact_id = 'old1'").fetchone()
+    # Sealing rewrote the catalog file (a new connection): the plaintext is gone from its freed blocks too.
+    text, scope, ct = engine.catalog.con.execute("SELECT text, scope, ct FROM facts WHERE fact_id = 'old1'").fetchone()
     assert text == "" and scope != SCOPE and ct  # sealed; the scope kept only as a keyed hash
+    raw = b"".join(f.read_bytes() for f in engine.home.rglob("catalog.duckdb*") if f.is_file())
+    assert raw and b"Ana drinks tea." not in raw
     assert engine.memory.recall("What does Ana drink?", SCOPE).facts[0].fact_id == "old1"
 
 
