@@ -334,10 +334,11 @@ class LibraryScreen(QWidget):
                     f"<li><b>{Path(f['path']).name}</b>: {f['message']}</li>" for f in failures) + "</ul>"
             self.report.setHtml(html)
             return
-        warn = "".join(f"<li>{w}</li>" for w in d.warnings) or "<li>none</li>"
+        items = [f"<li>{w}</li>" for w in d.warnings]
         if d.status == "damaged":
-            warn = ("<li><b>Damaged:</b> its stored passages no longer match what was ingested, so it is left out "
-                    "of answers. Ingest the file again, or run Settings → Data → Repair.</li>") + warn
+            items.insert(0, "<li><b>Damaged:</b> its stored passages no longer match what was ingested, so it is "
+                            "left out of answers. Re-ingest it, or run Settings → Data → Repair.</li>")
+        warn = "".join(items) or "<li>none</li>"
         self.report.setHtml(
             f"<h3>{d.title}</h3><p><small>{d.path}</small></p><table>"
             f"<tr><td>Type</td><td>{d.kind}</td></tr>"

@@ -606,3 +606,22 @@ def test_settings_checks_and_repairs_the_data_folder(qtbot, window: MainWindow, 
     qtbot.waitUntil(lambda: "all repaired" in st.check_status.text(), timeout=180_000)
     assert engine.doctor.check().findings == []
     assert lib is window.library
+
+
+def test_a_damaged_document_is_listed_and_says_what_to_do(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    src = tmp_path / "pep-0020.rst"
+    shutil.copy(corpus("python_peps", "pep-0020.rst"), src)
+    lib = _one_document(qtbot, window, "s", src)
+    engine = window.engine
+    row = engine.folder.catalog.space("s")
+    doc_id = engine.documents("s")[0].doc_id
+    engine.folder.writer.set_statuses(row.space_id, [doc_id], "damaged")  # as opening the folder marks it
+    lib.refresh_documents()
+    _settle(qtbot)
+    lib.table.selectRow(0)
+    _settle(qtbot)
+    model = lib.table.model()
+    cells = [model.index(0, c).data() for c in range(model.columnCount())]
+    assert "damaged" in cells
+    assert "Damaged:" in lib.report.toPlainText() and "Repair" in lib.report.toPlainText()
+    window.grab().save(str(tmp_path / "library_damaged.png"))
