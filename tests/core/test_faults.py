@@ -238,6 +238,15 @@ def test_an_oversized_xml_part_is_refused_before_parsing(tmp_path: Path, monkeyp
         parse_file(path, LimitSettings())
 
 
+def test_a_page_nested_deeper_than_libxml_allows_still_gives_its_paragraph(tmp_path: Path) -> None:
+    path = tmp_path / "nested.html"
+    path.write_text("<html><head><title>Deep</title></head><body><nav><p>Home · About</p></nav>" + "<div>" * 100_000
+                    + "<p>The one paragraph of this page.</p>" + "</div>" * 100_000 + "</body></html>",
+                    encoding="utf-8")
+    doc = parse_file(path, LimitSettings())
+    assert doc.title == "Deep" and [b.text for b in doc.blocks] == ["The one paragraph of this page."]
+
+
 # ---- a full disk -------------------------------------------------------------------------------
 
 @contextlib.contextmanager
