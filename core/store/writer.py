@@ -82,7 +82,10 @@ class StoreWriter:
                     if doc is not None:
                         self.catalog.log(space.space_id, doc.path, "interrupted",
                                          "an earlier ingest stopped mid-way; cleaned up")
-                        notes.append(f"{space.name}: removed half-ingested {doc.path}")
+                        # An encrypted space stores a keyed hash of the path, meaningless to a person, and the
+                        # folder opens before any key: the note then says what happened without a name.
+                        shown = "a document (its name is sealed)" if doc.path.startswith("bi:") else doc.path
+                        notes.append(f"{space.name}: removed half-ingested {shown}; ingest it again")
                 stale = [d for d in retired if d in in_lance]
                 if stale:
                     self.chunks.delete_docs(space.space_id, stale)

@@ -363,3 +363,21 @@ def test_after_a_passphrase_change_the_old_wrapped_key_is_gone_from_the_files(
     with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
         eng.unlock("s", "a new passphrase")
         assert sorted(d.title for d in eng.documents("s")) == ["pumps", "valves"]
+
+
+def test_an_interrupted_ingest_is_cleaned_at_open_without_naming_a_sealed_path(tmp_path: Path,
+                                                                               embedder: CountingEmbedder) -> None:
+    from biny.core.store.catalog import DocumentRow
+
+    home = tmp_path / "home"
+    with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
+        eng.create_space("s", passphrase="correct horse battery staple", remember=False)
+        row = eng.catalog.space("s")
+        stored = eng.crypto("s").stored_path(str(tmp_path / "secret-plans.md"))
+        assert stored.startswith("bi:")
+        # What a kill -9 between "begin" and "commit" leaves: a pending row.
+        eng.folder.writer.begin_document(DocumentRow("d1", row.space_id, stored, "", "text", "h", 1, "pending", 10))
+    with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
+        assert eng.recovery_notes == ["s: removed half-ingested a document (its name is sealed); ingest it again"]
+        eng.unlock("s", "correct horse battery staple")
+        assert eng.documents("s") == []
