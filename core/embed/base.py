@@ -19,9 +19,15 @@ class Embedder(Protocol):
     truncated or windowed by the runtime, so the chunker keeps below it.
     """
 
-    model_id: str
-    dim: int
-    max_tokens: int
+    # Read-only: a class attribute (local models) or a property (a remote model learns them from its server).
+    @property
+    def model_id(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    @property
+    def max_tokens(self) -> int: ...
 
     def embed_passages(self, texts: list[str]) -> Vectors: ...
 

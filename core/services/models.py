@@ -39,7 +39,7 @@ class Models:
     def embedder(self) -> Embedder:
         with self._embedder_lock:
             if self._embedder is None:
-                self._embedder = make_embedder(self.settings.embedding.model)
+                self._embedder = make_embedder(self.settings.embedding.model, self.settings.embedding)
             return self._embedder
 
     def embed_queries(self, texts: list[str]) -> Vectors:
