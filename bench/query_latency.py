@@ -171,6 +171,10 @@ def main() -> int:
             print(f"{name:<30}{p50:>9.2f}{p95:>9.2f}{p50 / p50_total:>13.0%}")
         p50, p95 = pct(total)
         print(f"{'ask end to end':<30}{p50:>9.2f}{p95:>9.2f}")
+        # Issue 23's measure: everything but the query embedding, per question.
+        bare = [t - e for t, e in zip(total, stages["query embedding (all calls)"], strict=True)]
+        p50, p95 = pct(bare)
+        print(f"{'overhead (ask − embedding)':<30}{p50:>9.2f}{p95:>9.2f}")
         rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"peak RSS {rss_mb:.0f} MB")
     return 0
