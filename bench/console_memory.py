@@ -95,7 +95,16 @@ def build(home: Path, target: int) -> None:
                 raise SystemExit(f"stuck at {have} chunks")
 
 
-PROBE_ENGINE = """
+# The probe's own peak (VmHWM): ru_maxrss would report the forking parent's peak when that was higher
+# (Linux keeps it across exec), e.g. right after this script built the space.
+PEAK = """
+import re
+from pathlib import Path as _P
+def peak_mb():
+    return int(re.search(r"VmHWM:\\s+(\\d+)", _P("/proc/self/status").read_text()).group(1)) // 1024
+"""
+
+PROBE_ENGINE = PEAK + """
 import resource, sys, time
 from pathlib import Path
 from biny.core.engine import Engine
@@ -105,10 +114,10 @@ with Engine.open(Path(sys.argv[1])) as eng:
     n = sum(d.chunks for d in eng.documents("big"))
     for q in sys.argv[2:]:
         eng.ask("big", q)
-    print(n, round(opened, 2), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+    print(n, round(opened, 2), peak_mb())
 """
 
-PROBE_CONSOLE = """
+PROBE_CONSOLE = PEAK + """
 import resource, sys, time
 from pathlib import Path
 from PySide6.QtWidgets import QApplication
@@ -131,7 +140,7 @@ with Engine.open(Path(sys.argv[1])) as eng:
             time.sleep(0.01)
     win.grab()
     wait_all()
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, flush=True)
+    print(peak_mb(), flush=True)
     win.close()
 # Skip interpreter teardown: PySide6 objects collected after Python's own finalisation
 # began can abort the process, which would hide the figure already printed.

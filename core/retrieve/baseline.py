@@ -83,7 +83,7 @@ class Baselines:
     # (retrieve/lexical.py: familiarity), filled on first use.
     familiar: dict[str, float] = field(default_factory=dict)
     # Row masks of the scripts the space is written in (retrieve/pool.py), filled on first use.
-    script_rows: dict[frozenset[str], npt.NDArray[np.bool_]] | None = None
+    script_rows: dict[frozenset[str], npt.NDArray[np.int64]] | None = None
 
     def local_reference(self, group: str, matrix: Vectors, rows: list[int], nearest: int = 3) -> np.ndarray:
         """Per passage: mean distance of its ``nearest`` closest unrelated questions of ``group``.

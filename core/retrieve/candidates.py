@@ -83,6 +83,9 @@ class Context:
     # R1: the chat model for follow-up rewrites (None: the no-model fallback).
     model: ChatModel | None = None
     followup_fallback: str = "previous+current"
+    # Titles and glossary terms folded (text/terms.py fold), made once per matrix generation by the caller.
+    folded_titles: dict[str, str] | None = None
+    folded_glossary: list[tuple[str, str]] | None = None
 
 
 @dataclass(slots=True)

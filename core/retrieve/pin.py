@@ -11,6 +11,7 @@ from biny.core.retrieve.candidates import Candidate, Context, QueryDistances
 from biny.core.retrieve.trace import Stage, Trace
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.identifiers import Identifier, question_keys
+from biny.core.text.terms import fold
 
 
 def find_cliff(distances: list[float], slots: int) -> int:
@@ -37,14 +38,16 @@ def find_cliff(distances: list[float], slots: int) -> int:
 
 def named_docs(question: str, ctx: Context) -> set[str]:
     """Documents whose title the question names (glossary terms of that title present in it)."""
-    q = question.lower()
-    named = [g for g in ctx.glossary if len(g) >= 2 and g.lower() in q]
+    q = fold(question)
+    glossary = ctx.folded_glossary if ctx.folded_glossary is not None else [(g, fold(g)) for g in ctx.glossary]
+    named = [low for g, low in glossary if len(g) >= 2 and low in q]
     if not named:
         return set()
     longest = max(len(g) for g in named)
     # Prefer the most specific title term named ("劳动合同法" over "合同法").
     specific = [g for g in named if len(g) == longest]
-    return {d for d, title in ctx.titles.items() if any(g.lower() in title.lower() for g in specific)}
+    titles = ctx.folded_titles if ctx.folded_titles is not None else {d: fold(t) for d, t in ctx.titles.items()}
+    return {d for d, title in titles.items() if any(g in title for g in specific)}
 
 
 def _pin_one(ident: Identifier, vm: VectorMatrix, dist: QueryDistances, ctx: Context, scope: set[str],

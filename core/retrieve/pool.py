@@ -17,10 +17,10 @@ from biny.core.text.scripts import SCRIPTS
 
 
 def script_masks(vm: VectorMatrix, baselines: Baselines, blind: BlindIndex,
-                 min_share: float = 0.05) -> dict[frozenset[str], npt.NDArray[np.bool_]]:
+                 min_share: float = 0.05) -> dict[frozenset[str], npt.NDArray[np.int64]]:
     """Row masks, one per combination of scripts (Chinese; English; Chinese with English;
-    Japanese = kana with han …) holding at least ``min_share`` of the rows. From the script
-    marks stored at ingest; rows stored before them have none. Kept per matrix.
+    Japanese = kana with han …) holding at least ``min_share`` of the rows, as row indices. From the
+    script marks stored at ingest; rows stored before them have none. Kept per matrix.
 
     Combinations, not single scripts: a Chinese passage quoting English names would
     otherwise count as English and win the English ranking for a Chinese question.
@@ -30,9 +30,9 @@ def script_masks(vm: VectorMatrix, baselines: Baselines, blind: BlindIndex,
         keys = np.array([",".join(sorted(marks[a] for a in row if a in marks)) for row in vm.aspects] or [""])
         masks = {}
         for key in sorted(set(keys.tolist()) - {""}):
-            mask = keys == key
-            if mask.sum() >= min_share * len(vm):
-                masks[frozenset(key.split(","))] = mask
+            rows = np.flatnonzero(keys == key)
+            if len(rows) >= min_share * len(vm):
+                masks[frozenset(key.split(","))] = rows
         baselines.script_rows = masks
     return baselines.script_rows
 

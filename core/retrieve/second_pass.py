@@ -24,7 +24,7 @@ def derived_queries(question: str, vm: VectorMatrix, retrieved: list[int],
                     ctx: Context) -> tuple[list[DerivedQuery], dict[str, object]]:
     """The queries a failed check asks for, and what the checks found (for the trace)."""
     id_surfaces = {i.surface.lower() for i in question_keys(question)}
-    terms = [t for t in named_terms(question, ctx.glossary) if t.lower() not in id_surfaces]
+    terms = [t for t in named_terms(question, ctx.glossary, ctx.folded_glossary) if t.lower() not in id_surfaces]
     missing_terms = [t for t in terms if not any(contains_term(vm.terms[r], t, ctx.blind) for r in retrieved)]
     asked = asked_aspects(question)
     missing_aspects = sorted(a for a in asked if not any(ctx.blind.aspect(a) in vm.aspects[r] for r in retrieved))

@@ -237,7 +237,9 @@ class ChunkStore:
             return cached[1]
         tbl = self._reader(space_id)
         n = tbl.count_rows()
-        view = tbl.search().select(_CONTEXT_COLS).limit(n).to_arrow() if 0 < n <= VIEW_MAX_ROWS else None
+        # One contiguous batch: a take across the scan's many record batches cost ~1 ms at 12k rows.
+        view = tbl.search().select(_CONTEXT_COLS).limit(n).to_arrow().combine_chunks() \
+            if 0 < n <= VIEW_MAX_ROWS else None
         self._views[space_id] = (stamp, view)
         return view
 

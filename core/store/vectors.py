@@ -184,7 +184,7 @@ class VectorMatrix:
             return ann.search(self.matrix, query, n, self.ann_probe_share)
         return self.nearest(query, n)
 
-    def search_by_script(self, query: Vectors, n: int, scripts: Sequence[npt.NDArray[np.bool_]]
+    def search_by_script(self, query: Vectors, n: int, scripts: Sequence[npt.NDArray[Any]]
                          ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32], int]:
         """The ``n`` nearest rows, plus the ``n`` nearest among the rows of each script mask.
 
@@ -197,9 +197,12 @@ class VectorMatrix:
         sims = self.similarities(query)
         raw, _ = self.top(sims, n)
         rows = raw
-        for mask in scripts:
-            within, _ = self.top(np.where(mask, sims, -np.inf).astype(np.float32), min(n, int(mask.sum())))
-            rows = np.concatenate([rows, np.setdiff1d(within, rows)])
+        for script in scripts:
+            # Row indices (kept per matrix generation by the caller) or a boolean mask.
+            idx = np.flatnonzero(script) if script.dtype == np.bool_ else script
+            if len(idx):
+                local, _ = self.top(sims[idx], min(n, len(idx)))
+                rows = np.concatenate([rows, np.setdiff1d(idx[local], rows)])
         d = (1.0 - sims[rows]).astype(np.float32)
         order = np.argsort(d, kind="stable")
         return rows[order].astype(np.int64), d[order], len(rows) - len(raw)

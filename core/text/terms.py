@@ -121,17 +121,18 @@ _CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z0-9]+(?:[\s-][A-Z][
 _CODE = re.compile(r"\b([A-Z]{2,}[A-Z0-9-]*|[a-z]+[A-Z][A-Za-z0-9]*)\b")
 
 
-def named_terms(question: str, glossary: list[str]) -> list[str]:
-    """Proper nouns, quoted names and codes in a question, plus glossary terms it uses."""
+def named_terms(question: str, glossary: list[str], folded: list[tuple[str, str]] | None = None) -> list[str]:
+    """Proper nouns, quoted names and codes in a question, plus glossary terms it uses (``folded``: the
+    glossary as (term, fold(term)) pairs made once, else folded here)."""
     found: list[str] = []
     for rx in (_QUOTED, _CAPITALISED, _CODE):
         for m in rx.finditer(question):
             term = m.group(1).strip()
             if term.lower() not in STOPWORDS and len(term) >= 2:
                 found.append(term)
-    folded = fold(question)
-    for g in glossary:
-        if len(g) >= 2 and fold(g) in folded:
+    question_folded = fold(question)
+    for g, g_folded in folded if folded is not None else ((g, fold(g)) for g in glossary):
+        if len(g) >= 2 and g_folded in question_folded:
             found.append(g)
     seen: set[str] = set()
     out = []
