@@ -7,8 +7,29 @@ nothing readable is on disk. The question's keys are HMAC'd the same way.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
+
+
+@functools.lru_cache(maxsize=16)
+def _template(key: bytes) -> hmac.HMAC:
+    return hmac.new(key, digestmod=hashlib.sha256)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _blind(key: bytes, value: str) -> str:
+    # A copy of the keyed state skips re-padding the key; the memo serves the terms every question
+    # repeats (measured: blinding was 0.6 ms of an ask at 12k chunks, issue 23).
+    mac = _template(key).copy()
+    mac.update(value.encode("utf-8"))
+    return mac.hexdigest()[:32]
+
+
+def forget_blinded() -> None:
+    """Drop the memo (it holds index keys and plaintext terms): called when a session locks."""
+    _blind.cache_clear()
+    _template.cache_clear()
 
 
 class BlindIndex:
@@ -22,7 +43,7 @@ class BlindIndex:
     def __call__(self, value: str) -> str:
         if self._key is None:
             return value
-        return hmac.new(self._key, value.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
+        return _blind(self._key, value)
 
     def ids(self, items: list[str]) -> list[str]:
         """``tier|key`` entries: the tier stays readable (def/ref), the key is blinded."""

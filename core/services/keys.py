@@ -11,6 +11,7 @@ import getpass
 import threading
 
 from biny.core.config import Settings
+from biny.core.crypto.blind import forget_blinded
 from biny.core.crypto.keys import SpaceKeys, new_wrapped_key, unwrap, wrap
 from biny.core.crypto.memory import MEMORY_KEY_ID, MemoryCrypto
 from biny.core.crypto.secrets import SecretStore
@@ -97,6 +98,7 @@ class KeySession:
         self._memory = None
         self._session_secret = None
         self._refused.clear()
+        forget_blinded()  # the blinding memo holds index keys and question terms
 
     def is_unlocked(self, row: SpaceRow) -> bool:
         """Open without asking? Unencrypted, already unlocked, or its secret source opens it."""
