@@ -15,9 +15,11 @@ exact scan, so a large space is searchable the moment it opens.
 
 from __future__ import annotations
 
+import concurrent.futures
 import hashlib
 import itertools
 import logging
+import os
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
@@ -73,6 +75,26 @@ class DocFreq:
 
 
 _GENERATIONS = itertools.count(1)
+
+# The exact scan is memory-bound: above this many rows it is split over the cores (fixed row ranges, so the
+# result does not depend on scheduling). BLAS itself stays single-threaded (services/models.py): its workers
+# spin after a call and slowed the next query embedding; these threads finish and sleep. Measured at 101,640
+# rows × 384 on 2 cores: one thread 9.8 ms, two 5.3 ms.
+SPLIT_SCAN_ROWS = 20_000
+_SCAN_THREADS = max(1, min(4, os.cpu_count() or 1))
+_scan_pool = concurrent.futures.ThreadPoolExecutor(max_workers=_SCAN_THREADS, thread_name_prefix="biny-scan")
+
+
+def _scan(matrix: Vectors, q: Vectors) -> Vectors:
+    """``matrix @ q``, over row ranges in parallel for large matrices (numpy releases the GIL)."""
+    if len(matrix) < SPLIT_SCAN_ROWS or _SCAN_THREADS == 1:
+        return np.asarray(matrix @ q, dtype=np.float32)
+    out = np.empty(len(matrix), dtype=np.float32)
+    bounds = np.linspace(0, len(matrix), _SCAN_THREADS + 1).astype(np.int64)
+    parts = [_scan_pool.submit(np.dot, matrix[a:b], q, out[a:b]) for a, b in itertools.pairwise(bounds)]
+    for part in parts:
+        part.result()
+    return out
 # The documents a matrix holds: ids, or doc_id → (passages, chunk digest) to verify them (store/integrity.py).
 Visible = set[str] | Mapping[str, tuple[int, str]]
 
@@ -234,7 +256,7 @@ class VectorMatrix:
         if len(self) == 0:
             return np.zeros(0, dtype=np.float32)
         q = np.ascontiguousarray(query.reshape(-1), dtype=np.float32)
-        sims: npt.NDArray[np.float32] = self.matrix @ q
+        sims = _scan(self.matrix, q)
         self.last_scan = (q.tobytes(), sims)
         return sims
 
