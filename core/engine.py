@@ -96,6 +96,7 @@ class Engine:
         if self._closed:
             return
         self._closed = True
+        self.keys.forget_all()  # keys, passphrases and the blinding memo end with the session
         self.folder.close()
 
     def __enter__(self) -> Engine:

@@ -232,8 +232,9 @@ class Catalog:
             name = self.con.execute("SELECT current_database()").fetchone()[0]  # type: ignore[index]
             self.con.execute("CHECKPOINT")
             try:
-                self.con.execute(f"ATTACH '{fresh}' AS fresh_copy")
-                self.con.execute(f'COPY FROM DATABASE "{name}" TO fresh_copy')
+                quoted = str(fresh).replace("'", "''")  # a data folder's path may hold a quote
+                self.con.execute(f"ATTACH '{quoted}' AS fresh_copy")
+                self.con.execute('COPY FROM DATABASE "{}" TO fresh_copy'.format(name.replace('"', '""')))
                 self.con.execute("DETACH fresh_copy")
             except duckdb.Error:
                 with contextlib.suppress(duckdb.Error):

@@ -337,7 +337,7 @@ def _raw(home: Path) -> bytes:
 
 def test_after_a_passphrase_change_the_old_wrapped_key_is_gone_from_the_files(
         tmp_path: Path, files: tuple[Path, Path], embedder: CountingEmbedder) -> None:
-    home = tmp_path / "home"
+    home = tmp_path / "team's data"  # a quote in the path: the rewrite quotes it in SQL
     with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
         eng.create_space("s", passphrase="the old passphrase", remember=False)
         eng.ingest("s", list(files))
