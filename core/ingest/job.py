@@ -226,6 +226,20 @@ def _known(path: Path, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog,
     return None, FileOutcome(name, "unchanged", msg, same.doc_id, same.title, same.chunks)
 
 
+def _storage_failure(exc: Exception, doc: DocumentRow, path: Path, crypto: SpaceCrypto,
+                     writer: StoreWriter) -> FileOutcome:
+    """Disk full, read-only folder, a damaged store (Lance, DuckDB, OS): nothing of this document stays, earlier
+    ones are intact. Anything else is a bug: re-raised for the caller to report and log."""
+    problem = storage_problem(exc)
+    try:
+        writer.abandon_document(doc, "failed", crypto.log_message(doc.path, f"{type(exc).__name__}: {exc}"))
+    except Exception:  # noqa: BLE001 — on a full disk cleaning up fails too: the next open removes it
+        pass
+    if problem is None:
+        raise exc
+    return FileOutcome(str(path), "failed", f"{path.name}: {problem}")
+
+
 def ingest_file(
     path: Path,
     space: SpaceRow,
@@ -293,17 +307,8 @@ def ingest_file(
     except BinyError as exc:
         writer.abandon_document(doc, "failed", crypto.log_message(doc.path, str(exc)))
         return FileOutcome(name, "failed", str(exc))
-    except Exception as exc:
-        # Disk full, read-only folder, a damaged store (Lance, DuckDB, OS): nothing of this document stays,
-        # earlier ones are intact. Anything else is a bug: the caller reports and logs it.
-        problem = storage_problem(exc)
-        try:
-            writer.abandon_document(doc, "failed", crypto.log_message(doc.path, f"{type(exc).__name__}: {exc}"))
-        except Exception:  # noqa: BLE001 — on a full disk cleaning up fails too: the next open removes it
-            pass
-        if problem is None:
-            raise
-        return FileOutcome(name, "failed", f"{path.name}: {problem}")
+    except Exception as exc:  # noqa: BLE001 — storage failures are named, anything else re-raised there
+        return _storage_failure(exc, doc, path, crypto, writer)
     reused = f" ({chunked.reused} of {doc.chunks} passages unchanged, not embedded again)" if chunked.reused else ""
     return FileOutcome(name, "ingested", f"revision {doc.revision}{reused}", doc.doc_id, title, doc.chunks,
                        timings, sum(r.tokens for r in chunked.records))

@@ -52,7 +52,7 @@ class Retriever:
         self.structured = structured
         self._baselines: dict[str, tuple[int, Baselines]] = {}  # space → (matrix generation, ...)
         self._docs: dict[str, tuple[int, dict[str, DocumentRow]]] = {}  # space → (generation, opened)
-        # space → (generation, what questions are matched against: titles, glossary, both lower-cased)
+        # space → (generation, what questions are matched against: titles and glossary, as written and folded)
         self._titled: dict[str, tuple[int, _Titles]] = {}
         self._turns: dict[str, _Turn] = {}
 
@@ -260,10 +260,9 @@ class Retriever:
         unrelated = base.question_nearest.get(reference) or base.question_nearest.get("all")
         hits = []
         for c in final:
-            opened, doc = records.get(c.chunk_id), docs.get(c.doc_id)
-            if opened is None or doc is None:
+            rec, doc = records.get(c.chunk_id), docs.get(c.doc_id)
+            if rec is None or doc is None:
                 continue
-            rec = opened
             hits.append(Hit(c.chunk_id, c.doc_id, doc.title, doc.path, rec.text, c.distance,
                             base.calibrated(c.distance), c.pinned, rec.page, rec.ordinal, rec.heading_path,
                             rec.char_start, rec.char_end, c.cut if c.cut is not None else max_distance,

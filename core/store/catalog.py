@@ -277,15 +277,14 @@ class Catalog:
             return cached[1]
         with self.lock:
             row = self.con.execute(f"SELECT {_SPACE_COLS} FROM spaces WHERE name = ?", [name]).fetchone()
-        if row is not None:
-            self._space_rows[name] = (stamp, SpaceRow(*row))
-            return self._space_rows[name][1]
         if row is None:
             known = ", ".join(s.name for s in self.spaces()) or "none yet"
             raise SpaceNotFound(
                 f"No space named {name!r} (spaces: {known}). Create it with `biny space create {name}`."
             )
-        return SpaceRow(*row)
+        found = SpaceRow(*row)
+        self._space_rows[name] = (stamp, found)
+        return found
 
     def space_by_id(self, space_id: str) -> SpaceRow:
         """The space a stored row (review item, evaluation run) belongs to."""
