@@ -26,6 +26,7 @@ from biny.core.ingest.visual import (
     group_by_hash,
     open_bounded,
     phash64,
+    picture_fits,
 )
 
 _HEADING_STYLE = re.compile(r"^(?:Heading|标题|見出し)\s*(\d)", re.I)
@@ -120,7 +121,7 @@ def plan_images(found: list[tuple[int, bytes]], header: set[str], doc: ParsedDoc
         if g in header_groups or shown[g] >= REPEATED or min(size) < MIN_IMAGE_PX or g in read:
             doc.decoration_pages.append(n)
             continue
-        if open_bounded(blob) is None:
+        if not picture_fits(blob):  # decided from the header: the reader decodes it later
             doc.warnings.append(f"image {n} is {size[0]}×{size[1]} pixels, too large to read safely here "
                                 f"(limit {MAX_PICTURE_PIXELS // 1_000_000} megapixels unless JPEG); skipped")
             continue

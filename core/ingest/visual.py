@@ -141,6 +141,23 @@ def open_bounded(blob: bytes, max_pixels: int = MAX_DECODE_PIXELS) -> Any:
         return None
 
 
+def picture_fits(blob: bytes) -> bool:
+    """Can ``open_bounded`` decode this picture? From its header only: nothing is decoded here."""
+    import io
+    import warnings
+
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(blob)) as img:
+                w, h = img.size
+                return w * h <= MAX_PICTURE_PIXELS or (img.format == "JPEG" and w * h <= 64 * MAX_PICTURE_PIXELS)
+    except Exception:  # noqa: BLE001 — undecodable bytes
+        return False
+
+
 def phash64(img: Any) -> int:
     """A picture's 64-bit perceptual hash (DCT; imagehash) as an integer, for vectorised comparison."""
     import imagehash
