@@ -530,6 +530,7 @@ def test_light_dark_and_system_colours_are_applied_and_remembered(qtbot, engine:
         window.settings_screen.appearance.setCurrentIndex(2)  # Dark
         assert app.palette().color(QPalette.ColorRole.Window).lightness() < 80
         assert app.palette().color(QPalette.ColorRole.WindowText).lightness() > 180
+        qtbot.wait(100)  # the palette reaches the widgets through posted events
         window.grab().save(str(tmp_path / "dark.png"))
         assert _rendered(tmp_path / "dark.png", window)
         again = MainWindow(engine, None, settings)  # the next start remembers the choice
@@ -609,8 +610,8 @@ def test_settings_checks_and_repairs_the_data_folder(qtbot, window: MainWindow, 
 
 
 def test_a_damaged_document_is_listed_and_says_what_to_do(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    src = tmp_path / "pep-0020.rst"
-    shutil.copy(corpus("python_peps", "pep-0020.rst"), src)
+    src = tmp_path / "继承编.md"  # a Chinese title in the list and the report
+    shutil.copy(corpus("cn_laws", "民法典__继承编.md"), src)
     lib = _one_document(qtbot, window, "s", src)
     engine = window.engine
     row = engine.folder.catalog.space("s")
@@ -624,4 +625,9 @@ def test_a_damaged_document_is_listed_and_says_what_to_do(qtbot, window: MainWin
     cells = [model.index(0, c).data() for c in range(model.columnCount())]
     assert "damaged" in cells
     assert "Damaged:" in lib.report.toPlainText() and "Repair" in lib.report.toPlainText()
-    window.grab().save(str(tmp_path / "library_damaged.png"))
+    for index, choice in ((1, "light"), (2, "dark")):
+        window.settings_screen.appearance.setCurrentIndex(index)
+        qtbot.wait(100)  # the palette reaches the widgets through posted events
+        window.grab().save(str(tmp_path / f"library_damaged_{choice}.png"))
+        assert _rendered(tmp_path / f"library_damaged_{choice}.png", window)
+    window.settings_screen.appearance.setCurrentIndex(0)
