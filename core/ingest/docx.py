@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import re
 import zipfile
 from pathlib import Path
@@ -27,6 +26,7 @@ from biny.core.ingest.visual import (
     open_bounded,
     phash64,
     picture_fits,
+    picture_header,
 )
 
 _HEADING_STYLE = re.compile(r"^(?:Heading|标题|見出し)\s*(\d)", re.I)
@@ -77,19 +77,8 @@ def _header_images(document: Any) -> set[str]:
 
 
 def _size(blob: bytes) -> tuple[int, int] | None:
-    """Width and height from the picture's header (nothing decoded)."""
-    import warnings
-
-    from PIL import Image
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # only the header is read here
-            img = Image.open(io.BytesIO(blob))
-        with img:
-            return img.size
-    except Exception:  # noqa: BLE001 — EMF/WMF and damaged images: not readable here
-        return None
+    head = picture_header(blob)
+    return None if head is None else head[:2]
 
 
 def _phash(blob: bytes) -> int | None:

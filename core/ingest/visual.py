@@ -141,8 +141,8 @@ def open_bounded(blob: bytes, max_pixels: int = MAX_DECODE_PIXELS) -> Any:
         return None
 
 
-def picture_fits(blob: bytes) -> bool:
-    """Can ``open_bounded`` decode this picture? From its header only: nothing is decoded here."""
+def picture_header(blob: bytes) -> tuple[int, int, str] | None:
+    """Width, height and format from a picture's header (nothing decoded); None if unreadable (EMF/WMF, damage)."""
     import io
     import warnings
 
@@ -150,12 +150,20 @@ def picture_fits(blob: bytes) -> bool:
 
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # sizes are bounded by the caller
             with Image.open(io.BytesIO(blob)) as img:
-                w, h = img.size
-                return w * h <= MAX_PICTURE_PIXELS or (img.format == "JPEG" and w * h <= 64 * MAX_PICTURE_PIXELS)
+                return img.size[0], img.size[1], str(img.format or "")
     except Exception:  # noqa: BLE001 — undecodable bytes
+        return None
+
+
+def picture_fits(blob: bytes) -> bool:
+    """Can ``open_bounded`` decode this picture? From its header only (JPEG decodes at up to 1/8 scale)."""
+    head = picture_header(blob)
+    if head is None:
         return False
+    w, h, fmt = head
+    return w * h <= MAX_PICTURE_PIXELS or (fmt == "JPEG" and w * h <= 64 * MAX_PICTURE_PIXELS)
 
 
 def phash64(img: Any) -> int:
