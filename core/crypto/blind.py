@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+from collections.abc import Callable
 
 
 @functools.lru_cache(maxsize=16)
@@ -26,10 +27,20 @@ def _blind(key: bytes, value: str) -> str:
     return mac.hexdigest()[:32]
 
 
+# Other memos of blinded values (retrieve/lexical.py's last question) register here to be dropped too.
+_OTHER_MEMOS: list[Callable[[], None]] = []
+
+
+def on_forget(clear: Callable[[], None]) -> None:
+    _OTHER_MEMOS.append(clear)
+
+
 def forget_blinded() -> None:
     """Drop the memo (it holds index keys and plaintext terms): called when a session locks."""
     _blind.cache_clear()
     _template.cache_clear()
+    for clear in _OTHER_MEMOS:
+        clear()
 
 
 class BlindIndex:

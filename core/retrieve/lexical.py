@@ -24,7 +24,7 @@ import math
 from collections.abc import Container
 from dataclasses import dataclass
 
-from biny.core.crypto.blind import BlindIndex
+from biny.core.crypto.blind import BlindIndex, on_forget
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.scripts import script_of
 from biny.core.text.terms import is_cjk, query_terms
@@ -45,6 +45,13 @@ class LexicalEvidence:
             return 0.0
         return sum(w for t, w in self.weights.items() if t in row_terms) / total
 
+    def coverages(self, vm: VectorMatrix, rows: list[int]) -> list[float]:
+        """``coverage`` of each of ``rows``, read from the matrix's term codes in one pass."""
+        total = sum(self.weights.values())
+        if total <= 0:
+            return [0.0] * len(rows)
+        return [float(x) for x in vm.terms.weigh(rows, self.weights) / total]
+
     def applies(self, min_known: float) -> bool:
         """Is word overlap informative here? Not when the space knows (almost) none of the words."""
         return self.known_share > min_known
@@ -62,7 +69,31 @@ def familiarity(questions: list[str], vm: VectorMatrix, blind: BlindIndex) -> fl
     return sum(1 for t in terms if vm.df.get(t, 0) > 0) / len(terms) if terms else 0.0
 
 
+# The last question's evidence: the threshold and the reranker of one ask both need it (one tuple, replaced
+# whole, so threads asking at once at worst recompute).
+# It holds the blinding key and the question's blinded terms: dropped with the blinding memo.
+_last: tuple[str, int, BlindIndex, LexicalEvidence] | None = None
+
+
+def _forget() -> None:
+    global _last
+    _last = None
+
+
+on_forget(_forget)
+
+
 def evidence(question: str, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvidence:
+    global _last
+    last = _last
+    if last is not None and last[0] == question and last[1] == vm.generation and last[2] is blind:
+        return last[3]
+    ev = _evidence(question, vm, blind)
+    _last = (question, vm.generation, blind, ev)
+    return ev
+
+
+def _evidence(question: str, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvidence:
     plain = query_terms(question)
     if not plain:
         return LexicalEvidence({}, 0.0)

@@ -38,7 +38,7 @@ class RRFReranker:
         by_vec = sorted(range(len(rows)), key=lambda i: distances[i])
         # The same IDF-weighted overlap the threshold's word check uses (retrieve/lexical.py).
         words = evidence(question, vm, blind)
-        lex = [words.coverage(vm.terms[r]) for r in rows]
+        lex = words.coverages(vm, rows)
         by_lex = sorted(range(len(rows)), key=lambda i: -lex[i])
         score = [0.0] * len(rows)
         for rank, i in enumerate(by_vec):

@@ -101,9 +101,10 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
     t0 = time.perf_counter()
     cuts, how = distance_cuts(pool, vm, baselines, params, group, ref)
     words = word_check(query, pool, vm, baselines, params, group, ref, blind)
-    for c in pool:
+    shares = words.evidence.coverages(vm, [c.row for c in pool]) if words.applies else [None] * len(pool)
+    for c, share in zip(pool, shares, strict=True):
         c.cut = cuts.get(c.row)
-        c.word_share = words.evidence.coverage(vm.terms[c.row]) if words.applies else None
+        c.word_share = share
     if words.applies and words.rescue_distance is not None:
         how += (f"; the space knows {words.evidence.known_share:.0%} of the question's words ({words.familiar:.0%} "
                 f"of everyday {group} questions' words), so a hit must share ≥{params.lexical_min:.0%} of their "

@@ -34,6 +34,7 @@ from biny.core.embed.base import Vectors
 from biny.core.store.ann import ANN_MIN_ROWS, PROBE_SHARE, AnnIndex
 from biny.core.store.integrity import mismatches
 from biny.core.store.lance import ChunkStore
+from biny.core.store.quantized import QUANT_MIN_ROWS, QuantizedScan
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +153,23 @@ class TermSets:
         stored = self._rows[row]
         return RowTerms(self.vocab, frozenset(self._codes[self._offsets[stored]:self._offsets[stored + 1]].tolist()))
 
+    def weigh(self, rows: Sequence[int], weights: Mapping[str, float]) -> npt.NDArray[np.float64]:
+        """Per row: the sum of ``weights`` over the terms it carries — one pass over the rows' codes instead
+        of a set per row (issue 23: ask overhead). A row's terms are unique (stored as a sorted set)."""
+        known = sorted((code, w) for t, w in weights.items() if (code := self.vocab.get(t)) is not None)
+        out = np.zeros(len(rows), dtype=np.float64)
+        if not known or not len(rows):
+            return out
+        keys = np.array([c for c, _ in known], dtype=np.int32)
+        values = np.array([w for _, w in known], dtype=np.float64)
+        stored = self._rows[np.asarray(rows, dtype=np.int64)]
+        starts, ends = self._offsets[stored], self._offsets[stored + 1]
+        codes = np.concatenate([self._codes[a:b] for a, b in zip(starts, ends, strict=True)])
+        at = np.searchsorted(keys, codes).clip(0, len(keys) - 1)
+        hit = np.where(keys[at] == codes, values[at], 0.0)
+        owner = np.repeat(np.arange(len(rows)), ends - starts)
+        return np.bincount(owner, weights=hit, minlength=len(rows)).astype(np.float64)
+
     def doc_freq(self) -> DocFreq:
         """Document (chunk) frequencies over the visible rows only."""
         lengths = np.diff(self._offsets)
@@ -192,6 +210,11 @@ class VectorMatrix:
     # chunks whose stored vector is not finite. Answers name them in the trace.
     damaged: dict[str, str] = field(default_factory=dict)
     unreadable: list[str] = field(default_factory=list)
+    # Groups of rows ranked on their own (script classes, set by the retrieval pool) and the 8-bit codes
+    # built over them (store/quantized.py); both replaced whole, never mutated.
+    groups: tuple[npt.NDArray[np.int64], ...] = ()
+    quant: QuantizedScan | None = field(default=None, repr=False)
+    quant_min_rows: int = QUANT_MIN_ROWS
 
     def __len__(self) -> int:
         return len(self.chunk_ids)
@@ -204,7 +227,36 @@ class VectorMatrix:
         ann = self.ann
         if ann is not None and ann.rows == len(self):
             return ann.search(self.matrix, query, n, self.ann_probe_share)
-        return self.nearest(query, n)
+        quant = self._quantized()
+        if quant is None:
+            return self.nearest(query, n)
+        found = quant.top(self.matrix, query, n, _scan_pool if len(self) >= SPLIT_SCAN_ROWS else None)
+        return self._merge([rows for rows, _ in found], [sims for _, sims in found], n)
+
+    def set_groups(self, groups: Sequence[npt.NDArray[np.int64]]) -> None:
+        """Rows ranked on their own (disjoint row-index arrays); the rest form one more group."""
+        rest = np.ones(len(self), dtype=bool)
+        for g in groups:
+            rest[g] = False
+        self.groups = tuple(groups) + ((np.flatnonzero(rest).astype(np.int64),) if rest.any() else ())
+
+    def _quantized(self) -> QuantizedScan | None:
+        """The 8-bit codes over the current groups, built on first use (large matrices only)."""
+        if len(self) < self.quant_min_rows:
+            return None
+        quant = self.quant
+        if quant is None or quant.source is not self.groups:
+            piece = max(QUANT_MIN_ROWS, -(-len(self) // (2 * _SCAN_THREADS)))  # a few per thread, to balance
+            quant = self.quant = QuantizedScan.build(self.matrix, self.groups, piece)
+        return quant
+
+    @staticmethod
+    def _merge(rows: list[npt.NDArray[np.int64]], sims: list[Vectors], n: int
+               ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+        """The ``n`` best of several groups' exact rankings, nearest first."""
+        all_rows, all_sims = np.concatenate(rows), np.concatenate(sims)
+        order = np.lexsort((all_rows, -all_sims))[:n]
+        return all_rows[order].astype(np.int64), (1.0 - all_sims[order]).astype(np.float32)
 
     def search_by_script(self, query: Vectors, n: int, scripts: Sequence[npt.NDArray[Any]]
                          ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32], int]:
@@ -214,8 +266,20 @@ class VectorMatrix:
         to the answer in another one, so in a space of several languages the plain ranking
         fills the pool with one language; within one script the ranking compares like with
         like. Returns the union by exact distance, nearest first, and how many rows the
-        per-script rankings added. Exact scan only.
+        per-script rankings added. Exact: from the full scan, or from the 8-bit codes re-ranked exactly when
+        the scripts are groups the codes were built over (``set_groups``).
         """
+        quant = self._quantized()
+        if quant is not None and all(any(s is g for g in self.groups) for s in scripts):
+            found = quant.top(self.matrix, query, n, _scan_pool if len(self) >= SPLIT_SCAN_ROWS else None)
+            raw, _ = self._merge([r for r, _ in found], [s for _, s in found], n)
+            rows = raw
+            for script in scripts:
+                own = found[next(i for i, g in enumerate(self.groups) if g is script)][0]
+                rows = np.concatenate([rows, np.setdiff1d(own, rows)])
+            d = self.distances_at(query, rows)
+            order = np.lexsort((rows, d))
+            return rows[order].astype(np.int64), d[order], len(rows) - len(raw)
         sims = self.similarities(query)
         raw, _ = self.top(sims, n)
         rows = raw
