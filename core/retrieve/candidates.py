@@ -86,6 +86,8 @@ class Context:
     # Titles and glossary terms folded (text/terms.py fold), made once per matrix generation by the caller.
     folded_titles: dict[str, str] | None = None
     folded_glossary: list[tuple[str, str]] | None = None
+    # Folded glossary term → documents whose folded title holds it, filled as questions name terms (pin.py).
+    titled: dict[str, frozenset[str]] | None = None
 
 
 @dataclass(slots=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Container
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from biny.core.crypto.blind import BlindIndex, on_forget
 from biny.core.store.vectors import VectorMatrix
@@ -37,6 +37,8 @@ class LexicalEvidence:
     # Script of the terms ``known_share`` was judged on (text/scripts.py script_of; "all" = digits only):
     # a passage without it cannot share them.
     script: str = "all"
+    # Row → coverage, filled by ``coverages`` (this evidence belongs to one question and one matrix).
+    shares: dict[int, float] = field(default_factory=dict, compare=False, repr=False)
 
     def coverage(self, row_terms: Container[str]) -> float:
         """IDF-weighted share of the question's terms present in a chunk (0–1)."""
@@ -46,11 +48,15 @@ class LexicalEvidence:
         return sum(w for t, w in self.weights.items() if t in row_terms) / total
 
     def coverages(self, vm: VectorMatrix, rows: list[int]) -> list[float]:
-        """``coverage`` of each of ``rows``, read from the matrix's term codes in one pass."""
+        """``coverage`` of each of ``rows``, read from the matrix's term codes in one pass; rows already
+        weighed for this question (the threshold's, again in the reranker) are remembered."""
         total = sum(self.weights.values())
         if total <= 0:
             return [0.0] * len(rows)
-        return [float(x) for x in vm.terms.weigh(rows, self.weights) / total]
+        new = [r for r in dict.fromkeys(rows) if r not in self.shares]
+        if new:
+            self.shares.update(zip(new, (float(x) for x in vm.terms.weigh(new, self.weights) / total), strict=True))
+        return [self.shares[r] for r in rows]
 
     def applies(self, min_known: float) -> bool:
         """Is word overlap informative here? Not when the space knows (almost) none of the words."""

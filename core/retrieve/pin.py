@@ -47,7 +47,16 @@ def named_docs(question: str, ctx: Context) -> set[str]:
     # Prefer the most specific title term named ("劳动合同法" over "合同法").
     specific = [g for g in named if len(g) == longest]
     titles = ctx.folded_titles if ctx.folded_titles is not None else {d: fold(t) for d, t in ctx.titles.items()}
-    return {d for d, title in titles.items() if any(g in title for g in specific)}
+    # Which titles hold a term is kept per matrix generation (``ctx.titled``): one pass over every title
+    # per term named, the first time only (issue 23: 0.4 ms a question at 533 documents).
+    memo = ctx.titled if ctx.titled is not None else {}
+    out: set[str] = set()
+    for g in specific:
+        docs = memo.get(g)
+        if docs is None:
+            docs = memo[g] = frozenset(d for d, title in titles.items() if g in title)
+        out |= docs
+    return out
 
 
 def _pin_one(ident: Identifier, vm: VectorMatrix, dist: QueryDistances, ctx: Context, scope: set[str],

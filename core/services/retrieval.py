@@ -117,7 +117,7 @@ class Retriever:
         settings = self.folder.settings
         ctx = Context(titles=t.titles, glossary=t.glossary, embed_queries=self.models.embed_queries,
                       blind=crypto.blind, model=self.models.llm, followup_fallback=settings.llm.followup_fallback,
-                      folded_titles=t.folded_titles, folded_glossary=t.folded_glossary)
+                      folded_titles=t.folded_titles, folded_glossary=t.folded_glossary, titled=t.titled)
         if settings.retrieval.reranker.startswith("cross-encoder:"):
             from biny.core.retrieve.rerankers import CrossEncoderReranker
 
@@ -277,6 +277,7 @@ class _Titles:
     glossary: list[str]
     folded_titles: dict[str, str]
     folded_glossary: list[tuple[str, str]]
+    titled: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def _note_integrity(trace: Trace, vm: VectorMatrix, unopened: list[str], docs: dict[str, DocumentRow]) -> None:
