@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup console demo test lint typecheck bench clean
+.PHONY: setup console demo test lint typecheck linktree bundle bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -31,10 +31,18 @@ test: setup typecheck
 	$(BIN)/ruff check .
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q --durations=15
 
-typecheck: setup
+# The package as it is installed (biny/core, biny/console, biny/resources), linked from the source folders:
+# what mypy and PyInstaller read.
+linktree:
 	mkdir -p build/typecheck/biny
 	for d in core console resources; do ln -sfn ../../../$$d build/typecheck/biny/$$d; done
+
+typecheck: setup linktree
 	$(BIN)/mypy
+
+## A one-folder desktop bundle of the console and the CLI: dist/bundle/biny (packaging/README.md).
+bundle: setup linktree
+	$(BIN)/pyinstaller packaging/biny.spec --distpath dist/bundle --workpath build/pyinstaller -y --log-level WARN
 
 clean:
 	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache

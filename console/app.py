@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -187,7 +188,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="biny-console")
     parser.add_argument("--home", type=Path, default=None, help="data folder")
     parser.add_argument("--space", default=None, help="space to open")
+    parser.add_argument("--self-test", metavar="QUESTION", default=None,
+                        help="show the window, build the demo space if missing, ask QUESTION, print JSON, exit")
     args = parser.parse_args(argv)
+    started = time.time()
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("biny console")
@@ -199,6 +203,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         QMessageBox.critical(None, "biny", str(exc))
         return 2
     try:
+        if args.self_test is not None:
+            from biny.console.selftest import run
+
+            return run(app, engine, args.space or "demo", args.self_test, started)
         window = MainWindow(engine, args.space)
         window.show()
         return int(app.exec())

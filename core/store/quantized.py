@@ -8,8 +8,8 @@ is the n-th best approximate score, every row of the exact top n scores ≥ T �
 rounding sum strays past 8σ; all rows above that bound are re-ranked by their exact float32 similarity, so the
 distances are exact and the rows are the full scan's. Measured on the 11,831-chunk bench space
 (real passages, 100 real questions, 1.18M row–question pairs): the largest error was 4.8σ (5.2σ over the
-101,640 stand-in vectors of the 100k bench space), and the band held ~60 rows for a top 40. (The worst-case bound, ½ Σ |q_i|·step_i, is ~27σ: e5 similarities are so close
-together that its band held 2,700 rows.)
+101,640 stand-in vectors of the 100k bench space), and the band held ~60 rows for a top 40. (The worst-case
+bound, ½ Σ |q_i|·step_i, is ~27σ: e5 similarities are so close together that its band held 2,700 rows.)
 
 Rows are kept in groups (a space's script classes, R2's per-script rankings), so the top n of each group
 comes from the same single pass; large groups are split into pieces searched on the scan threads.

@@ -1,0 +1,12 @@
+"""Entry of the bundled console (PyInstaller runs this file as ``__main__``)."""
+
+import multiprocessing
+import sys
+
+from biny.console.app import main
+
+if __name__ == "__main__":
+    # PDF parsing and OCR run in spawned children: in a frozen app the child is this executable again,
+    # and freeze_support turns it into the child before anything else runs.
+    multiprocessing.freeze_support()
+    sys.exit(main())
