@@ -7,6 +7,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QCloseEvent
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from biny.console import menus, theme
-from biny.console.ops import wait_all
+from biny.console.ops import run_op, wait_all
 from biny.console.screens.analysis import AnalysisScreen
 from biny.console.screens.inspector import InspectorScreen
 from biny.console.screens.library import LibraryScreen
@@ -81,9 +82,15 @@ class MainWindow(QMainWindow):
         self.folder_label = QLabel(f"Data: {engine.home}")
         self.model_label = QLabel(f"Model: {engine.settings.embedding.model}")
         self.space_label = QLabel("No space")
-        for w in (self.folder_label, self.model_label):
+        # A team space (issue 21): where it lives and whether this console writes or reads a snapshot.
+        self.team_label = QLabel("")
+        self.team_label.setObjectName("team")
+        for w in (self.folder_label, self.model_label, self.team_label):
             self.statusBar().addWidget(w)
         self.statusBar().addPermanentWidget(self.space_label)
+        self.team_label.setVisible(False)
+        self.team_status: dict[str, Any] | None = None
+        run_op(lambda _p, _c: engine.team.status(), on_success=self.show_team_state)
 
         for screen in (self.library, self.inspector, self.settings_screen, self.memory, self.structured, self.review,
                        self.analysis):
@@ -144,6 +151,41 @@ class MainWindow(QMainWindow):
         self.show_screen(1)
         self.inspector.question.setFocus()
         self.inspector.question.selectAll()
+
+    def show_team_state(self, status: dict[str, Any] | None) -> None:
+        """Where a team space lives and whether this console writes it (read off the UI thread by the caller)."""
+        self.team_status = status
+        self.team_label.setVisible(status is not None)
+        if status is None:
+            self.library.set_read_only(None)
+            return
+        if status["mode"] == "writer":
+            self.team_label.setText(f"Team space {status['uri']} · writing")
+            self.team_label.setToolTip("This console holds the writer lease; others read what it publishes.")
+            self.library.set_read_only(None)
+            return
+        self.team_label.setText(f"Team space {status['uri']} · read-only (writer: {status['writer']})")
+        self.team_label.setToolTip(f"Showing the state published {status['snapshot_published'] or 'never'}. "
+                                   "View → Refresh (F5) shows what was written since.")
+        self.library.set_read_only(f"Read-only: {status['writer']} writes this team space. View → Refresh (F5) "
+                                   "shows what it published since.")
+
+    def refresh_team(self) -> None:
+        """View → Refresh: a read-only console moves to the newest published state of its team space."""
+        def done(got: tuple[bool, dict[str, Any] | None]) -> None:
+            changed, status = got
+            self.statusBar().showMessage("Refreshed: new documents are shown." if changed
+                                         else "Already current: nothing new was published.", 5000)
+            if changed:
+                self.library.refresh_spaces(select=self.library.model.current)
+            self.show_team_state(status)
+
+        if self.team_status is None:
+            self.statusBar().showMessage("This data folder is not a team space: it is always current.", 5000)
+            return
+        engine = self.engine
+        run_op(lambda _p, _c: (engine.team.refresh(), engine.team.status()), on_success=done,
+               on_failure=lambda exc, tb: self.show_error(str(exc), tb))
 
     def show_shortcuts(self) -> None:
         self.shortcuts_dialog = menus.ShortcutsDialog(self.actions_by_menu, self)

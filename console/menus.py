@@ -43,6 +43,7 @@ def _entries(w: MainWindow) -> dict[str, list[Entry]]:
             *[(f"&{name}", f"screen_{i}", f"Ctrl+{i + 1}", lambda i=i: w.show_screen(i)) for name, i in screens],
             ("&Next screen", "next_screen", "Ctrl+PgDown", lambda: w.show_screen(w.rail.currentRow() + 1)),
             ("&Previous screen", "previous_screen", "Ctrl+PgUp", lambda: w.show_screen(w.rail.currentRow() - 1)),
+            ("&Refresh from the team space", "refresh", "F5", w.refresh_team),
         ],
         "&Ask": [
             ("&Find (focus the question)", "find", "Ctrl+F", w.focus_question),

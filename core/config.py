@@ -164,6 +164,21 @@ class VisualSettings:
 
 
 @dataclass(slots=True)
+class StorageSettings:
+    """Where the space data lives (issue 21: team setup). Empty ``uri``: this data folder. ``s3://bucket/prefix``:
+    LanceDB tables and the catalog's published snapshots in the bucket; one machine writes at a time (a lease
+    object), others read the last snapshot and see new documents after a refresh."""
+
+    uri: str = ""
+    region: str = "us-east-1"
+    endpoint: str = ""  # an S3-compatible server (MinIO, Ceph, a loopback test server); empty: AWS
+    access_key_env: str = "AWS_ACCESS_KEY_ID"  # names of environment variables, never the keys
+    secret_key_env: str = "AWS_SECRET_ACCESS_KEY"
+    allow_http: bool = False
+    lease_s: float = 60.0  # the writer renews its lease every third of this; a crashed writer's expires
+
+
+@dataclass(slots=True)
 class Settings:
     schema_version: int = SCHEMA_VERSION
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
@@ -174,6 +189,7 @@ class Settings:
     llm: LLMSettings = field(default_factory=LLMSettings)
     web: WebSettings = field(default_factory=WebSettings)
     visual: VisualSettings = field(default_factory=VisualSettings)
+    storage: StorageSettings = field(default_factory=StorageSettings)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -34,6 +34,7 @@ from biny.core.services.models import Models, single_threaded_blas
 from biny.core.services.retrieval import Retriever
 from biny.core.services.spaces import Spaces
 from biny.core.services.structured import StructuredIndex
+from biny.core.services.team import Team
 from biny.core.services.web import WebFallback
 from biny.core.store.catalog import Catalog, DocumentRow
 from biny.core.store.lance import ChunkRecord, ChunkStore
@@ -57,7 +58,8 @@ class Engine:
     ``engine.web`` is the public-web fallback and its review queue (SPEC W1–W7): ``enabled``,
     ``set_enabled``, ``items``, ``item``, ``approve``, ``reject``, ``undo``, ``nearest``.
     ``engine.analysis`` is for analysts (SPEC C3): ``star_map``, ``collection``, ``distances``,
-    ``model_bands``, ``evaluate``, ``runs``, ``run``, ``compare``. ``engine.doctor.check`` (issue 22).
+    ``model_bands``, ``evaluate``, ``runs``, ``run``, ``compare``. ``engine.doctor.check`` (issue 22);
+    ``engine.team``: ``status``, ``refresh`` for spaces on object storage (issue 21).
     """
 
     def __init__(self, folder: DataFolder, embedder: Embedder | None) -> None:
@@ -76,6 +78,7 @@ class Engine:
         self.analysis = Analysis(folder, self.models, self.keys, self._retriever, self._documents)
         self.memory = Memory(folder, self.models, self.keys)
         self.doctor = Doctor(folder, self.keys, lambda space, paths: self.ingest(space, paths))
+        self.team = Team(folder)  # spaces on object storage: who writes, refresh (issue 21)
         self._closed = False
 
     @classmethod
@@ -153,10 +156,8 @@ class Engine:
         return self.models.configure_llm(base_url, model, api_key)
 
     def update_settings(self, changes: dict[str, float | int]) -> list[str]:
-        """Change editable settings ("retrieval.k" → 8 …) all or nothing; saved to config.toml.
-
-        Returns what the change takes effect on (a chunk-size change needs a re-ingest).
-        """
+        """Change editable settings ("retrieval.k" → 8 …) all or nothing; saved to config.toml. Returns what the
+        change takes effect on (a chunk-size change needs a re-ingest)."""
         notes = apply_changes(self.settings, changes)
         save_settings(self.settings, self.home / "config.toml")
         return notes
@@ -287,14 +288,12 @@ class Engine:
 
     # ---- backup --------------------------------------------------------------------------------
     def export_space(self, space: str, dest: Path | str) -> Path:
-        """Write a space (catalog rows incl. its wrapped key, and its Lance table) to a .tar file.
-
-        Encrypted spaces stay encrypted in the backup: it holds ciphertext and the wrapped
-        key, and the passphrase is needed to read it after import.
-        """
-        return backup.export_space(self.catalog, self.home / "lance", self.catalog.space(space), Path(dest))
+        """Write a space (catalog rows incl. its wrapped key, and its Lance table) to a .tar file. Encrypted spaces
+        stay encrypted in the backup (ciphertext and the wrapped key; the passphrase reads it after import)."""
+        lance = self.folder.local_lance("export")
+        return backup.export_space(self.catalog, lance, self.catalog.space(space), Path(dest))
 
     def import_space(self, archive: Path | str, *, name: str | None = None) -> SpaceInfo:
         """Restore a space exported by ``export_space`` (optionally under another name)."""
-        _, space_name = self.folder.writer.import_space(self.home / "lance", Path(archive), name)
+        _, space_name = self.folder.writer.import_space(self.folder.local_lance("import"), Path(archive), name)
         return self.space(space_name)

@@ -79,6 +79,14 @@ class StoreDamaged(BinyError):
     pass
 
 
+class ReadOnlyFolder(BinyError):
+    """A team space is being written by another machine: this one reads its last published snapshot."""
+
+
+class ObjectStoreUnavailable(BinyError):
+    """The bucket of a team space cannot be reached or refuses this machine's credentials."""
+
+
 class WrongPassphrase(BinyError):
     pass
 

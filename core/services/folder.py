@@ -6,9 +6,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from biny.core.config import Settings
+from biny.core.errors import BinyError
+from biny.core.services.team import TeamStorage
 from biny.core.store.catalog import Catalog
 from biny.core.store.lance import ChunkStore
 from biny.core.store.lock import FolderLock
+from biny.core.store.remote import is_remote
 from biny.core.store.review import ReviewStore
 from biny.core.store.structured import StructuredStore
 from biny.core.store.vectors import AnnPolicy, VectorCache
@@ -25,24 +28,39 @@ class DataFolder:
     writer: StoreWriter
     lock: FolderLock
     recovery_notes: list[str]
+    # Spaces on object storage ([storage] uri; services/team.py), else None.
+    team: TeamStorage | None = None
 
     @classmethod
     def open(cls, home: Path, settings: Settings) -> DataFolder:
         """Lock the folder, open the stores, migrate them and recover interrupted runs (at open, never in a read)."""
         lock = FolderLock(home)
         lock.acquire()
+        team = None
         try:
-            catalog = Catalog(home / "catalog.duckdb")
-            chunks = ChunkStore(home / "lance")
+            if is_remote(settings.storage):
+                team = TeamStorage.connect(home, settings.storage)
+                catalog = Catalog(team.catalog_path)
+                chunks = ChunkStore(team.bucket.lance_uri, team.bucket.lance_options())
+            else:
+                catalog = Catalog(home / "catalog.duckdb")
+                chunks = ChunkStore(home / "lance")
             rs = settings.retrieval
             vectors = VectorCache(chunks, AnnPolicy(rs.ann_min_rows, rs.ann_probe_share, home / "cache" / "ann"))
             writer = StoreWriter(catalog, chunks, vectors)
-            writer.migrate()
-            notes = writer.recover()
+            if team is not None:
+                team.attach(catalog, chunks, vectors, writer)
+            # A team space's reader changes nothing: migrations and recovery are the writer's.
+            notes = [team.read_only_message()] if team is not None and not team.writing else []
+            if not notes:
+                writer.migrate()
+                notes = writer.recover()
         except BaseException:
+            if team is not None:
+                team.close()
             lock.release()
             raise
-        return cls(home, settings, catalog, chunks, vectors, writer, lock, notes)
+        return cls(home, settings, catalog, chunks, vectors, writer, lock, notes, team)
 
     @property
     def structured(self) -> StructuredStore:
@@ -68,6 +86,13 @@ class DataFolder:
             pass  # a full or read-only disk: the message on screen still names the failure
         return path
 
+    def local_lance(self, what: str) -> Path:
+        """The chunk tables' folder, for export and import (which copy files)."""
+        if self.team is not None:
+            raise BinyError(f"A space on object storage cannot be {what}ed as a file: copy the bucket's prefix "
+                            "(with its versions) instead, or use a local data folder.")
+        return self.home / "lance"
+
     @property
     def cache_dir(self) -> Path:
         return self.home / "cache"
@@ -75,4 +100,6 @@ class DataFolder:
     def close(self) -> None:
         self.vectors.close()
         self.catalog.close()
+        if self.team is not None:
+            self.team.close()
         self.lock.release()

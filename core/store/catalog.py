@@ -262,6 +262,19 @@ class Catalog:
         with self.lock:
             self.con.close()
 
+    def reopen(self, path: Path) -> None:
+        """Read another catalog file from now on (a team space's newer snapshot, store/remote.py)."""
+        fresh = duckdb.connect(str(path))
+        with self.lock:
+            old, self.con, self.path = self.con, fresh, path
+            self._space_rows.clear()
+        old.close()
+
+    def checkpoint(self) -> None:
+        """Write the log into the file, so a copy of the file holds every committed change."""
+        with self.lock:
+            self.con.execute("CHECKPOINT")
+
     # ---- spaces -------------------------------------------------------------------------
     def spaces(self) -> list[SpaceRow]:
         with self.lock:

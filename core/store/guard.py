@@ -39,6 +39,11 @@ def _bump() -> None:
         _stamp += 1
 
 
+def retire_reads() -> None:
+    """Retire every read cache, as a write would (a team space's reader after a refresh)."""
+    _bump()
+
+
 def write_stamp() -> int:
     """Changes whenever a write starts or ends: a read cache tagged with the stamp taken before its read
     is valid while the stamp is unchanged (a read overlapping a write gets a stamp the write's end retires)."""

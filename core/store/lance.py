@@ -82,8 +82,11 @@ def _quote_list(ids: list[str]) -> str:
 
 
 class ChunkStore:
-    def __init__(self, path: Path) -> None:
-        self.db = lancedb.connect(str(path))
+    def __init__(self, path: Path | str, storage_options: dict[str, str] | None = None) -> None:
+        # A local folder, or an s3:// address with its storage options (a team space, store/remote.py).
+        self.db = lancedb.connect(str(path), storage_options=storage_options)
+        # Table name → version to read at (a team space's reader sees the published snapshot); None: latest.
+        self.pinned: dict[str, int] | None = None
         self._readers: dict[str, tuple[int, lancedb.table.Table]] = {}
         self._views: dict[str, tuple[int, pa.Table | None]] = {}
 
@@ -92,7 +95,13 @@ class ChunkStore:
         return f"chunks_{space_id}"
 
     def _names(self) -> set[str]:
+        if self.pinned is not None:
+            return set(self.pinned)
         return set(self.db.list_tables().tables)
+
+    def versions(self) -> dict[str, int]:
+        """Every chunk table's current version (what a team space's snapshot records)."""
+        return {n: int(self.db.open_table(n).version) for n in self.db.list_tables().tables if n.startswith("chunks_")}
 
     @mutation
     def ensure_table(self, space_id: str, dim: int) -> None:
@@ -105,12 +114,20 @@ class ChunkStore:
             self.db.drop_table(self.table_name(space_id))
 
     def _table(self, space_id: str) -> lancedb.table.Table:
-        return self.db.open_table(self.table_name(space_id))
+        name = self.table_name(space_id)
+        tbl = self.db.open_table(name)
+        if self.pinned is not None and name in self.pinned:
+            tbl.checkout(self.pinned[name])
+        return tbl
 
     def forget_reads(self, space_id: str) -> None:
         """Drop the read handle and context view kept for a space: the next read sees the table as it is now."""
         self._readers.pop(space_id, None)
         self._views.pop(space_id, None)
+
+    def forget_all_reads(self) -> None:
+        self._readers.clear()
+        self._views.clear()
 
     def _reader(self, space_id: str) -> lancedb.table.Table:
         """A handle for reads, kept until the next write: opening one costs ~0.5–0.9 ms, more than the take

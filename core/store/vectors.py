@@ -366,6 +366,12 @@ class VectorCache:
             self._cache.pop(space_id, None)
         self._chunks.forget_reads(space_id)
 
+    def invalidate_all(self) -> None:
+        """Reload every space on next use (a team space's reader moved to a newer snapshot)."""
+        with self._lock:
+            self._cache.clear()
+        self._chunks.forget_all_reads()
+
     def forget(self, space_id: str) -> None:
         """Drop a deleted space's matrix and any ANN index kept for it on disk."""
         self.invalidate(space_id)

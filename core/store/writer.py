@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from biny.core import backup
 from biny.core.embed.base import Vectors
+from biny.core.errors import BinyError, ReadOnlyFolder
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow
 from biny.core.store.facts import FactRow, FactTable
 from biny.core.store.guard import writing
@@ -51,10 +52,38 @@ class StoreWriter:
         # Chunk ids written per pending document: their digest is recorded at commit (store/integrity.py).
         self._added: dict[str, list[str]] = defaultdict(list)
 
+        # A team space (store/remote.py): why this machine may not write (None: it may), and what runs
+        # around each write — the lease confirmed before, the catalog published after.
+        self.read_only: str | None = None
+        self.before_write: list[Callable[[], None]] = []
+        self.after_write: list[Callable[[], None]] = []
+
+    def check_writable(self) -> None:
+        """Refuse up front what would be refused at its first write (a team space's reader)."""
+        if self.read_only is not None:
+            raise ReadOnlyFolder(self.read_only)
+
     @contextmanager
     def _write(self) -> Iterator[None]:
-        with self._lock, writing():
-            yield
+        if self.read_only is not None:
+            raise ReadOnlyFolder(self.read_only)
+        with self._lock:
+            for check in self.before_write:
+                check()
+            try:
+                with writing():
+                    yield
+            except BaseException:
+                # What the failed write left committed is published too, but a failure to publish must not
+                # hide the write's own error.
+                try:
+                    for hook in self.after_write:
+                        hook()
+                except BinyError:
+                    pass
+                raise
+            for hook in self.after_write:
+                hook()
 
     # ---- at open ----------------------------------------------------------------------------
     def migrate(self) -> None:
