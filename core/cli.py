@@ -123,6 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     doc.add_argument("--space", help="one space (default: all)")
     doc.add_argument("--repair", action="store_true", help="remove orphan passages, re-ingest damaged documents")
     doc.add_argument("--json", action="store_true")
+    team = sub.add_parser("storage", help="where the spaces live: this folder, or a team space on S3 and who writes it")
+    team.add_argument("--json", action="store_true")
     return p
 
 
@@ -416,6 +418,19 @@ def _doctor(engine: Any, args: argparse.Namespace) -> int:
     return 0 if report.healthy else 1
 
 
+def _storage(engine: Any, args: argparse.Namespace) -> int:
+    """Issue 21: each command opens the bucket's latest published state, so there is nothing to refresh here."""
+    status = engine.team.status() or {"uri": str(engine.home), "mode": "local"}
+    if args.json:
+        _dump(status, sys.stdout)
+    elif status["mode"] == "local":
+        print(f"local: the spaces live in {status['uri']}")
+    else:
+        print(f"{status['mode']}\t{status['uri']}\twriter: {status['writer']}\tsnapshot: "
+              f"{status['snapshot_published'] or 'none yet'}")
+    return 0
+
+
 def _demo(engine: Any, args: argparse.Namespace) -> int:
     from biny.core.demo import build_demo
 
@@ -554,4 +569,4 @@ if __name__ == "__main__":
 
 _COMMANDS = {"space": _space, "ingest": _ingest, "docs": _docs, "ask": _ask, "memory": _memory, "demo": _demo,
              "index": cli_index.run, "review": cli_review.run, "map": cli_analysis.run_map,
-             "eval": cli_analysis.run_eval, "doctor": _doctor}
+             "eval": cli_analysis.run_eval, "doctor": _doctor, "storage": _storage}

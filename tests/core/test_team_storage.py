@@ -121,3 +121,30 @@ def test_bad_storage_settings_are_named(tmp_path: Path, s3: str, bucket: str, em
         Engine.open(tmp_path / "h3", settings=dead, embedder=embedder)
     # The folder is not left locked by a failed open.
     Engine.open(tmp_path / "h3", settings=team_settings(s3, bucket), embedder=embedder).close()
+
+
+def test_the_cli_says_who_writes_and_refuses_to_write_from_a_reader(
+        tmp_path: Path, s3: str, bucket: str, embedder: CountingEmbedder,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from biny.core import cli
+    from biny.core.config import save_settings
+
+    home = tmp_path / "laptop-b"
+    home.mkdir()
+    save_settings(team_settings(s3, bucket), home / "config.toml")
+    assert cli.main(["--home", str(home), "storage", "--json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert alone["mode"] == "writer" and alone["uri"] == f"s3://{bucket}/biny"
+    a = _open(tmp_path / "laptop-a", s3, bucket, embedder)
+    try:
+        a.create_space("plant", encrypted=False)
+        assert cli.main(["--home", str(home), "storage", "--json"]) == 0
+        seen = json.loads(capsys.readouterr().out)
+        assert seen["mode"] == "read-only" and seen["writer"] == a.team.status()["writer"]  # type: ignore[index]
+        code = cli.main(["--home", str(home), "ingest", "--space", "plant",
+                         str(_doc(tmp_path / "docs", "pumps.md", PUMPS)), "--json"])
+        assert code == 2
+        assert "being written by" in capsys.readouterr().err
+        assert a.documents("plant") == []
+    finally:
+        a.close()
