@@ -271,8 +271,10 @@ def split(
             cur = nxt
         if prior is not None:
             j = _prefer_old_end(text, units, i, j, start, target_tokens, ceiling, prior.ends, est)
-        # Headings alone do not make a chunk: take the content that follows them.
-        while j + 1 < len(units) and all(u.heading for u in units[i : j + 1]):
+        # Headings alone do not make a chunk: take the content that follows them — unless a run of long
+        # headings would carry it past the ceiling; then the headings go first, on their own.
+        while j + 1 < len(units) and all(u.heading for u in units[i : j + 1]) \
+                and est(text[start : units[j + 1].end]) <= ceiling:
             j += 1
         # A chunk should not end on a heading: the heading belongs to what follows.
         while j > i and units[j].heading:

@@ -81,6 +81,15 @@ def _edited(blocks: list[Block], changes: list[tuple[int, str, str]]) -> list[Bl
     return out
 
 
+def test_a_run_of_long_headings_does_not_carry_a_chunk_past_the_ceiling() -> None:
+    """Found by the property test: three ~70-character Chinese headings before a long unbroken word made one
+    chunk of 141 estimated tokens at a target of 40 — the headings now go first, on their own."""
+    heads = ["一一一一。一一一一。一一一一。", "一一一一。" * 14, "一二三四。" * 14]
+    blocks = [Block(h, heading_level=1) for h in heads] + [Block("a" * 1200)]
+    doc = assemble(blocks)
+    _check_split(doc, split(doc, target_tokens=40, overlap_tokens=0), 40, 0)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents, edits, st.integers(40, 300), st.integers(0, 40))
 def test_split_properties_hold_with_the_previous_revisions_boundaries(
