@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup console demo test lint typecheck linktree bundle bench clean
+.PHONY: setup console demo test lint typecheck linktree bundle translations bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -14,7 +14,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+# The console's translations: .ts sources in the repo, compiled to .qm here (console/i18n.py).
+TS := $(wildcard console/translations/*.ts)
+QM := $(TS:.ts=.qm)
+
+console/translations/%.qm: console/translations/%.ts $(STAMP)
+	$(BIN)/pyside6-lrelease -silent $< -qm $@
+
+setup: $(STAMP) $(QM)
+
+## Re-extract the console's strings into the .ts sources (new ones untranslated), then compile them.
+translations: $(STAMP)
+	$(BIN)/pyside6-lupdate console/*.py console/screens/*.py console/widgets/*.py -no-obsolete -locations none \
+		$(foreach t,$(TS),-ts $(t))
+	$(MAKE) $(QM)
 
 ## Set up, build the demo space from resources/, and open the console on it.
 console: setup

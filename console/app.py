@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from biny.console import menus, theme
+from biny.console import i18n, menus, theme
+from biny.console.i18n import number, tr
 from biny.console.ops import run_op, wait_all
 from biny.console.screens.analysis import AnalysisScreen
 from biny.console.screens.inspector import InspectorScreen
@@ -40,7 +41,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.engine = engine
         self.qsettings = settings or QSettings("biny", "console")
-        self.setWindowTitle("biny console")
+        self.setWindowTitle(tr("biny console"))
 
         self.library = LibraryScreen(engine)
         self.inspector = InspectorScreen(engine)
@@ -50,13 +51,13 @@ class MainWindow(QMainWindow):
         self.review = ReviewScreen(engine)
         self.analysis = AnalysisScreen(engine)
         self.screens: list[tuple[str, QWidget]] = [
-            ("Library", self.library),
-            ("Retrieval Inspector", self.inspector),
-            ("Structured index", self.structured),
-            ("Review queue", self.review),
-            ("Analysis", self.analysis),
-            ("Memory", self.memory),
-            ("Settings", self.settings_screen),
+            (tr("Library"), self.library),
+            (tr("Retrieval Inspector"), self.inspector),
+            (tr("Structured index"), self.structured),
+            (tr("Review queue"), self.review),
+            (tr("Analysis"), self.analysis),
+            (tr("Memory"), self.memory),
+            (tr("Settings"), self.settings_screen),
         ]
         self.rail = QListWidget()
         self.rail.setObjectName("rail")
@@ -79,9 +80,9 @@ class MainWindow(QMainWindow):
         lay.addWidget(self.stack, 1)
         self.setCentralWidget(central)
 
-        self.folder_label = QLabel(f"Data: {engine.home}")
-        self.model_label = QLabel(f"Model: {engine.settings.embedding.model}")
-        self.space_label = QLabel("No space")
+        self.folder_label = QLabel(tr("Data: {folder}").format(folder=engine.home))
+        self.model_label = QLabel(tr("Model: {model}").format(model=engine.settings.embedding.model))
+        self.space_label = QLabel(tr("No space"))
         # A team space (issue 21): where it lives and whether this console writes or reads a snapshot.
         self.team_label = QLabel("")
         self.team_label.setObjectName("team")
@@ -106,6 +107,10 @@ class MainWindow(QMainWindow):
         self.settings_screen.appearance.currentIndexChanged.connect(
             lambda i: theme.apply(theme.CHOICES[i], self.qsettings))
         self.shortcuts_dialog: menus.ShortcutsDialog | None = None
+        codes = [code for code, _ in i18n.LANGUAGES]
+        remembered = str(self.qsettings.value("language", "") or "")
+        self.settings_screen.language.setCurrentIndex(codes.index(remembered) if remembered in codes else 0)
+        self.settings_screen.language.currentIndexChanged.connect(self._language_chosen)
 
         # Column widths the user set are kept between sessions (documents and facts tables).
         self.remembered_headers = {"library/columns": self.library.table.horizontalHeader(),
@@ -160,32 +165,37 @@ class MainWindow(QMainWindow):
             self.library.set_read_only(None)
             return
         if status["mode"] == "writer":
-            self.team_label.setText(f"Team space {status['uri']} · writing")
-            self.team_label.setToolTip("This console holds the writer lease; others read what it publishes.")
+            self.team_label.setText(tr("Team space {uri} · writing").format(uri=status["uri"]))
+            self.team_label.setToolTip(tr("This console holds the writer lease; others read what it publishes."))
             self.library.set_read_only(None)
             return
-        self.team_label.setText(f"Team space {status['uri']} · read-only (writer: {status['writer']})")
-        self.team_label.setToolTip(f"Showing the state published {status['snapshot_published'] or 'never'}. "
-                                   "View → Refresh (F5) shows what was written since.")
-        self.library.set_read_only(f"Read-only: {status['writer']} writes this team space. View → Refresh (F5) "
-                                   "shows what it published since.")
+        self.team_label.setText(tr("Team space {uri} · read-only (writer: {writer})").format(
+            uri=status["uri"], writer=status["writer"]))
+        self.team_label.setToolTip(tr("Showing the state published {when}. View → Refresh (F5) shows what was "
+                                      "written since.").format(when=status["snapshot_published"] or tr("never")))
+        self.library.set_read_only(tr("Read-only: {writer} writes this team space. View → Refresh (F5) shows what "
+                                      "it published since.").format(writer=status["writer"]))
 
     def refresh_team(self) -> None:
         """View → Refresh: a read-only console moves to the newest published state of its team space."""
         def done(got: tuple[bool, dict[str, Any] | None]) -> None:
             changed, status = got
-            self.statusBar().showMessage("Refreshed: new documents are shown." if changed
-                                         else "Already current: nothing new was published.", 5000)
+            self.statusBar().showMessage(tr("Refreshed: new documents are shown.") if changed
+                                         else tr("Already current: nothing new was published."), 5000)
             if changed:
                 self.library.refresh_spaces(select=self.library.model.current)
             self.show_team_state(status)
 
         if self.team_status is None:
-            self.statusBar().showMessage("This data folder is not a team space: it is always current.", 5000)
+            self.statusBar().showMessage(tr("This data folder is not a team space: it is always current."), 5000)
             return
         engine = self.engine
         run_op(lambda _p, _c: (engine.team.refresh(), engine.team.status()), on_success=done,
                on_failure=lambda exc, tb: self.show_error(str(exc), tb))
+
+    def _language_chosen(self, index: int) -> None:
+        i18n.remember(self.qsettings, i18n.LANGUAGES[index][0])
+        self.statusBar().showMessage(tr("The interface language changes when the console next starts."), 8000)
 
     def show_shortcuts(self) -> None:
         self.shortcuts_dialog = menus.ShortcutsDialog(self.actions_by_menu, self)
@@ -203,11 +213,12 @@ class MainWindow(QMainWindow):
     def show_space_state(self) -> None:
         info = self.library.model.state.current
         if info is None:
-            self.space_label.setText("No space")
+            self.space_label.setText(tr("No space"))
             return
-        enc = ("encrypted · locked" if info.locked else "encrypted") if info.encrypted else "not encrypted"
-        self.space_label.setText(f"Space: {info.name} · {info.documents} docs · {info.chunks} chunks · {enc}")
-        self.model_label.setText(f"Model: {info.embed_model}")
+        enc = (tr("encrypted · locked") if info.locked else tr("encrypted")) if info.encrypted else tr("not encrypted")
+        self.space_label.setText(tr("Space: {name} · {docs} docs · {chunks} chunks · {encryption}").format(
+            name=info.name, docs=number(info.documents), chunks=number(info.chunks), encryption=enc))
+        self.model_label.setText(tr("Model: {model}").format(model=info.embed_model))
         self.settings_screen.set_space(info)
 
     def show_error(self, message: str, detail: str) -> None:
@@ -237,6 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("biny console")
+    i18n.install(i18n.chosen(QSettings("biny", "console")))
     # Fusion follows the system's light/dark colour scheme (Qt ≥ 6.5) on every platform.
     app.setStyle("Fusion")
     try:

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QTableWidget, QTableWidgetItem, QVBoxLayout
 
+from biny.console.i18n import tr
+
 if TYPE_CHECKING:
     from biny.console.app import MainWindow
 
@@ -32,27 +34,27 @@ def _entries(w: MainWindow) -> dict[str, list[Entry]]:
         return go
 
     return {
-        "&File": [
-            ("&New space…", "new_space", "Ctrl+N", w.library.ask_new_space),
-            ("&Add files…", "add_files", "Ctrl+O", on(0, w.library.pick_files)),
-            ("Add &folder…", "add_folder", "Ctrl+Shift+O", on(0, w.library.pick_folder)),
-            ("&Unlock space…", "unlock", "Ctrl+U", w.library.ask_unlock),
-            ("&Quit", "quit", "Ctrl+Q", w.close),
+        tr("&File"): [
+            (tr("&New space…"), "new_space", "Ctrl+N", w.library.ask_new_space),
+            (tr("&Add files…"), "add_files", "Ctrl+O", on(0, w.library.pick_files)),
+            (tr("Add &folder…"), "add_folder", "Ctrl+Shift+O", on(0, w.library.pick_folder)),
+            (tr("&Unlock space…"), "unlock", "Ctrl+U", w.library.ask_unlock),
+            (tr("&Quit"), "quit", "Ctrl+Q", w.close),
         ],
-        "&View": [
+        tr("&View"): [
             *[(f"&{name}", f"screen_{i}", f"Ctrl+{i + 1}", lambda i=i: w.show_screen(i)) for name, i in screens],
-            ("&Next screen", "next_screen", "Ctrl+PgDown", lambda: w.show_screen(w.rail.currentRow() + 1)),
-            ("&Previous screen", "previous_screen", "Ctrl+PgUp", lambda: w.show_screen(w.rail.currentRow() - 1)),
-            ("&Refresh from the team space", "refresh", "F5", w.refresh_team),
+            (tr("&Next screen"), "next_screen", "Ctrl+PgDown", lambda: w.show_screen(w.rail.currentRow() + 1)),
+            (tr("&Previous screen"), "previous_screen", "Ctrl+PgUp", lambda: w.show_screen(w.rail.currentRow() - 1)),
+            (tr("&Refresh from the team space"), "refresh", "F5", w.refresh_team),
         ],
-        "&Ask": [
-            ("&Find (focus the question)", "find", "Ctrl+F", w.focus_question),
-            ("&Ask", "ask", "Ctrl+Return", on(1, w.inspector.ask)),
-            ("&More material", "more", "Ctrl+M", on(1, w.inspector.more)),
-            ("&Copy answer with sources", "copy_answer", "Ctrl+Shift+C", w.inspector.copy_answer),
+        tr("&Ask"): [
+            (tr("&Find (focus the question)"), "find", "Ctrl+F", w.focus_question),
+            (tr("&Ask"), "ask", "Ctrl+Return", on(1, w.inspector.ask)),
+            (tr("&More material"), "more", "Ctrl+M", on(1, w.inspector.more)),
+            (tr("&Copy answer with sources"), "copy_answer", "Ctrl+Shift+C", w.inspector.copy_answer),
         ],
-        "&Help": [
-            ("&Keyboard shortcuts", "shortcuts", "F1", w.show_shortcuts),
+        tr("&Help"): [
+            (tr("&Keyboard shortcuts"), "shortcuts", "F1", w.show_shortcuts),
         ],
     }
 
@@ -78,11 +80,11 @@ class ShortcutsDialog(QDialog):
 
     def __init__(self, actions: list[QAction], parent: MainWindow | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Keyboard shortcuts")
+        self.setWindowTitle(tr("Keyboard shortcuts"))
         rows = [(a.text().replace("&", ""), a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
                 for a in actions if not a.shortcut().isEmpty()]
         self.table = QTableWidget(len(rows), 2)
-        self.table.setHorizontalHeaderLabels(["Action", "Shortcut"])
+        self.table.setHorizontalHeaderLabels([tr("Action"), tr("Shortcut")])
         self.table.verticalHeader().setVisible(False)
         for r, (label, key) in enumerate(rows):
             self.table.setItem(r, 0, QTableWidgetItem(label))

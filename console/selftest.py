@@ -16,8 +16,7 @@ import time
 
 from PySide6.QtWidgets import QApplication
 
-from biny.core import Engine
-from biny.core.errors import SpaceNotFound
+from biny.core import Engine, SpaceNotFound, build_demo
 
 
 def run(app: QApplication, engine: Engine, space: str, question: str, started: float) -> int:
@@ -28,8 +27,6 @@ def run(app: QApplication, engine: Engine, space: str, question: str, started: f
     window.show()
     app.processEvents()
     first_window_s = time.time() - launched
-    from biny.core.demo import build_demo
-
     try:
         engine.space(space)
     except SpaceNotFound:

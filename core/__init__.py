@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from biny.core.analysis.plots import collection_figure, histogram_figure, save_figure, star_map_figure
     from biny.core.config import EDITABLE_SETTINGS, Settings
+    from biny.core.demo import build_demo
     from biny.core.engine import Engine, default_home
     from biny.core.errors import (
         BinyError,
@@ -28,8 +29,10 @@ if TYPE_CHECKING:
         EncryptedDocument,
         ModelMismatch,
         ModelUnavailable,
+        ObjectStoreUnavailable,
         ParserCrashed,
         PassphraseRequired,
+        ReadOnlyFolder,
         SecretStoreUnavailable,
         SpaceExists,
         SpaceNotFound,
@@ -39,6 +42,7 @@ if TYPE_CHECKING:
         UnsupportedFormat,
         WrongPassphrase,
     )
+    from biny.core.i18n import set_language
     from biny.core.memory.facts import Fact, FactNotFound
     from biny.core.memory.recall import DroppedFact, RecalledFact, RecallResult, Step
     from biny.core.progress import CancelToken, Progress, ProgressCallback
@@ -78,7 +82,10 @@ _EXPORTS: dict[str, str] = {
         "BinyError", "Cancelled", "ConfigError", "CorruptDocument", "DataFolderInUse", "DataTampered",
         "DocumentError", "DocumentTooLarge", "EmptyDocument", "EncryptedDocument", "ModelMismatch",
         "ModelUnavailable", "ParserCrashed", "PassphraseRequired", "SecretStoreUnavailable", "SpaceExists",
-        "SpaceNotFound", "StorageFull", "StorageReadOnly", "StoreDamaged", "UnsupportedFormat", "WrongPassphrase")},
+        "SpaceNotFound", "StorageFull", "StorageReadOnly", "StoreDamaged", "UnsupportedFormat", "WrongPassphrase",
+        "ReadOnlyFolder", "ObjectStoreUnavailable")},
+    # The interface language of the engine's words (issue 21) and the demo space the console's self-test builds.
+    "set_language": "i18n", "build_demo": "demo",
 }
 
 # Written out for linters and readers; tests/test_public_api.py checks it equals _EXPORTS.
@@ -115,12 +122,14 @@ __all__ = [
     "ModelMismatch",
     "ModelUnavailable",
     "NoIndex",
+    "ObjectStoreUnavailable",
     "ParserCrashed",
     "PassphraseRequired",
     "Progress",
     "ProgressCallback",
     "Proposal",
     "ProposedField",
+    "ReadOnlyFolder",
     "RecallResult",
     "RecalledFact",
     "RetrievalParams",
@@ -139,10 +148,12 @@ __all__ = [
     "Trace",
     "UnsupportedFormat",
     "WrongPassphrase",
+    "build_demo",
     "collection_figure",
     "default_home",
     "histogram_figure",
     "save_figure",
+    "set_language",
     "star_map_figure",
 ]
 

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from biny.core import cli_analysis, cli_index, cli_review
 from biny.core.errors import BinyError, PassphraseRequired
+from biny.core.i18n import t
 from biny.core.progress import Progress
 from biny.core.store.failures import storage_problem
 
@@ -238,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(notice, file=sys.stderr)
             return code
     except KeyboardInterrupt:
-        print("Interrupted. Nothing half-ingested was kept.", file=sys.stderr)
+        print(t("Interrupted. Nothing half-ingested was kept."), file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (`biny … | head`): stop quietly, and keep the interpreter from
@@ -248,16 +249,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except BinyError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(t("error: {message}").format(message=exc), file=sys.stderr)
         return 2
     except Exception as exc:  # noqa: BLE001 — a bug: a short message and a log, never a bare traceback
         problem = storage_problem(exc)
         if problem is not None:  # disk full, read-only folder, damaged store: named, with what to do
-            print(f"error: {problem}", file=sys.stderr)
+            print(t("error: {message}").format(message=problem), file=sys.stderr)
             return 2
         log = _log_bug(args)
-        print(f"internal error ({type(exc).__name__}: {exc}). This is a bug in biny; the details are in {log}.",
-              file=sys.stderr)
+        print(t("internal error ({error}). This is a bug in biny; the details are in {log}.").format(
+            error=f"{type(exc).__name__}: {exc}", log=log), file=sys.stderr)
         return 3
 
 
@@ -363,12 +364,14 @@ def _ingest(engine: Any, args: argparse.Namespace) -> int:
                "seconds": round(report.seconds, 2), "notes": report.notes}, out)
     else:
         for f in report.files:
-            detail = f"{f.chunks} chunks, {f.message}" if f.outcome == "ingested" else f.message
-            print(f"{f.outcome:<10} {_shown(f.path)}: {_shown(detail)}")
+            detail = t("{n} chunks, {message}").format(n=f.chunks, message=f.message) if f.outcome == "ingested" \
+                else f.message
+            print(f"{t(f.outcome):<10} {_shown(f.path)}: {_shown(detail)}")
         for note in report.notes:
-            print(f"note: {note}")
-        print(f"{len(report.by('ingested'))} ingested, {len(report.by('unchanged'))} unchanged, "
-              f"{len(report.by('failed'))} failed in {report.seconds:.1f} s")
+            print(t("note: {message}").format(message=note))
+        print(t("{ingested} ingested, {unchanged} unchanged, {failed} failed in {seconds} s").format(
+            ingested=len(report.by("ingested")), unchanged=len(report.by("unchanged")),
+            failed=len(report.by("failed")), seconds=f"{report.seconds:.1f}"))
     return 0 if report.ok else 1
 
 
@@ -516,13 +519,15 @@ def _read_history(path: Path) -> list[str]:
 
 
 def _print_answer(answer: Any) -> None:
-    label = {"model": "Answer", "extractive": "Answer (extracted from your material, no model)",
-             "none": "Answer", "web": "Answer from PUBLIC web pages — not your material"}.get(answer.mode, "Answer")
-    print(f"{label}:\n  " + answer.text.replace("\n", "\n  "))
+    label = {"extractive": t("Answer (extracted from your material, no model):"),
+             "web": t("Answer from PUBLIC web pages — not your material:")}.get(answer.mode, t("Answer:"))
+    print(f"{label}\n  " + answer.text.replace("\n", "\n  "))
     if answer.untraced_numbers:
-        print(f"  ! numbers not found in the cited sources: {', '.join(answer.untraced_numbers)}")
+        print("  ! " + t("numbers not found in the cited sources: {numbers}").format(
+            numbers=", ".join(answer.untraced_numbers)))
     if answer.removed_citations or answer.removed_placeholders:
-        print(f"  ! removed: {', '.join(answer.removed_citations + answer.removed_placeholders)}")
+        print("  ! " + t("removed: {items}").format(
+            items=", ".join(answer.removed_citations + answer.removed_placeholders)))
     if answer.mode != "none" and answer.note and answer.mode != "model":
         print(f"  ({answer.note})")
     for s in answer.sources:  # W4: read pages and results only found, both listed
@@ -535,24 +540,24 @@ def _print_answer(answer: Any) -> None:
 def _print_result(result: Any) -> None:
     if result.structured is not None:
         if result.answer is not None:
-            print(f"Answer:\n  {result.answer.text}\n")
+            print(t("Answer:") + f"\n  {result.answer.text}\n")
         cli_index.print_structured(result)
         return
     if result.answer is not None:
         _print_answer(result.answer)
         if result.answer.mode == "none":
             return
-        print("Sources:")
+        print(t("Sources:"))
     if not result.chunks:
-        print("No passage is close enough to answer this: it is probably not in this space.")
+        print(t("No passage is close enough to answer this: it is probably not in this space."))
     for n, h in enumerate(result.chunks, 1):
-        pin = " [pinned]" if h.pinned else ""
-        cal = f", {h.calibrated:+.2f} vs baseline" if h.calibrated is not None else ""
-        page = f" p.{h.page}" if h.page else ""
-        print(f"[{n}] {h.document}{page} — distance {h.distance:.3f}{cal}{pin}")
+        pin = " [" + t("pinned") + "]" if h.pinned else ""
+        cal = ", " + t("{s} vs baseline").format(s=f"{h.calibrated:+.2f}") if h.calibrated is not None else ""
+        page = " " + t("p.{n}").format(n=h.page) if h.page else ""
+        print(f"[{n}] {h.document}{page} — " + t("distance {d}").format(d=f"{h.distance:.3f}") + f"{cal}{pin}")
         print("    " + h.text.replace("\n", "\n    ")[:800])
-    cut = f"{result.max_distance:.3f}" if result.max_distance is not None else "none"
-    print(f"(cut {cut} from {result.reference} reference)")
+    cut = f"{result.max_distance:.3f}" if result.max_distance is not None else t("none")
+    print(t("(cut {cut} from {reference} reference)").format(cut=cut, reference=result.reference))
 
 
 def _asdict(obj: Any) -> dict[str, Any]:

@@ -40,7 +40,7 @@ def _group_tables(docs: list[DocumentRow]) -> tuple[list[DocumentRow], dict[str,
         tables[key] = [r.doc_id for r in rows]
         statuses = {r.status for r in rows}
         out.append(DocumentRow(
-            doc_id=key, space_id=rows[0].space_id, path=path, title=f"{Path(path).name} — {len(rows):,} rows",
+            doc_id=key, space_id=rows[0].space_id, path=path, title=Path(path).name,
             kind="table", content_hash="", revision=max(r.revision for r in rows),
             status=statuses.pop() if len(statuses) == 1 else "mixed", bytes=sum(r.bytes for r in rows),
             chunks=sum(r.chunks for r in rows), chars=sum(r.chars for r in rows),

@@ -34,10 +34,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from biny.console.i18n import QT_TR_NOOP, date, tr
 from biny.console.ops import run_op
 from biny.core import CancelToken, Engine, collection_figure, histogram_figure, save_figure, star_map_figure
 
 METRICS = ["hit_rate", "zero_chunk_rate", "mean_chunks", "mean_top_closer_than"]
+METRIC_NAMES = {"hit_rate": QT_TR_NOOP("hit rate"), "zero_chunk_rate": QT_TR_NOOP("zero-chunk rate"),
+                "mean_chunks": QT_TR_NOOP("mean chunks"), "mean_top_closer_than": QT_TR_NOOP("top hit closer than")}
+VARIANTS = {"full": QT_TR_NOOP("full pipeline")}
+POINT_STATUS = {"kept": QT_TR_NOOP("kept"), "pinned": QT_TR_NOOP("pinned"), "nearest": QT_TR_NOOP("nearest"),
+                "dropped": QT_TR_NOOP("dropped")}
 
 
 def _dark() -> bool:
@@ -66,27 +72,28 @@ class AnalysisScreen(QWidget):
 
         self.question = QLineEdit()
         self.question.setObjectName("analysis_question")
-        self.question.setPlaceholderText("A question to map (Enter)")
+        self.question.setPlaceholderText(tr("A question to map (Enter)"))
         self.question.returnPressed.connect(self.draw)
-        self.draw_btn = QPushButton("Draw")
+        self.draw_btn = QPushButton(tr("Draw"))
         self.draw_btn.clicked.connect(self.draw)
         self.color_by = QComboBox()
-        self.color_by.addItems(["document", "language"])
+        self.color_by.addItem(tr("document"), "document")
+        self.color_by.addItem(tr("language"), "language")
         self.color_by.currentTextChanged.connect(lambda _t: self.draw_collection())
-        self.png_btn = QPushButton("Export PNG…")
+        self.png_btn = QPushButton(tr("Export PNG…"))
         self.png_btn.clicked.connect(lambda: self.ask_export("png"))
-        self.svg_btn = QPushButton("Export SVG…")
+        self.svg_btn = QPushButton(tr("Export SVG…"))
         self.svg_btn.clicked.connect(lambda: self.ask_export("svg"))
         top = QHBoxLayout()
         top.addWidget(self.question, 1)
         top.addWidget(self.draw_btn)
-        top.addWidget(QLabel("colour by"))
+        top.addWidget(QLabel(tr("colour by")))
         top.addWidget(self.color_by)
         top.addWidget(self.png_btn)
         top.addWidget(self.svg_btn)
 
         self.star_canvas, self.col_canvas, self.hist_canvas = Canvas(), Canvas(), Canvas()
-        self.hover = QLabel("Hover a point for its document and distance; click to open it in the Inspector.")
+        self.hover = QLabel(tr("Hover a point for its document and distance; click to open it in the Inspector."))
         self.hover.setObjectName("hover")
         self.hover.setWordWrap(True)
         star = QWidget()
@@ -101,18 +108,18 @@ class AnalysisScreen(QWidget):
         col.setSizes([700, 300])
 
         self.eval_file = QLineEdit()
-        self.eval_file.setPlaceholderText("question set: JSONL or CSV (question; expected_text / "
-                                          "expected_document / answer, or unanswerable)")
-        pick = QPushButton("Choose…")
+        self.eval_file.setPlaceholderText(tr("question set: JSONL or CSV (question; expected_text / "
+                                             "expected_document / answer, or unanswerable)"))
+        pick = QPushButton(tr("Choose…"))
         pick.clicked.connect(self._pick_eval_file)
-        self.eval_btn = QPushButton("Run")
+        self.eval_btn = QPushButton(tr("Run"))
         self.eval_btn.clicked.connect(self.evaluate)
         self.metrics = QTableWidget(0, len(METRICS))
         self.metrics.setObjectName("metrics")
-        self.metrics.setHorizontalHeaderLabels(METRICS)
+        self.metrics.setHorizontalHeaderLabels([tr(METRIC_NAMES[m]) for m in METRICS])
         self.runs = QListWidget()
         self.runs.setObjectName("runs")
-        self.compare_btn = QPushButton("Compare the last run with the selected one")
+        self.compare_btn = QPushButton(tr("Compare the last run with the selected one"))
         self.compare_btn.clicked.connect(self.compare)
         self.comparison = QLabel("")
         self.comparison.setWordWrap(True)
@@ -129,16 +136,16 @@ class AnalysisScreen(QWidget):
         split.addWidget(self.eval_canvas)
         split.setSizes([500, 500])
         el.addWidget(split, 2)
-        el.addWidget(QLabel("Earlier runs of this space"))
+        el.addWidget(QLabel(tr("Earlier runs of this space")))
         el.addWidget(self.runs, 1)
         el.addWidget(self.compare_btn)
         el.addWidget(self.comparison)
 
         self.tabs = QTabWidget()
-        self.tabs.addTab(star, "Star map")
-        self.tabs.addTab(col, "Collection")
-        self.tabs.addTab(self.hist_canvas, "Distances")
-        self.tabs.addTab(ev, "Evaluation")
+        self.tabs.addTab(star, tr("Star map"))
+        self.tabs.addTab(col, tr("Collection"))
+        self.tabs.addTab(self.hist_canvas, tr("Distances"))
+        self.tabs.addTab(ev, tr("Evaluation"))
         self.status = QLabel("")
         self.status.setWordWrap(True)
         lay = QVBoxLayout(self)
@@ -172,7 +179,7 @@ class AnalysisScreen(QWidget):
         if not q or not self.space:
             return
         engine, space = self.engine, self.space
-        self.status.setText("Measuring…")
+        self.status.setText(tr("Measuring…"))
 
         def work(_: Any, __: CancelToken) -> tuple[Any, Any]:
             return engine.analysis.star_map(space, q), engine.analysis.distances(space, q)
@@ -188,17 +195,19 @@ class AnalysisScreen(QWidget):
                                fig=self.hist_canvas.figure, label="every chunk's distance to the question")
         self.hist_canvas.draw_idle()
         band = self.star.model_band
-        model = (f" Model-level band {band['pair']}: p10 {band['p10']:.3f}, median {band['median']:.3f}, p90 "
-                 f"{band['p90']:.3f}." if band else "")
+        model = (" " + tr("Model-level band {pair}: p10 {p10}, median {median}, p90 {p90}.").format(
+            pair=band["pair"], p10=f"{band['p10']:.3f}", median=f"{band['median']:.3f}", p90=f"{band['p90']:.3f}")
+            if band else "")
         kept = sum(1 for p in self.star.points if p.status != "dropped")
-        self.status.setText(f"{len(self.star.points)} pool candidates, {kept} kept. Rings: the space's unrelated "
-                            f"{self.star.reference} questions (p10, median, p90) and each kept passage's cut. Angles "
-                            f"keep {self.star.preservation:.0%} of 5-nearest neighbours.{model}")
+        self.status.setText(tr("{n} pool candidates, {kept} kept. Rings: the space's unrelated {group} questions "
+                               "(p10, median, p90) and each kept passage's cut. Angles keep {share} of 5-nearest "
+                               "neighbours.").format(n=len(self.star.points), kept=kept, group=self.star.reference,
+                                                     share=f"{self.star.preservation:.0%}") + model)
 
     def draw_collection(self) -> None:
         if not self.space:
             return
-        engine, space, by = self.engine, self.space, self.color_by.currentText()
+        engine, space, by = self.engine, self.space, str(self.color_by.currentData())
         q = self.question.text().strip() or None
 
         def work(_: Any, __: CancelToken) -> Any:
@@ -213,7 +222,7 @@ class AnalysisScreen(QWidget):
         if col is None:
             fig = self.col_canvas.figure
             fig.clear()
-            fig.text(0.5, 0.5, "This space has no chunks yet: add documents in the Library.", ha="center")
+            fig.text(0.5, 0.5, tr("This space has no chunks yet: add documents in the Library."), ha="center")
             self.col_canvas.draw_idle()
             return
         bands = ""
@@ -251,9 +260,11 @@ class AnalysisScreen(QWidget):
         return best
 
     def describe(self, p: Any) -> str:
-        closer = "" if p.closer_than is None else f", closer than {p.closer_than:.0%} of unrelated questions"
+        closer = "" if p.closer_than is None else ", " + tr("closer than {share} of unrelated questions").format(
+            share=f"{p.closer_than:.0%}")
         heading = f" › {p.heading}" if p.heading else ""
-        return f"{p.document}{heading} — distance {p.distance:.3f}{closer} ({p.status})"
+        status = tr(POINT_STATUS[p.status]) if p.status in POINT_STATUS else p.status
+        return f"{p.document}{heading} — " + tr("distance {d}").format(d=f"{p.distance:.3f}") + f"{closer} ({status})"
 
     def _hovered(self, event: Any) -> None:
         p = self.point_at(event.x, event.y) if event.x is not None else None
@@ -274,17 +285,17 @@ class AnalysisScreen(QWidget):
         return save_figure(self.current_figure(), path)
 
     def ask_export(self, fmt: str) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, f"Export as {fmt.upper()}", f"biny-{self.space}.{fmt}",
-                                              f"{fmt.upper()} (*.{fmt})")
+        title = tr("Export as {format}").format(format=fmt.upper())
+        name, _ = QFileDialog.getSaveFileName(self, title, f"biny-{self.space}.{fmt}", f"{fmt.upper()} (*.{fmt})")
         if name:
             try:
                 self.export(Path(name).with_suffix(f".{fmt}"))
             except (OSError, ValueError) as exc:
-                self.error.emit(f"Could not write {name}: {exc}", "")
+                self.error.emit(tr("Could not write {name}: {error}").format(name=name, error=exc), "")
 
     # ---- evaluation runs -------------------------------------------------------------------------------
     def _pick_eval_file(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Question set", "", "Question sets (*.jsonl *.csv)")
+        name, _ = QFileDialog.getOpenFileName(self, tr("Question set"), "", tr("Question sets") + " (*.jsonl *.csv)")
         if name:
             self.eval_file.setText(name)
 
@@ -294,7 +305,7 @@ class AnalysisScreen(QWidget):
             return
         engine, space = self.engine, self.space
         self.eval_btn.setEnabled(False)
-        self.status.setText("Running the question set (full, then each stage off)…")
+        self.status.setText(tr("Running the question set (full, then each stage off)…"))
 
         def work(_: Any, __: CancelToken) -> Any:
             return engine.analysis.evaluate(space, Path(path))
@@ -318,7 +329,7 @@ class AnalysisScreen(QWidget):
     def show_run(self, run: Any) -> None:
         self.run = run
         self.metrics.setRowCount(len(run.metrics))
-        self.metrics.setVerticalHeaderLabels(list(run.metrics))
+        self.metrics.setVerticalHeaderLabels([tr(VARIANTS[v]) if v in VARIANTS else v for v in run.metrics])
         for r, m in enumerate(run.metrics.values()):
             for c, key in enumerate(METRICS):
                 v = m.get(key)
@@ -329,7 +340,8 @@ class AnalysisScreen(QWidget):
                                None, f"{run.name}: nearest-chunk distance of each question", dark=_dark(),
                                fig=self.eval_canvas.figure, label="this set's questions")
         self.eval_canvas.draw_idle()
-        self.status.setText(f"Run {run.run_id}: {len(run.results)} questions in {run.seconds:.1f} s.")
+        self.status.setText(tr("Run {id}: {n} questions in {seconds} s.").format(id=run.run_id, n=len(run.results),
+                                                                                 seconds=f"{run.seconds:.1f}"))
 
     def _load_runs(self) -> None:
         engine, space = self.engine, self.space
@@ -339,8 +351,9 @@ class AnalysisScreen(QWidget):
         self.runs.clear()
         for r in runs:
             full = r["metrics"].get("full", {})
-            self.runs.addItem(f"{r['run_id']} · {r['name']} · {r['created_at']:%Y-%m-%d %H:%M} · hit rate "
-                              f"{full.get('hit_rate')} · zero chunks {full.get('zero_chunk_rate')}")
+            self.runs.addItem(f"{r['run_id']} · {r['name']} · {date(r['created_at'], with_time=True)} · "
+                              + tr("hit rate {hit} · zero chunks {zero}").format(hit=full.get("hit_rate"),
+                                                                                 zero=full.get("zero_chunk_rate")))
 
     def compare(self) -> None:
         item = self.runs.currentItem()
@@ -352,7 +365,8 @@ class AnalysisScreen(QWidget):
         def done(diff: dict[str, list[str]]) -> None:
             worse = "; ".join(diff["worse"][:10])
             better = "; ".join(diff["better"][:10])
-            self.comparison.setText(f"From {other} to {last}: {len(diff['better'])} better, {len(diff['worse'])} "
-                                    f"worse.\nBetter: {better or '—'}\nWorse: {worse or '—'}")
+            self.comparison.setText(tr("From {old} to {new}: {better} better, {worse} worse.").format(
+                old=other, new=last, better=len(diff["better"]), worse=len(diff["worse"]))
+                + "\n" + tr("Better:") + f" {better or '—'}\n" + tr("Worse:") + f" {worse or '—'}")
 
         self._op(lambda _p, _c: engine.analysis.compare(other, last), done)

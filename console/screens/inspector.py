@@ -27,11 +27,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from biny.console.i18n import QT_TR_NOOP, number, tr
 from biny.console.ops import run_op
 from biny.console.widgets.distance_bar import DistanceBar
 from biny.core import AskResult, CancelToken, Engine, Hit, Progress
 
-NO_PASSAGE = "No passage close enough — this is probably not in this space's material."
+NO_PASSAGE = QT_TR_NOOP("No passage close enough — this is probably not in this space's material.")
+
+
+# Texts translated inside f-strings, where pyside6-lupdate does not look: marked here for extraction
+# (tests/console/test_i18n.py checks that every tr() text is in the catalogue).
+_IN_FSTRINGS = (
+    QT_TR_NOOP("chunk"),
+    QT_TR_NOOP("distance"),
+    QT_TR_NOOP("Not in the final context, so its text was not read or decrypted (R7)."),
+    QT_TR_NOOP("Composing…"),
+    QT_TR_NOOP("Rows"),
+    QT_TR_NOOP("PINNED"),
+    QT_TR_NOOP("MORE"),
+    QT_TR_NOOP("That chunk is no longer in the space."),
+)
 
 
 class InspectorScreen(QWidget):
@@ -53,21 +68,21 @@ class InspectorScreen(QWidget):
         # the tooltip); the question itself rides in the item's data for reuse and follow-ups (R1).
         self.history.itemActivated.connect(lambda it: self.question.setText(_question_of(it)))
         self.question.setObjectName("question")
-        self.question.setPlaceholderText("Ask a question about this space…")
+        self.question.setPlaceholderText(tr("Ask a question about this space…"))
         self.question.returnPressed.connect(self.ask)
-        self.ask_btn = QPushButton("Ask")
+        self.ask_btn = QPushButton(tr("Ask"))
         self.ask_btn.clicked.connect(self.ask)
-        self.more_btn = QPushButton("More material")
+        self.more_btn = QPushButton(tr("More material"))
         self.more_btn.setObjectName("more")
-        self.more_btn.setToolTip("R6: the next batch of the same ranked pool — no new search (once per turn)")
+        self.more_btn.setToolTip(tr("R6: the next batch of the same ranked pool — no new search (once per turn)"))
         self.more_btn.setEnabled(False)
         self.more_btn.clicked.connect(self.more)
         self.k = QSpinBox()
         self.k.setRange(1, 50)
         self.k.setValue(engine.settings.retrieval.k)
-        self.auto_cut = QCheckBox("measured cut")
+        self.auto_cut = QCheckBox(tr("measured cut"))
         self.auto_cut.setChecked(True)
-        self.auto_cut.setToolTip("Cut at the quantile of unrelated questions' nearest distance (R9)")
+        self.auto_cut.setToolTip(tr("Cut at the quantile of unrelated questions' nearest distance (R9)"))
         self.cut = QDoubleSpinBox()
         self.cut.setRange(0.0, 2.0)
         self.cut.setSingleStep(0.01)
@@ -90,7 +105,7 @@ class InspectorScreen(QWidget):
         self.status.setWordWrap(True)
         self.stages = QTreeWidget()
         self.stages.setObjectName("stages")
-        self.stages.setHeaderLabels(["Stage", "What happened"])
+        self.stages.setHeaderLabels([tr("Stage"), tr("What happened")])
         self.stages.setColumnWidth(0, 120)
         self.stages.itemClicked.connect(self._trace_item_clicked)
         self.context = QListWidget()
@@ -108,14 +123,14 @@ class InspectorScreen(QWidget):
         self.answer_view.setObjectName("answer")
         self.answer_view.setOpenLinks(False)
         self.answer_view.anchorClicked.connect(lambda url: self.open_citation(int(url.path() or 0)))
-        self.copy_btn = QPushButton("Copy with sources")
+        self.copy_btn = QPushButton(tr("Copy with sources"))
         self.copy_btn.setEnabled(False)
         self.copy_btn.clicked.connect(self.copy_answer)
         answer_box = QWidget()
         answer_lay = QVBoxLayout(answer_box)
         answer_lay.setContentsMargins(0, 0, 0, 0)
         head = QHBoxLayout()
-        head.addWidget(QLabel("<b>Answer</b>"))
+        head.addWidget(QLabel("<b>" + tr("Answer") + "</b>"))
         head.addStretch(1)
         head.addWidget(self.copy_btn)
         answer_lay.addLayout(head)
@@ -126,8 +141,9 @@ class InspectorScreen(QWidget):
         ctx_box = QWidget()
         ctx_lay = QVBoxLayout(ctx_box)
         ctx_lay.setContentsMargins(0, 0, 0, 0)
-        legend = QLabel("<b>Final context</b> — bar: distance (blue: within its cut; purple: kept by another "
-                        "rule); line: unrelated baseline; orange: its cut")
+        legend = QLabel("<b>" + tr("Final context") + "</b> — " + tr(
+            "bar: distance (blue: within its cut; purple: kept by another rule); line: unrelated baseline; "
+            "orange: its cut"))
         legend.setWordWrap(True)  # a long legend must not widen the window
         ctx_lay.addWidget(legend)
         ctx_lay.addWidget(self.context)
@@ -140,7 +156,8 @@ class InspectorScreen(QWidget):
         split.setSizes([420, 620])
 
         lay = QVBoxLayout(self)
-        lay.addWidget(QLabel("<b>Conversation</b> (double-click a turn to ask its question again)"))
+        lay.addWidget(QLabel("<b>" + tr("Conversation") + "</b> "
+                             + tr("(double-click a turn to ask its question again)")))
         lay.addWidget(self.history)
         lay.addLayout(row)
         lay.addWidget(self.status)
@@ -150,7 +167,7 @@ class InspectorScreen(QWidget):
         if name != self.space:
             self.history.clear()  # a new space starts a new conversation
         self.space = name
-        self.status.setText(f"Space: {name}")
+        self.status.setText(tr("Space: {name}").format(name=name))
 
     def ask(self) -> None:
         q = self.question.text().strip()
@@ -158,10 +175,10 @@ class InspectorScreen(QWidget):
             return
         self.busy = True
         self.ask_btn.setEnabled(False)
-        self.status.setText("Searching…")
+        self.status.setText(tr("Searching…"))
         # Earlier questions of this conversation: a follow-up is rewritten for retrieval (R1).
         history = [_question_of(self.history.item(i)) for i in range(self.history.count())]
-        turn = QListWidgetItem(f"You: {q}")
+        turn = QListWidgetItem(tr("You: {question}").format(question=q))
         turn.setData(Qt.ItemDataRole.UserRole, q)
         self.history.addItem(turn)
         space, k = self.space, self.k.value()
@@ -180,8 +197,8 @@ class InspectorScreen(QWidget):
 
     def _streamed(self, p: Progress) -> None:
         if p.stage == "answer":
-            self.status.setText("Composing the answer…")
-            self.answer_view.setHtml(f"<p><small><b>Composing…</b></small></p><p>{_escape(p.detail)}</p>")
+            self.status.setText(tr("Composing the answer…"))
+            self.answer_view.setHtml(f"<p><small><b>{tr('Composing…')}</b></small></p><p>{_escape(p.detail)}</p>")
 
     def more(self) -> None:
         if self.result is None or self.busy:
@@ -203,7 +220,7 @@ class InspectorScreen(QWidget):
             self.stages.addTopLevelItem(QTreeWidgetItem([stage.name, stage.summary]))
         for n, hit in enumerate(more.chunks, start + 1):
             self._add_row(n, hit, more=True)
-        self.status.setText(self.status.text() + f"  +{len(more.chunks)} more from the same pool.")
+        self.status.setText(self.status.text() + "  " + tr("+{n} more from the same pool.").format(n=len(more.chunks)))
         self.more_btn.setEnabled(False)
 
     def _add_row(self, n: int, hit: Hit, *, more: bool = False) -> None:
@@ -236,39 +253,45 @@ class InspectorScreen(QWidget):
         self.ask_btn.setEnabled(True)
 
     def _failed(self, exc: BaseException, detail: str) -> None:
-        self.status.setText(f"Failed: {exc}")
+        self.status.setText(tr("Failed: {error}").format(error=exc))
         self.error.emit(str(exc), detail)
 
     def show_result(self, result: AskResult) -> None:
         self.result = result
         base = result.baseline
         cut = result.max_distance
-        base_s = f"{base:.3f}" if base is not None else "not measured"
-        cut_s = f"{cut:.3f}" if cut is not None else "none"
+        base_s = f"{base:.3f}" if base is not None else tr("not measured")
+        cut_s = f"{cut:.3f}" if cut is not None else tr("none")
         cuts = sorted({round(h.cut, 3) for h in result.chunks if h.cut is not None})
         if len(cuts) > 1:  # R2/R9: each passage is cut against its own nearest unrelated questions
-            cut_s = f"{cuts[0]:.3f}–{cuts[-1]:.3f} per passage"
+            cut_s = tr("{low}–{high} per passage").format(low=f"{cuts[0]:.3f}", high=f"{cuts[-1]:.3f}")
         rewrite = result.trace.stage("rewrite")
         rw = ""
         if rewrite is not None and rewrite.data.get("retrieval_query") != result.question:
-            rw = f" Searched as: “{rewrite.data.get('retrieval_query')}” ({rewrite.data.get('method')})."
-        group = _GROUP_WORDS.get(result.reference, result.reference)
+            rw = " " + tr("Searched as: “{query}” ({method}).").format(query=rewrite.data.get("retrieval_query"),
+                                                                        method=rewrite.data.get("method"))
+        group = tr(_GROUP_WORDS[result.reference]) if result.reference in _GROUP_WORDS else result.reference
         if result.answer is not None and result.answer.mode == "web":
             read = sum(1 for src in result.answer.sources if src["read"])
-            self.status.setText(f"Nothing in your material came close enough; answered from {read} public page(s) "
-                                f"read for it ({len(result.answer.sources) - read} found only) — queued for review.")
+            self.status.setText(tr("Nothing in your material came close enough; answered from {read} public page(s) "
+                                   "read for it ({found} found only) — queued for review.").format(
+                read=read, found=len(result.answer.sources) - read))
         elif result.structured is not None:
             s = result.structured
-            self.status.setText(f"Answered exactly by the structured index ({s.call.tool}, {s.total} matched, "
-                                f"{s.ms:.1f} ms) — no passage retrieved, nothing embedded.")
+            self.status.setText(tr("Answered exactly by the structured index ({tool}, {n} matched, {ms} ms) — no "
+                                   "passage retrieved, nothing embedded.").format(tool=s.call.tool, n=number(s.total),
+                                                                                  ms=f"{s.ms:.1f}"))
         elif result.chunks:
-            self.status.setText(f"{len(result.chunks)} passage(s). Unrelated-pair baseline {base_s}; "
-                                f"cut {cut_s} (measured against unrelated {group} questions).{rw}")
+            self.status.setText(tr("{n} passage(s). Unrelated-pair baseline {baseline}; cut {cut} (measured against "
+                                   "unrelated {group} questions).").format(n=len(result.chunks), baseline=base_s,
+                                                                           cut=cut_s, group=group) + rw)
         else:
-            self.status.setText(f"{NO_PASSAGE} (cut {cut_s}, baseline {base_s})")
+            self.status.setText(tr(NO_PASSAGE) + " " + tr("(cut {cut}, baseline {baseline})").format(
+                cut=cut_s, baseline=base_s))
         self.stages.clear()
         for stage in result.trace.stages:
-            top = QTreeWidgetItem([stage.name, stage.summary])
+            top = QTreeWidgetItem([tr(STAGES[stage.name]) if stage.name in STAGES else stage.name, stage.summary])
+            top.setData(0, STAGE_ROLE, stage.name)  # the engine's name, whatever the language shows
             top.setToolTip(1, stage.summary)
             dist = dict(zip(stage.kept, stage.data.get("distances", []), strict=False))
             named = dict(result.trace.documents)
@@ -280,12 +303,12 @@ class InspectorScreen(QWidget):
             for cid in stage.kept[:60]:
                 d = dist.get(cid)
                 label = named.get(cid, cid[:10]) + (f"  d={d:.3f}" if d is not None else "")
-                child = QTreeWidgetItem(top, ["kept", label])
+                child = QTreeWidgetItem(top, [tr("kept"), label])
                 child.setData(0, Qt.ItemDataRole.UserRole, (cid, stage.name, "kept", d))
             for dr in stage.dropped[:60]:
                 d = f"  d={dr.distance:.3f}" if dr.distance is not None else ""
                 label = f"{named.get(dr.chunk_id, dr.chunk_id[:10])}{d} — {dr.reason}"
-                child = QTreeWidgetItem(top, ["dropped", label])
+                child = QTreeWidgetItem(top, [tr("dropped"), label])
                 child.setToolTip(1, dr.reason)  # the whole reason, however long
                 child.setData(0, Qt.ItemDataRole.UserRole, (dr.chunk_id, stage.name, dr.reason, dr.distance))
             self.stages.addTopLevelItem(top)
@@ -299,10 +322,11 @@ class InspectorScreen(QWidget):
         if result.structured is not None:
             rows = "".join(f"<li>{_escape(r['title'])}</li>" for r in result.structured.rows[:20])
             self.chunk_view.setHtml(f"<p><b>SQL</b></p><pre>{_escape(result.structured.query)}</pre>"
-                                    f"<p><b>Rows</b></p><ul>{rows}</ul>")
+                                    f"<p><b>{tr('Rows')}</b></p><ul>{rows}</ul>")
         elif not result.chunks:
-            self.chunk_view.setHtml(f"<p><i>{NO_PASSAGE}</i></p><p>Nothing was padded in: fewer than K "
-                                    "passages is the correct result when the material does not answer.</p>")
+            self.chunk_view.setHtml(f"<p><i>{tr(NO_PASSAGE)}</i></p><p>" + tr(
+                "Nothing was padded in: fewer than K passages is the correct result when the material does not "
+                "answer.") + "</p>")
         else:
             self.context.setCurrentRow(0)
         self.answered.emit(result)
@@ -312,20 +336,18 @@ class InspectorScreen(QWidget):
         turn = self.history.item(self.history.count() - 1)
         if a is not None and turn is not None and _question_of(turn) == result.question:
             short = a.text if len(a.text) <= 90 else a.text[:90] + "…"
-            turn.setText(f"You: {result.question}   →   {short}")
+            turn.setText(tr("You: {question}").format(question=result.question) + f"   →   {short}")
             turn.setToolTip(a.text)
         self.copy_btn.setEnabled(a is not None and a.mode != "none")
         if a is None:
             self.answer_view.setHtml("")
             return
-        label = {"model": "Composed from the passages below", "none": "Not in your material",
-                 "structured": "Answered from the structured index (values verbatim from the rows)",
-                 "web": "From PUBLIC web pages — not your material (queued for review)",
-                 "extractive": "Extracted from the passages below (no language model)"}.get(a.mode, a.mode)
+        label = tr(ANSWER_MODES[a.mode]) if a.mode in ANSWER_MODES else a.mode
         body = _escape(a.text)
-        mark = "<span style='background:#ffd43b;color:#000' title='Not found in the cited passages'>\\g<0></span>"
-        for number in a.untraced_numbers:  # W5: a number no cited passage states is marked — whole numbers only
-            body = re.sub(rf"(?<![\d.,]){re.escape(_escape(number))}(?![\d]|[.,]\d)", mark, body)
+        mark = ("<span style='background:#ffd43b;color:#000' title='" + tr("Not found in the cited passages")
+                + "'>\\g<0></span>")
+        for value in a.untraced_numbers:  # W5: a number no cited passage states is marked — whole numbers only
+            body = re.sub(rf"(?<![\d.,]){re.escape(_escape(value))}(?![\d]|[.,]\d)", mark, body)
         if a.mode == "web":  # W3: the platform marks public citations — another colour, the domain shown
             domains = {c.n: urlsplit(c.url).hostname or "" for c in a.citations}
             body = re.sub(r"\[(\d+)\]", lambda m: f"<a href='cite:{m.group(1)}' style='color:#e8590c'>"
@@ -334,9 +356,10 @@ class InspectorScreen(QWidget):
             body = re.sub(r"\[(\d+)\]", r"<a href='cite:\1'>[\1]</a>", body)
         notes = []
         if a.untraced_numbers:
-            notes.append("Marked numbers are not in the cited passages: " + ", ".join(map(_escape, a.untraced_numbers)))
+            notes.append(tr("Marked numbers are not in the cited passages: ") + ", ".join(
+                map(_escape, a.untraced_numbers)))
         if a.removed_citations or a.removed_placeholders:
-            notes.append("Removed from the model's reply: " + ", ".join(map(_escape, a.removed_citations
+            notes.append(tr("Removed from the model's reply: ") + ", ".join(map(_escape, a.removed_citations
                                                                            + a.removed_placeholders)))
         if (a.mode == "extractive" and "failed" in a.note) or "empty" in a.note:
             notes.append(_escape(a.note))
@@ -360,12 +383,12 @@ class InspectorScreen(QWidget):
             self.context.setCurrentRow(row)
             self._show_chunk(row)
             return
-        title = _escape(self.result.trace.documents.get(chunk_id, "(document unknown)"))
-        d = f"{distance:.3f}" if distance is not None else "not measured"
+        title = _escape(self.result.trace.documents.get(chunk_id, tr("(document unknown)")))
+        d = f"{distance:.3f}" if distance is not None else tr("not measured")
         self.chunk_view.setHtml(
-            f"<h3>{title}</h3><p><small>chunk {chunk_id}</small></p>"
-            f"<p><b>{_escape(stage)}</b>: {_escape(verdict)}</p><p>distance {d}</p>"
-            "<p><i>Not in the final context, so its text was not read or decrypted (R7).</i></p>")
+            f"<h3>{title}</h3><p><small>{tr('chunk')} {chunk_id}</small></p>"
+            f"<p><b>{_escape(stage)}</b>: {_escape(verdict)}</p><p>{tr('distance')} {d}</p>"
+            f"<p><i>{tr('Not in the final context, so its text was not read or decrypted (R7).')}</i></p>")
 
     def open_chunk(self, space: str, doc_id: str, chunk_id: str, note: str = "") -> None:
         """Show one stored chunk (from the star map or the collection), read in the background."""
@@ -376,10 +399,10 @@ class InspectorScreen(QWidget):
 
         def show(chunk: Any) -> None:
             if chunk is None:
-                self.chunk_view.setHtml("<p><i>That chunk is no longer in the space.</i></p>")
+                self.chunk_view.setHtml(f"<p><i>{tr('That chunk is no longer in the space.')}</i></p>")
                 return
             heading = " › ".join(chunk.heading_path)
-            self.chunk_view.setHtml(f"<h3>{_escape(heading or doc_id)}</h3><p><small>chunk {chunk_id} · "
+            self.chunk_view.setHtml(f"<h3>{_escape(heading or doc_id)}</h3><p><small>{tr('chunk')} {chunk_id} · "
                                     f"{_escape(note)}</small></p><p>{_escape(chunk.text)}</p>")
 
         run_op(work, on_success=show, on_failure=lambda e, d: self.error.emit(str(e), d))
@@ -394,14 +417,16 @@ class InspectorScreen(QWidget):
         a = self.result.answer if self.result is not None else None
         if a is None or self.result is None:
             return
-        sources = [f"[{c.n}] {c.document}" + (f", page {c.page}" if c.page else "") for c in a.citations]
-        QApplication.clipboard().setText(a.text + ("\n\nSources:\n" + "\n".join(sources) if sources else ""))
+        sources = [f"[{c.n}] {c.document}" + (", " + tr("page {n}").format(n=c.page) if c.page else "")
+                   for c in a.citations]
+        QApplication.clipboard().setText(a.text + ("\n\n" + tr("Sources:") + "\n" + "\n".join(sources)
+                                                   if sources else ""))
 
     def _show_chunk(self, row: int) -> None:
         if self.result is None or not (0 <= row < len(self.result.chunks)):
             return
         h = self.result.chunks[row]
-        where = f"page {h.page}, " if h.page else ""
+        where = tr("page {n}").format(n=h.page) + ", " if h.page else ""
         path = " › ".join(h.heading_path)
         text = _escape(h.text)
         answer = self.result.answer
@@ -411,28 +436,42 @@ class InspectorScreen(QWidget):
             text = text.replace(_escape(sentence), mark)
         text = text.replace("\n", "<br>")
         self.chunk_view.setHtml(
-            f"<h3>{h.document}</h3><p><small>{h.source}<br>{where}characters {h.char_start}–{h.char_end}, "
-            f"chunk #{h.ordinal}{' · ' + path if path else ''}</small></p><p>{text}</p>")
+            f"<h3>{h.document}</h3><p><small>{h.source}<br>{where}"
+            + tr("characters {start}–{end}, chunk #{n}").format(start=h.char_start, end=h.char_end, n=h.ordinal)
+            + f"{' · ' + path if path else ''}</small></p><p>{text}</p>")
 
 
 # The reference's script group, as a curator would say it.
-_GROUP_WORDS = {"han": "Chinese", "latin": "Latin-script", "kana": "Japanese", "hangul": "Korean",
-                "cyrillic": "Cyrillic", "all": "all"}
+_GROUP_WORDS = {"han": QT_TR_NOOP("Chinese"), "latin": QT_TR_NOOP("Latin-script"), "kana": QT_TR_NOOP("Japanese"),
+                "hangul": QT_TR_NOOP("Korean"), "cyrillic": QT_TR_NOOP("Cyrillic"), "all": QT_TR_NOOP("all")}
+# Trace stages (core/retrieve/*) by the names the engine gives them; a stage row keeps its name in this role.
+STAGE_ROLE = Qt.ItemDataRole.UserRole + 1
+STAGES = {"rewrite": QT_TR_NOOP("rewrite"), "structured": QT_TR_NOOP("structured index"), "pool": QT_TR_NOOP("pool"),
+          "threshold": QT_TR_NOOP("threshold"), "identifiers": QT_TR_NOOP("identifiers"),
+          "second_pass": QT_TR_NOOP("second pass"), "rerank": QT_TR_NOOP("rerank"), "nearest": QT_TR_NOOP("nearest"),
+          "budget": QT_TR_NOOP("budget"), "final": QT_TR_NOOP("final"), "integrity": QT_TR_NOOP("integrity"),
+          "more_material": QT_TR_NOOP("more material"), "answer": QT_TR_NOOP("answer"), "web": QT_TR_NOOP("web")}
+ANSWER_MODES = {"model": QT_TR_NOOP("Composed from the passages below"), "none": QT_TR_NOOP("Not in your material"),
+                "structured": QT_TR_NOOP("Answered from the structured index (values verbatim from the rows)"),
+                "web": QT_TR_NOOP("From PUBLIC web pages — not your material (queued for review)"),
+                "extractive": QT_TR_NOOP("Extracted from the passages below (no language model)")}
 
 
 def kept_by(hit: Hit, cut: float | None, *, more: bool = False) -> str:
     """In words, the rule that put this passage in the context (every row shown was kept)."""
     if hit.doc_id == "web":
-        return f"a paragraph of a public page read for this answer ({hit.source}) — not your material"
+        return tr("a paragraph of a public page read for this answer ({source}) — not your material").format(
+            source=hit.source)
     if hit.pinned:
-        return "pinned: the question names its identifier (R4)"
+        return tr("pinned: the question names its identifier (R4)")
     if more:
-        return "more material: the next of the same ranked pool (R6)"
+        return tr("more material: the next of the same ranked pool (R6)")
     if cut is None or hit.distance <= cut:
-        return "within its distance cut"
+        return tr("within its distance cut")
     if hit.word_share:
-        return f"beyond its distance cut, kept because it carries {hit.word_share:.0%} of the question's words"
-    return "added by the second pass or as the nearest passage (R3, R5)"
+        return tr("beyond its distance cut, kept because it carries {share} of the question's words").format(
+            share=f"{hit.word_share:.0%}")
+    return tr("added by the second pass or as the nearest passage (R3, R5)")
 
 
 def _question_of(item: QListWidgetItem) -> str:
@@ -445,7 +484,7 @@ def _web_sources(sources: list[dict[str, Any]]) -> str:
     rows = []
     for src in sources:
         style = "solid #2f9e44" if src["read"] else "dashed #868e96"
-        label = "read" if src["read"] else f"found only — {_escape(src['error'])}"
+        label = tr("read") if src["read"] else tr("found only") + f" — {_escape(src['error'])}"
         rows.append(f"<table width='100%' style='border:2px {style};margin:2px' cellpadding='3'><tr><td><small>"
                     f"<b>{_escape(src['domain'])}</b> · {_escape(src['title'])} · {label}</small></td></tr></table>")
     return "".join(rows)
@@ -457,21 +496,25 @@ def _escape(text: str) -> str:
 
 class _HitRow(QWidget):
     def __init__(self, n: int, hit: Hit, baseline: float | None, cut: float | None, *, more: bool = False,
-                 kept_by: str = "within its distance cut") -> None:
+                 kept_by: str = "") -> None:
         super().__init__()
         self.hit = hit
-        pin = ("<span style='background:#e67700;color:white'>&nbsp;PINNED&nbsp;</span> " if hit.pinned else "") + \
-            ("<span style='background:#1971c2;color:white'>&nbsp;MORE&nbsp;</span> " if more else "")
+        kept_by = kept_by or tr("within its distance cut")
+        pin = (f"<span style='background:#e67700;color:white'>&nbsp;{tr('PINNED')}&nbsp;</span> " if hit.pinned
+               else "") + (f"<span style='background:#1971c2;color:white'>&nbsp;{tr('MORE')}&nbsp;</span> " if more
+                           else "")
         # In words a curator reads (R9: against the measured unrelated questions); the numbers in the tooltip.
         if hit.closer_than is None:
-            plain = f" — distance {hit.distance:.3f}"
+            plain = " — " + tr("distance {d}").format(d=f"{hit.distance:.3f}")
         elif hit.closer_than >= 0.995:
-            plain = " — closer than every unrelated question"
+            plain = " — " + tr("closer than every unrelated question")
         else:
-            plain = f" — closer than {hit.closer_than:.0%} of unrelated questions"
+            plain = " — " + tr("closer than {share} of unrelated questions").format(share=f"{hit.closer_than:.0%}")
         title = QLabel(f"{pin}<b>[{n}] {_escape(hit.document)}</b>{plain}")
-        cal = f"; calibrated similarity {hit.calibrated:+.2f} (0 = unrelated-pair median)" if hit.calibrated else ""
-        title.setToolTip(f"cosine distance {hit.distance:.3f}" + (f", cut {cut:.3f}" if cut is not None else "") + cal)
+        cal = "; " + tr("calibrated similarity {s} (0 = unrelated-pair median)").format(
+            s=f"{hit.calibrated:+.2f}") if hit.calibrated else ""
+        title.setToolTip(tr("cosine distance {d}").format(d=f"{hit.distance:.3f}")
+                         + (", " + tr("cut {cut}").format(cut=f"{cut:.3f}") if cut is not None else "") + cal)
         title.setObjectName("pinned" if hit.pinned else "hit")
         title.setWordWrap(True)  # long titles wrap: a row never needs sideways scrolling
         preview = QLabel(hit.text[:160].replace("\n", " ") + ("…" if len(hit.text) > 160 else ""))
@@ -479,10 +522,11 @@ class _HitRow(QWidget):
         lay = QFormLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
         lay.addRow(title)
-        decision = "distance" if kept_by == "within its distance cut" else "other"
-        self.bar = DistanceBar(hit.distance, baseline, cut, decision=decision, why=f"Kept: {kept_by}")
+        decision = "distance" if kept_by == tr("within its distance cut") else "other"
+        self.bar = DistanceBar(hit.distance, baseline, cut, decision=decision,
+                               why=tr("Kept: {why}").format(why=kept_by))
         lay.addRow(self.bar)
-        why = QLabel(f"<small>kept: {kept_by}</small>")
+        why = QLabel("<small>" + tr("kept: {why}").format(why=kept_by) + "</small>")
         why.setObjectName("kept_by")
         why.setWordWrap(True)
         lay.addRow(why)

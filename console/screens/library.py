@@ -27,16 +27,55 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from biny.console.i18n import QT_TR_NOOP, date, number, tr
 from biny.console.models.library import LibraryModel
 from biny.console.ops import run_op
 from biny.console.widgets.dialogs import NewSpaceDialog, UnlockDialog
 from biny.core import Engine, IngestReport, Progress
 
 # Chars/token and revision are in the report beside the table; the title keeps the room.
-COLUMNS = ["Title", "Type", "Pages", "Chunks", "Status", "Ingested"]
+COLUMNS = [QT_TR_NOOP("Title"), QT_TR_NOOP("Type"), QT_TR_NOOP("Pages"), QT_TR_NOOP("Chunks"), QT_TR_NOOP("Status"),
+           QT_TR_NOOP("Ingested")]
+
+# Progress stages and outcomes as the engine names them (core/progress.py, core/results.py), shown translated.
+_STAGE_NAMES = {"read": QT_TR_NOOP("reading pages and figures"), "parse": QT_TR_NOOP("reading"),
+                "embed": QT_TR_NOOP("embedding"), "file": QT_TR_NOOP("starting"), "file_done": QT_TR_NOOP("finished"),
+                "done": QT_TR_NOOP("done")}
+OUTCOMES = {"ingested": QT_TR_NOOP("ingested"), "unchanged": QT_TR_NOOP("unchanged"), "failed": QT_TR_NOOP("failed"),
+            "cancelled": QT_TR_NOOP("cancelled"), "working": QT_TR_NOOP("working")}
+STATUSES = {"active": QT_TR_NOOP("active"), "archived": QT_TR_NOOP("archived"), "deleted": QT_TR_NOOP("deleted"),
+            "pending": QT_TR_NOOP("pending"), "damaged": QT_TR_NOOP("damaged"), "mixed": QT_TR_NOOP("mixed")}
+KINDS = {"table": QT_TR_NOOP("table"), "text": QT_TR_NOOP("text"), "image": QT_TR_NOOP("image"),
+         "row": QT_TR_NOOP("table row"),
+         "markdown": QT_TR_NOOP("Markdown text"), "html": QT_TR_NOOP("web page (HTML)"),
+         "pdf": QT_TR_NOOP("PDF document"), "docx": QT_TR_NOOP("Word document (DOCX)")}
 
 
-_STAGE_NAMES = {"read": "reading pages and figures"}
+# Texts translated inside f-strings, where pyside6-lupdate does not look: marked here for extraction
+# (tests/console/test_i18n.py checks that every tr() text is in the catalogue).
+_IN_FSTRINGS = (
+    QT_TR_NOOP("Report"),
+    QT_TR_NOOP("Select a document to see its report."),
+    QT_TR_NOOP("none"),
+    QT_TR_NOOP("Type"),
+    QT_TR_NOOP("Pages"),
+    QT_TR_NOOP("Pages without text layer"),
+    QT_TR_NOOP("Pages read by OCR"),
+    QT_TR_NOOP("Figures described"),
+    QT_TR_NOOP("Decorations skipped"),
+    QT_TR_NOOP("Chunks"),
+    QT_TR_NOOP("Estimated chars/token"),
+    QT_TR_NOOP("Chunks re-split at the model limit"),
+    QT_TR_NOOP("Revision"),
+    QT_TR_NOOP("Warnings"),
+    QT_TR_NOOP("CJK share {share}"),
+    QT_TR_NOOP("Recent failures"),
+)
+
+
+def _named(table: dict[str, str], key: str) -> str:
+    """An engine value in words of the interface language (the value itself when unknown)."""
+    return tr(table[key]) if key in table else key
 
 
 def _where(d: Any, counter: str) -> str:
@@ -44,10 +83,11 @@ def _where(d: Any, counter: str) -> str:
     pages = sorted(set(d.visual_pages.get(counter, [])))
     if not pages:
         return ""
-    unit = "page" if d.kind == "pdf" else "image"
-    names = ["header/footer" if p == 0 else str(p) for p in pages[:15]]
-    more = f" and {len(pages) - 15} more" if len(pages) > 15 else ""
-    return f" <small>— {unit}{'s' if len(pages) > 1 else ''} {', '.join(names)}{more}</small>"
+    many = len(pages) > 1
+    unit = (tr("pages") if many else tr("page")) if d.kind == "pdf" else (tr("images") if many else tr("image"))
+    names = [tr("header/footer") if p == 0 else str(p) for p in pages[:15]]
+    more = tr(" and {n} more").format(n=len(pages) - 15) if len(pages) > 15 else ""
+    return f" <small>— {unit} {', '.join(names)}{more}</small>"
 
 
 def _pages(pages: int) -> str:
@@ -78,16 +118,16 @@ class LibraryScreen(QWidget):
         self.spaces.setObjectName("spaces")
         self.spaces.currentItemChanged.connect(
             lambda cur, _prev: self.model.select(str(cur.data(Qt.ItemDataRole.UserRole)) if cur else ""))
-        self.new_space_btn = QPushButton("New space…")
+        self.new_space_btn = QPushButton(tr("New space…"))
         self.new_space_btn.clicked.connect(self.ask_new_space)
-        self.delete_space_btn = QPushButton("Delete space…")
+        self.delete_space_btn = QPushButton(tr("Delete space…"))
         self.delete_space_btn.clicked.connect(self.ask_delete_space)
-        self.unlock_btn = QPushButton("Unlock…")
+        self.unlock_btn = QPushButton(tr("Unlock…"))
         self.unlock_btn.setObjectName("unlock")
         self.unlock_btn.clicked.connect(self.ask_unlock)
         self.unlock_btn.setVisible(False)
         left = QVBoxLayout()
-        left.addWidget(QLabel("<b>Spaces</b>"))
+        left.addWidget(QLabel("<b>" + tr("Spaces") + "</b>"))
         left.addWidget(self.spaces, 1)
         left.addWidget(self.unlock_btn)
         left.addWidget(self.new_space_btn)
@@ -96,17 +136,17 @@ class LibraryScreen(QWidget):
         left_w.setLayout(left)
 
         # Documents
-        self.add_files_btn = QPushButton("Add files…")
+        self.add_files_btn = QPushButton(tr("Add files…"))
         self.add_files_btn.clicked.connect(self.pick_files)
-        self.add_folder_btn = QPushButton("Add folder…")
+        self.add_folder_btn = QPushButton(tr("Add folder…"))
         self.add_folder_btn.clicked.connect(self.pick_folder)
-        self.archive_btn = QPushButton("Archive")
+        self.archive_btn = QPushButton(tr("Archive"))
         self.archive_btn.clicked.connect(lambda: self._set_status("archived"))
-        self.restore_btn = QPushButton("Restore")
+        self.restore_btn = QPushButton(tr("Restore"))
         self.restore_btn.clicked.connect(lambda: self._set_status("active"))
-        self.delete_doc_btn = QPushButton("Delete")
+        self.delete_doc_btn = QPushButton(tr("Delete"))
         self.delete_doc_btn.clicked.connect(self._delete_doc)
-        self.reingest_btn = QPushButton("Re-ingest")
+        self.reingest_btn = QPushButton(tr("Re-ingest"))
         self.reingest_btn.clicked.connect(self._reingest)
         # Adding sits above the table, acting on the selected document below it: two short rows
         # instead of one long one, so the window works from 1024 px wide.
@@ -115,14 +155,14 @@ class LibraryScreen(QWidget):
             bar.addWidget(b)
         bar.addStretch(1)
         doc_bar = QHBoxLayout()
-        doc_bar.addWidget(QLabel("Selected document:"))
+        doc_bar.addWidget(QLabel(tr("Selected document:")))
         for b in (self.reingest_btn, self.archive_btn, self.restore_btn, self.delete_doc_btn):
             doc_bar.addWidget(b)
         doc_bar.addStretch(1)
 
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("documents")
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setHorizontalHeaderLabels([tr(c) for c in COLUMNS])
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -134,7 +174,7 @@ class LibraryScreen(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.columns_sized = False  # set by the main window when it restores remembered widths
         self.table.itemSelectionChanged.connect(self._show_report)
-        self.empty_hint = QLabel("No documents yet. Add files or drop them here (PDF, DOCX, HTML, Markdown, text).")
+        self.empty_hint = QLabel(tr("No documents yet. Add files or drop them here (PDF, DOCX, HTML, Markdown, text)."))
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_hint.setWordWrap(True)  # a long hint must not set the window's minimum width
 
@@ -143,12 +183,12 @@ class LibraryScreen(QWidget):
         self.queue.setObjectName("queue")
         self.queue.setMaximumHeight(110)
         self.file_progress = QProgressBar()
-        self.file_progress.setFormat("%p% of this file")
+        self.file_progress.setFormat(tr("%p% of this file"))
         self.overall_progress = QProgressBar()
-        self.overall_progress.setFormat("%v of %m files")
+        self.overall_progress.setFormat(tr("%v of %m files"))
         self.progress_label = QLabel("")
         self.progress_label.setWordWrap(True)
-        self.cancel_btn = QPushButton("Cancel")
+        self.cancel_btn = QPushButton(tr("Cancel"))
         self.cancel_btn.setEnabled(False)
         self.cancel_btn.clicked.connect(self.cancel_ingest)
         prog = QHBoxLayout()
@@ -165,7 +205,7 @@ class LibraryScreen(QWidget):
         mid.addWidget(self.table, 1)
         mid.addLayout(doc_bar)
         mid.addWidget(self.empty_hint)
-        mid.addWidget(QLabel("<b>Ingestion</b>"))
+        mid.addWidget(QLabel("<b>" + tr("Ingestion") + "</b>"))
         mid.addLayout(prog)
         mid.addWidget(self.progress_label)
         mid.addWidget(self.queue)
@@ -216,10 +256,11 @@ class LibraryScreen(QWidget):
         self.spaces.blockSignals(True)
         self.spaces.clear()
         for s in state.spaces:
-            enc = ("encrypted, locked" if s.locked else "encrypted") if s.encrypted else "not encrypted"
-            item = QListWidgetItem(s.name + ("  · locked" if s.locked else ""))
+            enc = (tr("encrypted, locked") if s.locked else tr("encrypted")) if s.encrypted else tr("not encrypted")
+            item = QListWidgetItem(s.name + ("  · " + tr("locked") if s.locked else ""))
             item.setData(Qt.ItemDataRole.UserRole, s.name)
-            item.setToolTip(f"{s.documents} documents, {s.chunks} chunks, {enc}")
+            item.setToolTip(tr("{docs} documents, {chunks} chunks, {encryption}").format(
+                docs=number(s.documents), chunks=number(s.chunks), encryption=enc))
             self.spaces.addItem(item)
         if self.current_space in names:
             self.spaces.setCurrentRow(names.index(self.current_space or ""))
@@ -280,9 +321,9 @@ class LibraryScreen(QWidget):
         if not self.current_space:
             return
         answer = QMessageBox.question(
-            self, "Delete space",
-            f"Delete the space “{self.current_space}” and every document and chunk in it?\n"
-            "This cannot be undone.",
+            self, tr("Delete space"),
+            tr("Delete the space “{name}” and every document and chunk in it?\nThis cannot be undone.").format(
+                name=self.current_space),
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.model.delete_space()
@@ -297,15 +338,18 @@ class LibraryScreen(QWidget):
         self.table.blockSignals(True)
         self.table.setRowCount(len(docs))
         for r, d in enumerate(docs):
-            values: list[Any] = [d.title, d.kind, _pages(d.pages), d.chunks, d.status,
-                                 d.ingested_at.strftime("%Y-%m-%d")]
+            rows = self.model.state.tables.get(d.doc_id)
+            title = tr("{name} — {n} rows").format(name=d.title, n=number(len(rows))) if rows else d.title
+            values: list[Any] = [title, _named(KINDS, d.kind), _pages(d.pages), number(d.chunks),
+                                 _named(STATUSES, d.status),
+                                 date(d.ingested_at)]
             for c, v in enumerate(values):
                 item = QTableWidgetItem(str(v))
                 item.setData(Qt.ItemDataRole.UserRole, d.doc_id)
                 if c == 0:
-                    item.setToolTip(f"{d.title}\n{d.path}")
+                    item.setToolTip(f"{title}\n{d.path}")
                 elif COLUMNS[c] == "Ingested":
-                    item.setToolTip(d.ingested_at.strftime("%Y-%m-%d %H:%M UTC"))
+                    item.setToolTip(date(d.ingested_at, with_time=True))
                 self.table.setItem(r, c, item)
             if d.doc_id == selected:
                 self.table.selectRow(r)
@@ -315,9 +359,9 @@ class LibraryScreen(QWidget):
                 self.table.resizeColumnToContents(c)
             self.columns_sized = True
         self.empty_hint.setText(
-            "This space is encrypted and locked: unlock it with its passphrase to see and search its documents."
+            tr("This space is encrypted and locked: unlock it with its passphrase to see and search its documents.")
             if self.locked else
-            "No documents yet. Add files or drop them here (PDF, DOCX, HTML, Markdown, text).")
+            tr("No documents yet. Add files or drop them here (PDF, DOCX, HTML, Markdown, text)."))
         self.empty_hint.setVisible(not docs)
         self._show_report()
 
@@ -339,32 +383,34 @@ class LibraryScreen(QWidget):
             b.setEnabled(writable)
         if d is None:
             failures = self.model.state.failures
-            html = "<h3>Report</h3><p>Select a document to see its report.</p>"
+            html = f"<h3>{tr('Report')}</h3><p>{tr('Select a document to see its report.')}</p>"
             if failures:
-                html += "<h4>Recent failures</h4><ul>" + "".join(
+                html += f"<h4>{tr('Recent failures')}</h4><ul>" + "".join(
                     f"<li><b>{Path(f['path']).name}</b>: {f['message']}</li>" for f in failures) + "</ul>"
             self.report.setHtml(html)
             return
         items = [f"<li>{w}</li>" for w in d.warnings]
         if d.status == "damaged":
-            items.insert(0, "<li><b>Damaged:</b> its stored passages no longer match what was ingested, so it is "
-                            "left out of answers. Re-ingest it, or run Settings → Data → Repair.</li>")
-        warn = "".join(items) or "<li>none</li>"
+            items.insert(0, "<li><b>" + tr("Damaged:") + "</b> " + tr(
+                "its stored passages no longer match what was ingested, so it is left out of answers. Re-ingest it, "
+                "or run Settings → Data → Repair.") + "</li>")
+        warn = "".join(items) or f"<li>{tr('none')}</li>"
         self.report.setHtml(
             f"<h3>{d.title}</h3><p><small>{d.path}</small></p><table>"
-            f"<tr><td>Type</td><td>{d.kind}</td></tr>"
-            f"<tr><td>Pages</td><td>{_pages(d.pages)}</td></tr>"
-            f"<tr><td>Pages without text layer</td><td>{d.pages_without_text}</td></tr>"
-            f"<tr><td>Pages OCR'd</td><td>{d.pages_ocr}{_where(d, 'pages_ocr')}</td></tr>"
-            f"<tr><td>Figures described</td><td>{d.figures_described}{_where(d, 'figures_described')}</td></tr>"
-            f"<tr><td>Decorations skipped</td><td>{d.decorations_skipped}{_where(d, 'decorations_skipped')}"
+            f"<tr><td>{tr('Type')}</td><td>{_named(KINDS, d.kind)}</td></tr>"
+            f"<tr><td>{tr('Pages')}</td><td>{_pages(d.pages)}</td></tr>"
+            f"<tr><td>{tr('Pages without text layer')}</td><td>{d.pages_without_text}</td></tr>"
+            f"<tr><td>{tr('Pages read by OCR')}</td><td>{d.pages_ocr}{_where(d, 'pages_ocr')}</td></tr>"
+            f"<tr><td>{tr('Figures described')}</td><td>{d.figures_described}{_where(d, 'figures_described')}"
             "</td></tr>"
-            f"<tr><td>Chunks</td><td>{d.chunks}</td></tr>"
-            f"<tr><td>Estimated chars/token</td><td>{d.chars_per_token:.2f} "
-            f"(CJK share {d.cjk_share:.0%})</td></tr>"
-            f"<tr><td>Chunks re-split at the model limit</td><td>{d.resplits}</td></tr>"
-            f"<tr><td>Revision</td><td>{d.revision} ({d.status})</td></tr>"
-            f"</table><h4>Warnings</h4><ul>{warn}</ul>"
+            f"<tr><td>{tr('Decorations skipped')}</td><td>{d.decorations_skipped}"
+            f"{_where(d, 'decorations_skipped')}</td></tr>"
+            f"<tr><td>{tr('Chunks')}</td><td>{number(d.chunks)}</td></tr>"
+            f"<tr><td>{tr('Estimated chars/token')}</td><td>{number(d.chars_per_token, 2)} "
+            f"({tr('CJK share {share}').format(share=f'{d.cjk_share:.0%}')})</td></tr>"
+            f"<tr><td>{tr('Chunks re-split at the model limit')}</td><td>{d.resplits}</td></tr>"
+            f"<tr><td>{tr('Revision')}</td><td>{d.revision} ({_named(STATUSES, d.status)})</td></tr>"
+            f"</table><h4>{tr('Warnings')}</h4><ul>{warn}</ul>"
         )
 
     def _set_status(self, status: str) -> None:
@@ -376,7 +422,7 @@ class LibraryScreen(QWidget):
         doc_id = self.selected_doc_id()
         if not doc_id:
             return
-        answer = QMessageBox.question(self, "Delete document", "Delete this document and its chunks?")
+        answer = QMessageBox.question(self, tr("Delete document"), tr("Delete this document and its chunks?"))
         if answer == QMessageBox.StandardButton.Yes:
             self._set_status("deleted")
 
@@ -389,12 +435,13 @@ class LibraryScreen(QWidget):
     # ---- ingestion ---------------------------------------------------------------------------
     def pick_files(self) -> None:
         files, _ = QFileDialog.getOpenFileNames(
-            self, "Add documents", "", "Documents (*.pdf *.docx *.html *.htm *.md *.txt *.rst);;All files (*)")
+            self, tr("Add documents"), "",
+            tr("Documents") + " (*.pdf *.docx *.html *.htm *.md *.txt *.rst);;" + tr("All files") + " (*)")
         if files:
             self.ingest([Path(f) for f in files])
 
     def pick_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Add a folder of documents")
+        folder = QFileDialog.getExistingDirectory(self, tr("Add a folder of documents"))
         if folder:
             self.ingest([Path(folder)])
 
@@ -413,24 +460,24 @@ class LibraryScreen(QWidget):
 
     def ingest(self, paths: list[Path]) -> None:
         if not self.current_space:
-            self.error.emit("Create or select a space first.", "")
+            self.error.emit(tr("Create or select a space first."), "")
             return
         if self.busy:
-            self.error.emit("An ingestion is already running; wait for it or cancel it.", "")
+            self.error.emit(tr("An ingestion is already running; wait for it or cancel it."), "")
             return
         self.queue.clear()
         self.overall_progress.setRange(0, 1)
         self.overall_progress.setValue(0)
         self.file_progress.setRange(0, 100)
         self.file_progress.setValue(0)
-        self.progress_label.setText("Looking for documents…")
+        self.progress_label.setText(tr("Looking for documents…"))
         if self.model.ingest(paths):
             self.cancel_btn.setEnabled(True)
 
     def cancel_ingest(self) -> None:
         if self.op is not None:
             self.model.cancel_ingest()
-            self.progress_label.setText("Cancelling… the current file is rolled back.")
+            self.progress_label.setText(tr("Cancelling… the current file is rolled back."))
 
     def _on_progress(self, p: Progress) -> None:
         """Structured progress (core/progress.py): file n of N, the step within the file, its outcome."""
@@ -439,7 +486,7 @@ class LibraryScreen(QWidget):
         if p.stage == "file":
             self.overall_progress.setValue(p.file_index)
             self.file_progress.setValue(0)
-            self.queue.addItem(QListWidgetItem(f"working    {p.file}"))
+            self.queue.addItem(QListWidgetItem(f"{_named(OUTCOMES, 'working'):<10} {p.file}"))
         elif p.stage in ("embed", "read") and p.total:
             # "read": pages or figures read by OCR / the vision model, one step per page (I2).
             self.file_progress.setValue(int(100 * p.done / p.total))
@@ -448,23 +495,25 @@ class LibraryScreen(QWidget):
             self.file_progress.setValue(100)
             item = self.queue.item(self.queue.count() - 1)
             if item is not None:
-                item.setText(f"{p.outcome:<10} {p.file}")
+                item.setText(f"{_named(OUTCOMES, p.outcome or ''):<10} {p.file}")
         elif p.stage == "done":
             self.overall_progress.setValue(p.file_count)
         name = f" {p.file}" if p.file else ""
-        where = f" ({p.file_index + 1} of {p.file_count})" if p.file_count and p.stage != "done" else ""
+        where = tr(" ({n} of {total})").format(n=p.file_index + 1, total=p.file_count) \
+            if p.file_count and p.stage != "done" else ""
         step = f" {p.done}/{p.total}" if p.stage == "read" and p.total else ""
-        self.progress_label.setText(f"{_STAGE_NAMES.get(p.stage, p.stage)}{step}{name}{where}")
+        self.progress_label.setText(f"{_named(_STAGE_NAMES, p.stage)}{step}{name}{where}")
 
     def _ingest_done(self, report: IngestReport) -> None:
         for n, f in enumerate(report.files):
             item = self.queue.item(n)
             if item is not None:
-                detail = f"{f.chunks} chunks" if f.outcome == "ingested" else f.message
-                item.setText(f"{f.outcome:<10} {Path(f.path).name}: {detail}")
+                detail = tr("{n} chunks").format(n=number(f.chunks)) if f.outcome == "ingested" else f.message
+                item.setText(f"{_named(OUTCOMES, f.outcome):<10} {Path(f.path).name}: {detail}")
                 item.setToolTip(f.message)
-        summary = (f"{len(report.by('ingested'))} ingested, {len(report.by('unchanged'))} unchanged, "
-                   f"{len(report.by('failed'))} failed" + (" — cancelled" if report.cancelled else ""))
+        summary = tr("{ingested} ingested, {unchanged} unchanged, {failed} failed").format(
+            ingested=len(report.by("ingested")), unchanged=len(report.by("unchanged")),
+            failed=len(report.by("failed"))) + (" — " + tr("cancelled") if report.cancelled else "")
         self.progress_label.setText(summary)
         if report.files and not report.cancelled:
             self.overall_progress.setRange(0, len(report.files))

@@ -21,11 +21,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from biny.console.i18n import QT_TR_NOOP, date, tr
 from biny.console.models.memory import STATUS_FILTERS, MemoryModel
 from biny.console.ops import run_op
 from biny.core import Engine, RecallResult
 
-COLUMNS = ["Scope", "Status", "Rev", "Updated", "Fact"]
+COLUMNS = [QT_TR_NOOP("Scope"), QT_TR_NOOP("Status"), QT_TR_NOOP("Rev"), QT_TR_NOOP("Updated"), QT_TR_NOOP("Fact")]
+FILTER_NAMES = {"active + archived": QT_TR_NOOP("active + archived"), "active": QT_TR_NOOP("active"),
+                "archived": QT_TR_NOOP("archived"), "deleted": QT_TR_NOOP("deleted")}
 
 
 class MemoryScreen(QWidget):
@@ -44,25 +47,27 @@ class MemoryScreen(QWidget):
         self.scope.setMinimumWidth(200)
         edit = self.scope.lineEdit()
         if edit is not None:
-            edit.setPlaceholderText("scope, e.g. tenant:acme/user:ana")
+            edit.setPlaceholderText(tr("scope, e.g. tenant:acme/user:ana"))
         self.scope.currentTextChanged.connect(lambda text: self.model.refresh(scope=text))
         self.status = QComboBox()
-        self.status.addItems(list(STATUS_FILTERS))
-        self.status.currentTextChanged.connect(lambda text: self.model.refresh(status_filter=text))
-        self.add_btn = QPushButton("Add fact…")
+        for key in STATUS_FILTERS:
+            self.status.addItem(tr(FILTER_NAMES[key]), key)
+        self.status.currentIndexChanged.connect(
+            lambda _i: self.model.refresh(status_filter=str(self.status.currentData())))
+        self.add_btn = QPushButton(tr("Add fact…"))
         self.add_btn.clicked.connect(self.ask_add)
-        self.edit_btn = QPushButton("Edit…")
+        self.edit_btn = QPushButton(tr("Edit…"))
         self.edit_btn.clicked.connect(self.ask_edit)
-        self.archive_btn = QPushButton("Archive")
+        self.archive_btn = QPushButton(tr("Archive"))
         self.archive_btn.clicked.connect(lambda: self._set_status("archived"))
-        self.restore_btn = QPushButton("Restore")
+        self.restore_btn = QPushButton(tr("Restore"))
         self.restore_btn.clicked.connect(lambda: self._set_status("active"))
-        self.delete_btn = QPushButton("Delete")
+        self.delete_btn = QPushButton(tr("Delete"))
         self.delete_btn.clicked.connect(lambda: self._set_status("deleted"))
         top = QHBoxLayout()
-        top.addWidget(QLabel("Scope"))
+        top.addWidget(QLabel(tr("Scope")))
         top.addWidget(self.scope, 1)
-        top.addWidget(QLabel("Status"))
+        top.addWidget(QLabel(tr("Status")))
         top.addWidget(self.status)
         # Fact actions on a row of their own, so the screen fits 1024 px.
         actions = QHBoxLayout()
@@ -72,7 +77,7 @@ class MemoryScreen(QWidget):
 
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setObjectName("facts")
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setHorizontalHeaderLabels([tr(c) for c in COLUMNS])
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -84,16 +89,16 @@ class MemoryScreen(QWidget):
 
         self.question = QLineEdit()
         self.question.setObjectName("recall_question")
-        self.question.setPlaceholderText("Try a recall: a question in this scope…")
+        self.question.setPlaceholderText(tr("Try a recall: a question in this scope…"))
         self.question.returnPressed.connect(self.recall)
-        self.recall_btn = QPushButton("Recall")
+        self.recall_btn = QPushButton(tr("Recall"))
         self.recall_btn.clicked.connect(self.recall)
         row = QHBoxLayout()
         row.addWidget(self.question, 1)
         row.addWidget(self.recall_btn)
         self.chain = QTreeWidget()
         self.chain.setObjectName("chain")
-        self.chain.setHeaderLabels(["Step", "What happened"])
+        self.chain.setHeaderLabels([tr("Step"), tr("What happened")])
         self.chain.setColumnWidth(0, 140)
         self.block = QLabel("")
         self.block.setObjectName("reference_block")
@@ -103,7 +108,7 @@ class MemoryScreen(QWidget):
         bottom = QWidget()
         bl = QVBoxLayout(bottom)
         bl.setContentsMargins(0, 0, 0, 0)
-        bl.addWidget(QLabel("<b>Recall test</b> — the recall chain, step by step (M1–M7)"))
+        bl.addWidget(QLabel("<b>" + tr("Recall test") + "</b> — " + tr("the recall chain, step by step (M1–M7)")))
         bl.addLayout(row)
         bl.addWidget(self.chain, 1)
         bl.addWidget(self.block)
@@ -129,7 +134,7 @@ class MemoryScreen(QWidget):
         self.model.refresh(scope=self.scope.currentText())
 
     def refresh(self) -> None:
-        self.model.refresh(scope=self.scope.currentText(), status_filter=self.status.currentText())
+        self.model.refresh(scope=self.scope.currentText(), status_filter=str(self.status.currentData()))
 
     def _render(self) -> None:
         state = self.model.state
@@ -144,7 +149,8 @@ class MemoryScreen(QWidget):
         self.table.setRowCount(len(state.facts))
         fit_columns = bool(state.facts) and not self.columns_sized
         for r, f in enumerate(state.facts):
-            for c, v in enumerate([f.scope, f.status, f.revision, f.updated_at.strftime("%Y-%m-%d %H:%M"), f.text]):
+            status = tr(FILTER_NAMES[f.status]) if f.status in FILTER_NAMES else f.status
+            for c, v in enumerate([f.scope, status, f.revision, date(f.updated_at, with_time=True), f.text]):
                 item = QTableWidgetItem(str(v))
                 item.setData(Qt.ItemDataRole.UserRole, f.fact_id)
                 self.table.setItem(r, c, item)
@@ -165,10 +171,10 @@ class MemoryScreen(QWidget):
     def ask_add(self) -> None:
         scope = self.scope.currentText().strip()
         if not scope:
-            scope, ok = QInputDialog.getText(self, "New fact", "Scope (e.g. tenant:acme/user:ana):")
+            scope, ok = QInputDialog.getText(self, tr("New fact"), tr("Scope (e.g. tenant:acme/user:ana):"))
             if not ok or not scope.strip():
                 return
-        text, ok = QInputDialog.getMultiLineText(self, "New fact", f"Fact for {scope}:")
+        text, ok = QInputDialog.getMultiLineText(self, tr("New fact"), tr("Fact for {scope}:").format(scope=scope))
         if ok and text.strip():
             self.add(text, scope.strip())
 
@@ -177,7 +183,7 @@ class MemoryScreen(QWidget):
         fact = self.model.fact(fid) if fid else None
         if fact is None:
             return
-        text, ok = QInputDialog.getMultiLineText(self, "Edit fact", "New revision:", fact.text)
+        text, ok = QInputDialog.getMultiLineText(self, tr("Edit fact"), tr("New revision:"), fact.text)
         if ok and text.strip():
             self.edit(fact.fact_id, text)
 
@@ -202,13 +208,15 @@ class MemoryScreen(QWidget):
             top.setToolTip(1, step.summary)
             if step.box == "M4":
                 for fid, rev, score in step.data.get("ranked", []):
-                    item = QTreeWidgetItem(top, ["ranked", f"{texts.get(fid, fid)}  (score {score:.2f})"])
-                    item.setToolTip(1, f"fact {fid}, revision {rev}, score {score:.3f}")
+                    item = QTreeWidgetItem(top, [tr("ranked"), f"{texts.get(fid, fid)}  ("
+                                                 + tr("score {s}").format(s=f"{score:.2f}") + ")"])
+                    item.setToolTip(1, tr("fact {id}, revision {rev}, score {s}").format(id=fid, rev=rev,
+                                                                                       s=f"{score:.3f}"))
             self.chain.addTopLevelItem(top)
-        dropped = QTreeWidgetItem(["dropped", f"{len(result.dropped)} candidate(s)"])
+        dropped = QTreeWidgetItem([tr("dropped"), tr("{n} candidate(s)").format(n=len(result.dropped))])
         for d in result.dropped:
             item = QTreeWidgetItem(dropped, [d.reason, texts.get(d.fact_id, d.fact_id)])
-            item.setToolTip(1, f"fact {d.fact_id}")
+            item.setToolTip(1, tr("fact {id}").format(id=d.fact_id))
         self.chain.addTopLevelItem(dropped)
         self.chain.expandAll()
-        self.block.setText(result.reference_block or "Nothing recalled: no fact close enough in this scope.")
+        self.block.setText(result.reference_block or tr("Nothing recalled: no fact close enough in this scope."))

@@ -30,14 +30,34 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from biny.console.i18n import QT_TR_NOOP, tr
 from biny.console.models.review import FILTERS, ReviewModel
 from biny.console.ops import run_op
 from biny.core import Engine
 
 SNAPSHOT_SHOWN = 30_000
+FILTER_NAMES = {"waiting": QT_TR_NOOP("waiting"), "all": QT_TR_NOOP("all")}
+STATUS_NAMES = {"pending": QT_TR_NOOP("pending"), "approved": QT_TR_NOOP("approved"),
+                "rejected": QT_TR_NOOP("rejected")}
 KEYS = {Qt.Key.Key_A: "approve", Qt.Key.Key_X: "reject", Qt.Key.Key_E: "edit", Qt.Key.Key_Space: "skip",
         Qt.Key.Key_Backspace: "undo", Qt.Key.Key_J: "next", Qt.Key.Key_K: "previous",
         Qt.Key.Key_Down: "next", Qt.Key.Key_Up: "previous"}
+
+
+# Texts translated inside f-strings, where pyside6-lupdate does not look: marked here for extraction
+# (tests/console/test_i18n.py checks that every tr() text is in the catalogue).
+_IN_FSTRINGS = (
+    QT_TR_NOOP("Numbers not traced to a source:"),
+    QT_TR_NOOP("Question"),
+    QT_TR_NOOP("Answer given"),
+    QT_TR_NOOP("(public sources, not your material)"),
+    QT_TR_NOOP("Entry compared with the answer"),
+    QT_TR_NOOP("(green: added · red: dropped)"),
+    QT_TR_NOOP("read"),
+    QT_TR_NOOP("Near-duplicate of existing knowledge."),
+    QT_TR_NOOP("Nearest existing knowledge: measuring…"),
+    QT_TR_NOOP("No page was read for this result: nothing from it is used."),
+)
 
 
 def _esc(text: Any) -> str:
@@ -69,14 +89,15 @@ class ReviewScreen(QWidget):
         self.model.connect("nearest", self._nearest_loaded)
         self.shown_id = ""  # the review id on display (the throughput bench waits on it)
 
-        self.headline = QLabel("Select a space in the Library.")
+        self.headline = QLabel(tr("Select a space in the Library."))
         self.headline.setObjectName("review_state")
         self.filter = QComboBox()
-        self.filter.addItems(list(FILTERS))
-        self.filter.currentTextChanged.connect(self._filter_changed)
+        for key in FILTERS:
+            self.filter.addItem(tr(FILTER_NAMES[key]), key)
+        self.filter.currentIndexChanged.connect(lambda _i: self._filter_changed(str(self.filter.currentData())))
         top = QHBoxLayout()
         top.addWidget(self.headline, 1)
-        top.addWidget(QLabel("Show"))
+        top.addWidget(QLabel(tr("Show")))
         top.addWidget(self.filter)
 
         self.queue = QListWidget()
@@ -84,7 +105,7 @@ class ReviewScreen(QWidget):
         self.queue.setWordWrap(True)  # each item's two lines fit, in any script (a CJK first line was elided)
         self.queue.installEventFilter(self)
         self.queue.currentRowChanged.connect(self._row_changed)
-        self.keys_hint = QLabel("a approve · x reject · e edit · space skip · ⌫ undo · j/k move")
+        self.keys_hint = QLabel(tr("a approve · x reject · e edit · space skip · ⌫ undo · j/k move"))
         self.keys_hint.setObjectName("keys_hint")
         left = QWidget()
         ll = QVBoxLayout(left)
@@ -108,13 +129,13 @@ class ReviewScreen(QWidget):
         self.nearest.setObjectName("nearest")
         self.nearest.setWordWrap(True)
         buttons = QHBoxLayout()
-        self.approve_btn = QPushButton("Approve (a)")
+        self.approve_btn = QPushButton(tr("Approve (a)"))
         self.approve_btn.clicked.connect(lambda: self.act("approve"))
-        self.reject_btn = QPushButton("Reject… (x)")
+        self.reject_btn = QPushButton(tr("Reject… (x)"))
         self.reject_btn.clicked.connect(self.reject_with_reason)
-        self.edit_btn = QPushButton("Edit (e)")
+        self.edit_btn = QPushButton(tr("Edit (e)"))
         self.edit_btn.clicked.connect(lambda: self.act("edit"))
-        self.undo_btn = QPushButton("Undo (⌫)")
+        self.undo_btn = QPushButton(tr("Undo (⌫)"))
         self.undo_btn.clicked.connect(lambda: self.act("undo"))
         for b in (self.approve_btn, self.reject_btn, self.edit_btn, self.undo_btn):
             buttons.addWidget(b)
@@ -122,7 +143,8 @@ class ReviewScreen(QWidget):
         entry_box = QWidget()
         el = QVBoxLayout(entry_box)
         el.setContentsMargins(0, 0, 0, 0)
-        el.addWidget(QLabel("<b>Entry to store</b> — regenerated from the pages read, not the visitor's answer"))
+        el.addWidget(QLabel("<b>" + tr("Entry to store") + "</b> — "
+                                + tr("regenerated from the pages read, not the visitor's answer")))
         el.addWidget(self.entry, 1)
         el.addWidget(self.nearest)
         el.addLayout(buttons)
@@ -192,7 +214,7 @@ class ReviewScreen(QWidget):
             self.queue.setFocus()
 
     def reject_with_reason(self) -> None:
-        reason, ok = QInputDialog.getText(self, "Reject", "Why (kept with the rejection; optional):")
+        reason, ok = QInputDialog.getText(self, tr("Reject"), tr("Why (kept with the rejection; optional):"))
         if ok:
             self.model.decide("rejected", reason=reason.strip())
 
@@ -201,18 +223,21 @@ class ReviewScreen(QWidget):
         items = self.model.state.items
         waiting = sum(1 for i in items if i.status == "pending")
         if not self.model.space:
-            self.headline.setText("Select a space in the Library.")
+            self.headline.setText(tr("Select a space in the Library."))
         else:
-            working = f" · {self.model.working} decision(s) being stored" if self.model.working else ""
-            self.headline.setText(f"<b>{waiting}</b> public-web answer(s) waiting in “{_esc(self.model.space)}”"
-                                  f"{working}. Nothing reaches the space until approved.")
+            working = " · " + tr("{n} decision(s) being stored").format(n=self.model.working) \
+                if self.model.working else ""
+            self.headline.setText(tr("{n} public-web answer(s) waiting in “{space}”").format(
+                n=f"<b>{waiting}</b>", space=_esc(self.model.space)) + working + ". "
+                + tr("Nothing reaches the space until approved."))
         self.queue.blockSignals(True)
         self.queue.clear()
         for i in items:
             read = sum(s.read for s in i.sources)
-            row = QListWidgetItem(f"{'' if i.status == 'pending' else '[' + i.status + '] '}{i.question}\n"
-                                  f"   {read} read · {len(i.sources) - read} found only"
-                                  + (f" · {len(i.untraced_numbers)} untraced" if i.untraced_numbers else ""))
+            mark = "" if i.status == "pending" else f"[{tr(STATUS_NAMES.get(i.status, i.status))}] "
+            row = QListWidgetItem(f"{mark}{i.question}\n   " + tr("{read} read · {found} found only").format(
+                read=read, found=len(i.sources) - read)
+                + (" · " + tr("{n} untraced").format(n=len(i.untraced_numbers)) if i.untraced_numbers else ""))
             row.setData(Qt.ItemDataRole.UserRole, i.review_id)
             # Height from the text itself: a CJK line is taller than the list's Latin line height.
             lines = [self.queue.fontMetrics().boundingRect(line).height() for line in row.text().split("\n")]
@@ -241,12 +266,13 @@ class ReviewScreen(QWidget):
             return
         self.shown_id = item.review_id
         entry_text = item.edited or item.entry.markdown()
-        untraced = (f"<p style='color:#e8590c'><b>Numbers not traced to a source:</b> "
+        untraced = (f"<p style='color:#e8590c'><b>{tr('Numbers not traced to a source:')}</b> "
                     f"{_esc(', '.join(item.untraced_numbers))}</p>" if item.untraced_numbers else "")
         self.compare.setHtml(
-            f"<p><b>Question</b> {_esc(item.question)}</p>"
-            f"<p><b>Answer given</b> <small>(public sources, not your material)</small><br>{_esc(item.answer)}</p>"
-            f"{untraced}<p><b>Entry compared with the answer</b> <small>(green: added · red: dropped)</small><br>"
+            f"<p><b>{tr('Question')}</b> {_esc(item.question)}</p>"
+            f"<p><b>{tr('Answer given')}</b> <small>{tr('(public sources, not your material)')}</small><br>"
+            f"{_esc(item.answer)}</p>{untraced}<p><b>{tr('Entry compared with the answer')}</b> "
+            f"<small>{tr('(green: added · red: dropped)')}</small><br>"
             f"{word_diff(item.answer, ' '.join(s.text for s in item.entry.sentences))}</p>")
         self.entry.setPlainText(entry_text)
         self.entry.document().setModified(False)
@@ -254,7 +280,7 @@ class ReviewScreen(QWidget):
         rows = []
         for n, s in enumerate(item.sources):
             style = "solid #2f9e44" if s.read else "dashed #868e96"
-            label = "read" if s.read else f"found only — {_esc(s.error)}"
+            label = tr("read") if s.read else tr("found only") + f" — {_esc(s.error)}"
             rows.append(f"<table width='100%' style='border:2px {style};margin:4px' cellpadding='4'><tr><td>"
                         f"<a href='source:{n}'>{_esc(s.title)}</a><br><small>{_esc(s.domain)} · {label}</small>"
                         f"</td></tr></table>")
@@ -263,7 +289,7 @@ class ReviewScreen(QWidget):
         self.show_snapshot(first)
         hits = self.model.nearest.get(item.review_id)
         if hits is None:
-            self.nearest.setText("<small>Nearest existing knowledge: measuring…</small>")
+            self.nearest.setText(f"<small>{tr('Nearest existing knowledge: measuring…')}</small>")
             self.model.load_nearest(item.review_id)
         else:
             self._draw_nearest(*hits)
@@ -275,7 +301,7 @@ class ReviewScreen(QWidget):
         """The page as read, the entry's quoted spans highlighted."""
         item = self.model.item()
         if item is None or n is None or not item.sources[n].read:
-            self.snapshot.setHtml("<p><i>No page was read for this result: nothing from it is used.</i></p>")
+            self.snapshot.setHtml(f"<p><i>{tr('No page was read for this result: nothing from it is used.')}</i></p>")
             return
         src = item.sources[n]
         text = item.snapshot.get(src.url, "")[:SNAPSHOT_SHOWN]
@@ -283,7 +309,7 @@ class ReviewScreen(QWidget):
         for quote in {s.quote for s in item.entry.sentences if s.url == src.url}:
             # Qt's rich text has no <mark>: a highlighted span instead.
             body = body.replace(_esc(quote), f"<span style='background-color:#ffe066;color:#000'>{_esc(quote)}</span>")
-        self.snapshot.setHtml(f"<p><b>{_esc(src.title)}</b><br><small>{_esc(src.url)} · read {src.fetched_at}"
+        self.snapshot.setHtml(f"<p><b>{_esc(src.title)}</b><br><small>{_esc(src.url)} · {tr('read')} {src.fetched_at}"
                               f"</small></p><div style='white-space:pre-wrap'>{body}</div>")
 
     def _nearest_loaded(self, review_id: str) -> None:
@@ -292,7 +318,9 @@ class ReviewScreen(QWidget):
             self._draw_nearest(*self.model.nearest[review_id])
 
     def _draw_nearest(self, hits: list[Any], duplicate: bool) -> None:
-        near = "; ".join(f"{_esc(h.document)} (distance {h.distance:.3f}, closer than "
-                         f"{(h.closer_than or 0) * 100:.0f}% of unrelated questions)" for h in hits[:3])
-        flag = "<b style='color:#c92a2a'>Near-duplicate of existing knowledge.</b> " if duplicate else ""
-        self.nearest.setText(f"<small>{flag}Would land near: {near or 'nothing yet in this space'}</small>")
+        near = "; ".join(f"{_esc(h.document)} (" + tr("distance {d}").format(d=f"{h.distance:.3f}") + ", "
+                         + tr("closer than {share} of unrelated questions").format(
+                             share=f"{(h.closer_than or 0) * 100:.0f}%") + ")" for h in hits[:3])
+        flag = f"<b style='color:#c92a2a'>{tr('Near-duplicate of existing knowledge.')}</b> " if duplicate else ""
+        self.nearest.setText(f"<small>{flag}" + tr("Would land near: {where}").format(
+            where=near or tr("nothing yet in this space")) + "</small>")

@@ -21,8 +21,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from biny.console.i18n import LANGUAGES, QT_TR_NOOP, number, tr
 from biny.console.ops import run_op
 from biny.core import EDITABLE_SETTINGS, CancelToken, Engine, SpaceInfo
+
+# Texts translated inside f-strings, where pyside6-lupdate does not look: marked here for extraction
+# (tests/console/test_i18n.py checks that every tr() text is in the catalogue).
+_IN_FSTRINGS = (
+    QT_TR_NOOP("repaired"),
+)
 
 
 class SettingsScreen(QWidget):
@@ -36,27 +43,27 @@ class SettingsScreen(QWidget):
         self._model_shown = False
         s = engine.settings
 
-        model = QGroupBox("Embedding model")
+        model = QGroupBox(tr("Embedding model"))
         f = QFormLayout(model)
         self.model_label = QLabel(s.embedding.model)
-        f.addRow("Configured", self.model_label)
-        self.model_detail = QLabel("loaded on first use")
-        f.addRow("Model id", self.model_detail)
+        f.addRow(tr("Configured"), self.model_label)
+        self.model_detail = QLabel(tr("loaded on first use"))
+        f.addRow(tr("Model id"), self.model_detail)
         self.space_model = QLabel("")
-        f.addRow("This space's vectors", self.space_model)
-        self.reembed_btn = QPushButton("Re-embed this space with the configured model")
+        f.addRow(tr("This space's vectors"), self.space_model)
+        self.reembed_btn = QPushButton(tr("Re-embed this space with the configured model"))
         self.reembed_btn.clicked.connect(self.reembed)
         f.addRow(self.reembed_btn)
 
-        data = QGroupBox("Data")
+        data = QGroupBox(tr("Data"))
         d = QFormLayout(data)
-        d.addRow("Data folder", QLabel(str(engine.home)))
-        d.addRow("Settings file", QLabel(str(engine.home / "config.toml")))
+        d.addRow(tr("Data folder"), QLabel(str(engine.home)))
+        d.addRow(tr("Settings file"), QLabel(str(engine.home / "config.toml")))
         # Issue 22: the catalog and the vector store checked against each other; repairs from sources.
-        self.check_btn = QPushButton("Check data folder")
+        self.check_btn = QPushButton(tr("Check data folder"))
         self.check_btn.setObjectName("check_data")
         self.check_btn.clicked.connect(lambda: self.check_data(repair=False))
-        self.repair_btn = QPushButton("Repair")
+        self.repair_btn = QPushButton(tr("Repair"))
         self.repair_btn.setObjectName("repair_data")
         self.repair_btn.setEnabled(False)
         self.repair_btn.clicked.connect(lambda: self.check_data(repair=True))
@@ -64,42 +71,47 @@ class SettingsScreen(QWidget):
         checks.addWidget(self.check_btn)
         checks.addWidget(self.repair_btn)
         checks.addStretch(1)
-        d.addRow("Integrity", checks)
+        d.addRow(tr("Integrity"), checks)
         self.check_status = QLabel("")
         self.check_status.setWordWrap(True)
         self.check_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         d.addRow("", self.check_status)
         self.encryption = QLabel("")
-        d.addRow("Encryption", self.encryption)
+        d.addRow(tr("Encryption"), self.encryption)
         # W1: one switch for searching *and* reading public pages, per space; off by default.
-        self.web = QCheckBox("Answer from public web pages when this space has nothing close enough")
+        self.web = QCheckBox(tr("Answer from public web pages when this space has nothing close enough"))
         self.web.setObjectName("web_switch")
         self.web.toggled.connect(self._web_toggled)
         self.web_note = QLabel("")
         self.web_note.setWordWrap(True)
-        d.addRow("Public-web fallback", self.web)
+        d.addRow(tr("Public-web fallback"), self.web)
         d.addRow("", self.web_note)
         self.secret_source = QLabel("…")
         self.secret_source.setWordWrap(True)
-        d.addRow("Passphrase source", self.secret_source)
+        d.addRow(tr("Passphrase source"), self.secret_source)
 
         # Chunking and retrieval, editable within the bounds core/config.py declares (EDITABLE_SETTINGS).
-        tune = QGroupBox("Chunking and retrieval")
+        tune = QGroupBox(tr("Chunking and retrieval"))
         tf = QFormLayout(tune)
         self.tuning: dict[str, QSpinBox | QDoubleSpinBox] = {}
         labels = {
-            "chunking.target_tokens": ("Chunk size (tokens)", "Text is split by characters; the ratio is measured "
-                                       "per document (I6). Applies to documents ingested afterwards."),
-            "chunking.overlap_tokens": ("Overlap (tokens)", "The previous chunk's tail repeated at the start of "
-                                        "the next; at most half the chunk size."),
-            "retrieval.k": ("Passages per answer (K)", "At most K; fewer is the correct result when fewer answer."),
-            "retrieval.pool_factor": ("Candidates looked at (× K)", "The ranked pool fetched before the cut (R2)."),
-            "retrieval.local_margin": ("Strictness of the cut", "How much closer than unrelated questions a passage "
-                                       "must come, in spreads of the measured reference (R9). Higher = stricter."),
-            "retrieval.lexical_min": ("Words that must be shared", "Share of the question's word weight a passage "
-                                      "must carry where the space is in the question's script."),
-            "retrieval.max_context_chars": ("Context budget (characters)", "Whole passages only (R8)."),
-            "retrieval.max_context_tokens": ("Context budget (tokens)", "Whole passages only (R8)."),
+            "chunking.target_tokens": (tr("Chunk size (tokens)"), tr(
+                "Text is split by characters; the ratio is measured per document (I6). Applies to documents "
+                "ingested afterwards.")),
+            "chunking.overlap_tokens": (tr("Overlap (tokens)"), tr(
+                "The previous chunk's tail repeated at the start of the next; at most half the chunk size.")),
+            "retrieval.k": (tr("Passages per answer (K)"),
+                            tr("At most K; fewer is the correct result when fewer answer.")),
+            "retrieval.pool_factor": (tr("Candidates looked at (× K)"),
+                                      tr("The ranked pool fetched before the cut (R2).")),
+            "retrieval.local_margin": (tr("Strictness of the cut"), tr(
+                "How much closer than unrelated questions a passage must come, in spreads of the measured "
+                "reference (R9). Higher = stricter.")),
+            "retrieval.lexical_min": (tr("Words that must be shared"), tr(
+                "Share of the question's word weight a passage must carry where the space is in the question's "
+                "script.")),
+            "retrieval.max_context_chars": (tr("Context budget (characters)"), tr("Whole passages only (R8).")),
+            "retrieval.max_context_tokens": (tr("Context budget (tokens)"), tr("Whole passages only (R8).")),
         }
         for name, (label, tip) in labels.items():
             low, high, _ = EDITABLE_SETTINGS[name]
@@ -118,35 +130,43 @@ class SettingsScreen(QWidget):
             box.setToolTip(f"{tip}\n({name}, {low:g}–{high:g})")
             self.tuning[name] = box
             tf.addRow(label, box)
-        self.tune_save = QPushButton("Apply")
+        self.tune_save = QPushButton(tr("Apply"))
         self.tune_save.clicked.connect(self.save_tuning)
         self.tune_status = QLabel("")
         self.tune_status.setWordWrap(True)
         tf.addRow(self.tune_save, self.tune_status)
-        llm = QGroupBox("Language model (optional: follow-up rewrite, situating notes)")
+        llm = QGroupBox(tr("Language model (optional: follow-up rewrite, situating notes)"))
         lf = QFormLayout(llm)
         self.llm_url = QLineEdit(s.llm.base_url)
-        self.llm_url.setPlaceholderText("e.g. http://127.0.0.1:11434/v1 (empty: no model)")
+        self.llm_url.setPlaceholderText(tr("e.g. http://127.0.0.1:11434/v1 (empty: no model)"))
         self.llm_model = QLineEdit(s.llm.model)
         self.llm_key = QLineEdit()
         self.llm_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.llm_key.setPlaceholderText("stored in the OS keyring, never in config.toml")
-        self.llm_save = QPushButton("Save")
+        self.llm_key.setPlaceholderText(tr("stored in the OS keyring, never in config.toml"))
+        self.llm_save = QPushButton(tr("Save"))
         self.llm_save.clicked.connect(self.save_llm)
         self.llm_status = QLabel("")
         self.llm_status.setWordWrap(True)
-        lf.addRow("Endpoint (OpenAI-compatible)", self.llm_url)
-        lf.addRow("Model", self.llm_model)
-        lf.addRow("API key", self.llm_key)
+        lf.addRow(tr("Endpoint (OpenAI-compatible)"), self.llm_url)
+        lf.addRow(tr("Model"), self.llm_model)
+        lf.addRow(tr("API key"), self.llm_key)
         lf.addRow(self.llm_save, self.llm_status)
 
-        look = QGroupBox("Appearance")
+        look = QGroupBox(tr("Appearance"))
         lf2 = QFormLayout(look)
         self.appearance = QComboBox()
         self.appearance.setObjectName("appearance")
-        self.appearance.addItems(["Follow the system", "Light", "Dark"])
-        self.appearance.setToolTip("Works on every desktop, X11 included: light and dark set the colours directly.")
-        lf2.addRow("Colours", self.appearance)
+        self.appearance.addItems([tr("Follow the system"), tr("Light"), tr("Dark")])
+        self.appearance.setToolTip(tr("Works on every desktop, X11 included: light and dark set the colours "
+                                      "directly."))
+        lf2.addRow(tr("Colours"), self.appearance)
+        # Issue 21: the interface language; each language named in itself. Applies at the next start.
+        self.language = QComboBox()
+        self.language.setObjectName("language")
+        for code, name in LANGUAGES:
+            self.language.addItem(tr("Follow the system") if not code else name, code)
+        self.language.setToolTip(tr("Takes effect when the console next starts."))
+        lf2.addRow(tr("Interface language"), self.language)
 
         lay = QVBoxLayout(self)
         lay.addWidget(look)
@@ -159,13 +179,13 @@ class SettingsScreen(QWidget):
     def set_space(self, info: SpaceInfo) -> None:
         """Show a space's settings; the facts come with ``info`` (no engine call on the UI thread)."""
         self.space = info.name
-        self.space_model.setText(f"{info.embed_model} ({info.dim} dimensions)")
-        self.encryption.setText("this space is encrypted" if info.encrypted else
-                                "this space is stored unencrypted")
+        self.space_model.setText(tr("{model} ({dim} dimensions)").format(model=info.embed_model, dim=info.dim))
+        self.encryption.setText(tr("this space is encrypted") if info.encrypted else
+                                tr("this space is stored unencrypted"))
         self.encryption.setToolTip(
-            "Chunks, titles and the structured index's values are sealed; the index's typed table (numbers "
-            "used by filters included) exists in plaintext only in memory while the space is open."
-            if info.encrypted else "Nothing in this space is encrypted.")
+            tr("Chunks, titles and the structured index's values are sealed; the index's typed table (numbers "
+               "used by filters included) exists in plaintext only in memory while the space is open.")
+            if info.encrypted else tr("Nothing in this space is encrypted."))
         self.web.blockSignals(True)
         self.web.setChecked(info.web)
         self.web.blockSignals(False)
@@ -177,11 +197,12 @@ class SettingsScreen(QWidget):
     def _web_note(self, on: bool) -> None:
         url = self.engine.settings.web.search_url
         if not url:
-            self.web_note.setText("No search endpoint: set [web] search_url (a SearXNG JSON endpoint) in "
-                                  "config.toml. Until then nothing leaves this machine.")
+            self.web_note.setText(tr("No search endpoint: set [web] search_url (a SearXNG JSON endpoint) in "
+                                     "config.toml. Until then nothing leaves this machine."))
         else:
-            self.web_note.setText(f"Searches {url} and reads the best pages; every answer from them is marked "
-                                  "public and waits in the Review queue." if on else "Off: no outbound request.")
+            self.web_note.setText(tr("Searches {url} and reads the best pages; every answer from them is marked "
+                                     "public and waits in the Review queue.").format(url=url) if on
+                                  else tr("Off: no outbound request."))
 
     def _web_toggled(self, on: bool) -> None:
         engine, space = self.engine, self.space
@@ -197,13 +218,14 @@ class SettingsScreen(QWidget):
 
         def work(_: Any, __: CancelToken) -> tuple[str, str]:
             emb = engine.embedder
-            return f"{emb.model_id}, window {emb.max_tokens} tokens", engine.secret_source()
+            return tr("{model}, window {n} tokens").format(model=emb.model_id, n=emb.max_tokens), \
+                engine.secret_source()
 
         def failed(exc: BaseException, _detail: str) -> None:
-            self.model_detail.setText(f"cannot load: {exc}")
+            self.model_detail.setText(tr("cannot load: {error}").format(error=exc))
             self._model_shown = False
 
-        self.model_detail.setText("loading…")
+        self.model_detail.setText(tr("loading…"))
         run_op(work, on_success=self._show_model_detail, on_failure=failed)
 
     def _show_model_detail(self, detail: tuple[str, str]) -> None:
@@ -215,16 +237,16 @@ class SettingsScreen(QWidget):
         engine, url, model, key = self.engine, self.llm_url.text(), self.llm_model.text(), self.llm_key.text() or None
         self.llm_key.clear()
         self.llm_save.setEnabled(False)
-        self.llm_status.setText("Saving…")
+        self.llm_status.setText(tr("Saving…"))
 
         def work(_: Any, __: CancelToken) -> str:
             return engine.configure_llm(url, model, key)
 
         def failed(exc: BaseException, detail: str) -> None:
-            self.llm_status.setText("Not saved.")
+            self.llm_status.setText(tr("Not saved."))
             self.error.emit(str(exc), detail)
 
-        run_op(work, on_success=lambda msg: self.llm_status.setText(f"Saved. {msg}"), on_failure=failed,
+        run_op(work, on_success=lambda msg: self.llm_status.setText(tr("Saved.") + f" {msg}"), on_failure=failed,
                on_finished=lambda: self.llm_save.setEnabled(True))
 
     def save_tuning(self) -> None:
@@ -240,7 +262,7 @@ class SettingsScreen(QWidget):
             return engine.update_settings(changes)
 
         def failed(exc: BaseException, _detail: str) -> None:
-            self.tune_status.setText(f"Not saved: {exc}")
+            self.tune_status.setText(tr("Not saved: {error}").format(error=exc))
 
         run_op(work, on_success=lambda notes: self.tune_status.setText(" ".join(notes)), on_failure=failed,
                on_finished=lambda: self.tune_save.setEnabled(True))
@@ -249,27 +271,29 @@ class SettingsScreen(QWidget):
         """`biny doctor` from the console: runs in the background, lists what it found or repaired."""
         self.check_btn.setEnabled(False)
         self.repair_btn.setEnabled(False)
-        self.check_status.setText("Repairing…" if repair else "Checking…")
+        self.check_status.setText(tr("Repairing…") if repair else tr("Checking…"))
 
         def shown(report: Any) -> None:
-            lines = [f"{report.spaces} space(s), {report.documents} document(s), {report.passages} passage(s) "
-                     "checked: " + ("all consistent." if not report.findings else
-                                    "all repaired." if report.healthy else "problems found:")]
+            lines = [tr("{spaces} space(s), {docs} document(s), {passages} passage(s) checked:").format(
+                spaces=report.spaces, docs=number(report.documents), passages=number(report.passages)) + " "
+                + (tr("all consistent.") if not report.findings else
+                   tr("all repaired.") if report.healthy else tr("problems found:"))]
             for f in report.findings:
                 name = f" “{f.title}”" if f.title else ""
-                lines.append(f"• {'repaired' if f.repaired else f.kind} — {f.space}{name}: {f.detail}; {f.action}")
+                lines.append(f"• {tr('repaired') if f.repaired else f.kind} — {f.space}{name}: {f.detail}; {f.action}")
             self.check_status.setText("\n".join(lines))
             self.repair_btn.setEnabled(not report.healthy)
 
         run_op(lambda _p, _c: self.engine.doctor.check(repair=repair), on_success=shown,
-               on_failure=lambda e, d: self.check_status.setText(f"Could not check: {e}"),
+               on_failure=lambda e, d: self.check_status.setText(tr("Could not check: {error}").format(error=e)),
                on_finished=lambda: self.check_btn.setEnabled(True))
 
     def reembed(self) -> None:
         if not self.space:
             return
-        answer = QMessageBox.question(self, "Re-embed", f"Re-embed every chunk of “{self.space}”? "
-                                      "This takes about as long as the first ingest.")
+        answer = QMessageBox.question(self, tr("Re-embed"), tr(
+            "Re-embed every chunk of “{space}”? This takes about as long as the first ingest.").format(
+                space=self.space))
         if answer != QMessageBox.StandardButton.Yes:
             return
         space = self.space

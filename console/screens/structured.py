@@ -23,12 +23,32 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from biny.console.i18n import QT_TR_NOOP, number, tr
 from biny.console.models.structured import IndexModel, Tried
 from biny.console.ops import run_op
 from biny.core import Engine
 
-FIELD_COLUMNS = ["Use", "Exact", "Field", "Type", "Coverage", "Examples", "Why"]
+FIELD_COLUMNS = [QT_TR_NOOP("Use"), QT_TR_NOOP("Exact"), QT_TR_NOOP("Field"), QT_TR_NOOP("Type"),
+                 QT_TR_NOOP("Coverage"), QT_TR_NOOP("Examples"), QT_TR_NOOP("Why")]
+# Field types as core/structured/values.py names them.
+TYPE_NAMES = {"integer": QT_TR_NOOP("integer"), "number": QT_TR_NOOP("number"), "money": QT_TR_NOOP("money"),
+              "year": QT_TR_NOOP("year"), "date": QT_TR_NOOP("date"), "url": QT_TR_NOOP("link"),
+              "identifier": QT_TR_NOOP("identifier"), "list": QT_TR_NOOP("list"), "text": QT_TR_NOOP("text")}
 USE, EXACT, NAME, TYPE, COVERAGE, EXAMPLES, WHY = range(len(FIELD_COLUMNS))
+
+
+# Texts translated inside f-strings, where pyside6-lupdate does not look: marked here for extraction
+# (tests/console/test_i18n.py checks that every tr() text is in the catalogue).
+_IN_FSTRINGS = (
+    QT_TR_NOOP("Routing…"),
+    QT_TR_NOOP("Not routed"),
+    QT_TR_NOOP("this question goes to retrieval."),
+    QT_TR_NOOP("Why"),
+    QT_TR_NOOP("Result:"),
+    QT_TR_NOOP("Groups"),
+    QT_TR_NOOP("Tool:"),
+    QT_TR_NOOP("No index."),
+)
 
 
 def _escape(text: Any) -> str:
@@ -61,16 +81,16 @@ class StructuredScreen(QWidget):
         self.model.connect("error", self.error.emit)
         self.model.connect("tried", self.show_tried)
 
-        self.headline = QLabel("Select a space in the Library.")
+        self.headline = QLabel(tr("Select a space in the Library."))
         self.headline.setObjectName("index_state")
         self.headline.setWordWrap(True)
-        self.build_btn = QPushButton("Build index")
+        self.build_btn = QPushButton(tr("Build index"))
         self.build_btn.setObjectName("build_index")
-        self.build_btn.setToolTip("Build the table from the ticked fields; nothing is re-embedded (S3)")
+        self.build_btn.setToolTip(tr("Build the table from the ticked fields; nothing is re-embedded (S3)"))
         self.build_btn.clicked.connect(self.build)
-        self.refresh_btn = QPushButton("Propose again")
+        self.refresh_btn = QPushButton(tr("Propose again"))
         self.refresh_btn.clicked.connect(self.model.refresh)
-        self.drop_btn = QPushButton("Drop index")
+        self.drop_btn = QPushButton(tr("Drop index"))
         self.drop_btn.clicked.connect(self.model.drop)
         top = QHBoxLayout()
         top.addWidget(self.headline, 1)
@@ -79,7 +99,7 @@ class StructuredScreen(QWidget):
 
         self.fields = QTableWidget(0, len(FIELD_COLUMNS))
         self.fields.setObjectName("fields")
-        self.fields.setHorizontalHeaderLabels(FIELD_COLUMNS)
+        self.fields.setHorizontalHeaderLabels([tr(c) for c in FIELD_COLUMNS])
         self.fields.verticalHeader().setVisible(False)
         self.fields.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         header = self.fields.horizontalHeader()
@@ -95,9 +115,9 @@ class StructuredScreen(QWidget):
 
         self.question = QLineEdit()
         self.question.setObjectName("index_question")
-        self.question.setPlaceholderText("Try a question: how many… / which… the most / the link of …  (Enter)")
+        self.question.setPlaceholderText(tr("Try a question: how many… / which… the most / the link of …  (Enter)"))
         self.question.returnPressed.connect(self.try_question)
-        self.try_btn = QPushButton("Try")
+        self.try_btn = QPushButton(tr("Try"))
         self.try_btn.clicked.connect(self.try_question)
         self.outcome = QTextBrowser()
         self.outcome.setObjectName("tried")
@@ -119,7 +139,7 @@ class StructuredScreen(QWidget):
 
         self.lint = QTableWidget(0, 3)
         self.lint.setObjectName("lint")
-        self.lint.setHorizontalHeaderLabels(["Document", "Bare values", "Say it in words (S7)"])
+        self.lint.setHorizontalHeaderLabels([tr("Document"), tr("Bare values"), tr("Say it in words (S7)")])
         self.lint.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.lint.verticalHeader().setVisible(False)
         self.lint.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
@@ -127,9 +147,9 @@ class StructuredScreen(QWidget):
         self.lint.setColumnWidth(1, 260)
 
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.preview, "Table preview")
-        self.tabs.addTab(ask, "Try a question")
-        self.tabs.addTab(self.lint, "Attribute-only chunks")
+        self.tabs.addTab(self.preview, tr("Table preview"))
+        self.tabs.addTab(ask, tr("Try a question"))
+        self.tabs.addTab(self.lint, tr("Attribute-only chunks"))
         body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(self.fields)
         body.addWidget(self.tabs)
@@ -155,25 +175,28 @@ class StructuredScreen(QWidget):
         self.try_btn.setEnabled(info is not None)
         self.question.setEnabled(info is not None)
         if not self.model.space:
-            self.headline.setText("Select a space in the Library.")
+            self.headline.setText(tr("Select a space in the Library."))
         elif self.model.building:
-            self.headline.setText("Building the index… (values are read from stored text; nothing is embedded)")
+            self.headline.setText(tr("Building the index… (values are read from stored text; nothing is embedded)"))
         elif proposal is None:
-            self.headline.setText(f"Reading the headers of “{_escape(self.model.space)}”…")
+            self.headline.setText(tr("Reading the headers of “{space}”…").format(space=_escape(self.model.space)))
         elif info is not None:
             exact = [f.name for f in info.spec.fields if f.exact]
             self.headline.setText(
-                f"<b>{info.rows}</b> rows × <b>{len(info.spec.fields)}</b> fields indexed of {info.documents} "
-                f"documents · title field <b>{_escape(info.spec.title_field or '—')}</b> · exact: "
-                f"{_escape(', '.join(exact) or 'none')}. Count, filter, group, top and lookup questions are "
-                "answered from this table.")
+                tr("{rows} rows × {fields} fields indexed of {docs} documents · title field {title} · exact: "
+                   "{exact}.").format(rows=f"<b>{number(info.rows)}</b>", fields=f"<b>{len(info.spec.fields)}</b>",
+                                      docs=number(info.documents),
+                                      title=f"<b>{_escape(info.spec.title_field or '—')}</b>",
+                                      exact=_escape(", ".join(exact) or tr("none")))
+                + " " + tr("Count, filter, group, top and lookup questions are answered from this table."))
         elif not proposal.kept:
-            self.headline.setText(f"<b>No index.</b> {_escape(proposal.reason)}")
+            self.headline.setText(f"<b>{tr('No index.')}</b> {_escape(proposal.reason)}")
         else:
             self.headline.setText(
-                f"{proposal.with_header} of {proposal.documents} documents carry a header; {len(proposal.kept)} "
-                "fields proposed. Untick what should stay out, tick Exact for links, images and identifiers, then "
-                "Build index.")
+                tr("{with_header} of {docs} documents carry a header; {n} fields proposed. Untick what should stay "
+                   "out, tick Exact for links, images and identifiers, then Build index.").format(
+                    with_header=number(proposal.with_header), docs=number(proposal.documents),
+                    n=len(proposal.kept)))
         self._render_fields()
         self._render_preview()
         self._render_lint()
@@ -190,12 +213,13 @@ class StructuredScreen(QWidget):
             self.fields.setItem(r, USE, _check(used))
             self.fields.setItem(r, EXACT, _check(exact))
             self.fields.setItem(r, NAME, _cell(f.name))
-            self.fields.setItem(r, TYPE, _cell(f.type))
+            self.fields.setItem(r, TYPE, _cell(tr(TYPE_NAMES[f.type]) if f.type in TYPE_NAMES else f.type))
             bar = QProgressBar()
             bar.setRange(0, 1000)
             bar.setValue(round(f.coverage * 1000))
             bar.setFormat(f"{f.coverage:.0%}")
-            bar.setToolTip(f"in {f.present} of {st.proposal.documents if st.proposal else 0} documents")
+            bar.setToolTip(tr("in {n} of {total} documents").format(
+                n=number(f.present), total=number(st.proposal.documents if st.proposal else 0)))
             self.fields.setCellWidget(r, COVERAGE, bar)
             self.fields.setItem(r, EXAMPLES, _cell(" · ".join(f.examples), "\n".join(f.examples)))
             why = _cell(f.reason, f.reason)
@@ -208,7 +232,7 @@ class StructuredScreen(QWidget):
         names = ["title", *info.spec.names] if info else []
         rows = info.preview if info else []
         self.preview.setColumnCount(len(names))
-        self.preview.setHorizontalHeaderLabels(names)
+        self.preview.setHorizontalHeaderLabels([tr("title"), *names[1:]] if names else [])
         self.preview.setRowCount(len(rows))
         for r, row in enumerate(rows):
             values = [row["title"], *[row["fields"].get(n) for n in names[1:]]]
@@ -218,7 +242,7 @@ class StructuredScreen(QWidget):
 
     def _render_lint(self) -> None:
         st = self.model.state
-        self.tabs.setTabText(2, f"Attribute-only chunks ({st.lint_count})")
+        self.tabs.setTabText(2, tr("Attribute-only chunks") + f" ({st.lint_count})")
         self.lint.setRowCount(len(st.lint))
         for r, item in enumerate(st.lint):
             bare = " · ".join(f"{n}: {v}" for n, v in item.attributes[:6])
@@ -246,26 +270,27 @@ class StructuredScreen(QWidget):
 
     def try_question(self) -> None:
         if self.model.try_question(self.question.text()):
-            self.outcome.setHtml("<p><i>Routing…</i></p>")
+            self.outcome.setHtml(f"<p><i>{tr('Routing…')}</i></p>")
             self.tabs.setCurrentIndex(1)
 
     def show_tried(self, tried: Tried) -> None:
         r, routed = tried.result, tried.routed
         why = "".join(f"<li>{_escape(e)}</li>" for e in (routed.evidence if routed else []))
         if r is None:
-            self.outcome.setHtml(f"<p><b>Not routed</b> — this question goes to retrieval.</p><ul>{why}</ul>")
+            self.outcome.setHtml(f"<p><b>{tr('Not routed')}</b> — {tr('this question goes to retrieval.')}</p>"
+                                 f"<ul>{why}</ul>")
             self.rows.setRowCount(0)
             return
         shown = "<br>".join(map(_escape, r.result[:20])) if isinstance(r.result, list) else _escape(r.result)
         groups = "".join(f"<li>{_escape(k)} — {n}</li>" for k, n in r.groups[:10])
         self.outcome.setHtml(
-            f"<p><b>Tool:</b> {r.call.tool} · {r.total} matched · {r.ms:.1f} ms</p>"
-            f"<p><b>Result:</b> {shown}</p>"
-            + (f"<p><b>Groups</b></p><ul>{groups}</ul>" if groups else "")
-            + f"<p><b>SQL</b></p><pre>{_escape(r.query)}</pre><p><b>Why</b></p><ul>{why}</ul>")
+            f"<p><b>{tr('Tool:')}</b> {r.call.tool} · " + tr("{n} matched").format(n=number(r.total))
+            + f" · {r.ms:.1f} ms</p><p><b>{tr('Result:')}</b> {shown}</p>"
+            + (f"<p><b>{tr('Groups')}</b></p><ul>{groups}</ul>" if groups else "")
+            + f"<p><b>SQL</b></p><pre>{_escape(r.query)}</pre><p><b>{tr('Why')}</b></p><ul>{why}</ul>")
         if r.groups:  # a group answers with its groups, largest first
             self.rows.setColumnCount(2)
-            self.rows.setHorizontalHeaderLabels([r.call.field or "group", "rows"])
+            self.rows.setHorizontalHeaderLabels([r.call.field or tr("group"), tr("rows")])
             self.rows.setRowCount(len(r.groups))
             for i, (key, n) in enumerate(r.groups):
                 self.rows.setItem(i, 0, _cell(key))
@@ -273,7 +298,7 @@ class StructuredScreen(QWidget):
             return
         names = ["title", *sorted({k for row in r.rows for k in row["fields"]})]
         self.rows.setColumnCount(len(names))
-        self.rows.setHorizontalHeaderLabels(names)
+        self.rows.setHorizontalHeaderLabels([tr("title"), *names[1:]])
         self.rows.setRowCount(len(r.rows))
         for i, row in enumerate(r.rows):
             for c, name in enumerate(names):

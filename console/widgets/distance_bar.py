@@ -8,6 +8,8 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from biny.console.i18n import tr
+
 
 class DistanceBar(QWidget):
     """0 at the left; the baseline (unrelated median) marked; the cut marked if known.
@@ -28,10 +30,10 @@ class DistanceBar(QWidget):
         self.cut = cut
         self.decision = decision  # distance | other | dropped: what the pipeline decided, not d vs cut
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        scale = f"baseline {baseline:.3f}" if baseline else "no baseline measured"
-        cut_s = f", cut {cut:.3f}" if cut is not None else ""
-        self.setToolTip(f"distance {distance:.3f} ({scale}{cut_s}); shorter bar = closer"
-                        + (f"\n{why}" if why else ""))
+        scale = tr("baseline {b}").format(b=f"{baseline:.3f}") if baseline else tr("no baseline measured")
+        cut_s = ", " + tr("cut {cut}").format(cut=f"{cut:.3f}") if cut is not None else ""
+        self.setToolTip(tr("distance {d}").format(d=f"{distance:.3f}") + f" ({scale}{cut_s}); "
+                        + tr("shorter bar = closer") + (f"\n{why}" if why else ""))
 
     BAR = 12  # height of the bar; the scale's numbers sit below it
 
@@ -65,7 +67,7 @@ class DistanceBar(QWidget):
         end = f"{full:.2f}"
         p.drawText(w - fm.horizontalAdvance(end), y, end)
         if self.baseline:
-            label = f"{self.baseline:.2f} unrelated"
+            label = f"{self.baseline:.2f} " + tr("unrelated")
             x = int(w * (self.baseline / full) - fm.horizontalAdvance(label) / 2)
             p.drawText(max(fm.horizontalAdvance("0 "), min(x, w - fm.horizontalAdvance(label + " " + end))), y, label)
         p.setPen(Qt.PenStyle.NoPen)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from biny.core.errors import SecretStoreUnavailable
+from biny.core.i18n import t
 
 ENV = "BINY_PASSPHRASE"
 _INSECURE = ("keyring.backends.fail", "keyring.backends.null", "keyrings.alt")
@@ -62,13 +63,13 @@ class SecretStore:
 
     def describe(self) -> str:
         if os.environ.get(ENV):
-            return f"environment variable {ENV}"
+            return t("environment variable {name}").format(name=ENV)
         usable, name = keyring_status()
         if usable:
-            return f"OS keyring ({name})"
+            return t("OS keyring ({name})").format(name=name)
         if self.file_secrets:
-            return f"file {self._file()} (0600, opted in)"
-        return "none: no OS keyring on this machine (use BINY_PASSPHRASE, the prompt, or security.file_secrets)"
+            return t("file {path} (0600, opted in)").format(path=self._file())
+        return t("none: no OS keyring on this machine (use BINY_PASSPHRASE, the prompt, or security.file_secrets)")
 
     def get(self, tenant: str, user: str) -> str | None:
         env = os.environ.get(ENV)
@@ -92,7 +93,7 @@ class SecretStore:
             import keyring
 
             keyring.set_password(f"biny:{tenant}", user, passphrase)
-            return f"OS keyring ({name})"
+            return t("OS keyring ({name})").format(name=name)
         if self.file_secrets:
             data = self._read_file()
             data[f"{tenant}/{user}"] = passphrase

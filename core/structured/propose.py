@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from biny.core.i18n import t
 from biny.core.structured.header import HeaderField, read_header
 from biny.core.structured.lexicon import TITLE_NAMES
 from biny.core.structured.spec import FieldSpec, IndexSpec, Proposal, ProposedField
@@ -81,19 +82,21 @@ def _examples(vals: list[str]) -> list[str]:
 def _judge(name: str, vals: list[str], total: int) -> ProposedField:
     guess = guess_type(name, vals)
     coverage = len(vals) / max(total, 1)
-    kept, reason = True, f"in {len(vals)} of {total} documents"
+    kept, reason = True, t("in {n} of {total} documents").format(n=len(vals), total=total)
     if coverage < MIN_COVERAGE:
         kept = False
-        reason = (f"only in {len(vals)} of {total} documents ({coverage:.0%}, under 1/5): "
-                  "a filter on it would silently leave out the rest")
+        reason = t("only in {n} of {total} documents ({share}, under 1/5): a filter on it would silently leave out "
+                   "the rest").format(n=len(vals), total=total, share=f"{coverage:.0%}")
     elif len(set(vals)) == 1 and total > 1:
-        kept, reason = False, f"the same value ({vals[0][:40]!r}) in every document: nothing to count or filter"
+        kept, reason = False, t("the same value ({value}) in every document: nothing to count or filter").format(
+            value=repr(vals[0][:40]))
     elif guess.type == "text" and statistics.median(map(len, vals)) > PROSE_CHARS:
         kept = False
-        reason = (f"prose (median {statistics.median(map(len, vals)):.0f} characters): left to retrieval; "
-                  "include it with --fields if it should be filterable")
+        reason = t("prose (median {n} characters): left to retrieval; include it with --fields if it should be "
+                   "filterable").format(n=f"{statistics.median(map(len, vals)):.0f}")
     elif guess.bad:
-        reason += f"; {guess.bad} values do not read as {guess.type} and have no numeric value"
+        reason += "; " + t("{n} values do not read as {type} and have no numeric value").format(n=guess.bad,
+                                                                                              type=guess.type)
     return ProposedField(name, guess.type, coverage, kept, reason, _examples(vals), len(vals), guess.bad,
                          guess.separator)
 
@@ -111,14 +114,13 @@ def propose(docs: Sequence[DocText]) -> Proposal:
     fields.sort(key=lambda f: (not f.kept, -f.coverage))
     proposal = Proposal(total, fields, with_header=with_header)
     if not total:
-        proposal.reason = "The space has no documents yet."
+        proposal.reason = t("The space has no documents yet.")
     elif not proposal.kept:
         proposal.reason = (
-            f"No index: {with_header} of {total} documents open with a machine-readable header "
-            "(\"field: value\" lines, front matter or a two-column table)"
-            + (", and no field is shared by 1/5 of them" if with_header else "")
-            + ". A table whose values all differ could not count or group anything; "
-            "questions go to retrieval.")
+            t("No index: {n} of {total} documents open with a machine-readable header (\"field: value\" lines, "
+              "front matter or a two-column table)").format(n=with_header, total=total)
+            + (t(", and no field is shared by 1/5 of them") if with_header else "")
+            + t(". A table whose values all differ could not count or group anything; questions go to retrieval."))
     proposal.title_field = _title_field(proposal.kept, values)
     return proposal
 

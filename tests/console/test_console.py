@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QLabel
 from biny.console import ops
 from biny.console.app import MainWindow
 from biny.console.ops import wait_all
-from biny.console.screens.inspector import NO_PASSAGE
+from biny.console.screens.inspector import NO_PASSAGE, STAGE_ROLE
 from biny.core.engine import Engine
 from tests.conftest import corpus
 
@@ -90,7 +90,7 @@ def test_create_space_ingest_and_ask(qtbot, window: MainWindow, tmp_path: Path) 
     qtbot.waitUntil(lambda: not insp.busy, timeout=60_000)
     assert insp.context.count() >= 1
     assert insp.result is not None and insp.result.chunks[0].document == "PEP 20 – The Zen of Python"
-    names = [insp.stages.topLevelItem(i).text(0) for i in range(insp.stages.topLevelItemCount())]
+    names = [insp.stages.topLevelItem(i).data(0, STAGE_ROLE) for i in range(insp.stages.topLevelItemCount())]
     assert names == ["rewrite", "pool", "threshold", "identifiers", "second_pass", "rerank", "nearest", "budget",
                      "final", "answer"]
     window.grab().save(str(shots / "inspector.png"))
