@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from biny.core.i18n import t
 from biny.core.retrieve.candidates import Candidate
 from biny.core.retrieve.trace import Stage, Trace
 
@@ -16,8 +17,8 @@ def keep_nearest(final: list[Candidate], kept: list[Candidate], trace: Trace,
         added = True
     trace.add(Stage(
         "nearest",
-        ("nearest chunk added back (rerank had moved it out)" if added else
-         "nearest chunk already in the context" if nearest else "no chunk within the cut"),
+        (t("nearest chunk added back (rerank had moved it out)") if added else
+         t("nearest chunk already in the context") if nearest else t("no chunk within the cut")),
         kept=[nearest.chunk_id] if nearest else [],
     ))
     return final

@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 
+from biny.core.i18n import t
 from biny.core.retrieve.candidates import Candidate, Context, QueryDistances
 from biny.core.retrieve.trace import Stage, Trace
 from biny.core.store.vectors import VectorMatrix
@@ -96,7 +97,8 @@ def pin_identifiers(question: str, vm: VectorMatrix, dist: QueryDistances, k: in
             id_data.append(data)
     trace.add(Stage(
         "identifiers",
-        f"{len(pins)} pinned from {len(id_data)} identifier(s)" if id_data else "no identifier in the question",
+        t("{n} pinned from {ids} identifier(s)").format(n=len(pins), ids=len(id_data)) if id_data
+        else t("no identifier in the question"),
         kept=[p.chunk_id for p in pins], data={"identifiers": id_data},
         ms=(time.perf_counter() - t0) * 1000,
     ))

@@ -9,6 +9,7 @@ checks. Every stage records what it kept and dropped into the ``Trace``.
 
 from __future__ import annotations
 
+from biny.core.i18n import t
 from biny.core.retrieve import pin, pool, threshold
 from biny.core.retrieve.baseline import Baselines
 from biny.core.retrieve.budget import fit_whole
@@ -50,7 +51,8 @@ def retrieve(question: str, history: list[str], vm: VectorMatrix, baselines: Bas
     budgeted = budget_stage(final, vm, params.max_chars, params.max_tokens, trace)
     in_context = {c.row for c in budgeted}
     trace.add(Stage(
-        "final", f"{len(budgeted)} chunk(s) in the context" + ("" if budgeted else ": no passage close enough"),
+        "final", t("{n} chunk(s) in the context").format(n=len(budgeted))
+        + ("" if budgeted else t(": no passage close enough")),
         kept=[c.chunk_id for c in budgeted],
     ))
     trace.documents = dict(dist.seen)  # doc ids here; the engine names them (services/retrieval.py)
@@ -62,9 +64,9 @@ def budget_stage(final: list[Candidate], vm: VectorMatrix, max_chars: int, max_t
     """R8: character and token budget; whole chunks only, in the order given."""
     fit = fit_whole(final, lambda c: (int(vm.chars[c.row]), int(vm.tokens[c.row])), max_chars, max_tokens)
     trace.add(Stage(
-        name, f"{len(fit.kept)} chunk(s), {fit.chars} chars, {fit.tokens} tokens "
-              f"(caps {max_chars} chars / {max_tokens} tokens)",
+        name, t("{n} chunk(s), {chars} chars, {tokens} tokens (caps {max_chars} chars / {max_tokens} tokens)").format(
+            n=len(fit.kept), chars=fit.chars, tokens=fit.tokens, max_chars=max_chars, max_tokens=max_tokens),
         kept=[c.chunk_id for c in fit.kept],
-        dropped=[Dropped(c.chunk_id, "over the context budget (kept whole, not cut)", c.distance) for c in fit.over],
+        dropped=[Dropped(c.chunk_id, t("over the context budget (kept whole, not cut)"), c.distance) for c in fit.over],
     ))
     return fit.kept

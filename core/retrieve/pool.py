@@ -9,6 +9,7 @@ import numpy.typing as npt
 
 from biny.core.crypto.blind import BlindIndex
 from biny.core.embed.base import Vectors
+from biny.core.i18n import t
 from biny.core.retrieve.baseline import Baselines
 from biny.core.retrieve.candidates import Candidate, QueryDistances, RetrievalParams
 from biny.core.retrieve.trace import Stage, Trace
@@ -73,11 +74,11 @@ def gather(query: Vectors, vm: VectorMatrix, baselines: Baselines, params: Retri
     dist.note(idx, pool_d)
     pool = [dist.candidate(int(i)) for i in idx]
     stands = standout(vm, query, pool[0].distance) if len(vm) >= 20 and pool else None
-    how_searched = "exact" if exact else "ANN candidates, exact distances"
-    more = f" + {n_per_script} nearest of each script" if n_per_script else ""
+    how_searched = t("exact") if exact else t("ANN candidates, exact distances")
+    more = " " + t("+ {n} nearest of each script").format(n=n_per_script) if n_per_script else ""
     trace.add(Stage(
-        "pool", f"{len(pool) - n_per_script} nearest{more} of {len(vm)} chunks (K={k} × {params.pool_factor}, "
-                f"{how_searched})",
+        "pool", t("{n} nearest{more} of {total} chunks (K={k} × {factor}, {how})").format(
+            n=len(pool) - n_per_script, more=more, total=len(vm), k=k, factor=params.pool_factor, how=how_searched),
         kept=[c.chunk_id for c in pool],
         data={"distances": [round(c.distance, 4) for c in pool], "searched": len(vm), "per_script_added": n_per_script,
               "standout": None if stands is None else round(stands, 2)},

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 
+from biny.core.i18n import t
 from biny.core.retrieve.candidates import Candidate, Context
 from biny.core.retrieve.trace import Dropped, Stage, Trace
 from biny.core.store.vectors import VectorMatrix
@@ -25,10 +26,10 @@ def rerank(question: str, pins: list[Candidate], rest: list[Candidate], k: int, 
     slots = max(0, k - len(pins))
     final = pins + rest[:slots]
     trace.add(Stage(
-        "rerank", f"{ctx.reranker.name if enabled else 'vector order'}; "
-                  f"{len(pins)} pinned first, {len(final) - len(pins)} ranked",
+        "rerank", (t(ctx.reranker.name) if enabled else t("vector order")) + "; "
+                  + t("{pins} pinned first, {ranked} ranked").format(pins=len(pins), ranked=len(final) - len(pins)),
         kept=[c.chunk_id for c in final],
-        dropped=[Dropped(c.chunk_id, "past K after rerank", c.distance) for c in rest[slots:]],
+        dropped=[Dropped(c.chunk_id, t("past K after rerank"), c.distance) for c in rest[slots:]],
         ms=(time.perf_counter() - t0) * 1000,
     ))
     return final, ranked

@@ -18,6 +18,7 @@ import re
 import time
 from dataclasses import dataclass
 
+from biny.core.i18n import t
 from biny.core.llm.base import ChatModel, LLMError, Message
 from biny.core.retrieve.trace import Stage, Trace
 from biny.core.text.terms import named_terms
@@ -81,7 +82,7 @@ def fallback_query(question: str, history: list[str], method: str = "previous+cu
     if method == "previous+current":
         return f"{prev} {question}"
     if method == "entity-carry":
-        carried = [t for t in named_terms(prev, []) if t.lower() not in question.lower()]
+        carried = [term for term in named_terms(prev, []) if term.lower() not in question.lower()]
         return f"{question} {' '.join(carried)}".strip() if carried else f"{prev} {question}"
     return question
 
@@ -89,7 +90,7 @@ def fallback_query(question: str, history: list[str], method: str = "previous+cu
 def rewrite(question: str, history: list[str], model: ChatModel | None,
             fallback: str = "previous+current") -> Rewrite:
     if not needs_rewrite(question, history):
-        why = "no conversation before it" if not history else "no referring expression"
+        why = t("no conversation before it") if not history else t("no referring expression")
         return Rewrite(question, question, "none", why)
     if model is not None:
         convo = "\n".join(f"Earlier question: {h}" for h in history[-4:])
@@ -101,11 +102,11 @@ def rewrite(question: str, history: list[str], model: ChatModel | None,
             return Rewrite(question, q, f"fallback:{fallback}", f"model failed ({exc.kind}): {exc}")
         ok, why = acceptable(question, reply)
         if ok:
-            return Rewrite(question, reply.strip().strip('"“”「」'), "model", "rewritten by the model")
+            return Rewrite(question, reply.strip().strip('"“”「」'), "model", t("rewritten by the model"))
         q = fallback_query(question, history, fallback)
         return Rewrite(question, q, f"fallback:{fallback}", f"model reply rejected: {why}")
     q = fallback_query(question, history, fallback)
-    return Rewrite(question, q, f"fallback:{fallback}", "no model configured")
+    return Rewrite(question, q, f"fallback:{fallback}", t("no model configured"))
 
 
 def rewrite_stage(question: str, history: list[str], model: ChatModel | None, fallback: str, trace: Trace) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 
+from biny.core.i18n import t
 from biny.core.retrieve.candidates import Candidate, Context, QueryDistances
 from biny.core.retrieve.trace import Stage, Trace
 from biny.core.store.vectors import VectorMatrix
@@ -24,16 +25,17 @@ def derived_queries(question: str, vm: VectorMatrix, retrieved: list[int],
                     ctx: Context) -> tuple[list[DerivedQuery], dict[str, object]]:
     """The queries a failed check asks for, and what the checks found (for the trace)."""
     id_surfaces = {i.surface.lower() for i in question_keys(question)}
-    terms = [t for t in named_terms(question, ctx.glossary, ctx.folded_glossary) if t.lower() not in id_surfaces]
-    missing_terms = [t for t in terms if not any(contains_term(vm.terms[r], t, ctx.blind) for r in retrieved)]
+    named = named_terms(question, ctx.glossary, ctx.folded_glossary)
+    terms = [term for term in named if term.lower() not in id_surfaces]
+    missing_terms = [term for term in terms if not any(contains_term(vm.terms[r], term, ctx.blind) for r in retrieved)]
     asked = asked_aspects(question)
     missing_aspects = sorted(a for a in asked if not any(ctx.blind.aspect(a) in vm.aspects[r] for r in retrieved))
     data: dict[str, object] = {"terms": terms, "missing_terms": missing_terms, "aspects": sorted(asked),
                                "missing_aspects": missing_aspects}
     queries: list[DerivedQuery] = []
     aspect_words = " ".join(ASPECT_WORDS.get(a, a.split(":")[-1]) for a in missing_aspects)
-    for t in missing_terms:
-        queries.append((f"{t} {aspect_words}".strip(), t, None))
+    for term in missing_terms:
+        queries.append((f"{term} {aspect_words}".strip(), term, None))
     for a in missing_aspects:
         subject = " ".join(terms) or question
         queries.append((f"{subject} {ASPECT_WORDS.get(a, a.split(':')[-1])}", terms[0] if terms else None, a))
@@ -88,10 +90,10 @@ def second_pass(question: str, pins: list[Candidate], candidates: list[Candidate
             data["queries"] = derived
     trace.add(Stage(
         "second_pass",
-        (f"searched {len(derived)} derived quer(ies) once, merged {len(added)}"
-         if derived else "switched off" if not enabled
-         else "nothing retrieved: no second pass" if not retrieved
-         else "every named term and asked aspect already present"),
+        (t("searched {n} derived quer(ies) once, merged {added}").format(n=len(derived), added=len(added))
+         if derived else t("switched off") if not enabled
+         else t("nothing retrieved: no second pass") if not retrieved
+         else t("every named term and asked aspect already present")),
         kept=[c.chunk_id for c in added], data=data, ms=(time.perf_counter() - t0) * 1000,
     ))
     return added

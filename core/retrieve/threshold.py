@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass
 
 from biny.core.crypto.blind import BlindIndex
+from biny.core.i18n import t
 from biny.core.retrieve.baseline import Baselines, Distribution, load_questions
 from biny.core.retrieve.candidates import Candidate, RetrievalParams
 from biny.core.retrieve.lexical import LexicalEvidence, evidence, familiarity
@@ -34,27 +35,30 @@ def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
                   group: str, ref: Distribution | None) -> tuple[dict[int, float], str]:
     """Row → the distance that passage must beat, and a sentence saying how it was set."""
     if not params.use_threshold:
-        return {}, "threshold switched off"
+        return {}, t("threshold switched off")
     if params.max_distance is not None:
-        return {c.row: params.max_distance for c in pool}, f"explicit cut {params.max_distance:.3f}"
+        return {c.row: params.max_distance for c in pool}, t("explicit cut {cut}").format(
+            cut=f"{params.max_distance:.3f}")
     if ref is None:
-        return {}, "no reference measured yet: nothing cut"
+        return {}, t("no reference measured yet: nothing cut")
     if params.local_cut and baselines.questions:
         # Each passage against the unrelated questions closest to *it*: a margin of the
         # reference's own spread (median − p10) below their mean distance (retrieve/baseline.py).
         margin = params.local_margin * (ref.median - ref.quantile(params.threshold_quantile))
         local = baselines.local_reference(group, vm.matrix, [c.row for c in pool])
         return ({c.row: float(h) - margin for c, h in zip(pool, local, strict=True)},
-                f"each passage must be closer than its 3 nearest unrelated {group} questions are, by "
-                f"{margin:.3f} ({params.local_margin:g} × the reference's median − p10)")
+                t("each passage must be closer than its 3 nearest unrelated {group} questions are, by {margin} "
+                  "({factor} × the reference's median − p10)").format(group=group, margin=f"{margin:.3f}",
+                                                                      factor=f"{params.local_margin:g}"))
     gate = ref.quantile(params.threshold_quantile)
     keep = max(gate, ref.quantile(params.keep_quantile))
     # Nothing comes as close as the closest tenth of unrelated questions do: nothing answers.
     flat = gate if pool and pool[0].distance > gate else keep
     return ({c.row: flat for c in pool},
-            f"top hit must be within {gate:.3f} (p{params.threshold_quantile * 100:.0f}), further hits "
-            f"within {keep:.3f} (p{params.keep_quantile * 100:.0f}) "
-            f"of unrelated questions' nearest distance ({group}, median {ref.median:.3f})")
+            t("top hit must be within {gate} (p{gq}), further hits within {keep} (p{kq}) of unrelated questions' "
+              "nearest distance ({group}, median {median})").format(
+                gate=f"{gate:.3f}", gq=f"{params.threshold_quantile * 100:.0f}", keep=f"{keep:.3f}",
+                kq=f"{params.keep_quantile * 100:.0f}", group=group, median=f"{ref.median:.3f}"))
 
 
 def word_check(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
@@ -88,9 +92,10 @@ def verdict(c: Candidate, words: WordCheck, params: RetrievalParams) -> str | No
             and share >= params.lexical_rescue and c.distance <= words.rescue_distance:
         return None
     if c.cut is not None and c.distance > c.cut:
-        return f"beyond the distance cut ({c.cut:.3f} for this passage)"
+        return t("beyond the distance cut ({cut} for this passage)").format(cut=f"{c.cut:.3f}")
     if words.applies and share is not None and share < params.lexical_min and c.row not in words.other_script:
-        return f"shares {share:.0%} of the question's words (needs {params.lexical_min:.0%})"
+        return t("shares {share} of the question's words (needs {needed})").format(
+            share=f"{share:.0%}", needed=f"{params.lexical_min:.0%}")
     return None
 
 
@@ -106,15 +111,17 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
         c.cut = cuts.get(c.row)
         c.word_share = share
     if words.applies and words.rescue_distance is not None:
-        how += (f"; the space knows {words.evidence.known_share:.0%} of the question's words ({words.familiar:.0%} "
-                f"of everyday {group} questions' words), so a hit must share ≥{params.lexical_min:.0%} of their "
-                f"weight, and one sharing ≥{params.lexical_rescue:.0%} is kept up to {words.rescue_distance:.3f} "
-                f"(p{params.rescue_quantile * 100:.0f})")
+        how += "; " + t(
+            "the space knows {known} of the question's words ({familiar} of everyday {group} questions' words), so a "
+            "hit must share ≥{needed} of their weight, and one sharing ≥{rescue} is kept up to {distance} (p{q})"
+        ).format(known=f"{words.evidence.known_share:.0%}", familiar=f"{words.familiar:.0%}", group=group,
+                 needed=f"{params.lexical_min:.0%}", rescue=f"{params.lexical_rescue:.0%}",
+                 distance=f"{words.rescue_distance:.3f}", q=f"{params.rescue_quantile * 100:.0f}")
     reasons = {c.row: verdict(c, words, params) for c in pool}
     kept = [c for c in pool if reasons[c.row] is None]
     max_d = pool[0].cut if pool and cuts else None
     trace.add(Stage(
-        "threshold", f"{len(kept)} of {len(pool)} kept; {how}",
+        "threshold", t("{kept} of {total} kept").format(kept=len(kept), total=len(pool)) + f"; {how}",
         kept=[c.chunk_id for c in kept],
         dropped=[Dropped(c.chunk_id, reasons[c.row] or "", c.distance) for c in pool if reasons[c.row]],
         data={"max_distance": max_d, "reference": group, "quantile": params.threshold_quantile,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from biny.core.answer.compose import ComposeSettings, compose
 from biny.core.answer.structured import structured_answer
+from biny.core.i18n import t
 from biny.core.results import AskResult
 from biny.core.retrieve.candidates import RetrievalParams
 from biny.core.retrieve.trace import Stage
@@ -52,7 +53,7 @@ class Answers:
             self.web.answer(space, result, history)  # W1–W5: only when switched on, never otherwise
             answer = result.answer
         result.trace.add(Stage(
-            "answer", f"{answer.mode}: {answer.note}",
+            "answer", f"{t(answer.mode)}: {t(answer.note)}",
             kept=[c.chunk_id for c in answer.citations],
             data={"mode": answer.mode, "cited": [c.n for c in answer.citations],
                   "untraced_numbers": answer.untraced_numbers, "removed_citations": answer.removed_citations,

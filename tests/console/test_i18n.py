@@ -82,6 +82,11 @@ def _texts(widget: QWidget) -> Iterator[tuple[str, str]]:
         if isinstance(w, QTreeWidget):
             head = w.headerItem()
             yield from ((f"{name} header", head.text(c)) for c in range(head.columnCount()))
+            stack = [w.topLevelItem(i) for i in range(w.topLevelItemCount())]
+            while stack:  # every row of the trace (stage names, what happened, kept / dropped and why)
+                item = stack.pop()
+                yield from ((f"{name} row", item.text(c)) for c in range(item.columnCount()))
+                stack += [item.child(i) for i in range(item.childCount())]
         if isinstance(w, QListWidget):
             yield from ((f"{name} item", w.item(i).text()) for i in range(w.count()))
         if isinstance(w, QTextEdit):  # reports and answers: judged line by line
@@ -115,6 +120,15 @@ def test_every_screen_speaks_chinese(qtbot, chinese: None, engine: Engine,  # ty
         if index == 0:
             window.library.table.selectRow(0)  # the document's report
         seen += list(_texts(window))
+    # A question asked in the Inspector: the status line, the trace, the answer and the passages.
+    window.show_screen(1)
+    window.inspector.question.setText("一号水泵多久检修一次？")
+    window.inspector.ask()
+    qtbot.waitUntil(lambda: not window.inspector.busy, timeout=60_000)
+    qtbot.waitUntil(ops.idle, timeout=60_000)
+    assert window.inspector.result is not None and window.inspector.result.chunks
+    assert window.inspector.stages.topLevelItemCount() >= 8
+    seen += list(_texts(window))
     seen += [(f"menu {a.objectName()}", a.text()) for a in window.findChildren(QAction) if a.text()]
     seen += [("menu bar", m.title()) for m in window.menuBar().findChildren(type(window.menuBar().actions()[0].menu()))
              if m.title()]
