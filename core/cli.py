@@ -293,54 +293,55 @@ def _space(engine: Any, args: argparse.Namespace) -> int:
     if args.space_cmd == "create":
         passphrase = None
         if not args.unencrypted and not engine.passphrase_available():
-            passphrase = _prompt("Passphrase for the new space: ", confirm=True)
+            passphrase = _prompt(t("Passphrase for the new space: "), confirm=True)
         s = engine.create_space(args.name, encrypted=not args.unencrypted, passphrase=passphrase)
-        state = "encrypted" if s.encrypted else "NOT encrypted"
-        print(f"created space {s.name!r} ({s.embed_model}, {state})")
+        state = t("encrypted") if s.encrypted else t("NOT encrypted")
+        print(t("created space {name} ({model}, {state})").format(name=repr(s.name), model=s.embed_model, state=state))
     elif args.space_cmd == "unlock":
-        engine.unlock(args.name, _prompt(f"Passphrase for {args.name}: "), remember=args.remember)
-        print(f"passphrase accepted for {args.name!r}")
+        engine.unlock(args.name, _prompt(t("Passphrase for {name}: ").format(name=args.name)), remember=args.remember)
+        print(t("passphrase accepted for {name}").format(name=repr(args.name)))
     elif args.space_cmd == "passphrase":
         old, new = _old_and_new(args)
         changed = engine.change_passphrase(args.name, old, new)
-        print(f"re-wrapped the keys of {len(changed)} space(s): {', '.join(changed)}")
+        print(t("re-wrapped the keys of {n} space(s): {names}").format(n=len(changed), names=", ".join(changed)))
     elif args.space_cmd == "export":
-        print(f"wrote {engine.export_space(args.name, args.dest)}")
+        print(t("wrote {path}").format(path=engine.export_space(args.name, args.dest)))
     elif args.space_cmd == "import":
         s = engine.import_space(args.archive, name=args.name)
-        print(f"imported space {s.name!r} ({s.documents} documents)")
+        print(t("imported space {name} ({n} documents)").format(name=repr(s.name), n=s.documents))
     elif args.space_cmd == "list":
         spaces = engine.spaces()
         if args.json:
             _dump([_asdict(s) for s in spaces], out)
         else:
             for s in spaces:
-                enc = ("encrypted, locked" if s.locked else "encrypted") if s.encrypted else "not encrypted"
-                print(f"{s.name}\t{s.documents} documents\t{s.chunks} chunks\t{s.embed_model}\t{enc}")
+                enc = (t("encrypted, locked") if s.locked else t("encrypted")) if s.encrypted else t("not encrypted")
+                print(s.name + "\t" + t("{n} documents").format(n=s.documents) + "\t"
+                      + t("{n} chunks").format(n=s.chunks) + f"\t{s.embed_model}\t{enc}")
             if not spaces:
-                print("no spaces yet: biny space create NAME")
+                print(t("no spaces yet: biny space create NAME"))
     elif args.space_cmd == "delete":
         if not args.yes:
             if not sys.stdin.isatty():
                 raise BinyError("Refusing to delete without confirmation: add --yes.")
-            answer = input(f"Delete space {args.name!r} and all its documents? [y/N] ")
+            answer = input(t("Delete space {name} and all its documents? [y/N] ").format(name=repr(args.name)))
             if answer.strip().lower() not in {"y", "yes"}:
-                print("kept")
+                print(t("kept"))
                 return 0
         engine.delete_space(args.name)
-        print(f"deleted space {args.name!r}")
+        print(t("deleted space {name}").format(name=repr(args.name)))
     elif args.space_cmd == "web":
         engine.web.set_enabled(args.name, args.state == "on")
         url = engine.settings.web.search_url
-        hint = "" if url or args.state == "off" else " (set [web] search_url in config.toml to search)"
-        print(f"public-web fallback {args.state} for {args.name!r}{hint}")
+        hint = "" if url or args.state == "off" else t(" (set [web] search_url in config.toml to search)")
+        print(t("public-web fallback {state} for {name}").format(state=t(args.state), name=repr(args.name)) + hint)
     elif args.space_cmd == "reembed":
         bar = _Bar()
         try:
             n = engine.reembed(args.name, progress=bar)
         finally:
             bar.close()
-        print(f"re-embedded {n} chunks with {engine.embedder.model_id}")
+        print(t("re-embedded {n} chunks with {model}").format(n=n, model=engine.embedder.model_id))
     return 0
 
 
@@ -413,11 +414,12 @@ def _doctor(engine: Any, args: argparse.Namespace) -> int:
     if args.json:
         _dump({**_asdict(report), "healthy": report.healthy}, sys.stdout)
     else:
-        print(f"checked {report.spaces} space(s), {report.documents} document(s), {report.passages} passage(s)")
+        print(t("checked {spaces} space(s), {docs} document(s), {passages} passage(s)").format(
+            spaces=report.spaces, docs=report.documents, passages=report.passages))
         for f in report.findings:
             name = f" {f.title!r}" if f.title else ""
             print(f"{'repaired' if f.repaired else f.kind}\t{f.space}{name}: {f.detail} — {f.action}")
-        print("healthy" if report.healthy else "problems found")
+        print(t("healthy") if report.healthy else t("problems found"))
     return 0 if report.healthy else 1
 
 
@@ -438,8 +440,9 @@ def _demo(engine: Any, args: argparse.Namespace) -> int:
     from biny.core.demo import build_demo
 
     report = build_demo(engine, args.space, progress=_Bar())
-    print(f"demo space {args.space!r}: {len(report.by('ingested'))} ingested, {len(report.by('unchanged'))} "
-          f"unchanged, {len(report.by('failed'))} failed")
+    print(t("demo space {name}: {ingested} ingested, {unchanged} unchanged, {failed} failed").format(
+        name=repr(args.space), ingested=len(report.by("ingested")), unchanged=len(report.by("unchanged")),
+        failed=len(report.by("failed"))))
     return 0 if report.ok else 1
 
 

@@ -62,10 +62,13 @@ def test_the_command_line_in_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyP
     doc.write_text("Pump P-7 is serviced every 6 weeks by the night shift.", encoding="utf-8")
     home = str(tmp_path / "home")
     assert cli.main(["--home", home, "space", "create", "plant", "--unencrypted"]) == 0
+    assert "已创建空间 'plant'" in capsys.readouterr().out
     assert cli.main(["--home", home, "ingest", "--space", "plant", str(doc)]) == 0
     out = capsys.readouterr().out
     assert "已导入 1 个，未变化 0 个，失败 0 个" in out and "已导入" in out.splitlines()[-2]
     assert cli.main(["--home", home, "ask", "--space", "plant", "秘鲁的首都是哪里？"]) == 0
     assert "没有足够接近的段落来回答" in capsys.readouterr().out
+    assert cli.main(["--home", home, "space", "list"]) == 0
+    assert "plant\t1 个文档\t1 个片段" in capsys.readouterr().out
     assert cli.main(["--home", home, "ask", "--space", "nowhere", "x"]) == 2
     assert capsys.readouterr().err.startswith("错误：")
