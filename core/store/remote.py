@@ -104,6 +104,17 @@ def _unreachable(bucket: Bucket, exc: Exception) -> ObjectStoreUnavailable:
         "credentials in config.toml's [storage]; nothing stored was changed.")
 
 
+def _read_json(s3: Any, bucket: Bucket, key: str) -> tuple[dict[str, Any], str] | None:
+    """A small JSON object of the bucket and its etag; None when it does not exist."""
+    try:
+        got = s3.get_object(Bucket=bucket.bucket, Key=key)
+    except Exception as exc:  # botocore raises one class for every status
+        if _code(exc) in ("NoSuchKey", "404"):
+            return None
+        raise _unreachable(bucket, exc) from exc
+    return json.loads(got["Body"].read()), str(got["ETag"])
+
+
 @dataclass(frozen=True, slots=True)
 class LeaseInfo:
     holder: str  # a random id per session
@@ -136,14 +147,11 @@ class Lease:
 
     def current(self) -> tuple[LeaseInfo, str] | None:
         """The lease as stored and its etag, or None when nobody holds one."""
-        try:
-            got = self._s3.get_object(Bucket=self._bucket.bucket, Key=self._key)
-        except Exception as exc:
-            if _code(exc) in ("NoSuchKey", "404"):
-                return None
-            raise _unreachable(self._bucket, exc) from exc
-        data = json.loads(got["Body"].read())
-        return LeaseInfo(data["holder"], data["who"], float(data["expires"])), str(got["ETag"])
+        got = _read_json(self._s3, self._bucket, self._key)
+        if got is None:
+            return None
+        data, etag = got
+        return LeaseInfo(data["holder"], data["who"], float(data["expires"])), etag
 
     def _put(self, **condition: str) -> bool:
         body = json.dumps({"holder": self.holder, "who": self.who, "expires": self._clock() + self._term})
@@ -234,15 +242,12 @@ class Snapshots:
         self._key = bucket.key("manifest.json")
 
     def manifest(self) -> Manifest | None:
-        try:
-            got = self._s3.get_object(Bucket=self._bucket.bucket, Key=self._key)
-        except Exception as exc:
-            if _code(exc) in ("NoSuchKey", "404"):
-                return None
-            raise _unreachable(self._bucket, exc) from exc
-        data = json.loads(got["Body"].read())
+        got = _read_json(self._s3, self._bucket, self._key)
+        if got is None:
+            return None
+        data, etag = got
         return Manifest(data["catalog"], {k: int(v) for k, v in data["versions"].items()}, float(data["published"]),
-                        str(data["by"]), str(got["ETag"]))
+                        str(data["by"]), etag)
 
     def download(self, manifest: Manifest, dest: Path) -> None:
         tmp = dest.with_name(dest.name + ".part")
