@@ -31,7 +31,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from biny.core.config import StorageSettings
-from biny.core.errors import ConfigError, ObjectStoreUnavailable, ReadOnlyFolder
+from biny.core.errors import ConfigError, ObjectStoreUnavailable
 
 # Catalog snapshots kept besides the current one: a reader may still be downloading the one before.
 _KEEP_SNAPSHOTS = 3
@@ -137,6 +137,7 @@ class Lease:
         self.holder = uuid.uuid4().hex
         self.who = f"{getpass.getuser()}@{socket.gethostname()} (pid {os.getpid()})"
         self._etag: str | None = None
+        self._renewing = threading.Lock()
         self.lost: str | None = None  # why this session no longer holds the lease
         self._stop = threading.Event()
         self._beat: threading.Thread | None = None
@@ -182,23 +183,19 @@ class Lease:
 
     def renew(self) -> bool:
         """Extend the term; False (and ``lost`` set) when the lease was taken in the meantime."""
-        if not self.held or self._etag is None:
-            return False
-        if self._put(IfMatch=self._etag):
-            return True
+        # One renewal at a time: the heartbeat and the check before a write both renew, and the second of two
+        # concurrent conditional PUTs would fail on the first's new etag and be taken for a lost lease.
+        with self._renewing:
+            if not self.held or self._etag is None:
+                return False
+            if self._put(IfMatch=self._etag):
+                return True
         now = self.current()
         who = now[0].who if now else "nobody (it was removed)"
         self.lost = (f"This machine's writer lease on the team space expired and is now held by {who}; "
                      "nothing more was written from here. Reopen the space to continue (read-only until "
                      "that writer closes).")
         return False
-
-    def check(self) -> None:
-        """Refuse a write unless the lease is held and not about to expire by this machine's clock."""
-        if self.lost:
-            raise ReadOnlyFolder(self.lost)
-        if self._etag is None:
-            raise ReadOnlyFolder("This machine does not hold the team space's writer lease.")
 
     def start_heartbeat(self) -> None:
         def beat() -> None:
