@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from biny.core.errors import WrongPassphrase
+from biny.core.i18n import t
 
 SCRYPT_N = 2**15
 SCRYPT_R = 8
@@ -58,7 +59,7 @@ def new_wrapped_key(passphrase: str, space_id: str, tenant: str, owner: str) -> 
 
 def wrap(data_key: bytes, passphrase: str, space_id: str, tenant: str, owner: str) -> tuple[str, bytes]:
     if not passphrase:
-        raise WrongPassphrase("An empty passphrase cannot protect a space; choose one.")
+        raise WrongPassphrase(t("An empty passphrase cannot protect a space; choose one."))
     params: dict[str, int | str] = {"kdf": "scrypt", "n": SCRYPT_N, "r": SCRYPT_R, "p": SCRYPT_P,
                                     "salt": os.urandom(16).hex()}
     nonce = os.urandom(12)
@@ -73,7 +74,7 @@ def unwrap(passphrase: str, kdf_json: str, wrapped: bytes, space_id: str, tenant
         data_key = AESGCM(_kek(passphrase, params)).decrypt(wrapped[:12], wrapped[12:], _aad(space_id, tenant, owner))
     except InvalidTag:
         raise WrongPassphrase(
-            f"The passphrase does not open space {space_name!r} (owner {tenant}/{owner}). Nothing was changed; "
-            "check the passphrase, or the BINY_PASSPHRASE / keyring entry in use."
+            t("The passphrase does not open space {name} (owner {owner}). Nothing was changed; check the passphrase, "
+              "or the BINY_PASSPHRASE / keyring entry in use.").format(name=repr(space_name), owner=f"{tenant}/{owner}")
         ) from None
     return SpaceKeys.from_data_key(data_key)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from biny.core.config import LimitSettings
 from biny.core.errors import CorruptDocument, DocumentTooLarge, EmptyDocument, UnsupportedFormat
+from biny.core.i18n import t
 
 TEXT_SUFFIXES = {".txt", ".text", ".md", ".markdown", ".rst", ".log"}
 # Tables: one document per row (ingest/rows.py).
@@ -36,11 +37,11 @@ def sniff(path: Path, limits: LimitSettings) -> str:
     """Return ``"pdf" | "docx" | "rows" | "html" | "markdown" | "text"`` or raise a DocumentError."""
     size = path.stat().st_size
     if size == 0:
-        raise EmptyDocument(f"{path.name} is empty (0 bytes). Check the file was saved completely.")
+        raise EmptyDocument(t("{name} is empty (0 bytes). Check the file was saved completely.").format(name=path.name))
     if size > limits.max_file_mb * 1024 * 1024:
         raise DocumentTooLarge(
-            f"{path.name} is {size / 1e6:.0f} MB, over the {limits.max_file_mb} MB limit. "
-            "Split it, or raise limits.max_file_mb in config.toml."
+            t("{name} is {size} MB, over the {limit} MB limit. Split it, or raise limits.max_file_mb in config.toml.")
+            .format(name=path.name, size=f"{size / 1e6:.0f}", limit=limits.max_file_mb)
         )
     with path.open("rb") as fh:
         head = fh.read(1024)

@@ -17,6 +17,7 @@ from biny.core.crypto.memory import MEMORY_KEY_ID, MemoryCrypto
 from biny.core.crypto.secrets import SecretStore
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError, PassphraseRequired, SecretStoreUnavailable, WrongPassphrase
+from biny.core.i18n import t
 from biny.core.services.folder import DataFolder
 from biny.core.store.catalog import SpaceRow
 
@@ -74,8 +75,8 @@ class KeySession:
         secret = passphrase or self._secret(row.tenant, row.owner)
         if not secret:
             raise PassphraseRequired(
-                f"Space {row.name!r} will be encrypted and needs a passphrase: enter one when asked, set "
-                "BINY_PASSPHRASE, or create it with --unencrypted if its content is not confidential."
+                t("Space {name} will be encrypted and needs a passphrase: enter one when asked, set BINY_PASSPHRASE, "
+                  "or create it with --unencrypted if its content is not confidential.").format(name=repr(row.name))
             )
         keys, row.kdf, row.wrapped_key = new_wrapped_key(secret, row.space_id, row.tenant, row.owner)
         self._keys[row.space_id] = keys
@@ -119,9 +120,9 @@ class KeySession:
             secret = self._secret(row.tenant, row.owner)
             if not secret:
                 raise PassphraseRequired(
-                    f"Space {row.name!r} is encrypted and no passphrase is available here "
-                    f"(secret source: {self.secrets.describe()}). Unlock it in the console, set "
-                    f"BINY_PASSPHRASE, or run `biny space unlock {row.name} --remember`."
+                    t("Space {name} is encrypted and no passphrase is available here (secret source: {source}). Unlock "
+                      "it in the console, set BINY_PASSPHRASE, or run `biny space unlock {plain} --remember`.").format(
+                        name=repr(row.name), source=self.secrets.describe(), plain=row.name)
                 )
             refused = self._refused.get((row.space_id, secret))
             if refused is not None:

@@ -20,6 +20,7 @@ import duckdb
 import pyarrow as pa
 
 from biny.core.errors import SpaceExists, SpaceNotFound
+from biny.core.i18n import t
 from biny.core.store.guard import mutation, write_stamp
 
 SCHEMA = """
@@ -291,10 +292,10 @@ class Catalog:
         with self.lock:
             row = self.con.execute(f"SELECT {_SPACE_COLS} FROM spaces WHERE name = ?", [name]).fetchone()
         if row is None:
-            known = ", ".join(s.name for s in self.spaces()) or "none yet"
+            known = ", ".join(s.name for s in self.spaces()) or t("none yet")
             raise SpaceNotFound(
-                f"No space named {name!r} (spaces: {known}). Create it with `biny space create {name}`."
-            )
+                t("No space named {name} (spaces: {known}). Create it with `biny space create {plain}`.").format(
+                    name=repr(name), known=known, plain=name))
         found = SpaceRow(*row)
         self._space_rows[name] = (stamp, found)
         return found
@@ -304,7 +305,7 @@ class Catalog:
         with self.lock:
             row = self.con.execute(f"SELECT {_SPACE_COLS} FROM spaces WHERE space_id = ?", [space_id]).fetchone()
         if row is None:
-            raise SpaceNotFound(f"The space {space_id} no longer exists.")
+            raise SpaceNotFound(t("The space {id} no longer exists.").format(id=space_id))
         return SpaceRow(*row)
 
     @mutation

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import IO
 
 from biny.core.errors import DataFolderInUse
+from biny.core.i18n import t
 
 
 class FolderLock:
@@ -30,8 +31,8 @@ class FolderLock:
             pid = fh.read().strip() or "unknown"
             fh.close()
             raise DataFolderInUse(
-                f"The data folder {self.path.parent} is in use by PID {pid}. "
-                "Close that biny (console or CLI) first, or use another --home."
+                t("The data folder {folder} is in use by PID {pid}. Close that biny (console or CLI) first, or use "
+                  "another --home.").format(folder=self.path.parent, pid=pid)
             ) from None
         fh.seek(0)
         fh.truncate()

@@ -71,4 +71,4 @@ def test_the_command_line_in_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert cli.main(["--home", home, "space", "list"]) == 0
     assert "plant\t1 个文档\t1 个片段" in capsys.readouterr().out
     assert cli.main(["--home", home, "ask", "--space", "nowhere", "x"]) == 2
-    assert capsys.readouterr().err.startswith("错误：")
+    assert capsys.readouterr().err.startswith("错误：没有名为 'nowhere' 的空间（现有空间：plant）")
