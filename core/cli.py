@@ -462,7 +462,7 @@ def _memory(engine: Any, args: argparse.Namespace) -> int:
                 print(f"{f.fact_id}\t{f.scope}\t{f.status}\trev {f.revision}\t{f.text}")
     elif cmd == "edit":
         f = engine.memory.edit(args.id, args.text)
-        print(f"{f.fact_id} is now revision {f.revision}")
+        print(t("{id} is now revision {rev}").format(id=f.fact_id, rev=f.revision))
     elif cmd in {"archive", "delete", "restore"}:
         status = {"archive": "archived", "delete": "deleted", "restore": "active"}[cmd]
         f = engine.memory.set_status(args.id, status)
@@ -474,7 +474,7 @@ def _memory(engine: Any, args: argparse.Namespace) -> int:
         else:
             for step in result.trace:
                 print(f"{step.box} {step.name}: {step.summary}")
-            print(result.reference_block or "(no fact recalled)")
+            print(result.reference_block or t("(no fact recalled)"))
     return 0
 
 

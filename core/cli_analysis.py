@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 
 
 def add_parsers(sub: Any) -> None:
@@ -60,7 +61,8 @@ def run_map(engine: Any, args: argparse.Namespace) -> int:
     if args.json:
         _dump(data)
     else:
-        print(f"wrote {args.out}" if args.out else "(nothing written: give --out FILE.png or .svg, or --json)")
+        print(t("wrote {path}").format(path=args.out) if args.out
+              else t("(nothing written: give --out FILE.png or .svg, or --json)"))
     return 0
 
 
@@ -69,7 +71,8 @@ def run_eval(engine: Any, args: argparse.Namespace) -> int:
     if args.json:
         _dump(run.to_dict())
         return 0
-    print(f"run {run.run_id}: {len(run.results)} questions in {run.seconds:.1f} s")
+    print(t("run {id}: {n} questions in {seconds} s").format(id=run.run_id, n=len(run.results),
+                                                            seconds=f"{run.seconds:.1f}"))
     print(f"{'variant':<16}{'hit rate':>10}{'zero chunks':>13}{'chunks':>9}{'closer than':>13}")
     for variant, m in run.metrics.items():
         def fmt(v: Any) -> str:
@@ -77,7 +80,8 @@ def run_eval(engine: Any, args: argparse.Namespace) -> int:
         print(f"{variant:<16}{fmt(m['hit_rate']):>10}{fmt(m['zero_chunk_rate']):>13}{m['mean_chunks']:>9.2f}"
               f"{fmt(m['mean_top_closer_than']):>13}")
     if run.comparison is not None:
-        print(f"since {args.compare}: {len(run.comparison['better'])} better, {len(run.comparison['worse'])} worse")
+        print(t("since {run}: {better} better, {worse} worse").format(
+            run=args.compare, better=len(run.comparison["better"]), worse=len(run.comparison["worse"])))
         for q in run.comparison["worse"][:20]:
-            print(f"  worse: {q}")
+            print("  " + t("worse: {question}").format(question=q))
     return 0

@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 
 
 def add_parser(sub: Any) -> None:
@@ -48,10 +49,12 @@ def run(engine: Any, args: argparse.Namespace) -> int:
         if args.json:
             _dump(proposal.to_dict())
             return 0
-        print(f"{proposal.documents} documents, {proposal.with_header} with a machine-readable header")
+        print(t("{docs} documents, {with_header} with a machine-readable header").format(
+            docs=proposal.documents, with_header=proposal.with_header))
         for f in proposal.fields:
-            mark = "keep" if f.kept else "drop"
-            print(f"  [{mark}] {f.name} ({f.type}, {f.coverage:.0%}): {f.reason}; e.g. {', '.join(f.examples[:2])}")
+            mark = t("keep") if f.kept else t("drop")
+            print(f"  [{mark}] {f.name} ({f.type}, {f.coverage:.0%}): {f.reason}; "
+                  + t("e.g. {examples}").format(examples=", ".join(f.examples[:2])))
         if proposal.reason:
             print(proposal.reason)
         return 0
@@ -61,20 +64,24 @@ def run(engine: Any, args: argparse.Namespace) -> int:
             _dump(info.to_dict())
         else:
             exact = [f.name for f in info.spec.fields if f.exact]
-            print(f"indexed {info.rows} rows × {len(info.spec.fields)} fields in {info.seconds:.2f} s "
-                  f"(embedded {info.embedded}); exact: {', '.join(exact) or 'none'}")
+            line = t("indexed {rows} rows × {fields} fields in {seconds} s (embedded {embedded}); exact: {exact}")
+            print(line.format(
+                rows=info.rows, fields=len(info.spec.fields), seconds=f"{info.seconds:.2f}", embedded=info.embedded,
+                exact=", ".join(exact) or t("none")))
         return 0
     if cmd == "show":
         info = engine.index.info(args.space, preview=args.rows)
         if info is None:
-            raise BinyError(f"Space {args.space!r} has no structured index; `biny index propose --space "
-                            f"{args.space}` shows what it could hold.")
+            raise BinyError(t("Space {name} has no structured index; `biny index propose --space {plain}` shows what "
+                              "it could hold.").format(name=repr(args.space), plain=args.space))
         if args.json:
             _dump(info.to_dict())
         else:
-            print(f"{info.rows} rows of {info.documents} documents; title field: {info.spec.title_field or '-'}")
+            print(t("{rows} rows of {docs} documents; title field: {title}").format(
+                rows=info.rows, docs=info.documents, title=info.spec.title_field or "-"))
             for f in info.spec.fields:
-                print(f"  {f.name}\t{f.type}{' (exact)' if f.exact else ''}\t{f.coverage:.0%}")
+                exact_mark = " (" + t("exact") + ")" if f.exact else ""
+                print(f"  {f.name}\t{f.type}{exact_mark}\t{f.coverage:.0%}")
             for r in info.preview:
                 print(f"  · {r['title']}")
         return 0
@@ -83,26 +90,27 @@ def run(engine: Any, args: argparse.Namespace) -> int:
         if args.json:
             _dump({"flagged": count, "chunks": [i.to_dict() for i in items]})
         else:
-            print(f"{count} chunks state attributes only as bare values")
+            print(t("{n} chunks state attributes only as bare values").format(n=count))
             for i in items:
                 shown = ", ".join(f"{n}: {v}" for n, v in i.attributes[:4])
-                print(f"  {i.title}: {shown}\n    suggest: {i.suggestion}")
+                print(f"  {i.title}: {shown}\n    " + t("suggest: {text}").format(text=i.suggestion))
         return 0
     engine.index.drop(args.space)
     if args.json:
         _dump({"dropped": args.space})
     else:
-        print(f"dropped the structured index of {args.space!r} (documents kept)")
+        print(t("dropped the structured index of {name} (documents kept)").format(name=repr(args.space)))
     return 0
 
 
 def print_structured(result: Any) -> None:
     """The plain-text form of an ``ask`` the index answered."""
     r = result.structured
-    print(f"Answered by the structured index ({r.call.tool}): {r.result if not isinstance(r.result, list) else ''}")
+    print(t("Answered by the structured index ({tool}):").format(tool=r.call.tool)
+          + (f" {r.result}" if not isinstance(r.result, list) else ""))
     if isinstance(r.result, list):
         for title in r.result[:20]:
             print(f"  · {title}")
-    print(f"  query: {r.query}")
+    print("  " + t("query: {sql}").format(sql=r.query))
     for line in result.trace.stages[0].data.get("evidence", []):
-        print(f"  why: {line}")
+        print("  " + t("why: {line}").format(line=line))

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 
 
 def add_parser(sub: Any) -> None:
@@ -46,21 +47,23 @@ def run(engine: Any, args: argparse.Namespace) -> int:
         else:
             for i in items:
                 read = sum(s.read for s in i.sources)
-                print(f"{i.review_id}\t{i.status}\t{read} read / {len(i.sources)} found\t{i.question}")
+                print(f"{i.review_id}\t{t(i.status)}\t" + t("{read} read / {found} found").format(
+                    read=read, found=len(i.sources)) + f"\t{i.question}")
             if not items:
-                print("the queue is empty")
+                print(t("the queue is empty"))
         return 0
     if cmd == "show":
         item = engine.web.item(args.id)
         if args.json:
             _dump(item.to_dict())
         else:
-            print(f"[{item.status}] {item.question}\n\nAnswer: {item.answer}\n")
+            print(f"[{t(item.status)}] {item.question}\n\n" + t("Answer:") + f" {item.answer}\n")
             for s in item.sources:
-                print(f"  {'read ' if s.read else 'found'} {s.url}" + (f" — {s.error}" if s.error else ""))
+                print(f"  {t('read') if s.read else t('found')} {s.url}" + (f" — {s.error}" if s.error else ""))
             if item.untraced_numbers:
-                print(f"  ! numbers not found in the sources: {', '.join(item.untraced_numbers)}")
-            print("\nProposed entry:\n" + (item.edited or item.entry.markdown()))
+                print("  ! " + t("numbers not found in the sources: {numbers}").format(
+                    numbers=", ".join(item.untraced_numbers)))
+            print("\n" + t("Proposed entry:") + "\n" + (item.edited or item.entry.markdown()))
         return 0
     if cmd == "approve":
         edited = None
@@ -70,12 +73,14 @@ def run(engine: Any, args: argparse.Namespace) -> int:
             except OSError as exc:
                 raise BinyError(f"Cannot read {args.edit}: {exc.strerror or exc}") from exc
         item = engine.web.approve(args.id, edited)
-        print(f"approved {item.review_id}: stored as document {item.doc_id} in {item.space!r}")
+        print(t("approved {id}: stored as document {doc} in {space}").format(id=item.review_id, doc=item.doc_id,
+                                                                             space=repr(item.space)))
         return 0
     if cmd == "reject":
         item = engine.web.reject(args.id, args.reason)
-        print(f"rejected {item.review_id}; its pages will not be proposed again in {item.space!r}")
+        print(t("rejected {id}; its pages will not be proposed again in {space}").format(id=item.review_id,
+                                                                                         space=repr(item.space)))
         return 0
     item = engine.web.undo(args.id)
-    print(f"{item.review_id} is back in the queue")
+    print(t("{id} is back in the queue").format(id=item.review_id))
     return 0

@@ -68,6 +68,9 @@ def test_the_command_line_in_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert "已导入 1 个，未变化 0 个，失败 0 个" in out and "已导入" in out.splitlines()[-2]
     assert cli.main(["--home", home, "ask", "--space", "plant", "秘鲁的首都是哪里？"]) == 0
     assert "没有足够接近的段落来回答" in capsys.readouterr().out
+    assert cli.main(["--home", home, "index", "propose", "--space", "plant"]) == 0
+    proposed = capsys.readouterr().out
+    assert "1 个文档，其中 0 个带机器可读的表头" in proposed and "没有索引" in proposed
     assert cli.main(["--home", home, "space", "list"]) == 0
     assert "plant\t1 个文档\t1 个片段" in capsys.readouterr().out
     assert cli.main(["--home", home, "ask", "--space", "nowhere", "x"]) == 2
