@@ -64,9 +64,12 @@ class StoreWriter:
             raise ReadOnlyFolder(self.read_only)
 
     @contextmanager
-    def _write(self) -> Iterator[None]:
+    def _write(self, *, publish: bool = True) -> Iterator[None]:
+        """One write under the lock. ``publish=False``: nothing another machine could see changed (passages of a
+        pending document), so the after-write hooks — a team space's catalog upload — are skipped."""
         if self.read_only is not None:
             raise ReadOnlyFolder(self.read_only)
+        hooks = self.after_write if publish else []
         with self._lock:
             for check in self.before_write:
                 check()
@@ -77,12 +80,12 @@ class StoreWriter:
                 # What the failed write left committed is published too, but a failure to publish must not
                 # hide the write's own error.
                 try:
-                    for hook in self.after_write:
+                    for hook in hooks:
                         hook()
                 except BinyError:
                     pass
                 raise
-            for hook in self.after_write:
+            for hook in hooks:
                 hook()
 
     # ---- at open ----------------------------------------------------------------------------
@@ -173,7 +176,9 @@ class StoreWriter:
             self.catalog.insert_pending(doc)
 
     def add_chunks(self, space: SpaceRow, records: list[ChunkRecord], vectors: Vectors) -> None:
-        with self._write():
+        # Rows of a pending document: invisible until its commit, which publishes (one upload per embedding
+        # batch of an unchanged catalog was the team space's ingest overhead).
+        with self._write(publish=False):
             self.chunks.ensure_table(space.space_id, space.dim)
             self.chunks.add(space.space_id, records, vectors)
             for rec in records:

@@ -87,11 +87,11 @@ def test_a_full_run_writes_only_through_the_writer_and_asking_writes_nothing(
     writes: list[str] = []
     original = StoreWriter._write
 
-    def counting(self: StoreWriter):  # type: ignore[no-untyped-def]
+    def counting(self: StoreWriter, **kwargs):  # type: ignore[no-untyped-def]
         import inspect
 
         writes.append(inspect.stack()[1].function)  # the writer method that wrote
-        return original(self)
+        return original(self, **kwargs)
 
     monkeypatch.setattr(StoreWriter, "_write", counting)
     engine.create_space("laws")
