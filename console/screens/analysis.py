@@ -192,7 +192,7 @@ class AnalysisScreen(QWidget):
         star_map_figure(self.star, dark=_dark(), fig=self.star_canvas.figure)
         self.star_canvas.draw_idle()
         histogram_figure(np.asarray(dist), ref, cut, self.star.question, dark=_dark(),
-                               fig=self.hist_canvas.figure, label="every chunk's distance to the question")
+                               fig=self.hist_canvas.figure, label=tr("every chunk's distance to the question"))
         self.hist_canvas.draw_idle()
         band = self.star.model_band
         model = (" " + tr("Model-level band {pair}: p10 {p10}, median {median}, p90 {p90}.").format(
@@ -225,10 +225,9 @@ class AnalysisScreen(QWidget):
             fig.text(0.5, 0.5, tr("This space has no chunks yet: add documents in the Library."), ha="center")
             self.col_canvas.draw_idle()
             return
-        bands = ""
-        collection_figure(col.coords, col.groups, col.question, self.space,
-                                f"{col.note}; 5-NN kept on the map: {col.preservation:.0%}{bands}", dark=_dark(),
-                                fig=self.col_canvas.figure)
+        note = tr("{note}; 5-NN kept on the map: {share}").format(note=col.note, share=f"{col.preservation:.0%}")
+        collection_figure(col.coords, col.groups, col.question, self.space, note, dark=_dark(),
+                          fig=self.col_canvas.figure)
         ax = self.col_canvas.figure.axes[0]
         self._lasso = LassoSelector(ax, self._lassoed)
         self.col_canvas.draw_idle()
@@ -337,8 +336,8 @@ class AnalysisScreen(QWidget):
         self.metrics.resizeColumnsToContents()
         # The space's view: each question's nearest chunk, against the unrelated reference.
         histogram_figure(np.asarray(run.nearest_distances(True) + run.nearest_distances(False)), run.reference,
-                               None, f"{run.name}: nearest-chunk distance of each question", dark=_dark(),
-                               fig=self.eval_canvas.figure, label="this set's questions")
+                               None, tr("{name}: nearest-chunk distance of each question").format(name=run.name),
+                               dark=_dark(), fig=self.eval_canvas.figure, label=tr("this set's questions"))
         self.eval_canvas.draw_idle()
         self.status.setText(tr("Run {id}: {n} questions in {seconds} s.").format(id=run.run_id, n=len(run.results),
                                                                                  seconds=f"{run.seconds:.1f}"))

@@ -288,6 +288,10 @@
         <translation>测量中…</translation>
     </message>
     <message>
+        <source>every chunk&apos;s distance to the question</source>
+        <translation>每个片段到问题的距离</translation>
+    </message>
+    <message>
         <source>Model-level band {pair}: p10 {p10}, median {median}, p90 {p90}.</source>
         <translation>模型级区间 {pair}：p10 {p10}，中位数 {median}，p90 {p90}。</translation>
     </message>
@@ -298,6 +302,10 @@
     <message>
         <source>This space has no chunks yet: add documents in the Library.</source>
         <translation>此空间还没有片段：请在资料库中添加文档。</translation>
+    </message>
+    <message>
+        <source>{note}; 5-NN kept on the map: {share}</source>
+        <translation>{note}；图上保留的 5 近邻：{share}</translation>
     </message>
     <message>
         <source>closer than {share} of unrelated questions</source>
@@ -326,6 +334,14 @@
     <message>
         <source>Running the question set (full, then each stage off)…</source>
         <translation>正在运行问题集（先完整流程，再逐一关闭各阶段）…</translation>
+    </message>
+    <message>
+        <source>{name}: nearest-chunk distance of each question</source>
+        <translation>{name}：每个问题到最近片段的距离</translation>
+    </message>
+    <message>
+        <source>this set&apos;s questions</source>
+        <translation>本组问题</translation>
     </message>
     <message>
         <source>Run {id}: {n} questions in {seconds} s.</source>

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from matplotlib.text import Text
 from PySide6.QtCore import QLocale, QSettings
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
@@ -129,6 +130,16 @@ def test_every_screen_speaks_chinese(qtbot, chinese: None, engine: Engine,  # ty
     assert window.inspector.result is not None and window.inspector.result.chunks
     assert window.inspector.stages.topLevelItemCount() >= 8
     seen += list(_texts(window))
+    # The Analysis figures: legends, axis labels and titles drawn by matplotlib (core/analysis/plots.py).
+    window.show_screen([widget for _, widget in window.screens].index(window.analysis))
+    window.analysis.question.setText("一号水泵多久检修一次？")
+    window.analysis.draw()
+    qtbot.waitUntil(lambda: not window.analysis.busy, timeout=60_000)
+    drawn = [text.get_text() for canvas in (window.analysis.star_canvas, window.analysis.hist_canvas,
+                                            window.analysis.col_canvas)
+             for text in canvas.figure.findobj(Text) if text.get_text().strip()]
+    assert any("余弦距离" in text for text in drawn) and any("无关问题" in text for text in drawn)
+    seen += [("figure", text) for text in drawn if "一号水泵" not in text and "泵站" not in text]
     seen += [(f"menu {a.objectName()}", a.text()) for a in window.findChildren(QAction) if a.text()]
     seen += [("menu bar", m.title()) for m in window.menuBar().findChildren(type(window.menuBar().actions()[0].menu()))
              if m.title()]
