@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from biny.core.errors import BinyError, SpaceExists
+from biny.core.i18n import t
 from biny.core.store.catalog import Catalog, SpaceRow
 from biny.core.store.lance import ChunkStore
 
@@ -40,7 +41,7 @@ def _decode(v: object) -> object:
 def export_space(catalog: Catalog, lance_dir: Path, row: SpaceRow, dest: Path) -> Path:
     rows = catalog.export_rows(row.space_id)
     payload = {"format": FORMAT, "version": 1,
-               "rows": {t: [{k: _encode(v) for k, v in r.items()} for r in rs] for t, rs in rows.items()}}
+               "rows": {table: [{k: _encode(v) for k, v in r.items()} for r in rs] for table, rs in rows.items()}}
     table_dir = lance_dir / f"{ChunkStore.table_name(row.space_id)}.lance"
     with tempfile.TemporaryDirectory() as tmp:
         meta = Path(tmp) / "space.json"
@@ -59,18 +60,21 @@ def import_space(catalog: Catalog, lance_dir: Path, archive: Path, name: str | N
         try:
             payload = json.loads((Path(tmp) / "space.json").read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
-            raise BinyError(f"{archive} is not a biny space backup ({exc}).") from exc
+            raise BinyError(t("{archive} is not a biny space backup ({detail}).")
+                            .format(archive=archive, detail=exc)) from exc
         if payload.get("format") != FORMAT:
-            raise BinyError(f"{archive} is not a biny space backup.")
-        rows = {t: [{k: _decode(v) for k, v in r.items()} for r in rs] for t, rs in payload["rows"].items()}
+            raise BinyError(t("{archive} is not a biny space backup.").format(archive=archive))
+        rows = {table: [{k: _decode(v) for k, v in r.items()} for r in rs] for table, rs in payload["rows"].items()}
         space_row = rows["spaces"][0]
         if name:
             space_row["name"] = name
         space_id, space_name = str(space_row["space_id"]), str(space_row["name"])
         if any(s.space_id == space_id for s in catalog.spaces()):
-            raise SpaceExists(f"This backup's space ({space_id}) is already in this data folder.")
+            raise SpaceExists(t("This backup's space ({space_id}) is already in this data folder.")
+                               .format(space_id=space_id))
         if any(s.name == space_name for s in catalog.spaces()):
-            raise SpaceExists(f"A space named {space_name!r} exists; import with another --name.")
+            raise SpaceExists(t("A space named {space_name!r} exists; import with another --name.")
+                               .format(space_name=space_name))
         src = Path(tmp) / "chunks.lance"
         dst = lance_dir / f"{ChunkStore.table_name(space_id)}.lance"
         if src.exists():

@@ -8,6 +8,7 @@ message on stderr, the traceback in <data folder>/logs/biny.log); 130 interrupte
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Iterator, Sequence
@@ -16,7 +17,7 @@ from typing import Any, TextIO
 
 from biny.core import cli_analysis, cli_index, cli_review
 from biny.core.errors import BinyError, PassphraseRequired
-from biny.core.i18n import t
+from biny.core.i18n import N_, t
 from biny.core.progress import Progress
 from biny.core.store.failures import storage_problem
 
@@ -32,82 +33,83 @@ def _dump(data: object, out: TextIO) -> None:
 
 
 def _space_parser(sub: Any) -> None:
-    sp = sub.add_parser("space", help="create, list, delete or re-embed spaces")
+    sp = sub.add_parser("space", help=t("create, list, delete or re-embed spaces"))
     ssub = sp.add_subparsers(dest="space_cmd", required=True)
-    c = ssub.add_parser("create", help="create a space (encrypted unless --unencrypted)")
+    c = ssub.add_parser("create", help=t("create a space (encrypted unless --unencrypted)"))
     c.add_argument("name")
     c.add_argument("--unencrypted", action="store_true",
-                   help="store chunk text in plaintext (only for content that is not confidential)")
-    u = ssub.add_parser("unlock", help="check a space's passphrase (and optionally remember it)")
+                   help=t("store chunk text in plaintext (only for content that is not confidential)"))
+    u = ssub.add_parser("unlock", help=t("check a space's passphrase (and optionally remember it)"))
     u.add_argument("name")
-    u.add_argument("--remember", action="store_true", help="store it in the OS keyring (or opted-in file)")
-    pw = ssub.add_parser("passphrase", help="change the passphrase of a space's owner (re-wraps keys only)")
+    u.add_argument("--remember", action="store_true", help=t("store it in the OS keyring (or opted-in file)"))
+    pw = ssub.add_parser("passphrase", help=t("change the passphrase of a space's owner (re-wraps keys only)"))
     pw.add_argument("name")
-    pw.add_argument("--old-from-env", metavar="VAR", help="read the current passphrase from this variable")
-    pw.add_argument("--new-from-env", metavar="VAR", help="read the new passphrase from this variable")
-    ex = ssub.add_parser("export", help="back up a space (wrapped key included) to a .tar file")
+    pw.add_argument("--old-from-env", metavar="VAR", help=t("read the current passphrase from this variable"))
+    pw.add_argument("--new-from-env", metavar="VAR", help=t("read the new passphrase from this variable"))
+    ex = ssub.add_parser("export", help=t("back up a space (wrapped key included) to a .tar file"))
     ex.add_argument("name")
     ex.add_argument("dest", type=Path)
-    im = ssub.add_parser("import", help="restore a space from a backup")
+    im = ssub.add_parser("import", help=t("restore a space from a backup"))
     im.add_argument("archive", type=Path)
-    im.add_argument("--name", default=None, help="import under another name")
-    ssub.add_parser("list", help="list spaces").add_argument("--json", action="store_true")
-    d = ssub.add_parser("delete", help="delete a space and everything in it")
+    im.add_argument("--name", default=None, help=t("import under another name"))
+    ssub.add_parser("list", help=t("list spaces")).add_argument("--json", action="store_true")
+    d = ssub.add_parser("delete", help=t("delete a space and everything in it"))
     d.add_argument("name")
-    d.add_argument("--yes", action="store_true", help="do not ask for confirmation")
-    r = ssub.add_parser("reembed", help="re-embed a space with the configured model")
+    d.add_argument("--yes", action="store_true", help=t("do not ask for confirmation"))
+    r = ssub.add_parser("reembed", help=t("re-embed a space with the configured model"))
     r.add_argument("name")
-    w = ssub.add_parser("web", help="switch the public-web fallback on or off for a space (off by default)")
+    w = ssub.add_parser("web", help=t("switch the public-web fallback on or off for a space (off by default)"))
     w.add_argument("name")
     w.add_argument("state", choices=["on", "off"])
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="biny", description="Grounded answers from your own documents.")
+    p = argparse.ArgumentParser(prog="biny", description=t("Grounded answers from your own documents."))
     p.add_argument("--home", type=Path, default=None,
-                   help="data folder (default: $BINY_HOME or the user data dir)")
+                   help=t("data folder (default: $BINY_HOME or the user data dir)"))
     sub = p.add_subparsers(dest="command", required=True)
 
     _space_parser(sub)
 
-    ing = sub.add_parser("ingest", help="add files or folders to a space")
+    ing = sub.add_parser("ingest", help=t("add files or folders to a space"))
     ing.add_argument("paths", nargs="+", type=Path)
     ing.add_argument("--space", required=True)
-    ing.add_argument("--json", action="store_true", help="print the report as JSON")
+    ing.add_argument("--json", action="store_true", help=t("print the report as JSON"))
 
-    docs = sub.add_parser("docs", help="list a space's documents")
+    docs = sub.add_parser("docs", help=t("list a space's documents"))
     docs.add_argument("--space", required=True)
     docs.add_argument("--json", action="store_true")
 
-    ask = sub.add_parser("ask", help="retrieve the passages that answer a question")
+    ask = sub.add_parser("ask", help=t("retrieve the passages that answer a question"))
     ask.add_argument("question", nargs="?")
     ask.add_argument("--space", required=True)
     ask.add_argument("--k", type=int, default=None)
     ask.add_argument("--max-distance", type=float, default=None,
-                     help="override the measured distance cut (for experiments)")
+                     help=t("override the measured distance cut (for experiments)"))
     ask.add_argument("--questions", type=Path,
-                     help="JSONL file: one question per line ({\"question\": ..., \"history\": [...]})")
+                     help=t("JSONL file: one question per line ({\"question\": ..., \"history\": [...]})"))
     ask.add_argument("--history", type=Path,
-                     help="JSONL file of the conversation's earlier turns ({\"role\": \"user\", \"content\": ...})")
+                     help=t("JSONL file of the conversation's earlier turns ({\"role\": \"user\", \"content\": ...})"))
     ask.add_argument("--answer", action="store_true",
-                     help="also compose a grounded answer from the passages (a model if configured, else extracted)")
+                     help=t("also compose a grounded answer from the passages (a model if configured, else extracted)"))
     ask.add_argument("--json", action="store_true")
 
-    mem = sub.add_parser("memory", help="facts per scope and their recall (M1–M7)")
+    mem = sub.add_parser("memory", help=t("facts per scope and their recall (M1–M7)"))
     msub = mem.add_subparsers(dest="memory_cmd", required=True)
-    ma = msub.add_parser("add", help="remember a fact")
+    ma = msub.add_parser("add", help=t("remember a fact"))
     ma.add_argument("text")
-    ma.add_argument("--scope", required=True, help="e.g. user:ana or tenant:acme/user:ana")
-    ml = msub.add_parser("list", help="list facts")
+    ma.add_argument("--scope", required=True, help=t("e.g. user:ana or tenant:acme/user:ana"))
+    ml = msub.add_parser("list", help=t("list facts"))
     ml.add_argument("--scope", default=None)
-    ml.add_argument("--all", action="store_true", help="include deleted facts")
+    ml.add_argument("--all", action="store_true", help=t("include deleted facts"))
     ml.add_argument("--json", action="store_true")
-    me = msub.add_parser("edit", help="new revision of a fact")
+    me = msub.add_parser("edit", help=t("new revision of a fact"))
     me.add_argument("id")
     me.add_argument("text")
-    for verb in ("archive", "delete", "restore"):
-        msub.add_parser(verb, help=f"{verb} a fact").add_argument("id")
-    mr = msub.add_parser("recall", help="run the recall chain for a question")
+    for verb, verb_help in (("archive", N_("archive a fact")), ("delete", N_("delete a fact")),
+                            ("restore", N_("restore a fact"))):
+        msub.add_parser(verb, help=t(verb_help)).add_argument("id")
+    mr = msub.add_parser("recall", help=t("run the recall chain for a question"))
     mr.add_argument("question")
     mr.add_argument("--scope", required=True)
     mr.add_argument("--k", type=int, default=5)
@@ -118,13 +120,14 @@ def build_parser() -> argparse.ArgumentParser:
     cli_review.add_parser(sub)
     cli_analysis.add_parsers(sub)
 
-    demo = sub.add_parser("demo", help="create the demo space from the bundled corpus")
+    demo = sub.add_parser("demo", help=t("create the demo space from the bundled corpus"))
     demo.add_argument("--space", default="demo")
-    doc = sub.add_parser("doctor", help="check that catalog and vector store agree; --repair rebuilds from sources")
-    doc.add_argument("--space", help="one space (default: all)")
-    doc.add_argument("--repair", action="store_true", help="remove orphan passages, re-ingest damaged documents")
+    doc = sub.add_parser("doctor", help=t("check that catalog and vector store agree; --repair rebuilds from sources"))
+    doc.add_argument("--space", help=t("one space (default: all)"))
+    doc.add_argument("--repair", action="store_true", help=t("remove orphan passages, re-ingest damaged documents"))
     doc.add_argument("--json", action="store_true")
-    team = sub.add_parser("storage", help="where the spaces live: this folder, or a team space on S3 and who writes it")
+    team = sub.add_parser("storage", help=t("where the spaces live: this folder, or a team space on S3 and who "
+                                            "writes it"))
     team.add_argument("--json", action="store_true")
     return p
 
@@ -164,10 +167,10 @@ def _prompt(label: str, *, confirm: bool = False) -> str:
     if env:
         return env
     if not sys.stdin.isatty():
-        raise PassphraseRequired("A passphrase is needed and there is no terminal to ask on: set BINY_PASSPHRASE.")
+        raise PassphraseRequired(t("A passphrase is needed and there is no terminal to ask on: set BINY_PASSPHRASE."))
     first = getpass.getpass(label)
     if confirm and getpass.getpass("Repeat: ") != first:
-        raise BinyError("The two passphrases differ; nothing was changed.")
+        raise BinyError(t("The two passphrases differ; nothing was changed."))
     return first
 
 
@@ -182,23 +185,24 @@ def _old_and_new(args: argparse.Namespace) -> tuple[str, str]:
 
     if args.old_from_env or args.new_from_env:
         if not (args.old_from_env and args.new_from_env) or args.old_from_env == args.new_from_env:
-            raise BinyError("Give --old-from-env and --new-from-env, naming two different variables.")
+            raise BinyError(t("Give --old-from-env and --new-from-env, naming two different variables."))
         old, new = os.environ.get(args.old_from_env), os.environ.get(args.new_from_env)
         if not old or not new:
-            raise BinyError(f"{args.old_from_env if not old else args.new_from_env} is not set; nothing was changed.")
+            raise BinyError(t("{value} is not set; nothing was changed.")
+                             .format(value=args.old_from_env if not old else args.new_from_env))
     elif not sys.stdin.isatty():
         lines = sys.stdin.read().splitlines()
         if len(lines) < 2 or not lines[0] or not lines[1]:
-            raise BinyError("Without a terminal, give the current and the new passphrase as two lines on stdin, or "
-                            "--old-from-env VAR --new-from-env VAR. (BINY_PASSPHRASE is not used for a change.)")
+            raise BinyError(t("Without a terminal, give the current and the new passphrase as two lines on stdin, or "
+                              "--old-from-env VAR --new-from-env VAR. (BINY_PASSPHRASE is not used for a change.)"))
         old, new = lines[0], lines[1]
     else:
         old = getpass.getpass("Current passphrase: ")
         new = getpass.getpass("New passphrase: ")
         if getpass.getpass("Repeat: ") != new:
-            raise BinyError("The two new passphrases differ; nothing was changed.")
+            raise BinyError(t("The two new passphrases differ; nothing was changed."))
     if old == new:
-        raise BinyError("The new passphrase is the same as the current one; nothing was changed.")
+        raise BinyError(t("The new passphrase is the same as the current one; nothing was changed."))
     return old, new
 
 
@@ -213,27 +217,51 @@ def _global_options_everywhere(parser: argparse.ArgumentParser) -> None:
             for sub in action.choices.values():
                 if not any("--home" in a.option_strings for a in sub._actions):
                     sub.add_argument("--home", type=Path, default=argparse.SUPPRESS,
-                                     help="data folder (also accepted before the subcommand)")
+                                     help=t("data folder (also accepted before the subcommand)"))
                 _global_options_everywhere(sub)
 
 
+# argparse's own words (usage, section titles, its errors), looked up through ``argparse._`` while the parser is
+# built and used; marked here so the catalogue test holds them to a translation (issue 21).
+_ARGPARSE_TEXTS = (
+    N_("usage: "), N_("positional arguments"), N_("options"), N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"), N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"), N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("argument %(argument_name)s: %(message)s"), N_("expected one argument"),
+    N_("invalid %(type)s value: %(value)r"), N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("one of the arguments %s is required"), N_("not allowed with argument %s"),
+)
+
+
+@contextlib.contextmanager
+def _argparse_in_language() -> Iterator[None]:
+    """argparse translates through its module-level ``_`` (gettext); point it at the catalogue meanwhile."""
+    original = argparse._  # type: ignore[attr-defined]
+    argparse._ = t  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._ = original  # type: ignore[attr-defined]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    _global_options_everywhere(parser)
-    args = parser.parse_args(argv)
+    with _argparse_in_language():
+        parser = build_parser()
+        _global_options_everywhere(parser)
+        args = parser.parse_args(argv)
     from biny.core.engine import Engine
 
     try:
         with Engine.open(args.home) as engine:
             for note in engine.recovery_notes:
-                print(f"recovered: {note}", file=sys.stderr)
+                print(t("recovered: {note}").format(note=note), file=sys.stderr)
             try:
                 code = _run(engine, args)
             except PassphraseRequired:
                 space = getattr(args, "space", None) or getattr(args, "name", None)
                 if not space or not sys.stdin.isatty():
                     raise
-                engine.unlock(space, _prompt(f"Passphrase for {space}: "))
+                engine.unlock(space, _prompt(t("Passphrase for {space}: ").format(space=space)))
                 code = _run(engine, args)
             for notice in engine.notices:
                 print(notice, file=sys.stderr)
@@ -280,7 +308,7 @@ def _log_bug(args: argparse.Namespace) -> Path:
             return path
         except OSError:
             continue
-    return Path("(no writable log folder)")
+    return Path(t("(no writable log folder)"))
 
 
 def _run(engine: Any, args: argparse.Namespace) -> int:
@@ -323,7 +351,7 @@ def _space(engine: Any, args: argparse.Namespace) -> int:
     elif args.space_cmd == "delete":
         if not args.yes:
             if not sys.stdin.isatty():
-                raise BinyError("Refusing to delete without confirmation: add --yes.")
+                raise BinyError(t("Refusing to delete without confirmation: add --yes."))
             answer = input(t("Delete space {name} and all its documents? [y/N] ").format(name=repr(args.name)))
             if answer.strip().lower() not in {"y", "yes"}:
                 print(t("kept"))
@@ -353,8 +381,8 @@ def _shown(path: str) -> str:
 def _ingest(engine: Any, args: argparse.Namespace) -> int:
     out = sys.stdout
     if not engine.expand_paths(args.paths):
-        raise BinyError("Nothing to ingest: no supported file (PDF, DOCX, HTML, Markdown, text, CSV/TSV/JSONL/XLSX) "
-                        f"in {', '.join(map(str, args.paths))}.")
+        raise BinyError(t("Nothing to ingest: no supported file (PDF, DOCX, HTML, Markdown, text, "
+                          "CSV/TSV/JSONL/XLSX) in {value}.").format(value=', '.join(map(str, args.paths))))
     bar = _Bar()
     try:
         report = engine.ingest(args.space, args.paths, progress=bar)
@@ -397,7 +425,7 @@ def _ask(engine: Any, args: argparse.Namespace) -> int:
     if args.questions:
         return _ask_many(engine, args)
     if not args.question:
-        raise BinyError("Give a question, or --questions FILE.jsonl.")
+        raise BinyError(t("Give a question, or --questions FILE.jsonl."))
     history = _read_history(args.history) if args.history else []
     asker = engine.answer if args.answer else engine.ask
     result = asker(args.space, args.question, k=args.k, max_distance=args.max_distance, history=history)
@@ -429,7 +457,7 @@ def _storage(engine: Any, args: argparse.Namespace) -> int:
     if args.json:
         _dump(status, sys.stdout)
     elif status["mode"] == "local":
-        print(f"local: the spaces live in {status['uri']}")
+        print(t("local: the spaces live in {folder}").format(folder=status["uri"]))
     else:
         print(f"{status['mode']}\t{status['uri']}\twriter: {status['writer']}\tsnapshot: "
               f"{status['snapshot_published'] or 'none yet'}")
@@ -483,14 +511,14 @@ def _jsonl(path: Path) -> Iterator[tuple[int, Any]]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise BinyError(f"Cannot read {path}: {exc.strerror or exc}") from exc
+        raise BinyError(t("Cannot read {path}: {reason}").format(path=path, reason=exc.strerror or exc)) from exc
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             yield n, json.loads(line)
         except json.JSONDecodeError as exc:
-            raise BinyError(f"{path}:{n} is not JSON ({exc.msg}).") from exc
+            raise BinyError(t("{path}:{n} is not JSON ({msg}).").format(path=path, n=n, msg=exc.msg)) from exc
 
 
 def _ask_many(engine: Any, args: argparse.Namespace) -> int:
@@ -498,7 +526,8 @@ def _ask_many(engine: Any, args: argparse.Namespace) -> int:
         if isinstance(item, str):
             item = {"question": item}
         if not isinstance(item, dict) or not isinstance(item.get("question"), str):
-            raise BinyError(f'{args.questions}:{n}: expected {{"question": "..."}}.')
+            raise BinyError(t("{questions}:{n}: expected {{\"question\": \"...\"}}.")
+                             .format(questions=args.questions, n=n))
         history = [h if isinstance(h, str) else h.get("content", "") for h in item.get("history", [])]
         asker = engine.answer if args.answer else engine.ask
         result = asker(args.space, item["question"], k=item.get("k", args.k), max_distance=args.max_distance,

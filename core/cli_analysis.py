@@ -13,19 +13,19 @@ from biny.core.i18n import t
 
 
 def add_parsers(sub: Any) -> None:
-    mp = sub.add_parser("map", help="the star map of a question (or --kind collection / histogram), as PNG or SVG")
+    mp = sub.add_parser("map", help=t("the star map of a question (or --kind collection / histogram), as PNG or SVG"))
     mp.add_argument("question", nargs="?", default="")
     mp.add_argument("--space", required=True)
     mp.add_argument("--kind", choices=["star", "collection", "histogram"], default="star")
     mp.add_argument("--color-by", choices=["document", "language"], default="document",
-                    help="collection: colour points by document or by script")
-    mp.add_argument("--out", type=Path, default=None, help="write the figure here (.png or .svg)")
-    mp.add_argument("--dark", action="store_true", help="dark colours")
-    mp.add_argument("--json", action="store_true", help="print the points and rings (star) as JSON")
-    ev = sub.add_parser("eval", help="run a question set (JSONL/CSV) against a space, with per-stage ablations")
+                    help=t("collection: colour points by document or by script"))
+    mp.add_argument("--out", type=Path, default=None, help=t("write the figure here (.png or .svg)"))
+    mp.add_argument("--dark", action="store_true", help=t("dark colours"))
+    mp.add_argument("--json", action="store_true", help=t("print the points and rings (star) as JSON"))
+    ev = sub.add_parser("eval", help=t("run a question set (JSONL/CSV) against a space, with per-stage ablations"))
     ev.add_argument("file", type=Path)
     ev.add_argument("--space", required=True)
-    ev.add_argument("--compare", default=None, metavar="RUN_ID", help="also list what got better or worse since")
+    ev.add_argument("--compare", default=None, metavar="RUN_ID", help=t("also list what got better or worse since"))
     ev.add_argument("--json", action="store_true")
 
 
@@ -37,7 +37,7 @@ def run_map(engine: Any, args: argparse.Namespace) -> int:
     from biny.core.analysis import plots
 
     if args.kind != "collection" and not args.question:
-        raise BinyError("Give a question (the star map and the histogram are drawn around one).")
+        raise BinyError(t("Give a question (the star map and the histogram are drawn around one)."))
     data: dict[str, Any]
     if args.kind == "star":
         sm = engine.analysis.star_map(args.space, args.question)
@@ -45,12 +45,13 @@ def run_map(engine: Any, args: argparse.Namespace) -> int:
         data = sm.to_dict()
     elif args.kind == "histogram":
         dist, ref, cut = engine.analysis.distances(args.space, args.question)
-        fig = plots.histogram_figure(dist, ref, cut, args.question, dark=args.dark, label="every chunk's distance")
+        fig = plots.histogram_figure(dist, ref, cut, args.question, dark=args.dark, label=t("every chunk's distance"))
         data = {"distances": len(dist), "cut": cut, "reference_median": None if ref is None else ref.median}
     else:
         col = engine.analysis.collection(args.space, question=args.question or None, color_by=args.color_by)
         fig = plots.collection_figure(col.coords, col.groups, col.question, args.space,
-                                      f"{col.note}; 5-NN kept on the map: {col.preservation:.0%}", dark=args.dark)
+                                      t("{note}; 5-NN kept on the map: {share:.0%}")
+                                       .format(note=col.note, share=col.preservation), dark=args.dark)
         data = {"points": len(col.chunk_ids), "total": col.total, "preservation": col.preservation, "note": col.note}
     if args.out is not None:
         try:

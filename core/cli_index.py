@@ -17,18 +17,18 @@ from biny.core.i18n import t
 
 
 def add_parser(sub: Any) -> None:
-    ix = sub.add_parser("index", help="the structured index: propose, build, show, lint, drop (S1–S7)")
+    ix = sub.add_parser("index", help=t("the structured index: propose, build, show, lint, drop (S1–S7)"))
     isub = ix.add_subparsers(dest="index_cmd", required=True)
-    pr = isub.add_parser("propose", help="propose fields from the documents' headers and validate them")
-    b = isub.add_parser("build", help="build the index (embeds nothing)")
-    b.add_argument("--fields", default=None, help="comma-separated field names to index (default: the kept ones)")
+    pr = isub.add_parser("propose", help=t("propose fields from the documents' headers and validate them"))
+    b = isub.add_parser("build", help=t("build the index (embeds nothing)"))
+    b.add_argument("--fields", default=None, help=t("comma-separated field names to index (default: the kept ones)"))
     b.add_argument("--exact", default=None,
-                   help="comma-separated fields whose values are never retyped by a model (links, images, ids)")
-    sh = isub.add_parser("show", help="the index's fields and a preview of its rows")
-    sh.add_argument("--rows", type=int, default=20, help="rows to preview")
-    li = isub.add_parser("lint", help="chunks that state attributes only as bare values (S7)")
+                   help=t("comma-separated fields whose values are never retyped by a model (links, images, ids)"))
+    sh = isub.add_parser("show", help=t("the index's fields and a preview of its rows"))
+    sh.add_argument("--rows", type=int, default=20, help=t("rows to preview"))
+    li = isub.add_parser("lint", help=t("chunks that state attributes only as bare values (S7)"))
     li.add_argument("--limit", type=int, default=50)
-    dr = isub.add_parser("drop", help="remove the index (documents stay)")
+    dr = isub.add_parser("drop", help=t("remove the index (documents stay)"))
     for p in (pr, b, sh, li, dr):
         p.add_argument("--space", required=True)
         p.add_argument("--json", action="store_true")

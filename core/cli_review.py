@@ -13,22 +13,22 @@ from biny.core.i18n import t
 
 
 def add_parser(sub: Any) -> None:
-    rv = sub.add_parser("review", help="the review queue of public-web answers: list, show, approve, reject, undo")
+    rv = sub.add_parser("review", help=t("the review queue of public-web answers: list, show, approve, reject, undo"))
     rsub = rv.add_subparsers(dest="review_cmd", required=True)
-    ls = rsub.add_parser("list", help="items waiting for review (or --all)")
+    ls = rsub.add_parser("list", help=t("items waiting for review (or --all)"))
     ls.add_argument("--space", required=True)
-    ls.add_argument("--all", action="store_true", help="approved and rejected ones too")
+    ls.add_argument("--all", action="store_true", help=t("approved and rejected ones too"))
     ls.add_argument("--json", action="store_true")
-    sh = rsub.add_parser("show", help="one item: question, answer, sources, snapshot, proposed entry")
+    sh = rsub.add_parser("show", help=t("one item: question, answer, sources, snapshot, proposed entry"))
     sh.add_argument("id")
     sh.add_argument("--json", action="store_true")
-    ap = rsub.add_parser("approve", help="ingest the proposed entry (or your edit of it) into the space")
+    ap = rsub.add_parser("approve", help=t("ingest the proposed entry (or your edit of it) into the space"))
     ap.add_argument("id")
-    ap.add_argument("--edit", type=Path, default=None, help="a file holding the entry text to store instead")
-    rj = rsub.add_parser("reject", help="reject; the pages read are not proposed again for this space")
+    ap.add_argument("--edit", type=Path, default=None, help=t("a file holding the entry text to store instead"))
+    rj = rsub.add_parser("reject", help=t("reject; the pages read are not proposed again for this space"))
     rj.add_argument("id")
     rj.add_argument("--reason", default="")
-    rsub.add_parser("undo", help="put a decided item back in the queue").add_argument("id")
+    rsub.add_parser("undo", help=t("put a decided item back in the queue")).add_argument("id")
 
 
 def _dump(data: object) -> None:
@@ -71,7 +71,8 @@ def run(engine: Any, args: argparse.Namespace) -> int:
             try:
                 edited = args.edit.read_text(encoding="utf-8")
             except OSError as exc:
-                raise BinyError(f"Cannot read {args.edit}: {exc.strerror or exc}") from exc
+                raise BinyError(t("Cannot read {edit}: {reason}")
+                                .format(edit=args.edit, reason=exc.strerror or exc)) from exc
         item = engine.web.approve(args.id, edited)
         print(t("approved {id}: stored as document {doc} in {space}").format(id=item.review_id, doc=item.doc_id,
                                                                              space=repr(item.space)))

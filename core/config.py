@@ -16,6 +16,7 @@ from typing import Any
 import tomli_w
 
 from biny.core.errors import ConfigError
+from biny.core.i18n import t
 
 SCHEMA_VERSION = 1
 
@@ -199,8 +200,8 @@ class Settings:
         version = data.get("schema_version", SCHEMA_VERSION)
         if version > SCHEMA_VERSION:
             raise ConfigError(
-                f"config.toml has schema_version {version}, newer than this biny "
-                f"understands ({SCHEMA_VERSION}). Upgrade biny or restore an older config."
+                t("config.toml has schema_version {version}, newer than this biny understands ({supported}). "
+                  "Upgrade biny or restore an older config.").format(version=version, supported=SCHEMA_VERSION)
             )
         out = cls()
         sections = {f.name: f for f in fields(cls) if f.name != "schema_version"}
@@ -208,20 +209,23 @@ class Settings:
             if key == "schema_version":
                 continue
             if key not in sections or not isinstance(value, dict):
-                raise ConfigError(f"config.toml: unknown section [{key}]. Remove it or fix the name.")
+                raise ConfigError(t("config.toml: unknown section [{key}]. Remove it or fix the name.")
+                                   .format(key=key))
             target = getattr(out, key)
             names = {f.name: f for f in fields(target)}
             for k, v in value.items():
                 if k not in names:
                     raise ConfigError(
-                        f"config.toml: unknown setting {key}.{k}. Known: {', '.join(sorted(names))}."
+                        t("config.toml: unknown setting {key}.{k}. Known: {value}.")
+                         .format(key=key, k=k, value=', '.join(sorted(names)))
                     )
                 default = getattr(target, k)
                 if type(v) is not type(default) and not (
                     isinstance(default, float) and isinstance(v, int)
                 ):
                     raise ConfigError(
-                        f"config.toml: {key}.{k} must be {type(default).__name__}, got {v!r}."
+                        t("config.toml: {key}.{k} must be {kind}, got {v!r}.")
+                         .format(key=key, k=k, kind=type(default).__name__, v=v)
                     )
                 setattr(target, k, type(default)(v))
         return out
@@ -251,19 +255,22 @@ def apply_changes(settings: Settings, changes: dict[str, float | int]) -> list[s
     updated = Settings.from_dict({**settings.to_dict(), "schema_version": settings.schema_version})
     for name, value in changes.items():
         if name not in EDITABLE_SETTINGS:
-            raise ConfigError(f"{name} cannot be changed here. Editable: {', '.join(sorted(EDITABLE_SETTINGS))}.")
+            raise ConfigError(t("{name} cannot be changed here. Editable: {editable}.")
+                               .format(name=name, editable=", ".join(sorted(EDITABLE_SETTINGS))))
         low, high, _ = EDITABLE_SETTINGS[name]
         section, key = name.split(".", 1)
         target = getattr(updated, section)
         current = getattr(target, key)
         if isinstance(value, bool) or not isinstance(value, int | float) or (
                 isinstance(current, int) and not float(value).is_integer()):
-            raise ConfigError(f"{name} must be {'a whole number' if isinstance(current, int) else 'a number'}.")
+            raise ConfigError((t("{name} must be a whole number.") if isinstance(current, int)
+                               else t("{name} must be a number.")).format(name=name))
         if not low <= value <= high:
-            raise ConfigError(f"{name} must be between {low:g} and {high:g}; {value:g} is not.")
+            raise ConfigError(t("{name} must be between {low:g} and {high:g}; {value:g} is not.")
+                               .format(name=name, low=low, high=high, value=value))
         setattr(target, key, type(current)(value))
     if updated.chunking.overlap_tokens * 2 > updated.chunking.target_tokens:
-        raise ConfigError("chunking.overlap_tokens must be at most half of chunking.target_tokens.")
+        raise ConfigError(t("chunking.overlap_tokens must be at most half of chunking.target_tokens."))
     changed = [n for n in changes if getattr(getattr(settings, n.split(".")[0]), n.split(".")[1])
                != getattr(getattr(updated, n.split(".")[0]), n.split(".")[1])]
     for section in ("chunking", "retrieval"):
@@ -271,10 +278,10 @@ def apply_changes(settings: Settings, changes: dict[str, float | int]) -> list[s
             setattr(getattr(settings, section), f.name, getattr(getattr(updated, section), f.name))
     notes = []
     if any(EDITABLE_SETTINGS[n][2] == "re-ingest" for n in changed):
-        notes.append("Chunk sizes apply to documents ingested from now on; re-ingest existing documents to "
-                     "re-chunk them (re-embedding alone keeps their chunks).")
+        notes.append(t("Chunk sizes apply to documents ingested from now on; re-ingest existing documents to "
+                       "re-chunk them (re-embedding alone keeps their chunks)."))
     if any(EDITABLE_SETTINGS[n][2] == "next question" for n in changed):
-        notes.append("Retrieval settings apply from the next question.")
+        notes.append(t("Retrieval settings apply from the next question."))
     return notes or ["Nothing changed."]
 
 
@@ -285,7 +292,8 @@ def load_settings(path: Path) -> Settings:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path} is not valid TOML ({exc}). Fix or delete it to use defaults.") from exc
+        raise ConfigError(t("{path} is not valid TOML ({detail}). Fix or delete it to use defaults.")
+                           .format(path=path, detail=exc)) from exc
     return Settings.from_dict(data)
 
 

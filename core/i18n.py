@@ -48,6 +48,12 @@ def catalog(code: str) -> dict[str, str]:
     return dict(json.loads(path.read_text("utf-8")))
 
 
+def N_(text: str) -> str:  # gettext's name for "mark now, translate where shown"
+    """Mark ``text`` for the catalogue where it is defined (a module-level table) and return it unchanged;
+    ``t(text)`` translates it where it is shown, in the language chosen by then."""
+    return text
+
+
 def t(text: str) -> str:
     """``text`` in the interface language; the English text when it has no translation."""
     return catalog(language()).get(text, text)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from biny.core.errors import Cancelled
+from biny.core.i18n import t
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,4 +56,4 @@ class CancelToken:
 
     def raise_if_cancelled(self) -> None:
         if self._event.is_set():
-            raise Cancelled("Cancelled by the user; nothing from this job was kept.")
+            raise Cancelled(t("Cancelled by the user; nothing from this job was kept."))

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 
 VARIANTS: dict[str, dict[str, bool]] = {
     "full": {},
@@ -48,12 +49,13 @@ def _truthy(v: Any) -> bool:
 def _item(data: dict[str, Any], where: str) -> EvalItem:
     q = str(data.get("question") or "").strip()
     if not q:
-        raise BinyError(f"{where}: no \"question\".")
+        raise BinyError(t("{where}: no \"question\".").format(where=where))
     item = EvalItem(q, str(data.get("expected_text") or data.get("passage") or ""),
                     str(data.get("expected_document") or data.get("document") or ""),
                     str(data.get("answer") or ""), _truthy(data.get("unanswerable", False)))
     if item.answerable and not (item.expected_text or item.expected_document or item.answer):
-        raise BinyError(f"{where}: give expected_text, expected_document or answer, or mark it unanswerable.")
+        raise BinyError(t("{where}: give expected_text, expected_document or answer, or mark it unanswerable.")
+                         .format(where=where))
     return item
 
 
@@ -61,7 +63,7 @@ def load(path: Path) -> list[EvalItem]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise BinyError(f"Cannot read {path}: {exc.strerror or exc}") from exc
+        raise BinyError(t("Cannot read {path}: {reason}").format(path=path, reason=exc.strerror or exc)) from exc
     items = []
     if path.suffix.lower() == ".csv":
         for n, row in enumerate(csv.DictReader(io.StringIO(text)), start=2):
@@ -73,10 +75,10 @@ def load(path: Path) -> list[EvalItem]:
             try:
                 data = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise BinyError(f"{path.name}:{n} is not JSON ({exc.msg}).") from exc
+                raise BinyError(t("{name}:{n} is not JSON ({msg}).").format(name=path.name, n=n, msg=exc.msg)) from exc
             items.append(_item(data if isinstance(data, dict) else {"question": data}, f"{path.name}:{n}"))
     if not items:
-        raise BinyError(f"{path.name} holds no questions.")
+        raise BinyError(t("{name} holds no questions.").format(name=path.name))
     return items
 
 

@@ -14,12 +14,13 @@ from matplotlib import font_manager, rcParams
 from matplotlib.figure import Figure
 
 from biny.core.analysis.starmap import StarMap
+from biny.core.i18n import N_, t
 
 STYLE = {  # status → (colour, marker, label)
-    "kept": ("#0072B2", "o", "kept"),
-    "pinned": ("#D55E00", "*", "pinned (identifier)"),
-    "nearest": ("#009E73", "D", "kept as nearest"),
-    "dropped": ("#999999", "x", "dropped"),
+    "kept": ("#0072B2", "o", N_("kept")),
+    "pinned": ("#D55E00", "*", N_("pinned (identifier)")),
+    "nearest": ("#009E73", "D", N_("kept as nearest")),
+    "dropped": ("#999999", "x", N_("dropped")),
 }
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000", "#999999",
            "#882255"]
@@ -53,8 +54,8 @@ def _style_axes(ax: Any, fg: str, bg: str) -> None:
 
 def _legend(ax: Any, fg: str, **kw: Any) -> None:
     leg = ax.legend(fontsize=kw.pop("fontsize", 8), frameon=False, **kw)
-    for t in leg.get_texts():
-        t.set_color(fg)
+    for text in leg.get_texts():
+        text.set_color(fg)
 
 
 def star_map_figure(sm: StarMap, *, dark: bool = False, fig: Figure | None = None) -> Figure:
@@ -68,34 +69,35 @@ def star_map_figure(sm: StarMap, *, dark: bool = False, fig: Figure | None = Non
     ref = {r.name: r.radius for r in sm.rings if r.kind == "reference"}
     if "unrelated p10" in ref and "unrelated p90" in ref:
         ax.fill_between(theta, ref["unrelated p10"], ref["unrelated p90"], color="#adb5bd", alpha=0.25,
-                        label="unrelated questions p10–p90")
+                        label=t("unrelated questions p10–p90"))
     if "unrelated median" in ref:
         ax.plot(theta, np.full_like(theta, ref["unrelated median"]), color=fg, lw=1, ls="--",
-                label="unrelated median")
+                label=t("unrelated median"))
     for r in (r for r in sm.rings if r.kind == "model"):
-        ax.plot(theta, np.full_like(theta, r.radius), color="#CC79A7", lw=1.2, ls="-.", label=r.name)
+        label = (t("model unrelated median ({pair})").format(pair=sm.model_band["pair"]) if sm.model_band else r.name)
+        ax.plot(theta, np.full_like(theta, r.radius), color="#CC79A7", lw=1.2, ls="-.", label=label)
     for n, cut in enumerate(sorted({round(r.radius, 4) for r in sm.rings if r.kind == "cut"})):
         ax.plot(theta, np.full_like(theta, cut), color="#E69F00", lw=0.8, ls=":",
-                label="a kept passage's cut" if n == 0 else None)
+                label=t("a kept passage's cut") if n == 0 else None)
     for status in ("dropped", "kept", "nearest", "pinned"):
         pts = [p for p in sm.points if p.status == status]
         if pts:
             colour, marker, label = STYLE[status]
             ax.scatter([p.angle for p in pts], [p.radius for p in pts], c=colour, marker=marker,
-                       s=70 if status == "pinned" else 28, label=label, zorder=3, picker=True)
-    ax.plot([0], [0], marker="P", color=fg, ms=10, label="the question")
+                       s=70 if status == "pinned" else 28, label=t(label), zorder=3, picker=True)
+    ax.plot([0], [0], marker="P", color=fg, ms=10, label=t("the question"))
     top = max([p.radius for p in sm.points] + [r.radius for r in sm.rings] + [0.1])
     ax.set_ylim(0, top * 1.05)
     ax.set_xticklabels([])
-    ax.set_title(f"{sm.question[:60]}\nradius = true cosine distance · angles keep "
-                 f"{sm.preservation:.0%} of 5-nearest neighbours", fontsize=9, color=fg)
+    ax.set_title(sm.question[:60] + "\n" + t("radius = true cosine distance · angles keep {share:.0%} of 5-nearest "
+                                             "neighbours").format(share=sm.preservation), fontsize=9, color=fg)
     _legend(ax, fg, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     fig.subplots_adjust(left=0.05, right=0.68)
     return fig
 
 
 def histogram_figure(distances: np.ndarray, reference: Any, cut: float | None, title: str, *,
-                     dark: bool = False, fig: Figure | None = None, label: str = "this question's distances") -> Figure:
+                     dark: bool = False, fig: Figure | None = None, label: str | None = None) -> Figure:
     _fonts()
     fig = fig or Figure(figsize=(7, 4))
     fig.clear()
@@ -106,15 +108,16 @@ def histogram_figure(distances: np.ndarray, reference: Any, cut: float | None, t
     if reference is not None and reference.values:
         top = max(top, max(reference.values))
     bins = np.linspace(0, top * 1.08, 60).tolist()
-    ax.hist(distances, bins=bins, color="#0072B2", alpha=0.7, label=label, density=True)
+    ax.hist(distances, bins=bins, color="#0072B2", alpha=0.7, label=label or t("this question's distances"),
+            density=True)
     if reference is not None and reference.values:
         ax.hist(reference.values, bins=bins, histtype="step", color="#D55E00", lw=1.5, density=True,
-                label="unrelated questions → nearest passage")
+                label=t("unrelated questions → nearest passage"))
         ax.axvline(reference.median, color="#D55E00", ls="--", lw=1)
     if cut is not None:
-        ax.axvline(cut, color="#009E73", lw=1.5, label=f"cut {cut:.3f}")
-    ax.set_xlabel("cosine distance")
-    ax.set_ylabel("density")
+        ax.axvline(cut, color="#009E73", lw=1.5, label=t("cut {cut:.3f}").format(cut=cut))
+    ax.set_xlabel(t("cosine distance"))
+    ax.set_ylabel(t("density"))
     ax.set_title(title[:80], fontsize=9)
     _legend(ax, fg)
     fig.tight_layout()
@@ -135,7 +138,7 @@ def collection_figure(coords: np.ndarray, groups: list[str], question: np.ndarra
         ax.scatter(coords[sel, 0], coords[sel, 1], s=6, color=PALETTE[n % len(PALETTE)], label=name[:40],
                    alpha=0.8, picker=True)
     if question is not None:
-        ax.scatter([question[0]], [question[1]], marker="P", s=160, color=fg, label="the question", zorder=4)
+        ax.scatter([question[0]], [question[1]], marker="P", s=160, color=fg, label=t("the question"), zorder=4)
     ax.set_xticks([])
     ax.set_yticks([])
     ax.set_title(f"{title}\n{legend_note}", fontsize=9)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from biny.core.answer import extractive, numbers, spans
 from biny.core.answer.citations import clean
+from biny.core.i18n import t
 from biny.core.llm.base import ChatModel, LLMError, Message
 from biny.core.results import Answer, Citation, Hit
 from biny.core.text.scripts import script_of
@@ -61,7 +62,7 @@ def language_of(question: str) -> str:
 def not_covered(question: str, space: str, documents: int) -> Answer:
     lang = language_of(question)
     text = NOT_COVERED[lang].format(space=space, docs=documents, question=question.strip())
-    return Answer(text, "none", [], [], lang, note="nothing in the space came close enough; no model was asked")
+    return Answer(text, "none", [], [], lang, note=t("nothing in the space came close enough; no model was asked"))
 
 
 def prompt(question: str, hits: list[Hit], masked: list[str], history: list[str]) -> list[Message]:
@@ -91,7 +92,7 @@ def extract(question: str, hits: list[Hit], cfg: ComposeSettings, note: str = ""
     for c in chosen:
         by_passage.setdefault(c.passage, []).append(c.text)
     return _checked(extractive.render(chosen), "extractive", question, hits, language_of(question),
-                    note or "extracted from the passages (no language model configured)", [], by_passage)
+                    note or t("extracted from the passages (no language model configured)"), [], by_passage)
 
 
 def _ask_model(model: ChatModel, messages: list[Message], cfg: ComposeSettings,
@@ -125,7 +126,7 @@ def compose(question: str, hits: list[Hit], model: ChatModel | None, *, space: s
     except LLMError as exc:
         return extract(question, hits, cfg, f"model failed ({exc.kind}): {exc} — extracted instead")
     if not reply.strip():
-        return extract(question, hits, cfg, "the model returned an empty answer — extracted instead")
+        return extract(question, hits, cfg, t("the model returned an empty answer — extracted instead"))
     text, removed_placeholders = spans.unmask(reply.strip(), masked.spans)
     return _checked(text, "model", question, hits, language_of(question), f"composed by {model.name}",
                     removed_placeholders)

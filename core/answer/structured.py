@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from biny.core.answer.compose import language_of
+from biny.core.i18n import t
 from biny.core.results import Answer
 from biny.core.structured.tools import Condition, ToolResult
 
@@ -78,5 +79,5 @@ def _text(r: ToolResult, zh: bool) -> str:
 
 def structured_answer(question: str, result: ToolResult) -> Answer:
     lang = language_of(question)
-    note = f"answered by the structured index ({result.call.tool}); no model was asked"
+    note = t("answered by the structured index ({tool}); no model was asked").format(tool=result.call.tool)
     return Answer(_text(result, lang == "zh"), "structured", [], [], lang, note=note)

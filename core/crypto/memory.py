@@ -15,6 +15,7 @@ from typing import Any
 from biny.core.crypto.blind import BlindIndex
 from biny.core.crypto.cipher import open_sealed, seal
 from biny.core.crypto.keys import SpaceKeys
+from biny.core.i18n import N_
 
 MEMORY_KEY_ID = "memory"  # the "space id" the memory key is wrapped under
 
@@ -38,7 +39,7 @@ class MemoryCrypto:
         return seal(self.keys.data_key, payload.encode("utf-8"), self._aad("fact:" + fact_id))
 
     def open_fact(self, fact_id: str, ct: bytes) -> dict[str, Any]:
-        plain = open_sealed(self.keys.data_key, ct, self._aad("fact:" + fact_id), f"Memory fact {fact_id}")
+        plain = open_sealed(self.keys.data_key, ct, self._aad("fact:" + fact_id), N_("Memory fact {id}"), fact_id)
         opened: dict[str, Any] = json.loads(plain)
         return opened
 
@@ -47,4 +48,4 @@ class MemoryCrypto:
 
     def open_turn(self, conversation_key: str, ct: bytes) -> str:
         return open_sealed(self.keys.data_key, ct, self._aad("turn:" + conversation_key),
-                           "A conversation turn").decode("utf-8")
+                           N_("A conversation turn")).decode("utf-8")

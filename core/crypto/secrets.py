@@ -56,7 +56,8 @@ class SecretStore:
         mode = stat.S_IMODE(path.stat().st_mode)
         if mode & 0o077:
             raise SecretStoreUnavailable(
-                f"{path} is readable by other users (mode {oct(mode)}); run `chmod 600 {path}` first."
+                t("{path} is readable by other users (mode {value}); run `chmod 600 {path}` first.")
+                 .format(path=path, value=oct(mode))
             )
         data = json.loads(path.read_text(encoding="utf-8"))
         return {str(k): str(v) for k, v in data.items()}
@@ -104,8 +105,8 @@ class SecretStore:
             os.chmod(path, 0o600)
             return f"file {path} (0600)"
         raise SecretStoreUnavailable(
-            "No secure keyring is available on this machine, so the passphrase was not stored. "
-            f"Set {ENV}, enter it when asked, or opt in to a 0600 file with security.file_secrets = true."
+            t("No secure keyring is available on this machine, so the passphrase was not stored. Set {variable}, "
+              "enter it when asked, or opt in to a 0600 file with security.file_secrets = true.").format(variable=ENV)
         )
 
     def forget(self, tenant: str, user: str) -> None:

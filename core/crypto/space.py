@@ -14,6 +14,7 @@ from biny.core.crypto.blind import BlindIndex
 from biny.core.crypto.cipher import open_sealed, seal
 from biny.core.crypto.keys import SpaceKeys
 from biny.core.errors import BinyError, DataTampered
+from biny.core.i18n import N_, t
 from biny.core.store.catalog import DocumentRow
 from biny.core.store.lance import ChunkRecord
 
@@ -69,7 +70,7 @@ class SpaceCrypto:
         try:
             return self.open_note(f"log:{stored_path}", message)
         except BinyError:
-            return "(sealed message that no longer opens)"
+            return t("(sealed message that no longer opens)")
 
     def open_text(self, chunk_id: str, doc_id: str, text: str, ct: bytes) -> str:
         """A chunk's text from its stored columns (plaintext, or opened from ``ct``)."""
@@ -82,13 +83,14 @@ class SpaceCrypto:
 
     def _open_chunk(self, chunk_id: str, doc_id: str, ct: bytes) -> bytes:
         assert self.keys is not None
-        what = f"Chunk {chunk_id}"
+        what = N_("Chunk {id}")
         if ct.startswith(_BOUND):
             try:
-                return open_sealed(self.keys.data_key, ct[len(_BOUND):], self._chunk_aad(chunk_id, doc_id), what)
+                return open_sealed(self.keys.data_key, ct[len(_BOUND):], self._chunk_aad(chunk_id, doc_id), what,
+                                   chunk_id)
             except DataTampered:
                 pass  # an older ciphertext whose random nonce began with the mark (2⁻³²): tried below
-        return open_sealed(self.keys.data_key, ct, self._aad(chunk_id), what)
+        return open_sealed(self.keys.data_key, ct, self._aad(chunk_id), what, chunk_id)
 
     # ---- document metadata -----------------------------------------------------------------
     def stored_path(self, path: str) -> str:
@@ -112,7 +114,7 @@ class SpaceCrypto:
         if self.keys is None or not doc.meta_ct:
             return doc
         meta = json.loads(open_sealed(self.keys.data_key, base64.b64decode(doc.meta_ct),
-                                      self._aad("doc:" + doc.doc_id), f"Document {doc.doc_id}"))
+                                      self._aad("doc:" + doc.doc_id), N_("Document {id}"), doc.doc_id))
         doc.title, doc.path, doc.warnings = meta["title"], meta["path"], meta["warnings"]
         return doc
 
@@ -127,4 +129,4 @@ class SpaceCrypto:
         if not value.startswith("enc:") or self.keys is None:
             return value
         return open_sealed(self.keys.data_key, base64.b64decode(value[4:]), self._aad(f"note:{key}"),
-                           "A cached situating note").decode("utf-8")
+                           N_("A cached situating note")).decode("utf-8")

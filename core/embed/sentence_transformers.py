@@ -16,6 +16,7 @@ import numpy as np
 
 from biny.core.embed.base import Vectors
 from biny.core.errors import ModelUnavailable
+from biny.core.i18n import t
 
 _cache: dict[str, Any] = {}
 _lock = threading.Lock()
@@ -48,15 +49,15 @@ class SentenceTransformersEmbedder:
                     from sentence_transformers import SentenceTransformer
                 except ImportError as exc:
                     raise ModelUnavailable(
-                        "sentence-transformers is not installed. Install biny[st] "
-                        "(after `pip install torch==2.13.0`)."
+                        t("sentence-transformers is not installed. Install biny[st] (after `pip install "
+                          "torch==2.13.0`).")
                     ) from exc
                 try:
                     model = SentenceTransformer(path, device="cpu")
                 except (OSError, ValueError) as exc:
                     raise ModelUnavailable(
-                        f"Could not load sentence-transformers model {name!r} offline ({exc}). "
-                        "Give a local folder or an installed model package."
+                        t("Could not load sentence-transformers model {name!r} offline ({detail}). Give a local "
+                          "folder or an installed model package.").format(name=name, detail=exc)
                     ) from exc
                 _cache[path] = model
         self._model = model

@@ -15,6 +15,7 @@ from lxml import etree
 
 from biny.core.config import LimitSettings
 from biny.core.errors import CorruptDocument, EmptyDocument
+from biny.core.i18n import t
 from biny.core.ingest.model import Block, ParsedDocument
 from biny.core.ingest.reading import VisualReader, read_into
 from biny.core.ingest.sniff import check_zip_bomb
@@ -105,14 +106,15 @@ def plan_images(found: list[tuple[int, bytes]], header: set[str], doc: ParsedDoc
     for n, ((after, blob), g) in enumerate(zip(found, gid, strict=True), start=1):
         size = _size(blob)
         if size is None:
-            doc.warnings.append(f"image {n} is in a format that cannot be read here (EMF/WMF?); skipped")
+            doc.warnings.append(t("image {n} is in a format that cannot be read here (EMF/WMF?); skipped").format(n=n))
             continue
         if g in header_groups or shown[g] >= REPEATED or min(size) < MIN_IMAGE_PX or g in read:
             doc.decoration_pages.append(n)
             continue
         if not picture_fits(blob):  # decided from the header: the reader decodes it later
-            doc.warnings.append(f"image {n} is {size[0]}×{size[1]} pixels, too large to read safely here "
-                                f"(limit {MAX_PICTURE_PIXELS // 1_000_000} megapixels unless JPEG); skipped")
+            doc.warnings.append(t("image {n} is {size}×{size2} pixels, too large to read safely here (limit {value} "
+                                  "megapixels unless JPEG); skipped")
+                                 .format(n=n, size=size[0], size2=size[1], value=MAX_PICTURE_PIXELS // 1000000))
             continue
         read.add(g)
         specs.append(VisualSpec(n, "figure", None, "", after, blob))
@@ -125,8 +127,9 @@ def parse_docx(path: Path, limits: LimitSettings, reader: VisualReader | None = 
         document = docx.Document(str(path))
     except (zipfile.BadZipFile, KeyError, ValueError, etree.XMLSyntaxError) as exc:
         # A damaged or hostile part (broken XML, an entity bomb): this file fails, the run goes on.
-        raise CorruptDocument(f"{path.name} is not a readable Word file ({type(exc).__name__}: {exc}). "
-                              "Open and save it again in Word, or export it as PDF.") from exc
+        raise CorruptDocument(t("{name} is not a readable Word file ({kind}: {detail}). Open and save it again "
+                                "in Word, or export it as PDF.")
+                               .format(name=path.name, kind=type(exc).__name__, detail=exc)) from exc
     blocks: list[Block] = []
     found: list[tuple[int, bytes]] = []
     # Style names by id, looked up once: ``Paragraph.style`` scans every style for the default on each
@@ -137,7 +140,7 @@ def parse_docx(path: Path, limits: LimitSettings, reader: VisualReader | None = 
         if isinstance(item, Paragraph):
             text = item.text.strip()
             if not text:
-                blocks.extend(Block(t) for t in _textboxes(item))
+                blocks.extend(Block(text) for text in _textboxes(item))
                 continue
             style_id = item._p.style  # the pStyle value, None for the default paragraph style
             style = style_names.get(style_id, "") if style_id else ""
@@ -147,7 +150,7 @@ def parse_docx(path: Path, limits: LimitSettings, reader: VisualReader | None = 
             elif m := _HEADING_STYLE.match(style):
                 level = int(m.group(1))
             blocks.append(Block(text, heading_level=level))
-            blocks.extend(Block(t) for t in _textboxes(item))
+            blocks.extend(Block(text) for text in _textboxes(item))
         elif isinstance(item, Table):
             rows = _table_rows(item)
             if rows:
@@ -166,7 +169,8 @@ def parse_docx(path: Path, limits: LimitSettings, reader: VisualReader | None = 
     read_into(doc, None, specs, reader)
     doc.decorations_skipped = len(doc.decoration_pages)
     if not doc.blocks:
-        raise EmptyDocument(f"{path.name} contains no text" + (" and no readable pictures." if specs else "."))
+        raise EmptyDocument((t("{name} contains no text and no readable pictures.") if specs
+                             else t("{name} contains no text.")).format(name=path.name))
     return doc
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import trafilatura
 
 from biny.core.errors import EmptyDocument
+from biny.core.i18n import t
 from biny.core.ingest.model import ParsedDocument
 from biny.core.ingest.text import decode_bytes, parse_text_string
 
@@ -33,7 +34,7 @@ def parse_html_string(html: str, *, fallback_title: str, name: str) -> ParsedDoc
         # 100k nested divs around one paragraph read as empty, issue 22); an event parser has no depth.
         body = _block_text(html)
     if not body.strip():
-        raise EmptyDocument(f"{name}: no main text found in this HTML page.")
+        raise EmptyDocument(t("{name}: no main text found in this HTML page.").format(name=name))
     meta = trafilatura.extract_metadata(html)
     title = (meta.title if meta is not None and meta.title else "") or fallback_title
     doc = parse_text_string(body, kind="html", fallback_title=title, name=name)

@@ -23,6 +23,7 @@ from biny.core.config import Settings
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.embed.base import Embedder, Vectors
 from biny.core.errors import BinyError, Cancelled, DataTampered
+from biny.core.i18n import t
 from biny.core.ingest.model import ParsedDocument
 from biny.core.ingest.parse import parse_file
 from biny.core.ingest.reading import VisualReader
@@ -146,7 +147,7 @@ def _embed(chunked: ChunkedDocument, space: SpaceRow, emb: Embedder, batch: int,
         rows = todo[start : start + batch]
         vecs = emb.embed_passages([chunked.inputs[i] for i in rows])
         if vecs.shape[1] != space.dim or not np.isfinite(vecs).all():
-            raise BinyError(f"The embedder returned invalid vectors for {name}.")
+            raise BinyError(t("The embedder returned invalid vectors for {name}.").format(name=name))
         out[rows] = vecs
         progress(Progress(total - len(todo) + min(start + batch, len(todo)), total, "embed", name))
     cancel.raise_if_cancelled()
@@ -216,7 +217,8 @@ def _known(path: Path, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog,
         digest = crypto.stored_hash(file_hash(path))
     except OSError as exc:
         writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(exc)))
-        return None, FileOutcome(name, "failed", f"{path.name} could not be read ({exc.strerror or exc}).")
+        return None, FileOutcome(name, "failed", t("{name} could not be read ({reason}).")
+                                                  .format(name=path.name, reason=exc.strerror or exc))
     same = catalog.find_unchanged(space.space_id, digest)
     if same is None:
         return digest, None
@@ -302,7 +304,7 @@ def ingest_file(
         writer.commit_document(doc)
         timings["write"] = time.perf_counter() - t0
     except (Cancelled, KeyboardInterrupt):
-        writer.abandon_document(doc, "cancelled", "cancelled by the user")
+        writer.abandon_document(doc, "cancelled", t("cancelled by the user"))
         raise
     except BinyError as exc:
         writer.abandon_document(doc, "failed", crypto.log_message(doc.path, str(exc)))

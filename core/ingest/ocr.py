@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from biny.core.i18n import t
 from biny.core.ingest.lines import join_lines
 from biny.core.ingest.visual import mupdf
 
@@ -32,7 +33,7 @@ def forbid_network() -> None:
     """Make every outbound connection in this process fail (I2: OCR is offline by construction)."""
 
     def refuse(*_: Any, **__: Any) -> Any:
-        raise NetworkForbidden("OCR tried to open a network connection; models must come from the install.")
+        raise NetworkForbidden(t("OCR tried to open a network connection; models must come from the install."))
 
     socket.socket.connect = refuse  # type: ignore[method-assign]
     socket.socket.connect_ex = refuse  # type: ignore[method-assign]

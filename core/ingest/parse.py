@@ -6,6 +6,7 @@ from pathlib import Path
 
 from biny.core.config import LimitSettings
 from biny.core.errors import DocumentError, UnsupportedFormat
+from biny.core.i18n import t
 from biny.core.ingest.docx import parse_docx
 from biny.core.ingest.html import parse_html
 from biny.core.ingest.model import ParsedDocument
@@ -20,7 +21,7 @@ SUPPORTED_SUFFIXES = frozenset({".pdf", ".docx"} | TEXT_SUFFIXES | HTML_SUFFIXES
 def parse_file(path: Path, limits: LimitSettings, reader: VisualReader | None = None) -> ParsedDocument:
     """``reader`` reads scanned pages, figures and DOCX images (I2–I4); None: text layers only."""
     if not path.is_file():
-        raise UnsupportedFormat(f"{path} is not a file.")
+        raise UnsupportedFormat(t("{path} is not a file.").format(path=path))
     try:
         kind = sniff(path, limits)
         if kind == "pdf":
@@ -30,9 +31,11 @@ def parse_file(path: Path, limits: LimitSettings, reader: VisualReader | None = 
         if kind == "html":
             return parse_html(path)
         if kind == "rows":
-            raise UnsupportedFormat(f"{path.name} is a table; it is ingested one document per row.")
+            raise UnsupportedFormat(t("{name} is a table; it is ingested one document per row.")
+                                     .format(name=path.name))
         return parse_text(path, kind)
     except DocumentError:
         raise
     except OSError as exc:
-        raise DocumentError(f"{path.name} could not be read ({exc.strerror or exc}).") from exc
+        raise DocumentError(t("{name} could not be read ({reason}).")
+                             .format(name=path.name, reason=exc.strerror or exc)) from exc

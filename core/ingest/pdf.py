@@ -20,6 +20,7 @@ from biny.core.errors import (
     EncryptedDocument,
     ParserCrashed,
 )
+from biny.core.i18n import language, set_language, t
 from biny.core.ingest.child import spawned
 from biny.core.ingest.lines import join_lines
 from biny.core.ingest.model import Block, ParsedDocument
@@ -37,8 +38,9 @@ _ERRORS: dict[str, type[DocumentError]] = {
 
 
 
-def _worker(path: str, max_pages: int, conn: Connection) -> None:
-    """Child-process body: send ("ok", payload) or ("error", kind, message)."""
+def _worker(path: str, max_pages: int, lang: str, conn: Connection) -> None:
+    """Child-process body: send ("ok", payload) or ("error", kind, message in the parent's language ``lang``)."""
+    set_language(lang)
     try:
         pymupdf = mupdf()
 
@@ -46,16 +48,17 @@ def _worker(path: str, max_pages: int, conn: Connection) -> None:
         try:
             doc = open_pdf(path)
         except Exception as exc:  # noqa: BLE001 — MuPDF raises several types for bad files
-            conn.send(("error", "corrupt", f"cannot be opened as PDF ({exc})"))
+            conn.send(("error", "corrupt", t("cannot be opened as PDF ({detail})").format(detail=exc)))
             return
         if doc.needs_pass and not doc.authenticate(""):
-            conn.send(("error", "encrypted", "is protected by a password"))
+            conn.send(("error", "encrypted", t("is protected by a password")))
             return
         if doc.page_count > max_pages:
-            conn.send(("error", "too_large", f"has {doc.page_count} pages (limit {max_pages})"))
+            conn.send(("error", "too_large", t("has {pages} pages (limit {max_pages})")
+                       .format(pages=doc.page_count, max_pages=max_pages)))
             return
         if doc.page_count == 0:
-            conn.send(("error", "empty", "has no pages"))
+            conn.send(("error", "empty", t("has no pages")))
             return
         blocks: list[tuple[str, int]] = []
         page_blocks: list[list[tuple[Any, str]]] = []
@@ -77,13 +80,13 @@ def _worker(path: str, max_pages: int, conn: Connection) -> None:
                 empty_pages += 1
             page_blocks.append(mine)
             garbled.append(bad)
-            blocks.extend((t, page.number + 1) for _, t in mine)
+            blocks.extend((text, page.number + 1) for _, text in mine)
         running = running_lines(page_blocks, [page.rect.height for page in doc])
         framed = sorted({pno + 1 for pno, _ in running})
         if running:
             page_blocks = [[b for i, b in enumerate(blocks) if (pno, i) not in running]
                            for pno, blocks in enumerate(page_blocks)]
-            blocks = [(t, pno + 1) for pno, mine in enumerate(page_blocks) for _, t in mine]
+            blocks = [(text, pno + 1) for pno, mine in enumerate(page_blocks) for _, text in mine]
         plan = plan_pages(doc, page_blocks, garbled)
         plan.decorations = sorted(plan.decorations + framed)
         title = (doc.metadata or {}).get("title") or ""
@@ -92,7 +95,8 @@ def _worker(path: str, max_pages: int, conn: Connection) -> None:
                           "specs": [(s.page, s.kind, s.clip, s.context, s.after_block) for s in plan.specs],
                           "decorations": plan.decorations, "garbled": plan.garbled_pages}))
     except Exception as exc:  # noqa: BLE001 — report anything to the parent, never die silently
-        conn.send(("error", "corrupt", f"could not be read ({type(exc).__name__}: {exc})"))
+        conn.send(("error", "corrupt", t("could not be read ({kind}: {detail})")
+                   .format(kind=type(exc).__name__, detail=exc)))
     finally:
         conn.close()
 
@@ -108,7 +112,7 @@ def _looks_truncated(path: Path) -> bool:
 
 def parse_pdf(path: Path, limits: LimitSettings, reader: VisualReader | None = None) -> ParsedDocument:
     msg: Any = None
-    with spawned(_worker, str(path), limits.max_pages) as (proc, conn):
+    with spawned(_worker, str(path), limits.max_pages, language()) as (proc, conn):
         try:
             if conn.poll(limits.parse_timeout_s):
                 msg = conn.recv()
@@ -117,34 +121,35 @@ def parse_pdf(path: Path, limits: LimitSettings, reader: VisualReader | None = N
     if msg is None:
         if proc.exitcode not in (0, None) and proc.exitcode != -9:
             raise ParserCrashed(
-                f"{path.name}: the PDF parser crashed (exit code {proc.exitcode}). "
-                "The file is probably damaged; try re-exporting it."
+                t("{name}: the PDF parser crashed (exit code {exitcode}). The file is probably damaged; try "
+                  "re-exporting it.").format(name=path.name, exitcode=proc.exitcode)
             )
         raise ParserCrashed(
-            f"{path.name}: parsing took longer than {limits.parse_timeout_s} s and was stopped. "
-            "Raise limits.parse_timeout_s for very large files, or split the PDF."
+            t("{name}: parsing took longer than {parse_timeout_s} s and was stopped. Raise limits.parse_timeout_s "
+              "for very large files, or split the PDF.")
+             .format(name=path.name, parse_timeout_s=limits.parse_timeout_s)
         )
     if msg[0] == "error":
         _, kind, text = msg
         if kind in {"empty", "corrupt"} and _looks_truncated(path):
             raise CorruptDocument(
-                f"{path.name} looks truncated (no end-of-file marker) and {text}. "
-                "Download or export it again."
+                t("{name} looks truncated (no end-of-file marker) and {text}. Download or export it again.")
+                 .format(name=path.name, text=text)
             )
         hint = {
-            "encrypted": "Remove the password (or print to a new PDF) and add it again.",
-            "corrupt": "The file is damaged; download or export it again.",
-            "too_large": "Split it, or raise limits.max_pages in config.toml.",
-            "empty": "Check the file.",
+            "encrypted": t("Remove the password (or print to a new PDF) and add it again."),
+            "corrupt": t("The file is damaged; download or export it again."),
+            "too_large": t("Split it, or raise limits.max_pages in config.toml."),
+            "empty": t("Check the file."),
         }[kind]
-        raise _ERRORS[kind](f"{path.name} {text}. {hint}")
+        raise _ERRORS[kind](t("{name} {text}. {hint}").format(name=path.name, text=text, hint=hint))
     payload = msg[1]
     if payload["repaired"] and _looks_truncated(path):
         raise CorruptDocument(
-            f"{path.name} looks truncated (no end-of-file marker; MuPDF had to repair it). "
-            "Download or export it again; pages may be missing."
+            t("{name} looks truncated (no end-of-file marker; MuPDF had to repair it). Download or export it again; "
+              "pages may be missing.").format(name=path.name)
         )
-    blocks = [Block(text=t, page=p) for t, p in payload["blocks"]]
+    blocks = [Block(text=text, page=p) for text, p in payload["blocks"]]
     doc = ParsedDocument(
         title=payload["title"].strip() or path.stem,
         kind="pdf",
@@ -153,8 +158,8 @@ def parse_pdf(path: Path, limits: LimitSettings, reader: VisualReader | None = N
         pages_without_text=payload["empty_pages"],
     )
     if payload["mojibake"]:
-        doc.warnings.append(f"{payload['mojibake']} garbled text span(s) (East-Asian text stored as Latin-1) "
-                            "decoded")
+        doc.warnings.append(t("{payload} garbled text span(s) (East-Asian text stored as Latin-1) decoded")
+                             .format(payload=payload['mojibake']))
     doc.decoration_pages = list(payload["decorations"])
     doc.decorations_skipped = len(doc.decoration_pages)
     specs = [VisualSpec(page, kind, clip, context, after) for page, kind, clip, context, after in payload["specs"]]
@@ -162,14 +167,14 @@ def parse_pdf(path: Path, limits: LimitSettings, reader: VisualReader | None = N
     read_into(doc, path, specs, reader)
     if not doc.blocks:
         doc.warnings.append(
-            f"no text layer on any of {doc.pages} pages (scanned?); OCR is needed to read it"
-            if reader is None else f"nothing could be read on any of {doc.pages} pages"
+            t("no text layer on any of {pages} pages (scanned?); OCR is needed to read it").format(pages=doc.pages)
+            if reader is None else t("nothing could be read on any of {pages} pages").format(pages=doc.pages)
         )
     elif reader is None and specs:
         scans = [s.page for s in specs if s.kind == "scan"]
         if scans:
-            doc.warnings.append(f"{len(scans)} page(s) without a usable text layer were not read (OCR is off): "
-                                f"{_pages(scans)}")
+            doc.warnings.append(t("{count} page(s) without a usable text layer were not read (OCR is off): {value}")
+                                 .format(count=len(scans), value=_pages(scans)))
     return doc
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from biny.core.errors import DocumentError
+from biny.core.i18n import t
 from biny.core.ingest.child import spawned
 from biny.core.ingest.lines import join_lines
 from biny.core.ingest.model import Block, ParsedDocument
@@ -101,19 +102,20 @@ def _run(path: Path | None, specs: list[tuple[int, Any, bytes | None]], mode: st
         first = True
         while True:
             if not conn.poll(timeout_s + (60 if first else 0)):
-                raise DocumentError(f"reading a page took longer than {timeout_s:.0f} s and was stopped "
-                                    "(visual.page_timeout_s)")
+                raise DocumentError(t("reading a page took longer than {timeout_s:.0f} s and was stopped "
+                                      "(visual.page_timeout_s)").format(timeout_s=timeout_s))
             first = False
             try:
                 msg = conn.recv()
             except EOFError as exc:
-                raise DocumentError(f"the OCR process stopped (exit code {proc.exitcode})") from exc
+                raise DocumentError(t("the OCR process stopped (exit code {exitcode})")
+                                    .format(exitcode=proc.exitcode)) from exc
             if msg[0] == "item":
                 on_item(msg[1], msg[2])
             elif msg[0] == "warn":
                 on_warn(msg[1], msg[2])
             elif msg[0] == "error":
-                raise DocumentError(f"OCR failed: {msg[1]}")
+                raise DocumentError(t("OCR failed: {msg}").format(msg=msg[1]))
             else:
                 return
 
@@ -157,7 +159,8 @@ class VisualReader:
             self._tick(done, len(jobs))
 
         def warn(i: int, message: str) -> None:
-            result.warnings.append(f"{_where(specs[index[i]])}: could not be read by OCR ({message})")
+            result.warnings.append(t("{value}: could not be read by OCR ({message})")
+                                    .format(value=_where(specs[index[i]]), message=message))
 
         _run(source, jobs, "ocr", self.engine, self.dpi, self.page_timeout_s, item, warn)
 
@@ -188,12 +191,14 @@ class VisualReader:
             except LLMError as exc:
                 streak += 1
                 failed.append(i)
-                result.warnings.append(f"{_where(spec)}: the vision model failed ({exc}); read by local OCR instead")
+                result.warnings.append(t("{value}: the vision model failed ({detail}); read by local OCR instead")
+                                        .format(value=_where(spec), detail=exc))
 
         _run(source, jobs, "render", self.engine, self.dpi, self.page_timeout_s, item, lambda i, m: None)
         if streak >= _VISION_GIVE_UP and len(failed) > streak:
-            result.warnings.append(f"the vision model failed {streak} times in a row; the other "
-                                   f"{len(failed) - streak} item(s) were read by local OCR without asking it")
+            result.warnings.append(t("the vision model failed {streak} times in a row; the other {value} item(s) "
+                                     "were read by local OCR without asking it")
+                                    .format(streak=streak, value=len(failed) - streak))
         return failed
 
 
@@ -260,6 +265,7 @@ def read_into(doc: ParsedDocument, source: Path | None, specs: list[VisualSpec],
     try:
         result = reader.read(source, wanted)
     except DocumentError as exc:
-        doc.warnings.append(f"{len(wanted)} page(s)/figure(s) could not be read: {exc}")
+        doc.warnings.append(t("{count} page(s)/figure(s) could not be read: {detail}")
+                             .format(count=len(wanted), detail=exc))
         return
     add_readings(doc, wanted, result)

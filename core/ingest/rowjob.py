@@ -22,6 +22,7 @@ from biny.core.config import Settings
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.embed.base import Embedder
 from biny.core.errors import BinyError, Cancelled
+from biny.core.i18n import t
 from biny.core.ingest.job import ChunkedDocument, chunk_document
 from biny.core.ingest.rows import RowTable, read_rows, row_document
 from biny.core.progress import CancelToken, Progress
@@ -89,7 +90,7 @@ def _flush(run: _Run, batch: list[tuple[DocumentRow, ChunkedDocument]]) -> None:
             run.cancel.raise_if_cancelled()
             vecs = run.emb.embed_passages(inputs[start : start + step])
             if vecs.shape[1] != run.space.dim or not np.isfinite(vecs).all():
-                raise BinyError(f"The embedder returned invalid vectors for {run.path.name}.")
+                raise BinyError(t("The embedder returned invalid vectors for {name}.").format(name=run.path.name))
             parts.append(vecs)
             done = run.done + round(len(docs) * min(start + step, len(inputs)) / max(len(inputs), 1))
             run.progress(Progress(done, run.total, "embed", f"{run.path.name}: rows"))
@@ -99,7 +100,7 @@ def _flush(run: _Run, batch: list[tuple[DocumentRow, ChunkedDocument]]) -> None:
         run.writer.commit_documents(docs, by_path=False)
         run.tick("write", time.perf_counter() - t0)
     except (Cancelled, KeyboardInterrupt):
-        run.writer.abandon_documents(docs, "cancelled", "cancelled by the user")
+        run.writer.abandon_documents(docs, "cancelled", t("cancelled by the user"))
         raise
     except (BinyError, OSError) as exc:
         base = docs[0].path.split("#")[0]
@@ -150,7 +151,8 @@ def ingest_rows(
         return FileOutcome(name, "failed", str(exc))
     except OSError as exc:
         writer.log(space.space_id, base, "failed", crypto.log_message(base, str(exc)))
-        return FileOutcome(name, "failed", f"{path.name} could not be read ({exc.strerror or exc}).")
+        return FileOutcome(name, "failed", t("{name} could not be read ({reason}).")
+                                            .format(name=path.name, reason=exc.strerror or exc))
     run = _Run(path, space, crypto, settings, catalog, writer, embedder(), cancel, progress, len(table.rows))
     run.tick("parse", time.perf_counter() - t0)
     batch: list[tuple[DocumentRow, ChunkedDocument]] = []
@@ -167,9 +169,11 @@ def ingest_rows(
     except BinyError as exc:
         if isinstance(exc, Cancelled):
             raise
-        return FileOutcome(name, "failed", f"{path.name}: {exc} ({len(run.new_ids)} rows were stored before it).")
+        return FileOutcome(name, "failed", t("{name}: {detail} ({count} rows were stored before it).")
+                                            .format(name=path.name, detail=exc, count=len(run.new_ids)))
     except OSError as exc:
-        return FileOutcome(name, "failed", f"{path.name}: storage error ({exc}). Free disk space and retry.")
+        return FileOutcome(name, "failed", t("{name}: storage error ({detail}). Free disk space and retry.")
+                                            .format(name=path.name, detail=exc))
     # Rows no longer in the file leave the space (their chunks too).
     gone = [d for d in catalog.docs_under(space.space_id, base + "#")
             if d not in run.kept_ids and d not in run.new_ids]

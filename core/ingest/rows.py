@@ -18,6 +18,7 @@ from pathlib import Path
 
 from biny.core.config import LimitSettings
 from biny.core.errors import CorruptDocument, EmptyDocument
+from biny.core.i18n import t
 from biny.core.ingest.model import Block, ParsedDocument
 from biny.core.ingest.text import decode_bytes
 from biny.core.structured.lexicon import TITLE_NAMES
@@ -89,7 +90,8 @@ def _delimited(text: str, suffix: str) -> tuple[list[str], list[list[str]]]:
     except StopIteration:
         return [], []
     except csv.Error as exc:
-        raise CorruptDocument(f"line {reader.line_num}: {exc}. Check the quoting of that line.") from exc
+        raise CorruptDocument(t("line {line_num}: {detail}. Check the quoting of that line.")
+                               .format(line_num=reader.line_num, detail=exc)) from exc
     width = len(header)
     rows = [(r + [""] * width)[:width] for r in rows]
     return header, rows
@@ -121,7 +123,8 @@ def _xlsx(path: Path) -> tuple[list[str], list[list[str]]]:
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many kinds for a damaged file
-        raise CorruptDocument(f"{path.name} could not be opened as a spreadsheet ({exc}).") from exc
+        raise CorruptDocument(t("{name} could not be opened as a spreadsheet ({detail}).")
+                               .format(name=path.name, detail=exc)) from exc
     try:
         sheet = book.worksheets[0]
         it = sheet.iter_rows(values_only=True)
@@ -153,7 +156,7 @@ def read_rows(path: Path, limits: LimitSettings) -> RowTable:
             except CorruptDocument as exc:
                 raise CorruptDocument(f"{path.name}: {exc}") from exc
     if not header or not rows:
-        raise EmptyDocument(f"{path.name} has no rows under a header line; nothing to ingest.")
+        raise EmptyDocument(t("{name} has no rows under a header line; nothing to ingest.").format(name=path.name))
     fields = _names(header)
     return RowTable(fields, rows, _title_index(fields, rows), skipped)
 

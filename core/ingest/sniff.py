@@ -12,7 +12,7 @@ from pathlib import Path
 
 from biny.core.config import LimitSettings
 from biny.core.errors import CorruptDocument, DocumentTooLarge, EmptyDocument, UnsupportedFormat
-from biny.core.i18n import t
+from biny.core.i18n import N_, t
 
 TEXT_SUFFIXES = {".txt", ".text", ".md", ".markdown", ".rst", ".log"}
 # Tables: one document per row (ingest/rows.py).
@@ -20,16 +20,16 @@ ROW_SUFFIXES = {".csv", ".tsv", ".jsonl", ".ndjson", ".xlsx"}
 HTML_SUFFIXES = {".html", ".htm", ".xhtml"}
 
 _BINARY_SIGNATURES: list[tuple[bytes, str]] = [
-    (b"MZ", "a Windows executable"),
-    (b"\x7fELF", "a Linux executable"),
-    (b"\xcf\xfa\xed\xfe", "a macOS executable"),
-    (b"\xd0\xcf\x11\xe0", "a legacy Office file (.doc/.xls/.ppt); save it as .docx or PDF"),
-    (b"\x89PNG", "a PNG image; image files are not ingested on their own yet"),
-    (b"\xff\xd8\xff", "a JPEG image; image files are not ingested on their own yet"),
-    (b"GIF8", "a GIF image"),
-    (b"Rar!", "a RAR archive"),
-    (b"7z\xbc\xaf", "a 7-Zip archive"),
-    (b"\x1f\x8b", "a gzip archive"),
+    (b"MZ", N_("a Windows executable")),
+    (b"\x7fELF", N_("a Linux executable")),
+    (b"\xcf\xfa\xed\xfe", N_("a macOS executable")),
+    (b"\xd0\xcf\x11\xe0", N_("a legacy Office file (.doc/.xls/.ppt); save it as .docx or PDF")),
+    (b"\x89PNG", N_("a PNG image; image files are not ingested on their own yet")),
+    (b"\xff\xd8\xff", N_("a JPEG image; image files are not ingested on their own yet")),
+    (b"GIF8", N_("a GIF image")),
+    (b"Rar!", N_("a RAR archive")),
+    (b"7z\xbc\xaf", N_("a 7-Zip archive")),
+    (b"\x1f\x8b", N_("a gzip archive")),
 ]
 
 
@@ -52,23 +52,26 @@ def sniff(path: Path, limits: LimitSettings) -> str:
         return _zip_kind(path)
     for sig, what in _BINARY_SIGNATURES:
         if head.startswith(sig):
-            raise UnsupportedFormat(f"{path.name} is {what}, not a document biny can read.")
+            raise UnsupportedFormat(t("{name} is {what}, not a document biny can read.")
+                                     .format(name=path.name, what=t(what)))
     if suffix == ".pdf":
         raise UnsupportedFormat(
-            f"{path.name} is named .pdf but does not contain a PDF header. "
-            "It is probably another kind of file renamed; export it again as PDF."
+            t("{name} is named .pdf but does not contain a PDF header. It is probably another kind of file renamed; "
+              "export it again as PDF.").format(name=path.name)
         )
     if suffix == ".docx":
-        raise UnsupportedFormat(f"{path.name} is named .docx but is not a Word (zip) file.")
+        raise UnsupportedFormat(t("{name} is named .docx but is not a Word (zip) file.").format(name=path.name))
     if b"\x00" in head and not _looks_utf16(head):
         raise UnsupportedFormat(
-            f"{path.name} looks binary (it contains NUL bytes) and is not PDF, DOCX, HTML or text."
+            t("{name} looks binary (it contains NUL bytes) and is not PDF, DOCX, HTML or text.")
+             .format(name=path.name)
         )
     if size > limits.max_text_mb * 1024 * 1024 and suffix != ".xlsx":
         raise DocumentTooLarge(
-            f"{path.name} is {size / 1e6:.0f} MB of text, over the {limits.max_text_mb} MB limit for text files "
-            f"(about {size / 4 / 1e6:.0f} million tokens to embed). Split it, or raise limits.max_text_mb in "
-            "config.toml if it should be ingested whole."
+            t("{name} is {mb:.0f} MB of text, over the {max_text_mb} MB limit for text files (about {million:.0f} "
+              "million tokens to embed). Split it, or raise limits.max_text_mb in config.toml if it should be "
+              "ingested whole.")
+             .format(name=path.name, mb=size / 1e6, max_text_mb=limits.max_text_mb, million=size / 4e6)
         )
     if suffix in ROW_SUFFIXES:
         return "rows"
@@ -106,17 +109,18 @@ def _zip_kind(path: Path) -> str:
         with zipfile.ZipFile(path) as zf:
             names = set(zf.namelist())
     except zipfile.BadZipFile as exc:
-        raise UnsupportedFormat(f"{path.name} is a damaged zip container ({exc}).") from exc
+        raise UnsupportedFormat(t("{name} is a damaged zip container ({detail}).")
+                                .format(name=path.name, detail=exc)) from exc
     if "word/document.xml" in names:
         return "docx"
     if "xl/workbook.xml" in names and path.suffix.lower() == ".xlsx":
         return "rows"
     if "xl/workbook.xml" in names or "ppt/presentation.xml" in names:
         raise UnsupportedFormat(
-            f"{path.name} is an Excel/PowerPoint file; save a workbook as .xlsx (read as a table, one "
-            "document per row) or export it as PDF."
+            t("{name} is an Excel/PowerPoint file; save a workbook as .xlsx (read as a table, one document per row) "
+              "or export it as PDF.").format(name=path.name)
         )
-    raise UnsupportedFormat(f"{path.name} is a zip archive, not a document. Unpack it first.")
+    raise UnsupportedFormat(t("{name} is a zip archive, not a document. Unpack it first.").format(name=path.name))
 
 
 # An XML part parses to ~7× its size in memory (measured: a 26 MB document.xml → 192 MB RSS), so one
@@ -140,17 +144,21 @@ def check_zip_bomb(path: Path, limits: LimitSettings) -> None:
                         ratio = got / max(info.compress_size, 1)
                         if got > 10 * 1024 * 1024 and ratio > limits.max_zip_ratio:
                             raise DocumentTooLarge(
-                                f"{path.name}: member {info.filename} expands {ratio:.0f}× or more "
-                                f"(limit {limits.max_zip_ratio}×); this looks like a zip bomb and was not opened.")
+                                t("{name}: member {filename} expands {ratio:.0f}× or more (limit {max_zip_ratio}×); "
+                                  "this looks like a zip bomb and was not opened.")
+                                 .format(name=path.name, filename=info.filename, ratio=ratio,
+                                         max_zip_ratio=limits.max_zip_ratio))
                         if total > limit:
                             raise DocumentTooLarge(
-                                f"{path.name} expands to more than {limits.max_unzipped_mb} MB; not opened. "
-                                "Raise limits.max_unzipped_mb if the file is genuine.")
+                                t("{name} expands to more than {max_unzipped_mb} MB; not opened. Raise "
+                                  "limits.max_unzipped_mb if the file is genuine.")
+                                 .format(name=path.name, max_unzipped_mb=limits.max_unzipped_mb))
                         if info.filename.endswith((".xml", ".rels")) and got > MAX_XML_PART_MB * 1024 * 1024:
                             raise DocumentTooLarge(
-                                f"{path.name}: its part {info.filename} is over {MAX_XML_PART_MB} MB of XML, more "
-                                "than can be read safely here; split the document or export it as PDF.")
+                                t("{name}: its part {filename} is over {limit} MB of XML, more than can be "
+                                  "read safely here; split the document or export it as PDF.")
+                                 .format(name=path.name, filename=info.filename, limit=MAX_XML_PART_MB))
     except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
         # A member that does not inflate to what its header says (a lying size fails its CRC), or damage.
-        raise CorruptDocument(f"{path.name} is a damaged zip container ({exc}). Open and save it again, "
-                              "or export it as PDF.") from exc
+        raise CorruptDocument(t("{name} is a damaged zip container ({detail}). Open and save it again, or export it "
+                                "as PDF.").format(name=path.name, detail=exc)) from exc

@@ -12,6 +12,7 @@ from pathlib import Path
 import charset_normalizer
 
 from biny.core.errors import CorruptDocument, EmptyDocument
+from biny.core.i18n import t
 from biny.core.ingest.model import Block, ParsedDocument
 
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -43,7 +44,7 @@ def decode_bytes(raw: bytes, name: str) -> str:
     best = charset_normalizer.from_bytes(raw).best()
     if best is None:
         raise CorruptDocument(
-            f"{name}: could not determine the text encoding. Save it as UTF-8 and add it again."
+            t("{name}: could not determine the text encoding. Save it as UTF-8 and add it again.").format(name=name)
         )
     return str(best)
 
@@ -60,10 +61,11 @@ def parse_text_string(text: str, *, kind: str, fallback_title: str, name: str) -
         text = _HTML_COMMENT.sub("", text)
     blocks = _blocks(text)
     if not any(b.text.strip() for b in blocks):
-        raise EmptyDocument(f"{name} contains no text.")
+        raise EmptyDocument(t("{name} contains no text.").format(name=name))
     doc = ParsedDocument(title=_title(blocks, fallback_title), kind=kind, blocks=blocks)
     if nuls:
-        doc.warnings.append(f"{nuls} NUL byte(s) removed: the file may be damaged or not plain text.")
+        doc.warnings.append(t("{nuls} NUL byte(s) removed: the file may be damaged or not plain text.")
+                             .format(nuls=nuls))
     return doc
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 
 
 class LLMError(BinyError):
@@ -70,4 +71,4 @@ class NoModel:
     name = "none"
 
     def complete(self, messages: list[Message], *, max_tokens: int, timeout_s: float) -> str:
-        raise LLMUnavailable("No language model is configured (llm.base_url is empty).")
+        raise LLMUnavailable(t("No language model is configured (llm.base_url is empty)."))

@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 
+from biny.core.i18n import t
 from biny.core.llm.base import (
     LLMConnectionError,
     LLMHTTPError,
@@ -56,20 +57,22 @@ class OpenAICompatible:
         try:
             resp = self._client.post("/chat/completions", json=payload, timeout=timeout_s)
         except httpx.TimeoutException as exc:
-            raise LLMTimeout(f"{self.name} did not answer within {timeout_s:.1f} s.") from exc
+            raise LLMTimeout(t("{name} did not answer within {timeout_s:.1f} s.")
+                              .format(name=self.name, timeout_s=timeout_s)) from exc
         except httpx.HTTPError as exc:
-            raise LLMConnectionError(f"Cannot reach {self.name}: {exc}. Check llm.base_url and that "
-                                     "the server is running.") from exc
+            raise LLMConnectionError(t("Cannot reach {name}: {detail}. Check llm.base_url and that the server is "
+                                       "running.").format(name=self.name, detail=exc)) from exc
         if resp.status_code >= 400:
-            raise LLMHTTPError(f"{self.name} answered HTTP {resp.status_code}: {resp.text[:200]}")
+            raise LLMHTTPError(t("{name} answered HTTP {status}: {text}")
+                                .format(name=self.name, status=resp.status_code, text=resp.text[:200]))
         try:
             data = resp.json()
             content = data["choices"][0]["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise LLMMalformedReply(f"{self.name} sent a reply that is not a chat completion "
-                                    f"({type(exc).__name__}).") from exc
+            raise LLMMalformedReply(t("{name} sent a reply that is not a chat completion ({kind}).")
+                                     .format(name=self.name, kind=type(exc).__name__)) from exc
         if not isinstance(content, str):
-            raise LLMMalformedReply(f"{self.name} sent a non-text completion.")
+            raise LLMMalformedReply(t("{name} sent a non-text completion.").format(name=self.name))
         return content
 
     def _within(self, call: Callable[[], str], timeout_s: float, what: str) -> str:
@@ -79,7 +82,8 @@ class OpenAICompatible:
             return future.result(timeout=timeout_s)
         except concurrent.futures.TimeoutError as exc:
             log.warning("LLM %s abandoned after %.1f s (%s)", what, timeout_s, self.name)
-            raise LLMTimeout(f"{self.name} did not answer within {timeout_s:.1f} s.") from exc
+            raise LLMTimeout(t("{name} did not answer within {timeout_s:.1f} s.")
+                              .format(name=self.name, timeout_s=timeout_s)) from exc
         except (LLMTimeout, LLMConnectionError, LLMHTTPError, LLMMalformedReply) as exc:
             log.warning("LLM %s failed: %s", what, exc)
             raise
@@ -97,10 +101,12 @@ class OpenAICompatible:
                                      timeout=timeout_s) as resp:
                 if resp.status_code >= 400:
                     resp.read()
-                    raise LLMHTTPError(f"{self.name} answered HTTP {resp.status_code}: {resp.text[:200]}")
+                    raise LLMHTTPError(t("{name} answered HTTP {status}: {text}")
+                                        .format(name=self.name, status=resp.status_code, text=resp.text[:200]))
                 for line in resp.iter_lines():
                     if time.monotonic() > deadline:
-                        raise LLMTimeout(f"{self.name} did not finish within {timeout_s:.1f} s.")
+                        raise LLMTimeout(t("{name} did not finish within {timeout_s:.1f} s.")
+                                          .format(name=self.name, timeout_s=timeout_s))
                     if not line.startswith("data:"):
                         continue
                     data = line[5:].strip()
@@ -109,16 +115,17 @@ class OpenAICompatible:
                     try:
                         piece = json.loads(data)["choices"][0].get("delta", {}).get("content") or ""
                     except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
-                        raise LLMMalformedReply(f"{self.name} sent a stream event that is not a chat "
-                                                f"completion chunk ({type(exc).__name__}).") from exc
+                        raise LLMMalformedReply(t("{name} sent a stream event that is not a chat completion chunk "
+                                                  "({kind}).").format(name=self.name, kind=type(exc).__name__)) from exc
                     if piece:
                         parts.append(piece)
                         on_text("".join(parts))
         except httpx.TimeoutException as exc:
-            raise LLMTimeout(f"{self.name} did not answer within {timeout_s:.1f} s.") from exc
+            raise LLMTimeout(t("{name} did not answer within {timeout_s:.1f} s.")
+                              .format(name=self.name, timeout_s=timeout_s)) from exc
         except httpx.HTTPError as exc:
-            raise LLMConnectionError(f"Cannot reach {self.name}: {exc}. Check llm.base_url and that "
-                                     "the server is running.") from exc
+            raise LLMConnectionError(t("Cannot reach {name}: {detail}. Check llm.base_url and that the server is "
+                                       "running.").format(name=self.name, detail=exc)) from exc
         return "".join(parts)
 
     def stream(self, messages: list[Message], *, max_tokens: int, timeout_s: float,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 
 STATUSES = ("active", "archived", "deleted")
 
@@ -36,5 +37,5 @@ class Fact:
 def check_scope(scope: str) -> str:
     scope = scope.strip()
     if not scope or len(scope) > 300 or any(c in scope for c in "\n\r\x00"):
-        raise BinyError("A scope is a non-empty string such as 'user:ana' or 'tenant:acme/user:ana'.")
+        raise BinyError(t("A scope is a non-empty string such as 'user:ana' or 'tenant:acme/user:ana'."))
     return scope

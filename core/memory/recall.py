@@ -28,6 +28,7 @@ import numpy as np
 
 from biny.core.chunking.ratio import estimate_tokens
 from biny.core.embed.base import Embedder, Vectors
+from biny.core.i18n import t
 from biny.core.llm.base import ChatModel
 from biny.core.memory.facts import Fact, check_scope
 from biny.core.retrieve.budget import fit_whole
@@ -131,7 +132,8 @@ def recall(
     # M3
     t0 = time.perf_counter()
     qvec = embedder.embed_queries([rw.query])[0]
-    trace.append(Step("M3", "embed", f"{embedder.model_id}, {embedder.dim} dimensions",
+    trace.append(Step("M3", "embed", t("{model_id}, {dim} dimensions")
+                                      .format(model_id=embedder.model_id, dim=embedder.dim),
                       {"ms": round((time.perf_counter() - t0) * 1000, 1)}))
     # M4: top-K by calibrated score, then the threshold.
     ids, vecs = store.candidates(scope)
@@ -146,9 +148,12 @@ def recall(
             if score >= threshold:
                 ranked.append((fid, rev, score, float(dist[i])))
             else:
-                dropped.append(DroppedFact(fid, f"score {score:.3f} below threshold {threshold}", score))
-    trace.append(Step("M4", "top-k", f"{len(ranked)} of top {k} at score ≥ {threshold} "
-                      f"({len(ids)} active facts in scope; d_ref {d_ref if d_ref is None else round(d_ref, 4)})",
+                dropped.append(DroppedFact(fid, t("score {score:.3f} below threshold {threshold}")
+                                           .format(score=score, threshold=threshold), score))
+    trace.append(Step("M4", "top-k", t("{ranked} of top {k} at score ≥ {threshold} ({active} active facts in "
+                                       "scope; d_ref {d_ref})")
+                      .format(ranked=len(ranked), k=k, threshold=threshold, active=len(ids),
+                              d_ref=d_ref if d_ref is None else round(d_ref, 4)),
                       {"ranked": [(f, r, round(s, 4)) for f, r, s, _ in ranked]}))
     if between_rank_and_check is not None:
         between_rank_and_check()
@@ -158,27 +163,31 @@ def recall(
     for fid, rev, score, d in ranked:
         now_fact = current.get(fid)
         if now_fact is None or now_fact.status == "deleted":
-            dropped.append(DroppedFact(fid, "deleted since ranking", score))
+            dropped.append(DroppedFact(fid, t("deleted since ranking"), score))
         elif now_fact.scope != scope:
-            dropped.append(DroppedFact(fid, "out of scope", score))
+            dropped.append(DroppedFact(fid, t("out of scope"), score))
         elif now_fact.status == "archived":
-            dropped.append(DroppedFact(fid, "archived", score))
+            dropped.append(DroppedFact(fid, t("archived"), score))
         elif now_fact.revision != rev:
-            dropped.append(DroppedFact(fid, f"revision changed ({rev} → {now_fact.revision})", score))
+            dropped.append(DroppedFact(fid, t("revision changed ({rev} → {revision})")
+                                             .format(rev=rev, revision=now_fact.revision), score))
         else:
             kept.append((now_fact, score, d))
-    trace.append(Step("M5", "re-check", f"{len(kept)} of {len(ranked)} still current; freed slots not refilled"))
+    trace.append(Step("M5", "re-check", t("{kept} of {ranked} still current; freed slots not refilled")
+                                         .format(kept=len(kept), ranked=len(ranked))))
     # M6: whole entries within the character and token budget.
     fit = fit_whole(kept, lambda e: (len(e[0].text), int(estimate_tokens(e[0].text) + 0.5)), max_chars, max_tokens)
-    dropped.extend(DroppedFact(f.fact_id, "over the budget (kept whole, not cut)", score) for f, score, _ in fit.over)
+    over = t("over the budget (kept whole, not cut)")
+    dropped.extend(DroppedFact(f.fact_id, over, score) for f, score, _ in fit.over)
     facts = [RecalledFact(f.fact_id, f.text, score, f.revision, d) for f, score, d in fit.kept]
     chars = fit.chars
-    trace.append(Step("M6", "budget", f"{len(facts)} fact(s), {chars} of {max_chars} characters"))
+    trace.append(Step("M6", "budget", t("{count} fact(s), {chars} of {max_chars} characters")
+                                       .format(count=len(facts), chars=chars, max_chars=max_chars)))
     # M7: a reference block for this turn only.
     block = ""
     if facts:
         block = "Reference material from memory (not part of the conversation):\n" + "\n".join(
             f"- {f.text}" for f in facts)
-    trace.append(Step("M7", "inject", "reference block for the current turn; not added to the history"
-                      if facts else "nothing to inject"))
+    trace.append(Step("M7", "inject", t("reference block for the current turn; not added to the history")
+                      if facts else t("nothing to inject")))
     return RecallResult(question, scope, facts, dropped, block, trace)

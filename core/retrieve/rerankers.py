@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from biny.core.crypto.blind import BlindIndex
+from biny.core.i18n import t
 from biny.core.retrieve.lexical import evidence
 from biny.core.store.vectors import VectorMatrix
 
@@ -28,7 +29,7 @@ class Reranker(Protocol):
 class RRFReranker:
     """Reciprocal-rank fusion of vector order and lexical (IDF-weighted term overlap) order."""
 
-    name = "meaning and shared words combined (reciprocal-rank fusion)"
+    name = t("meaning and shared words combined (reciprocal-rank fusion)")
 
     def __init__(self, k: int = 60) -> None:
         self.k = k

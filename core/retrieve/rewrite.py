@@ -60,9 +60,9 @@ def acceptable(original: str, reply: str) -> tuple[bool, str]:
     if not text:
         return False, "empty reply"
     if "\n" in text.strip():
-        return False, "more than one line"
+        return False, t("more than one line")
     if len(text) > max(4 * len(original), len(original) + 240):
-        return False, "far longer than asked"
+        return False, t("far longer than asked")
     segments = [s.strip() for s in re.split(r"[,;/、，；|]", text) if s.strip()]
     has_sentence_end = bool(re.search(r"[?？。.!！]$", text))
     words = len(re.findall(r"\w+", text))
@@ -70,7 +70,7 @@ def acceptable(original: str, reply: str) -> tuple[bool, str]:
     if len(segments) >= 3 and all(len(s.split()) <= 3 and len(s) <= 20 for s in segments) and not has_sentence_end:
         return False, "a keyword list, not a sentence"
     if not has_sentence_end and words < 4 and cjk < 6:
-        return False, "not a complete sentence"
+        return False, t("not a complete sentence")
     return True, "ok"
 
 

@@ -17,6 +17,7 @@ from biny.core.analysis.layout import knn_recall_2d, pca2
 from biny.core.analysis.model_baseline import bands
 from biny.core.analysis.starmap import Ring, StarMap, build
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 from biny.core.progress import Progress, ProgressCallback, no_progress
 from biny.core.retrieve.baseline import Distribution
 from biny.core.services.documents import Documents
@@ -134,7 +135,7 @@ class Analysis:
         vm = self.retriever.matrix(row)
         n = len(vm)
         if n == 0:
-            raise BinyError(f"Space {space!r} has no chunks yet.")
+            raise BinyError(t("Space {space!r} has no chunks yet.").format(space=space))
         rows = np.arange(n) if n <= limit else np.sort(np.random.default_rng(7).choice(n, limit, replace=False))
         vecs = vm.matrix[rows]
         coords, comps, mean = pca2(vecs)
@@ -144,18 +145,20 @@ class Analysis:
             groups = ["CJK" if docs[d].cjk_share >= 0.3 else "Latin and other" if d in docs else "?" for d in doc_ids]
         else:
             titles = [docs[d].title if d in docs else d for d in doc_ids]
-            top = {t for t, _ in Counter(titles).most_common(TOP_GROUPS)}
-            groups = [t if t in top else "other documents" for t in titles]
+            top = {title for title, _ in Counter(titles).most_common(TOP_GROUPS)}
+            groups = [title if title in top else t("other documents") for title in titles]
         q2 = None
         if question:
             q = self.models.embed_queries([question])[0]
             q2 = (np.asarray(q, dtype=np.float64) - mean) @ comps.T
         probe = rows[:PRESERVATION_SAMPLE] if len(rows) > PRESERVATION_SAMPLE else rows
         pres = knn_recall_2d(vm.matrix[probe], coords[: len(probe)])
-        note = f"{len(rows):,} of {n:,} chunks (a fixed random sample)" if n > limit else f"all {n:,} chunks"
+        note = (t("{count:,} of {n:,} chunks (a fixed random sample)").format(count=len(rows), n=n) if n > limit
+                else t("all {n:,} chunks").format(n=n))
         ref = self.retriever.baselines(space).question_nearest.get("all")
         if ref is not None:  # the scale a distance is read against
-            note += f"; unrelated questions sit at median distance {ref.median:.3f} from their nearest chunk"
+            note += (t("; unrelated questions sit at median distance {median:.3f} from their nearest chunk")
+                     .format(median=ref.median))
         return Collection(coords, groups, [vm.chunk_ids[i] for i in rows],
                           [docs[d].title if d in docs else d for d in doc_ids], q2, n, pres, note)
 
@@ -208,7 +211,8 @@ class Analysis:
     def run(self, run_id: str) -> EvalRun:
         stored = self.folder.catalog.eval_run(run_id)
         if stored is None:
-            raise BinyError(f"No evaluation run {run_id!r}; `biny eval FILE --space S` makes one.")
+            raise BinyError(t("No evaluation run {run_id!r}; `biny eval FILE --space S` makes one.")
+                             .format(run_id=run_id))
         space_id, name, metrics, payload = stored
         row = self.folder.catalog.space_by_id(space_id)
         data = json.loads(self.keys.crypto(row).open_note(f"eval:{run_id}", payload))

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 from biny.core.results import IngestReport
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
@@ -77,8 +78,8 @@ class Doctor:
         if not chunks.count(row.space_id):
             for doc in docs:
                 if doc.chunks:
-                    report.findings.append(self._damaged(row, doc.doc_id, f"0 of its {doc.chunks} passages are in "
-                                                         "the vector store", repair))
+                    missing = t("0 of its {chunks} passages are in the vector store").format(chunks=doc.chunks)
+                    report.findings.append(self._damaged(row, doc.doc_id, missing, repair))
             self._marked(row, report, repair)
             return
         table = chunks.scan(row.space_id, ["doc_id", "chunk_id", "vector"])
@@ -105,8 +106,10 @@ class Doctor:
         for doc in docs:
             if doc.doc_id not in moved and not bad.get(doc.doc_id):
                 continue
-            detail = (moved.get(doc.doc_id, f"{have.get(doc.doc_id, 0)} of its {doc.chunks} passages are stored")
-                      + (f", {bad[doc.doc_id]} with an invalid vector" if bad.get(doc.doc_id) else ""))
+            detail = (moved.get(doc.doc_id, t("{have} of its {chunks} passages are stored")
+                                .format(have=have.get(doc.doc_id, 0), chunks=doc.chunks))
+                      + (t(", {bad} with an invalid vector").format(bad=bad[doc.doc_id]) if bad.get(doc.doc_id)
+                         else ""))
             report.findings.append(self._damaged(row, doc.doc_id, detail, repair))
         self._marked(row, report, repair)
 
@@ -114,8 +117,8 @@ class Doctor:
         """Documents already marked damaged (when the folder opened, or by an earlier check)."""
         for doc in self.folder.catalog.documents(row.space_id, ("damaged",)):
             report.documents += 1
-            report.findings.append(self._damaged(row, doc.doc_id, "marked damaged: its stored passages did not match "
-                                                 "the catalog", repair))
+            report.findings.append(self._damaged(row, doc.doc_id, t("marked damaged: its stored passages did not "
+                                                                    "match the catalog"), repair))
 
     def _damaged(self, row: SpaceRow, doc_id: str, detail: str, repair: bool) -> Finding:
         doc = self.folder.catalog.document(doc_id)
@@ -123,14 +126,16 @@ class Doctor:
         try:
             doc = self.keys.crypto(row).open_meta(doc)
         except BinyError as exc:
-            return Finding(row.name, "locked", detail, f"unlock the space to repair it ({exc})", doc_id)
+            return Finding(row.name, "locked", detail, t("unlock the space to repair it ({detail})").format(detail=exc),
+                           doc_id)
         source = Path(doc.path)
         f = Finding(row.name, "damaged", detail, "", doc_id, doc.title)
         if not source.is_file():
-            f.action = f"restore {source} and run `biny ingest --space {row.name} {source}`, or delete the document"
+            f.action = (t("restore {source} and run `biny ingest --space {name} {source}`, or delete the document")
+                        .format(source=source, name=row.name))
             return f
         if not repair:
-            f.action = f"run `biny doctor --repair` to rebuild it from {source}"
+            f.action = t("run `biny doctor --repair` to rebuild it from {source}").format(source=source)
             return f
         # Marked damaged first: its passages go, it is no longer answered from, and its content hash no
         # longer counts as stored, so the source is ingested again instead of being reported unchanged.

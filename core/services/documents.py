@@ -15,6 +15,7 @@ from biny.core.chunking.header import embedding_input
 from biny.core.chunking.notes import NoteWriter
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError, Cancelled
+from biny.core.i18n import t
 from biny.core.ingest.job import file_hash, ingest_file, parse_document
 from biny.core.ingest.lookahead import Lookahead
 from biny.core.ingest.model import ParsedDocument
@@ -94,13 +95,13 @@ class Documents:
 
     def set_status(self, space: str, doc_id: str | list[str], status: str) -> None:
         if status not in STATUSES:
-            raise BinyError(f"Unknown document status {status!r}.")
+            raise BinyError(t("Unknown document status {status!r}.").format(status=status))
         row = self.folder.catalog.space(space)
         ids = [doc_id] if isinstance(doc_id, str) else list(doc_id)
         known = self.folder.catalog.known_doc_ids(row.space_id)
         missing = [d for d in ids if d not in known]
         if missing:
-            raise BinyError(f"No document {missing[0]} in space {space!r}.")
+            raise BinyError(t("No document {missing} in space {space!r}.").format(missing=missing[0], space=space))
         self.folder.writer.set_statuses(row.space_id, ids, status)
         self._changed(space)
 
@@ -111,7 +112,7 @@ class Documents:
         if not self.keys.is_unlocked(row):  # a locked space still lists its log, messages unread
             for e in entries:
                 if str(e["message"] or "").startswith("enc:"):
-                    e["message"] = "(sealed: unlock the space to read it)"
+                    e["message"] = t("(sealed: unlock the space to read it)")
             return entries
         crypto = self.keys.crypto(row)
         for e in entries:
@@ -170,15 +171,16 @@ class Documents:
                                   embedder=lambda: self.models.embedder, catalog=self.folder.catalog,
                                   writer=self.folder.writer, cancel=cancel, progress=file_progress(n, path.name))
                 except Cancelled:
-                    report.files.append(FileOutcome(str(path), "cancelled", "cancelled by the user"))
+                    report.files.append(FileOutcome(str(path), "cancelled", t("cancelled by the user")))
                     report.cancelled = True
                     break
                 except Exception as exc:  # noqa: BLE001 — one file's unexpected failure must not end the run
                     problem = storage_problem(exc)
                     log = self.folder.log_exception(f"ingest of {path}")
                     outcome = FileOutcome(str(path), "failed", f"{path.name}: {problem}" if problem else
-                                          f"{path.name} could not be ingested ({type(exc).__name__}: {exc}). "
-                                          f"Nothing of it is visible; details in {log}.")
+                                          t("{name} could not be ingested ({kind}: {detail}). Nothing of it is "
+                                            "visible; details in {log}.")
+                                           .format(name=path.name, kind=type(exc).__name__, detail=exc, log=log))
                 report.files.append(outcome)
                 progress(Progress(n + 1, len(files), "file_done", path.name, file=path.name, file_index=n,
                                   file_count=len(files), outcome=outcome.outcome))
@@ -194,7 +196,7 @@ class Documents:
                 problem = storage_problem(exc)
                 if problem is None:
                     raise
-                report.notes.append(f"Stored, but tidying up afterwards failed: {problem}")
+                report.notes.append(t("Stored, but tidying up afterwards failed: {problem}").format(problem=problem))
         progress(Progress(len(files), len(files), "done", "", file_count=len(files)))
         report.seconds = time.perf_counter() - t0
         return report

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from biny.core.config import Settings
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 from biny.core.services.team import TeamStorage
 from biny.core.store.catalog import Catalog
 from biny.core.store.lance import ChunkStore
@@ -89,8 +90,9 @@ class DataFolder:
     def local_lance(self, what: str) -> Path:
         """The chunk tables' folder, for export and import (which copy files)."""
         if self.team is not None:
-            raise BinyError(f"A space on object storage cannot be {what}ed as a file: copy the bucket's prefix "
-                            "(with its versions) instead, or use a local data folder.")
+            raise BinyError(t("A space on object storage cannot be {action} as a file: copy the bucket's prefix "
+                              "(with its versions) instead, or use a local data folder.")
+                            .format(action=t("exported") if what == "export" else t("imported")))
         return self.home / "lance"
 
     @property

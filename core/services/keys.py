@@ -149,9 +149,9 @@ class KeySession:
     def change_passphrase(self, target: SpaceRow, old: str, new: str) -> list[str]:
         """Re-wrap every data key of the owner that ``old`` opens (no re-encryption); names re-wrapped."""
         if not target.encrypted:
-            raise BinyError(f"Space {target.name!r} is not encrypted.")
+            raise BinyError(t("Space {name!r} is not encrypted.").format(name=target.name))
         if not new:
-            raise WrongPassphrase("The new passphrase is empty; choose one.")
+            raise WrongPassphrase(t("The new passphrase is empty; choose one."))
         self._unwrap(old, target.kdf, target.wrapped_key, target.space_id, target.tenant, target.owner, target.name)
         owner = (target.tenant, target.owner)
         changed = []
@@ -205,9 +205,9 @@ class KeySession:
             candidates = [c for c in dict.fromkeys([self._session_secret, self.secrets.get(tenant, user)]) if c]
             if not candidates:
                 raise PassphraseRequired(
-                    "Memory is encrypted with your passphrase and none is available here "
-                    f"(secret source: {self.secrets.describe()}). Set BINY_PASSPHRASE, unlock a space "
-                    "in the console, or run `biny space unlock NAME --remember`."
+                    t("Memory is encrypted with your passphrase and none is available here (secret source: {value}). "
+                      "Set BINY_PASSPHRASE, unlock a space in the console, or run `biny space unlock NAME "
+                      "--remember`.").format(value=self.secrets.describe())
                 )
             if stored is None:
                 keys, kdf, wrapped = new_wrapped_key(candidates[0], MEMORY_KEY_ID, tenant, user)
@@ -225,6 +225,7 @@ class KeySession:
             except WrongPassphrase:
                 continue
         raise WrongPassphrase(
-            f"Memory of {tenant}/{user} is sealed with a passphrase that none of the available ones opens "
-            f"(tried {len(candidates)}). Unlock a space that uses that passphrase, or set BINY_PASSPHRASE to it."
+            t("Memory of {tenant}/{user} is sealed with a passphrase that none of the available ones opens (tried "
+              "{count}). Unlock a space that uses that passphrase, or set BINY_PASSPHRASE to it.")
+             .format(tenant=tenant, user=user, count=len(candidates))
         )

@@ -11,6 +11,7 @@ import numpy as np
 from biny.core.crypto.memory import MemoryCrypto
 from biny.core.embed.base import Vectors
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 from biny.core.memory.facts import STATUSES, Fact, FactNotFound, check_scope
 from biny.core.memory.recall import RecallResult, recall, reference_distance
 from biny.core.retrieve import baseline as baseline_mod
@@ -55,7 +56,7 @@ class Memory:
 
     def _fact(self, row: FactRow, crypto: MemoryCrypto) -> Fact:
         if row.ct is None:  # sealed at first open (writer.seal_legacy_memory); never shown in plaintext
-            raise FactNotFound(f"No fact with id {row.fact_id}.")
+            raise FactNotFound(t("No fact with id {fact_id}.").format(fact_id=row.fact_id))
         opened = crypto.open_fact(row.fact_id, row.ct)
         return Fact(row.fact_id, opened["scope"], opened["text"], row.status, row.revision, row.created_at,
                     row.updated_at, opened.get("source", ""))
@@ -66,7 +67,7 @@ class Memory:
     def add(self, text: str, scope: str, source: str = "") -> Fact:
         text = text.strip()
         if not text:
-            raise BinyError("A fact needs some text.")
+            raise BinyError(t("A fact needs some text."))
         scope = check_scope(scope)
         table, crypto = self._writable()
         fact_id = uuid.uuid4().hex[:12]
@@ -80,7 +81,7 @@ class Memory:
         opened = self._open()
         row = opened[0].get(fact_id) if opened else None
         if row is None or opened is None:
-            raise FactNotFound(f"No fact with id {fact_id}.")
+            raise FactNotFound(t("No fact with id {fact_id}.").format(fact_id=fact_id))
         return self._fact(row, opened[1])
 
     def facts(self, scope: str | None = None, statuses: tuple[str, ...] = ("active", "archived")) -> list[Fact]:
@@ -98,10 +99,10 @@ class Memory:
         """A new revision: text, vector and revision change together."""
         text = text.strip()
         if not text:
-            raise BinyError("A fact needs some text.")
+            raise BinyError(t("A fact needs some text."))
         current = self.get(fact_id)
         if current.status == "deleted":
-            raise FactNotFound(f"Fact {fact_id} was deleted.")
+            raise FactNotFound(t("Fact {fact_id} was deleted.").format(fact_id=fact_id))
         table, crypto = self._writable()
         ct = crypto.seal_fact(fact_id, text, current.scope, current.source)
         self.folder.writer.update_fact(table, fact_id, ct, self._embed(text), self.models.embedder.model_id, now())
@@ -109,7 +110,7 @@ class Memory:
 
     def set_status(self, fact_id: str, status: str) -> Fact:
         if status not in STATUSES:
-            raise BinyError(f"Unknown fact status {status!r}.")
+            raise BinyError(t("Unknown fact status {status!r}.").format(status=status))
         self.get(fact_id)
         table, _ = self._writable()
         self.folder.writer.set_fact_status(table, fact_id, status, now())

@@ -14,6 +14,7 @@ from biny.core.config import Settings, save_settings
 from biny.core.embed.base import Embedder, Vectors
 from biny.core.embed.factory import make_embedder
 from biny.core.errors import ModelMismatch
+from biny.core.i18n import t
 from biny.core.llm.base import ChatModel
 from biny.core.store.catalog import SpaceRow
 from biny.core.store.lance import ChunkStore
@@ -125,24 +126,24 @@ class Models:
         self._llm = None
         self._llm_override = False
         if not api_key:
-            return "No API key given (fine for local servers such as Ollama or llama.cpp)."
+            return t("No API key given (fine for local servers such as Ollama or llama.cpp).")
         usable, name = keyring_status()
         if not usable:
-            return ("No OS keyring on this machine, so the API key was not stored; "
-                    "set BINY_LLM_API_KEY in the environment instead.")
+            return (t("No OS keyring on this machine, so the API key was not stored; set BINY_LLM_API_KEY in the "
+                      "environment instead."))
         import keyring
 
         keyring.set_password(_KEYRING_SERVICE, self.settings.llm.base_url, api_key)
-        return f"API key stored in the OS keyring ({name})."
+        return t("API key stored in the OS keyring ({name}).").format(name=name)
 
     def check_space(self, space: SpaceRow, chunks: ChunkStore) -> None:
         """Refuse to mix models: a space's vectors and the configured embedder must agree."""
         emb = self.embedder
         if space.embed_model != emb.model_id and chunks.count(space.space_id) > 0:
             raise ModelMismatch(
-                f"Space {space.name!r} was embedded with {space.embed_model}; the configured model "
-                f"is {emb.model_id}. Run `biny space reembed {space.name}` to re-embed it with the "
-                "configured model, or set embedding.model back in config.toml."
+                t("Space {name!r} was embedded with {embed_model}; the configured model is {model_id}. Run `biny "
+                  "space reembed {name}` to re-embed it with the configured model, or set embedding.model back in "
+                  "config.toml.").format(name=space.name, embed_model=space.embed_model, model_id=emb.model_id)
             )
 
 

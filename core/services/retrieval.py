@@ -11,6 +11,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from biny.core.errors import BinyError, DataTampered
+from biny.core.i18n import t
 from biny.core.results import AskResult, Hit
 from biny.core.retrieve import baseline as baseline_mod
 from biny.core.retrieve.baseline import Baselines, Distribution
@@ -134,7 +135,7 @@ class Retriever:
         """Retrieve the passages that answer ``question`` (SPEC R1–R8), with a full trace."""
         question = question.strip()
         if not question:
-            raise BinyError("Ask a question: the text is empty.")
+            raise BinyError(t("Ask a question: the text is empty."))
         row = self.folder.catalog.space(space)
         params = params or self.params(k, max_distance)
         if params.use_structured and self.structured is not None:
@@ -166,7 +167,8 @@ class Retriever:
         if routed is None or result is None:
             return None
         trace = Trace(question, question)
-        trace.add(Stage("structured", f"{result.call.tool} over the structured index: {len(result.rows)} rows",
+        trace.add(Stage("structured", t("{tool} over the structured index: {count} rows")
+                                       .format(tool=result.call.tool, count=len(result.rows)),
                         kept=[r["doc_id"] for r in result.rows],
                         data={"evidence": routed.evidence, "query": result.query, "call": result.call.to_dict()},
                         ms=(time.perf_counter() - t0) * 1000))
@@ -179,10 +181,10 @@ class Retriever:
         """
         turn = self._turns.get(turn_id)
         if turn is None:
-            raise BinyError("That turn is no longer known; ask the question again.")
+            raise BinyError(t("That turn is no longer known; ask the question again."))
         if turn.more_used:
             fresh = self.ask(turn.space, turn.question, k=turn.k, history=turn.history)
-            fresh.trace.stages[0].summary += " (second 'more material' request in the turn: fresh query)"
+            fresh.trace.stages[0].summary += t(" (second 'more material' request in the turn: fresh query)")
             return fresh
         turn.more_used = True
         row = self.folder.catalog.space(turn.space)
@@ -198,8 +200,8 @@ class Retriever:
         kept = fit_whole(turn.remaining[: turn.k], size, r.max_context_chars, r.max_context_tokens).kept
         trace.documents = {c.chunk_id: c.doc_id for c in kept}
         trace.add(Stage("more_material",
-                        f"next {len(kept)} of the same ranked pool ({len(turn.remaining)} were left); "
-                        "no second retrieval, rerank or relevance pass",
+                        t("next {count} of the same ranked pool ({count2} were left); no second retrieval, rerank or "
+                          "relevance pass").format(count=len(kept), count2=len(turn.remaining)),
                         kept=[c.chunk_id for c in kept]))
         answer = self._hits(row, self.baselines(turn.space), kept, trace, turn.result.max_distance,
                             turn.result.reference)
@@ -284,9 +286,9 @@ def _note_integrity(trace: Trace, vm: VectorMatrix, unopened: list[str], docs: d
     """Name in the trace what was left out because it failed an integrity check (issue 22)."""
     if not (unopened or vm.damaged or vm.unreadable):
         return
-    dropped = [Dropped(cid, "failed its integrity check when opened (altered or moved ciphertext)")
+    dropped = [Dropped(cid, t("failed its integrity check when opened (altered or moved ciphertext)"))
                for cid in unopened]
-    dropped += [Dropped(cid, "its stored vector is not a number (damaged)") for cid in vm.unreadable]
+    dropped += [Dropped(cid, t("its stored vector is not a number (damaged)")) for cid in vm.unreadable]
     titles = {d: docs[d].title if d in docs else d for d in vm.damaged}
     parts = [f"{len(vm.damaged)} document(s) left out: " + "; ".join(f"{titles[d]} — {why}"
                                                                        for d, why in sorted(vm.damaged.items()))

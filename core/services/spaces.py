@@ -6,6 +6,7 @@ import uuid
 from collections.abc import Callable
 
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 from biny.core.results import SpaceInfo
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
@@ -36,7 +37,7 @@ class Spaces:
                remember: bool = True) -> SpaceInfo:
         name = name.strip()
         if not name or len(name) > 100 or any(c in name for c in "/\\\x00"):
-            raise BinyError("A space name must be 1–100 characters without slashes.")
+            raise BinyError(t("A space name must be 1–100 characters without slashes."))
         emb = self.models.embedder
         tenant, user = self.keys.owner
         row = SpaceRow(uuid.uuid4().hex[:12], name, now(), emb.model_id, emb.dim, encrypted, tenant, user)

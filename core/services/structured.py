@@ -16,6 +16,7 @@ from typing import Any
 
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
@@ -115,11 +116,11 @@ class StructuredIndex:
         docs = self._texts(row, crypto, self._active(row))
         proposal = propose(docs)
         if not fields and not proposal.kept:
-            raise NoIndex(f"Space {space!r}: {proposal.reason}")
+            raise NoIndex(t("Space {space!r}: {reason}").format(space=space, reason=proposal.reason))
         try:
             spec = select(proposal, fields, exact)
         except ValueError as exc:
-            raise BinyError(f"Space {space!r}: {exc}.") from exc
+            raise BinyError(t("Space {space!r}: {detail}.").format(space=space, detail=exc)) from exc
         old = self.folder.structured.spec(row.space_id)
         spec.generation = (old[1] if old else 0) + 1
         spec.built_at = time.strftime("%Y-%m-%dT%H:%M:%S")
@@ -202,12 +203,13 @@ class StructuredIndex:
     def run(self, space: str, call: ToolCall) -> ToolResult:
         loaded = self._load(space)
         if loaded is None:
-            raise NoIndex(f"Space {space!r} has no structured index; build one with `biny index build`.")
+            raise NoIndex(t("Space {space!r} has no structured index; build one with `biny index build`.")
+                           .format(space=space))
         t0 = time.perf_counter()
         try:
             result = run(loaded.table, loaded.spec, call)
         except ToolError as exc:
-            raise BinyError(f"Space {space!r}: {exc}.") from exc
+            raise BinyError(t("Space {space!r}: {detail}.").format(space=space, detail=exc)) from exc
         result.ms = (time.perf_counter() - t0) * 1000
         return result
 

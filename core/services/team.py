@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from biny.core.config import StorageSettings
 from biny.core.errors import ReadOnlyFolder
+from biny.core.i18n import t
 from biny.core.store.catalog import Catalog
 from biny.core.store.guard import retire_reads
 from biny.core.store.lance import ChunkStore
@@ -94,15 +95,15 @@ class TeamStorage:
     def read_only_message(self) -> str:
         who = self.held_by.who if self.held_by else "another machine"
         until = self.held_by.until() if self.held_by else "?"
-        return (f"The team space at {self.bucket.uri} is being written by {who} (lease renewed until {until}); "
-                "this machine reads its last published state. Refresh to see new documents; to write, close "
-                "that biny first and reopen.")
+        return (t("The team space at {uri} is being written by {who} (lease renewed until {until}); this machine "
+                  "reads its last published state. Refresh to see new documents; to write, close that biny first and "
+                  "reopen.").format(uri=self.bucket.uri, who=who, until=until))
 
     def _confirm_lease(self) -> None:
         # One conditional PUT before each write: if another machine took the lease (ours expired while this
         # one slept), the write is refused instead of racing theirs.
         if not self.lease.renew():
-            lost = self.lease.lost or "This machine no longer holds the team space's writer lease."
+            lost = self.lease.lost or t("This machine no longer holds the team space's writer lease.")
             if self._writer is not None:
                 self._writer.read_only = lost  # from now on refused up front, before any parsing
             raise ReadOnlyFolder(lost)

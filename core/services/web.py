@@ -27,6 +27,7 @@ import numpy as np
 from biny.core.answer.compose import ComposeSettings, compose, language_of
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 from biny.core.results import Answer, AskResult, Hit, IngestReport
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
@@ -152,10 +153,10 @@ class WebFallback:
             src = WebSource(res.url, res.title, False)
             turn.sources.append(src)
             if crypto.stored_hash("url:" + fingerprint.normalise_url(res.url)) in urls:
-                src.error = "rejected before in this space"
+                src.error = t("rejected before in this space")
                 continue
             if len([s for s in turn.sources if s.fetched_at]) >= cfg.read:
-                src.error = "not read (enough pages were read)"
+                src.error = t("not read (enough pages were read)")
                 continue
             page = fetch(res.url, cfg)
             src.fetched_at = page.fetched_at
@@ -172,7 +173,7 @@ class WebFallback:
         for r in rejected:
             if r.content_hash == crypto.stored_hash("page:" + page.content_hash) or fingerprint.near(r.simhash,
                                                                                                       src.simhash):
-                src.error = "a page rejected before in this space (same or nearly the same text)"
+                src.error = t("a page rejected before in this space (same or nearly the same text)")
                 return
         src.read, src.title = True, title or src.title
         turn.pages.append(ReadPage(src.url, src.title, text))
@@ -240,7 +241,7 @@ class WebFallback:
             return
         if not turn.sources:
             if result.answer is not None:
-                result.answer.note += "; the public search found nothing"
+                result.answer.note += t("; the public search found nothing")
             return
         lang = language_of(question)
         if not turn.pages:
@@ -295,7 +296,8 @@ class WebFallback:
     def item(self, review_id: str) -> ReviewItem:
         row = self.folder.review.item(review_id)
         if row is None:
-            raise BinyError(f"No review item {review_id!r}; `biny review list --space NAME` shows the queue.")
+            raise BinyError(t("No review item {review_id!r}; `biny review list --space NAME` shows the queue.")
+                             .format(review_id=review_id))
         return self._open(row)
 
     def approve(self, review_id: str, edited: str | None = None) -> ReviewItem:
@@ -314,8 +316,9 @@ class WebFallback:
             report = self._ingest(item.space, [path])
         done = next((f for f in report.files if f.doc_id), None)
         if done is None:
-            raise BinyError(f"The entry of review {review_id} could not be stored: "
-                            f"{report.files[0].message if report.files else 'nothing ingested'}")
+            raise BinyError(t("The entry of review {review_id} could not be stored: {reason}")
+                             .format(review_id=review_id,
+                                     reason=report.files[0].message if report.files else t("nothing ingested")))
         payload = self._payload(review_id, edited=text if edited is not None else "")
         self.folder.writer.decide_review(review_id, "approved", user, "", done.doc_id, payload)
         return self.item(review_id)
@@ -345,7 +348,8 @@ class WebFallback:
     def _pending(self, review_id: str) -> ReviewItem:
         item = self.item(review_id)
         if item.status != "pending":
-            raise BinyError(f"Review {review_id} is already {item.status}; undo it first to decide again.")
+            raise BinyError(t("Review {review_id} is already {status}; undo it first to decide again.")
+                             .format(review_id=review_id, status=item.status))
         return item
 
     def _payload(self, review_id: str, **changes: Any) -> str:

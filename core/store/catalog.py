@@ -313,7 +313,7 @@ class Catalog:
         with self.lock:
             exists = self.con.execute("SELECT 1 FROM spaces WHERE name = ?", [row.name]).fetchone()
             if exists:
-                raise SpaceExists(f"A space named {row.name!r} already exists.")
+                raise SpaceExists(t("A space named {name!r} already exists.").format(name=row.name))
             self.con.execute(
                 f"INSERT INTO spaces ({_SPACE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [row.space_id, row.name, row.created_at, row.embed_model, row.dim, row.encrypted,

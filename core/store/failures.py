@@ -12,6 +12,7 @@ import errno
 import duckdb
 
 from biny.core.errors import BinyError, StorageFull, StorageReadOnly, StoreDamaged
+from biny.core.i18n import t
 
 _FULL = ("no space left", "os error 28", "disk full", "not enough space", "disk quota exceeded")
 _READ_ONLY = ("read-only file system", "os error 30", "permission denied", "os error 13")
@@ -19,7 +20,7 @@ _DAMAGED = ("corrupt", "checksum", "not a valid", "invalid manifest", "manifest"
             "failed to read", "could not read", "no such file", "not found")
 
 
-def storage_problem(exc: BaseException, where: str = "the data folder") -> BinyError | None:
+def storage_problem(exc: BaseException) -> BinyError | None:
     """The user-facing error for a store failure, or None when ``exc`` is not one."""
     if isinstance(exc, BinyError):
         return None
@@ -29,12 +30,13 @@ def storage_problem(exc: BaseException, where: str = "the data folder") -> BinyE
     if not store_error:
         return None
     if code in (errno.ENOSPC, errno.EDQUOT) or any(s in text for s in _FULL):
-        return StorageFull(f"The disk holding {where} is full. Free some space and run the command again; "
-                           "nothing already stored was lost.")
+        return StorageFull(t("The disk holding the data folder is full. Free some space and run the command again; "
+                             "nothing already stored was lost."))
     if code in (errno.EROFS, errno.EACCES, errno.EPERM) or any(s in text for s in _READ_ONLY):
-        return StorageReadOnly(f"{where.capitalize()} cannot be written (read-only or no permission: {exc}). "
-                               "Open it where you may write, or fix its permissions.")
+        return StorageReadOnly(t("The data folder cannot be written (read-only or no permission: {detail}). Open it "
+                                 "where you may write, or fix its permissions.").format(detail=exc))
     if isinstance(exc, duckdb.Error) or any(s in text for s in _DAMAGED):
-        return StoreDamaged(f"{where.capitalize()} could not be read ({type(exc).__name__}: {exc}). Run "
-                            "`biny doctor` to check it, and restore from a backup if it cannot repair it.")
+        return StoreDamaged(t("The data folder could not be read ({kind}: {detail}). Run `biny doctor` to check it, "
+                              "and restore from a backup if it cannot repair it.").format(kind=type(exc).__name__,
+                                                                                          detail=exc))
     return None

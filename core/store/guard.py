@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import ParamSpec, TypeVar
 
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -73,8 +74,9 @@ def mutation(fn: Callable[P, R]) -> Callable[P, R]:
     def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
         if not in_writer():
             raise WriteOutsideWriter(
-                f"{fn.__qualname__} changes stored data and must go through the single writer "
-                "(biny.core.store.writer.StoreWriter). This is a bug in biny; please report it."
+                t("{function} changes stored data and must go through the single writer "
+                  "(biny.core.store.writer.StoreWriter). This is a bug in biny; please report it.")
+                 .format(function=fn.__qualname__)
             )
         return fn(*args, **kwargs)
 

@@ -15,6 +15,8 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
+from biny.core.i18n import t
+
 
 def chunk_digest(chunk_ids: Iterable[str]) -> str:
     """Order-free digest of a document's chunk ids."""
@@ -39,5 +41,5 @@ def mismatches(expected: Mapping[str, tuple[int, str]], doc_ids: Sequence[str],
         if len(have) != count:
             out[doc_id] = f"{len(have)} of its {count} passages are stored"
         elif digest and chunk_digest(have) != digest:
-            out[doc_id] = "its stored passages are not the ones it was committed with"
+            out[doc_id] = t("its stored passages are not the ones it was committed with")
     return out

@@ -32,6 +32,7 @@ from urllib.parse import urlparse
 
 from biny.core.config import StorageSettings
 from biny.core.errors import ConfigError, ObjectStoreUnavailable
+from biny.core.i18n import t
 
 # Catalog snapshots kept besides the current one: a reader may still be downloading the one before.
 _KEEP_SNAPSHOTS = 3
@@ -58,13 +59,14 @@ class Bucket:
     def from_settings(cls, s: StorageSettings) -> Bucket:
         parsed = urlparse(s.uri.strip())
         if parsed.scheme != "s3" or not parsed.netloc:
-            raise ConfigError(f"[storage] uri {s.uri!r} is not an s3:// address (s3://bucket/prefix). "
-                              "Fix it in config.toml, or empty it to keep the data in this folder.")
+            raise ConfigError(t("[storage] uri {uri!r} is not an s3:// address (s3://bucket/prefix). Fix it in "
+                                "config.toml, or empty it to keep the data in this folder.").format(uri=s.uri))
         key_id, secret = os.environ.get(s.access_key_env, ""), os.environ.get(s.secret_key_env, "")
         if not key_id or not secret:
             raise ObjectStoreUnavailable(
-                f"The team space at {s.uri} needs credentials: set {s.access_key_env} and {s.secret_key_env} "
-                "(the variable names are [storage] access_key_env / secret_key_env in config.toml).")
+                t("The team space at {uri} needs credentials: set {access_key_env} and {secret_key_env} (the "
+                  "variable names are [storage] access_key_env / secret_key_env in config.toml).")
+                 .format(uri=s.uri, access_key_env=s.access_key_env, secret_key_env=s.secret_key_env))
         return cls(s.uri.strip().rstrip("/"), parsed.netloc, parsed.path.strip("/"), s.endpoint, s.region,
                    key_id, secret, s.allow_http)
 
@@ -100,8 +102,8 @@ def _code(exc: Exception) -> str:
 
 def _unreachable(bucket: Bucket, exc: Exception) -> ObjectStoreUnavailable:
     return ObjectStoreUnavailable(
-        f"The team space at {bucket.uri} cannot be reached ({exc}). Check the network, the endpoint and the "
-        "credentials in config.toml's [storage]; nothing stored was changed.")
+        t("The team space at {uri} cannot be reached ({detail}). Check the network, the endpoint and the credentials "
+          "in config.toml's [storage]; nothing stored was changed.").format(uri=bucket.uri, detail=exc))
 
 
 def _read_json(s3: Any, bucket: Bucket, key: str) -> tuple[dict[str, Any], str] | None:
@@ -192,9 +194,9 @@ class Lease:
                 return True
         now = self.current()
         who = now[0].who if now else "nobody (it was removed)"
-        self.lost = (f"This machine's writer lease on the team space expired and is now held by {who}; "
-                     "nothing more was written from here. Reopen the space to continue (read-only until "
-                     "that writer closes).")
+        self.lost = (t("This machine's writer lease on the team space expired and is now held by {who}; nothing more "
+                       "was written from here. Reopen the space to continue (read-only until that writer closes).")
+                      .format(who=who))
         return False
 
     def start_heartbeat(self) -> None:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from biny.core import backup
 from biny.core.embed.base import Vectors
 from biny.core.errors import BinyError, ReadOnlyFolder
+from biny.core.i18n import t
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow
 from biny.core.store.facts import FactRow, FactTable
 from biny.core.store.guard import writing
@@ -113,10 +114,10 @@ class StoreWriter:
                     self.catalog.drop_document_row(doc_id)
                     if doc is not None:
                         self.catalog.log(space.space_id, doc.path, "interrupted",
-                                         "an earlier ingest stopped mid-way; cleaned up")
+                                         t("an earlier ingest stopped mid-way; cleaned up"))
                         # An encrypted space stores a keyed hash of the path, meaningless to a person, and the
                         # folder opens before any key: the note then says what happened without a name.
-                        shown = "a document (its name is sealed)" if doc.path.startswith("bi:") else doc.path
+                        shown = t("a document (its name is sealed)") if doc.path.startswith("bi:") else doc.path
                         notes.append(f"{space.name}: removed half-ingested {shown}; ingest it again")
                 stale = [d for d in retired if d in in_lance]
                 if stale:
@@ -125,9 +126,10 @@ class StoreWriter:
                 if damaged:
                     self.catalog.set_statuses(sorted(damaged), "damaged")
                     self.chunks.delete_docs(space.space_id, sorted(damaged))
-                    notes.append(f"{space.name}: {len(damaged)} document(s) marked damaged — their stored passages "
-                                 "no longer match the catalog (" + "; ".join(sorted(set(damaged.values()))) + "). "
-                                 "They are left out of answers; re-ingest them or run `biny doctor --repair`.")
+                    notes.append(t("{name}: {count} document(s) marked damaged — their stored passages no longer "
+                                   "match the catalog ({which}). They are left out of answers; re-ingest them or run "
+                                   "`biny doctor --repair`.").format(name=space.name, count=len(damaged),
+                                                                     which="; ".join(sorted(set(damaged.values())))))
                 if orphans or pending or stale or damaged:
                     self.vectors.invalidate(space.space_id)
         return notes

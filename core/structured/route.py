@@ -12,6 +12,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from biny.core.i18n import t
 from biny.core.store.structured import QueryTable
 from biny.core.structured import lexicon as lx
 from biny.core.structured.spec import FieldSpec, IndexSpec
@@ -353,16 +354,18 @@ class Router:
             target = self._best(mentions, "any")
             if target is not None:
                 ev.append(f"item {item_words!r} (title field {self.spec.title_field or 'title'})")
-                ev.append(f"field {target!r} named in the question")
+                ev.append(t("field {target!r} named in the question").format(target=target))
                 return Routed(ToolCall("lookup", target, doc_id=ids[0], matched=item_words), ev)
-            ev.append(f"names the item {item_words!r} but none of its fields: a question about it, for retrieval")
+            ev.append(t("names the item {item_words!r} but none of its fields: a question about it, for retrieval")
+                       .format(item_words=item_words))
             return Routed(None, ev)
         taken += [Span(m.start, m.end) for m in mentions]
         conds = self._value_conditions(question, qf, taken, ev)
         conds += self._number_conditions(question, qf, taken, mentions, ev)
         unknown = self._unexplained_names(question, taken)
         if unknown:
-            return Routed(None, [*ev, f"names {', '.join(map(repr, unknown))}, which no field of the index holds"])
+            return Routed(None, [*ev, t("names {value}, which no field of the index holds")
+                                       .format(value=', '.join(map(repr, unknown)))])
         subject = self._subject_field(qf, mentions)
         superlative = next(((rx.search(qf), o, k) for rx, o, k in lx.SUPERLATIVES if rx.search(qf)), None)
         per = lx.PER_GROUP.search(qf)
@@ -384,14 +387,15 @@ class Router:
         if counting and not conds and lx.ITEM_NOUNS.search(qf):
             rest = self._unexplained_words(qf, [*taken, Span(counting.start(), counting.end())])
             if rest:  # "阿加莎·克里斯蒂有几本书" names someone the index does not hold: not "all books"
-                return Routed(None, [*ev, f"asks about {'、'.join(rest)!r}, which the index does not hold"])
+                return Routed(None, [*ev, t("asks about {rest!r}, which the index does not hold")
+                                           .format(rest='、'.join(rest))])
         if counting and (conds or lx.ITEM_NOUNS.search(qf)):
             ev.append(f"counting words {counting.group(0)!r}")
             return Routed(ToolCall("count", None, conds), ev)
         if conds and (lx.LIST_QUESTION.search(qf) or lx.ITEM_NOUNS.match(qf.lstrip())):
-            ev.append("a list of the matching items")
+            ev.append(t("a list of the matching items"))
             return Routed(ToolCall("filter", None, conds), ev)
-        return Routed(None, [*ev, "no count, filter, group, extreme or named item's field asked"],
+        return Routed(None, [*ev, t("no count, filter, group, extreme or named item's field asked")],
                       touched=bool(mentions or conds))
 
     @staticmethod

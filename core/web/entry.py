@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from biny.core.answer import extractive
+from biny.core.i18n import t
 from biny.core.llm.base import ChatModel, LLMError, Message
 
 MAX_SENTENCES = 4
@@ -104,18 +105,19 @@ def _from_model(model: ChatModel, question: str, pages: list[ReadPage]) -> Entry
     title = str(data.get("title") or "").strip()
     if not title or not _words(title) <= material:
         title = next(p.title for p in pages if p.url == kept[0].url)  # the material's own title
-    return Entry(title, kept, "model", f"rewritten by {model.name}; {len(kept)} sentences with checked quotes")
+    return Entry(title, kept, "model", t("rewritten by {name}; {count} sentences with checked quotes")
+                                        .format(name=model.name, count=len(kept)))
 
 
 def propose_entry(question: str, pages: list[ReadPage], model: ChatModel | None) -> Entry:
     """The entry to review: from the read pages (masked), never from the chat answer."""
     if not pages:
-        return Entry("", [], "extractive", "no page was read")
+        return Entry("", [], "extractive", t("no page was read"))
     if model is not None:
         entry = _from_model(model, question, pages)
         if entry is not None:
             return entry
         fallback = _extractive(question, pages)
-        fallback.note = "the model's entry failed its checks; the pages' own sentences instead"
+        fallback.note = t("the model's entry failed its checks; the pages' own sentences instead")
         return fallback
     return _extractive(question, pages)

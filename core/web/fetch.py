@@ -18,6 +18,7 @@ import httpx
 
 from biny.core.config import LimitSettings, WebSettings
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 
 
 @dataclass(slots=True)
@@ -111,7 +112,7 @@ def fetch(url: str, cfg: WebSettings) -> Page:
         page.error = f"unreachable ({type(exc).__name__})"
         return page
     if kind is None:
-        page.error = "not text (not HTML, PDF or plain text)"
+        page.error = t("not text (not HTML, PDF or plain text)")
         return page
     try:
         page.title, page.text = _text_of(bytes(body), kind, page.final_url)

@@ -8,6 +8,7 @@ from typing import Protocol
 import httpx
 
 from biny.core.errors import BinyError
+from biny.core.i18n import t
 
 
 class SearchFailed(BinyError):
@@ -44,17 +45,18 @@ class SearxngSearch:
             r.raise_for_status()
             data = r.json()
         except httpx.TimeoutException as exc:
-            raise SearchFailed(f"The search endpoint {self.search_url} did not answer within "
-                               f"{self.timeout_s:g} s.") from exc
+            raise SearchFailed(t("The search endpoint {search_url} did not answer within {timeout_s:g} s.")
+                                .format(search_url=self.search_url, timeout_s=self.timeout_s)) from exc
         except httpx.HTTPStatusError as exc:
-            raise SearchFailed(f"The search endpoint answered HTTP {exc.response.status_code}; check "
-                               "[web] search_url and that its JSON format is enabled.") from exc
+            raise SearchFailed(t("The search endpoint answered HTTP {status}; check [web] search_url and that its "
+                                 "JSON format is enabled.").format(status=exc.response.status_code)) from exc
         except (httpx.HTTPError, ValueError) as exc:
-            raise SearchFailed(f"The search endpoint {self.search_url} could not be used ({exc}).") from exc
+            raise SearchFailed(t("The search endpoint {search_url} could not be used ({detail}).")
+                                .format(search_url=self.search_url, detail=exc)) from exc
         results = data.get("results") if isinstance(data, dict) else None
         if not isinstance(results, list):
-            raise SearchFailed("The search endpoint's reply has no \"results\" list (is it SearXNG with "
-                               "format=json enabled?).")
+            raise SearchFailed(t("The search endpoint's reply has no \"results\" list (is it SearXNG with "
+                                 "format=json enabled?)."))
         out: list[SearchResult] = []
         for item in results:
             if isinstance(item, dict) and isinstance(item.get("url"), str) and item["url"].startswith("http"):

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import pymupdf
 import pytest
 
 from biny.core import cli, i18n
@@ -16,11 +17,15 @@ from biny.core import cli, i18n
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# {name}, {name!r}, {value:.1f}: the translation must keep each one whole (conversion and format included).
+_PLACEHOLDER = re.compile(r"\{\w+(?:![rsa])?(?::[^{}]*)?\}")
+
+
 def _marked() -> set[str]:
     found: set[str] = set()
     for path in (ROOT / "core").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "t" \
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("t", "N_") \
                     and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
                 found.add(node.args[0].value)
     return found
@@ -33,7 +38,7 @@ def test_every_marked_text_has_a_chinese_translation_with_the_same_placeholders(
     assert sorted(marked - set(zh)) == []
     for english, chinese in zh.items():
         assert re.search(r"[\u4e00-\u9fff]", chinese), english
-        assert set(re.findall(r"\{\w+\}", english)) == set(re.findall(r"\{\w+\}", chinese)), english
+        assert set(_PLACEHOLDER.findall(english)) == set(_PLACEHOLDER.findall(chinese)), english
 
 
 @pytest.fixture
@@ -75,3 +80,34 @@ def test_the_command_line_in_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert "plant\t1 个文档\t1 个片段" in capsys.readouterr().out
     assert cli.main(["--home", home, "ask", "--space", "nowhere", "x"]) == 2
     assert capsys.readouterr().err.startswith("错误：没有名为 'nowhere' 的空间（现有空间：plant）")
+
+
+def test_file_errors_and_argparse_in_chinese(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str], language: None) -> None:
+    """A refused file names the problem in Chinese (through the PDF parser's child process too), and argparse's
+    own words (usage, required arguments, -h) follow; English comes back once the command is done."""
+    monkeypatch.setenv("BINY_LANG", "zh_CN")
+    home = str(tmp_path / "home")
+    fake = tmp_path / "report.pdf"
+    fake.write_text("this is not a PDF at all", encoding="utf-8")
+    locked = tmp_path / "locked.pdf"
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Pump P-7 is serviced every 6 weeks.")
+    doc.save(str(locked), encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw", owner_pw="o")
+    assert cli.main(["--home", home, "space", "create", "plant", "--unencrypted"]) == 0
+    assert cli.main(["--home", home, "ingest", "--space", "plant", str(fake)]) == 1
+    assert "report.pdf 名为 .pdf，但没有 PDF 文件头" in capsys.readouterr().out
+    assert cli.main(["--home", home, "ingest", "--space", "plant", str(locked)]) == 1
+    assert "locked.pdf 受密码保护。请移除密码" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["--home", home, "ask"])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("用法：") and "缺少以下必需参数" in err
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    shown = capsys.readouterr().out
+    assert "基于你自己的文档给出有据可查的回答" in shown and "显示此帮助信息并退出" in shown and "选项" in shown
+    import argparse
+
+    assert argparse.ArgumentParser(prog="x").format_usage().startswith("usage: ")  # argparse is left as it was
