@@ -501,7 +501,7 @@ def _memory(engine: Any, args: argparse.Namespace) -> int:
             _dump(result.to_dict(), sys.stdout)
         else:
             for step in result.trace:
-                print(f"{step.box} {step.name}: {step.summary}")
+                print(f"{step.box} {step.label}: {step.summary}")
             print(result.reference_block or t("(no fact recalled)"))
     return 0
 

@@ -204,7 +204,7 @@ class MemoryScreen(QWidget):
         texts = {f.fact_id: f.text for f in self.model.state.facts} | {f.fact_id: f.text for f in result.facts}
         self.chain.clear()
         for step in result.trace:
-            top = QTreeWidgetItem([f"{step.box} {step.name}", step.summary])
+            top = QTreeWidgetItem([f"{step.box} {step.label}", step.summary])
             top.setToolTip(1, step.summary)
             if step.box == "M4":
                 for fid, rev, score in step.data.get("ranked", []):

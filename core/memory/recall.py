@@ -28,7 +28,7 @@ import numpy as np
 
 from biny.core.chunking.ratio import estimate_tokens
 from biny.core.embed.base import Embedder, Vectors
-from biny.core.i18n import t
+from biny.core.i18n import N_, t
 from biny.core.llm.base import ChatModel
 from biny.core.memory.facts import Fact, check_scope
 from biny.core.retrieve.budget import fit_whole
@@ -75,9 +75,13 @@ class DroppedFact:
 @dataclass(slots=True)
 class Step:
     box: str  # M1..M7
-    name: str
+    name: str  # English, as data; ``label`` is what a person reads
     summary: str
     data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return t(self.name)
 
 
 @dataclass(slots=True)
@@ -125,14 +129,14 @@ def recall(
     between_rank_and_check: Any = None,  # test seam: runs after M4, before M5
 ) -> RecallResult:
     scope = check_scope(scope)
-    trace: list[Step] = [Step("M1", "question", question)]
+    trace: list[Step] = [Step("M1", N_("question"), question)]
     # M2: only the retrieval query changes; failures fall back to the original.
     rw = rewrite(question, list(history or []), model, fallback="none")
-    trace.append(Step("M2", "rewrite", f"{rw.method}: {rw.reason}", {"query": rw.query}))
+    trace.append(Step("M2", N_("rewrite"), f"{rw.method}: {rw.reason}", {"query": rw.query}))
     # M3
     t0 = time.perf_counter()
     qvec = embedder.embed_queries([rw.query])[0]
-    trace.append(Step("M3", "embed", t("{model_id}, {dim} dimensions")
+    trace.append(Step("M3", N_("embed"), t("{model_id}, {dim} dimensions")
                                       .format(model_id=embedder.model_id, dim=embedder.dim),
                       {"ms": round((time.perf_counter() - t0) * 1000, 1)}))
     # M4: top-K by calibrated score, then the threshold.
@@ -150,7 +154,7 @@ def recall(
             else:
                 dropped.append(DroppedFact(fid, t("score {score:.3f} below threshold {threshold}")
                                            .format(score=score, threshold=threshold), score))
-    trace.append(Step("M4", "top-k", t("{ranked} of top {k} at score ≥ {threshold} ({active} active facts in "
+    trace.append(Step("M4", N_("top-k"), t("{ranked} of top {k} at score ≥ {threshold} ({active} active facts in "
                                        "scope; d_ref {d_ref})")
                       .format(ranked=len(ranked), k=k, threshold=threshold, active=len(ids),
                               d_ref=d_ref if d_ref is None else round(d_ref, 4)),
@@ -173,7 +177,7 @@ def recall(
                                              .format(rev=rev, revision=now_fact.revision), score))
         else:
             kept.append((now_fact, score, d))
-    trace.append(Step("M5", "re-check", t("{kept} of {ranked} still current; freed slots not refilled")
+    trace.append(Step("M5", N_("re-check"), t("{kept} of {ranked} still current; freed slots not refilled")
                                          .format(kept=len(kept), ranked=len(ranked))))
     # M6: whole entries within the character and token budget.
     fit = fit_whole(kept, lambda e: (len(e[0].text), int(estimate_tokens(e[0].text) + 0.5)), max_chars, max_tokens)
@@ -181,13 +185,13 @@ def recall(
     dropped.extend(DroppedFact(f.fact_id, over, score) for f, score, _ in fit.over)
     facts = [RecalledFact(f.fact_id, f.text, score, f.revision, d) for f, score, d in fit.kept]
     chars = fit.chars
-    trace.append(Step("M6", "budget", t("{count} fact(s), {chars} of {max_chars} characters")
+    trace.append(Step("M6", N_("budget"), t("{count} fact(s), {chars} of {max_chars} characters")
                                        .format(count=len(facts), chars=chars, max_chars=max_chars)))
     # M7: a reference block for this turn only.
     block = ""
     if facts:
         block = "Reference material from memory (not part of the conversation):\n" + "\n".join(
             f"- {f.text}" for f in facts)
-    trace.append(Step("M7", "inject", t("reference block for the current turn; not added to the history")
+    trace.append(Step("M7", N_("inject"), t("reference block for the current turn; not added to the history")
                       if facts else t("nothing to inject")))
     return RecallResult(question, scope, facts, dropped, block, trace)
