@@ -215,6 +215,7 @@ VARIANTS: dict[str, dict[str, bool]] = {
     "words asked of every script": {"lexical_own_script": False},
     "no per-script pool": {"pool_per_script": False},
     "one space-wide cut": {"local_cut": False},
+    "no knowledge refs": {"knowledge_refs": False},
     "no identifiers": {"use_identifiers": False},
     "no second pass": {"use_second_pass": False},
     "no rerank": {"use_rerank": False},

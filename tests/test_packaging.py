@@ -37,6 +37,7 @@ def test_wheel_installs_and_imports_in_a_fresh_venv(tmp_path: Path) -> None:
         import importlib.resources as r, biny.core, biny.core.chunking.ratio as ratio, biny.console
         files = r.files("biny.resources")
         assert files.joinpath("baseline/questions.jsonl").read_text("utf-8").count("\\n") > 100
+        assert files.joinpath("baseline/knowledge.jsonl").read_text("utf-8").count("\\n") > 150
         assert files.joinpath("demo/handbook.md").is_file()
         assert "site-packages" in biny.core.__file__
         print(ratio.chars_per_token(1.0))

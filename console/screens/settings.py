@@ -107,6 +107,9 @@ class SettingsScreen(QWidget):
             "retrieval.local_margin": (tr("Strictness of the cut"), tr(
                 "How much closer than unrelated questions a passage must come, in spreads of the measured "
                 "reference (R9). Higher = stricter.")),
+            "retrieval.knowledge_margin": (tr("Strictness in the question's script"), tr(
+                "The same, for passages written in the question's script, which are also measured against "
+                "encyclopedia-style questions of that language. Higher = stricter.")),
             "retrieval.lexical_min": (tr("Words that must be shared"), tr(
                 "Share of the question's word weight a passage must carry where the space is in the question's "
                 "script.")),

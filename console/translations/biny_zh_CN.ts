@@ -1370,6 +1370,14 @@ This cannot be undone.</source>
         <translation>段落必须比无关问题近多少，以实测参照的离散度为单位（R9）。越高越严格。</translation>
     </message>
     <message>
+        <source>Strictness in the question&apos;s script</source>
+        <translation>问题所用文字中的严格度</translation>
+    </message>
+    <message>
+        <source>The same, for passages written in the question&apos;s script, which are also measured against encyclopedia-style questions of that language. Higher = stricter.</source>
+        <translation>同上，用于与问题同文字的段落；这些段落还会对照该语言的百科类问题来衡量。数值越高越严格。</translation>
+    </message>
+    <message>
         <source>Words that must be shared</source>
         <translation>必须共有的词语</translation>
     </message>

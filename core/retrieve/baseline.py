@@ -79,26 +79,46 @@ class Baselines:
     # The unrelated questions themselves, per script group (in memory only): each
     # candidate passage is measured against them at query time (``local_reference``).
     questions: dict[str, Vectors] = field(default_factory=dict)
+    # Per script group: those questions with the bundled *knowledge* questions of that language
+    # added (resources/baseline/knowledge.jsonl — encyclopedia-style, written for biny, disjoint
+    # from every evaluation set). A question of the same kind as the material sits closer to it
+    # than everyday questions do, so passages in the question's own script are measured against
+    # these (issue 20: a Chinese encyclopedia question about an article the space lacks).
+    knowledge: dict[str, Vectors] = field(default_factory=dict)
     # Per script group: how much of those questions' vocabulary the space knows
     # (retrieve/lexical.py: familiarity), filled on first use.
     familiar: dict[str, float] = field(default_factory=dict)
     # Row masks of the scripts the space is written in (retrieve/pool.py), filled on first use.
     script_rows: dict[frozenset[str], npt.NDArray[np.int64]] | None = None
 
-    def local_reference(self, group: str, matrix: Vectors, rows: list[int], nearest: int = 3) -> np.ndarray:
+    def local_reference(self, group: str, matrix: Vectors, rows: list[int], nearest: int = 3,
+                        own: npt.NDArray[np.bool_] | None = None) -> np.ndarray:
         """Per passage: mean distance of its ``nearest`` closest unrelated questions of ``group``.
 
         Some passages sit close to every question (short, generic, or in the question's
         language where the rest are not — the "hubs" of cross-lingual retrieval); a
         question must come closer to a passage than unrelated questions already do to
         that same passage (R2/R9; cf. CSLS, Conneau et al. 2018).
+
+        ``own`` marks the rows written in the question's script: those are measured against the
+        everyday *and* knowledge questions of ``group`` (``knowledge``); the rest against the everyday
+        ones only — across scripts the knowledge questions cost answers (bench/README.md, issue 20).
         """
         qs = self.questions.get(group)
         if qs is None:
             qs = self.questions.get("all")
         if qs is None or not rows:
             return np.full(len(rows), np.inf)
-        d = 1.0 - qs @ matrix[np.asarray(rows, dtype=np.int64)].T  # (questions, rows)
+        at = np.asarray(rows, dtype=np.int64)
+        out = self._nearest_mean(qs, matrix[at], nearest)
+        wide = self.knowledge.get(group)
+        if own is not None and wide is not None and own.any():
+            out[own] = self._nearest_mean(wide, matrix[at[own]], nearest)
+        return out
+
+    @staticmethod
+    def _nearest_mean(qs: Vectors, vecs: Vectors, nearest: int) -> np.ndarray:
+        d = 1.0 - qs @ vecs.T  # (questions, rows)
         m = min(nearest, len(qs))
         return np.asarray(np.sort(d, axis=0)[:m].mean(axis=0))
 
@@ -116,9 +136,10 @@ class Baselines:
 
 
 @functools.cache
-def load_questions() -> list[tuple[str, str]]:
-    """(script group, question) of the bundled unrelated questions; callers must not modify it."""
-    text = resources.files("biny.resources").joinpath("baseline/questions.jsonl").read_text("utf-8")
+def load_questions(name: str = "questions") -> list[tuple[str, str]]:
+    """(script group, question) of a bundled reference set — ``questions`` (everyday) or ``knowledge``
+    (encyclopedia-style); callers must not modify it."""
+    text = resources.files("biny.resources").joinpath(f"baseline/{name}.jsonl").read_text("utf-8")
     out = []
     for line in text.splitlines():
         if line.strip():
@@ -132,9 +153,9 @@ def load_questions() -> list[tuple[str, str]]:
 _QUESTION_VECTORS: dict[str, Vectors] = {}
 
 
-def question_vectors(embedder: Embedder, cache_dir: Path) -> tuple[list[str], Vectors]:
-    """Embed the bundled questions once per model: kept in memory, and on disk by content hash."""
-    questions = load_questions()
+def question_vectors(embedder: Embedder, cache_dir: Path, name: str = "questions") -> tuple[list[str], Vectors]:
+    """Embed a bundled question set once per model: kept in memory, and on disk by content hash."""
+    questions = load_questions(name)
     key = hashlib.sha256(
         (embedder.model_id + "\n" + "\n".join(q for _, q in questions)).encode()
     ).hexdigest()[:16]
@@ -156,7 +177,8 @@ def question_vectors(embedder: Embedder, cache_dir: Path) -> tuple[list[str], Ve
 
 
 def measure(
-    vm: VectorMatrix, scripts: list[str], qvecs: Vectors, *, pairs: int = 3000, seed: int = 7
+    vm: VectorMatrix, scripts: list[str], qvecs: Vectors, *, pairs: int = 3000, seed: int = 7,
+    knowledge: tuple[list[str], Vectors] | None = None,
 ) -> Baselines:
     n = len(vm)
     if n == 0:
@@ -181,7 +203,14 @@ def measure(
         if len(sel) >= 8:
             groups[group] = Distribution.of(sel.astype(np.float32))
             questions[group] = qvecs[script_arr == group]
-    return Baselines(n, pair_dist, groups, questions)
+    wide: dict[str, Vectors] = {}
+    if knowledge is not None:
+        k_scripts = np.asarray(knowledge[0])
+        for group, own in questions.items():
+            extra = knowledge[1][k_scripts == group]
+            if group != "all" and len(extra):
+                wide[group] = np.vstack([own, extra])
+    return Baselines(n, pair_dist, groups, questions, knowledge=wide)
 
 
 def _max_similarity(qvecs: Vectors, matrix: Vectors, block: int = 65536) -> np.ndarray:

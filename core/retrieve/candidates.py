@@ -55,6 +55,9 @@ class RetrievalParams:
     # False = one cut for the space (p10 gate, p30 keep), kept for comparison.
     local_cut: bool = True
     local_margin: float = 1.5
+    # Passages in the question's script also measured against the bundled knowledge questions (issue 20).
+    knowledge_refs: bool = True
+    knowledge_margin: float = 1.0
     # An explicit cut (console control, experiments); None = from the measured reference.
     max_distance: float | None = None
     max_chars: int = 12000

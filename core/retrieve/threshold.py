@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from biny.core.crypto.blind import BlindIndex
 from biny.core.i18n import t
 from biny.core.retrieve.baseline import Baselines, Distribution, load_questions
@@ -32,24 +34,37 @@ class WordCheck:
 
 
 def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
-                  group: str, ref: Distribution | None) -> tuple[dict[int, float], str]:
-    """Row → the distance that passage must beat, and a sentence saying how it was set."""
+                  group: str, ref: Distribution | None, blind: BlindIndex) -> tuple[dict[int, float], str, set[int]]:
+    """Row → the distance that passage must beat, a sentence saying how it was set, and the rows measured
+    against the encyclopedia questions too."""
     if not params.use_threshold:
-        return {}, t("threshold switched off")
+        return {}, t("threshold switched off"), set()
     if params.max_distance is not None:
         return {c.row: params.max_distance for c in pool}, t("explicit cut {cut}").format(
-            cut=f"{params.max_distance:.3f}")
+            cut=f"{params.max_distance:.3f}"), set()
     if ref is None:
-        return {}, t("no reference measured yet: nothing cut")
+        return {}, t("no reference measured yet: nothing cut"), set()
     if params.local_cut and baselines.questions:
         # Each passage against the unrelated questions closest to *it*: a margin of the
         # reference's own spread (median − p10) below their mean distance (retrieve/baseline.py).
-        margin = params.local_margin * (ref.median - ref.quantile(params.threshold_quantile))
-        local = baselines.local_reference(group, vm.matrix, [c.row for c in pool])
-        return ({c.row: float(h) - margin for c, h in zip(pool, local, strict=True)},
-                t("each passage must be closer than its 3 nearest unrelated {group} questions are, by {margin} "
-                  "({factor} × the reference's median − p10)").format(group=group, margin=f"{margin:.3f}",
-                                                                      factor=f"{params.local_margin:g}"))
+        spread = ref.median - ref.quantile(params.threshold_quantile)
+        margin = params.local_margin * spread
+        # Passages marked as written in the question's script meet the knowledge questions too, which
+        # sit closer to them than everyday questions do: a narrower margin there (issue 20).
+        mark = blind.aspect(f"script:{group}")
+        own = np.array([params.knowledge_refs and group in baselines.knowledge and mark in vm.aspects[c.row]
+                        for c in pool], dtype=bool)
+        local = baselines.local_reference(group, vm.matrix, [c.row for c in pool], own=own)
+        margins = np.where(own, params.knowledge_margin * spread, margin)
+        how = t("each passage must be closer than its 3 nearest unrelated {group} questions are, by {margin} "
+                "({factor} × the reference's median − p10)").format(group=group, margin=f"{margin:.3f}",
+                                                                    factor=f"{params.local_margin:g}")
+        if own.any():
+            how += t("; {n} in the question's script against everyday and encyclopedia questions, by {margin} "
+                     "({factor} ×)").format(n=int(own.sum()), margin=f"{params.knowledge_margin * spread:.3f}",
+                                           factor=f"{params.knowledge_margin:g}")
+        return ({c.row: float(h - m) for c, h, m in zip(pool, local, margins, strict=True)}, how,
+                {c.row for c, o in zip(pool, own, strict=True) if o})
     gate = ref.quantile(params.threshold_quantile)
     keep = max(gate, ref.quantile(params.keep_quantile))
     # Nothing comes as close as the closest tenth of unrelated questions do: nothing answers.
@@ -58,7 +73,7 @@ def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
             t("top hit must be within {gate} (p{gq}), further hits within {keep} (p{kq}) of unrelated questions' "
               "nearest distance ({group}, median {median})").format(
                 gate=f"{gate:.3f}", gq=f"{params.threshold_quantile * 100:.0f}", keep=f"{keep:.3f}",
-                kq=f"{params.keep_quantile * 100:.0f}", group=group, median=f"{ref.median:.3f}"))
+                kq=f"{params.keep_quantile * 100:.0f}", group=group, median=f"{ref.median:.3f}"), set())
 
 
 def word_check(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
@@ -85,13 +100,16 @@ def word_check(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: B
     return WordCheck(lex, familiar, applies, rescue, other)
 
 
-def verdict(c: Candidate, words: WordCheck, params: RetrievalParams) -> str | None:
+def verdict(c: Candidate, words: WordCheck, params: RetrievalParams, encyclopedic: bool = False) -> str | None:
     """None when kept, else why the passage was dropped."""
     share = c.word_share
     if words.applies and share is not None and words.rescue_distance is not None \
             and share >= params.lexical_rescue and c.distance <= words.rescue_distance:
         return None
     if c.cut is not None and c.distance > c.cut:
+        if encyclopedic:
+            return t("beyond the distance cut ({cut} for this passage, set with encyclopedia questions of its "
+                     "script)").format(cut=f"{c.cut:.3f}")
         return t("beyond the distance cut ({cut} for this passage)").format(cut=f"{c.cut:.3f}")
     if words.applies and share is not None and share < params.lexical_min and c.row not in words.other_script:
         return t("shares {share} of the question's words (needs {needed})").format(
@@ -104,7 +122,7 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
         trace: Trace) -> tuple[list[Candidate], float | None]:
     """The kept candidates, in pool order, and the top hit's cut (the space's headline cut)."""
     t0 = time.perf_counter()
-    cuts, how = distance_cuts(pool, vm, baselines, params, group, ref)
+    cuts, how, encyclopedic = distance_cuts(pool, vm, baselines, params, group, ref, blind)
     words = word_check(query, pool, vm, baselines, params, group, ref, blind)
     shares = words.evidence.coverages(vm, [c.row for c in pool]) if words.applies else [None] * len(pool)
     for c, share in zip(pool, shares, strict=True):
@@ -117,7 +135,7 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
         ).format(known=f"{words.evidence.known_share:.0%}", familiar=f"{words.familiar:.0%}", group=group,
                  needed=f"{params.lexical_min:.0%}", rescue=f"{params.lexical_rescue:.0%}",
                  distance=f"{words.rescue_distance:.3f}", q=f"{params.rescue_quantile * 100:.0f}")
-    reasons = {c.row: verdict(c, words, params) for c in pool}
+    reasons = {c.row: verdict(c, words, params, c.row in encyclopedic) for c in pool}
     kept = [c for c in pool if reasons[c.row] is None]
     max_d = pool[0].cut if pool and cuts else None
     trace.add(Stage(
@@ -126,6 +144,8 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
         dropped=[Dropped(c.chunk_id, reasons[c.row] or "", c.distance) for c in pool if reasons[c.row]],
         data={"max_distance": max_d, "reference": group, "quantile": params.threshold_quantile,
               "cuts": {c.chunk_id: round(c.cut, 4) for c in pool if c.cut is not None},
+              # Passages whose cut also counts the encyclopedia questions (issue 20); the rest: everyday only.
+              "encyclopedia_reference": [vm.chunk_ids[r] for r in sorted(encyclopedic)],
               "lexical": {"applies": words.applies, "known_share": round(words.evidence.known_share, 3),
                           "script_familiarity": round(words.familiar, 3),
                           "other_script": [vm.chunk_ids[r] for r in sorted(words.other_script)],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -247,16 +248,20 @@ def test_each_passage_is_cut_against_its_own_unrelated_questions(laws: tuple[Eng
     base = eng.baselines("laws")
     group, ref = base.reference_for(q)
     assert ref is not None and group == "han"
-    margin = 1.5 * (ref.median - ref.quantile(0.10))
+    spread = ref.median - ref.quantile(0.10)
     sid = eng.catalog.space("laws").space_id
     vm = eng.vectors.get(sid, eng.catalog.known_doc_ids_active(sid), 384)
     cuts = stage.data["cuts"]
     pool = result.trace.stage("pool")
     assert pool is not None and set(cuts) == set(pool.kept)
+    assert len(base.knowledge["han"]) > len(base.questions["han"])  # everyday and encyclopedia questions
     for chunk_id, cut in cuts.items():
+        # The laws are Chinese, like the question: each passage is measured against the everyday and
+        # the encyclopedia questions of its script, with the narrower margin (issue 20).
         row = vm.chunk_ids.index(chunk_id)
-        qd = np.sort(1.0 - base.questions["han"] @ vm.matrix[row])[:3].mean()
-        assert cut == pytest.approx(qd - margin, abs=1e-4)  # recomputed independently
+        qd = np.sort(1.0 - base.knowledge["han"] @ vm.matrix[row])[:3].mean()
+        assert cut == pytest.approx(qd - 1.0 * spread, abs=1e-4)  # recomputed independently
+    assert "encyclopedia questions" in stage.summary
     kept_d = {h.chunk_id: h.distance for h in result.chunks if not h.pinned}
     assert kept_d and all(d <= cuts[c] + 1e-6 or stage.data["lexical"]["coverage"].get(c, 0) >= 0.30
                           for c, d in kept_d.items())
@@ -480,3 +485,44 @@ def test_final_context_is_taken_by_row_position(laws: tuple[Engine, QueryCountin
     stale = [int(vm.stored[r]) for r in (1, 2, 3)]  # offsets of other rows, as after a write
     wrong = eng.chunks.fetch(row.space_id, ids, stale)
     assert {k: v.text for k, v in wrong.items()} == {k: v.text for k, v in by_scan.items()}
+
+
+def test_encyclopedia_questions_judge_passages_in_the_question_script_only(tmp_path: Path) -> None:
+    """Issue 20: a passage written in the question's script is measured against the everyday *and* the bundled
+    encyclopedia questions of that script (narrower margin); one in another script against the everyday ones only
+    (across scripts the encyclopedia questions cost answers). Each cut is recomputed here from the vectors."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "dam.md").write_text(
+        "# 三峡水电站\n\n三峡水电站位于湖北省宜昌市，总装机容量为2250万千瓦，是世界上装机容量最大的水电站。", "utf-8")
+    (tmp_path / "docs" / "bridge.md").write_text(
+        "# Golden Gate Bridge\n\nThe Golden Gate Bridge opened in 1937 and spans the strait between San Francisco "
+        "Bay and the Pacific Ocean; its main span is 1,280 metres long.", "utf-8")
+    with Engine.open(tmp_path / "home", settings=Settings()) as eng:
+        eng.create_space("mixed", encrypted=False)
+        eng.ingest("mixed", [tmp_path / "docs"])
+        question = "三峡水电站的装机容量是多少？"
+        result = eng.ask("mixed", question, k=5)
+        stage = result.trace.stage("threshold")
+        assert stage is not None and result.chunks
+        base = eng.baselines("mixed")
+        group, ref = base.reference_for(question)
+        assert group == "han" and ref is not None
+        spread = ref.median - ref.quantile(0.10)
+        sid = eng.catalog.space("mixed").space_id
+        vm = eng.vectors.get(sid, eng.catalog.known_doc_ids_active(sid), 384)
+        seen = set()
+        for chunk_id, cut in stage.data["cuts"].items():
+            row = vm.chunk_ids.index(chunk_id)
+            chinese = "三峡" in eng.chunks.fetch(sid, [chunk_id])[chunk_id].text
+            refs, factor = (base.knowledge["han"], 1.0) if chinese else (base.questions["han"], 1.5)
+            expected = np.sort(1.0 - refs @ vm.matrix[row])[:3].mean() - factor * spread
+            assert cut == pytest.approx(expected, abs=1e-4), chinese
+            seen.add(chinese)
+        assert seen == {True, False}  # both kinds of passage were judged
+        off = eng.ask("mixed", question, params=replace(eng.retrieval_params(5), knowledge_refs=False))
+        off_stage = off.trace.stage("threshold")
+        assert off_stage is not None and "encyclopedia" not in off_stage.summary
+        for chunk_id, cut in off_stage.data["cuts"].items():  # the switch restores the everyday reference
+            row = vm.chunk_ids.index(chunk_id)
+            expected = np.sort(1.0 - base.questions["han"] @ vm.matrix[row])[:3].mean() - 1.5 * spread
+            assert cut == pytest.approx(expected, abs=1e-4)
