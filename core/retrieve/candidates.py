@@ -50,6 +50,9 @@ class RetrievalParams:
     lexical_own_script: bool = True  # words asked only of passages in the question's script
     pool_per_script: bool = True  # in a space of several scripts, also the nearest rows of each
     lexical_rescue: float = 0.30
+    # Spreads of the reference inside its distance cut beyond which a passage keeps its place whatever
+    # words it shares (a paraphrase); 0 = off (measured in bench/README.md, issue 20).
+    lexical_override: float = 1.5
     rescue_quantile: float = 0.50
     # Per-passage cut (Baselines.local_reference) with this many reference spreads of margin;
     # False = one cut for the space (p10 gate, p30 keep), kept for comparison.
@@ -58,6 +61,9 @@ class RetrievalParams:
     # Passages in the question's script also measured against the bundled knowledge questions (issue 20).
     knowledge_refs: bool = True
     knowledge_margin: float = 1.0
+    # Passages in another script than the question's: kept only within this many reference spreads of the
+    # nearest of them (threshold.cross_script_gap); 0 = off.
+    cross_script_gap: float = 2.5
     # An explicit cut (console control, experiments); None = from the measured reference.
     max_distance: float | None = None
     max_chars: int = 12000

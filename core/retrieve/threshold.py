@@ -31,6 +31,8 @@ class WordCheck:
     applies: bool
     rescue_distance: float | None
     other_script: set[int]  # rows written without the script of the question's words: not asked
+    # A passage this far inside its distance cut is kept whatever words it shares: a paraphrase (issue 20).
+    inside_by: float | None = None
 
 
 def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
@@ -97,7 +99,10 @@ def word_check(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: B
     marks = {blind.aspect(f"script:{g}") for g, _ in SCRIPTS}
     other = {c.row for c in pool if params.lexical_own_script and lex.script != "all"
              and own_mark not in vm.aspects[c.row] and marks & vm.aspects[c.row]}
-    return WordCheck(lex, familiar, applies, rescue, other)
+    inside = None
+    if applies and ref is not None and params.lexical_override > 0:
+        inside = params.lexical_override * (ref.median - ref.quantile(params.threshold_quantile))
+    return WordCheck(lex, familiar, applies, rescue, other, inside)
 
 
 def verdict(c: Candidate, words: WordCheck, params: RetrievalParams, encyclopedic: bool = False) -> str | None:
@@ -111,10 +116,37 @@ def verdict(c: Candidate, words: WordCheck, params: RetrievalParams, encyclopedi
             return t("beyond the distance cut ({cut} for this passage, set with encyclopedia questions of its "
                      "script)").format(cut=f"{c.cut:.3f}")
         return t("beyond the distance cut ({cut} for this passage)").format(cut=f"{c.cut:.3f}")
+    if words.inside_by is not None and c.cut is not None and c.cut - c.distance >= words.inside_by:
+        return None  # far inside its cut: the words are not asked (a paraphrase shares few of them)
     if words.applies and share is not None and share < params.lexical_min and c.row not in words.other_script:
         return t("shares {share} of the question's words (needs {needed})").format(
             share=f"{share:.0%}", needed=f"{params.lexical_min:.0%}")
     return None
+
+
+def cross_script_gap(pool: list[Candidate], reasons: dict[int, str | None], words: WordCheck,
+                     params: RetrievalParams, ref: Distribution | None) -> str:
+    """Passages in another script than the question's, kept by their cut, must also be about as close as the
+    nearest of them: within ``cross_script_gap`` × the reference's spread behind it (issue 20).
+
+    Across scripts a multilingual model's distances bunch together, so a cut that lets the answer through lets
+    its neighbours through too (a Chinese question over English articles kept 4.5 passages of 5 where one
+    language keeps ~3). Words cannot judge there, so the distance gap does. Returns a sentence for the trace.
+    """
+    if not params.cross_script_gap or ref is None or not words.other_script or not params.use_threshold \
+            or params.max_distance is not None:
+        return ""
+    other = [c for c in pool if c.row in words.other_script and reasons[c.row] is None]
+    if len(other) < 2:
+        return ""
+    gap = params.cross_script_gap * (ref.median - ref.quantile(params.threshold_quantile))
+    best = min(c.distance for c in other)
+    for c in other:
+        if c.distance > best + gap:
+            reasons[c.row] = t("{gap} or more behind the nearest passage in another script ({best})").format(
+                gap=f"{gap:.3f}", best=f"{best:.3f}")
+    return t("passages in another script within {gap} of the nearest of them ({factor} × the reference's "
+             "median − p10)").format(gap=f"{gap:.3f}", factor=f"{params.cross_script_gap:g}")
 
 
 def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
@@ -135,7 +167,12 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
         ).format(known=f"{words.evidence.known_share:.0%}", familiar=f"{words.familiar:.0%}", group=group,
                  needed=f"{params.lexical_min:.0%}", rescue=f"{params.lexical_rescue:.0%}",
                  distance=f"{words.rescue_distance:.3f}", q=f"{params.rescue_quantile * 100:.0f}")
+        if words.inside_by is not None:
+            how += "; " + t("one {inside} or more inside its cut keeps its place whatever words it shares (a "
+                            "paraphrase)").format(inside=f"{words.inside_by:.3f}")
     reasons = {c.row: verdict(c, words, params, c.row in encyclopedic) for c in pool}
+    gap_how = cross_script_gap(pool, reasons, words, params, ref)
+    how += f"; {gap_how}" if gap_how else ""
     kept = [c for c in pool if reasons[c.row] is None]
     max_d = pool[0].cut if pool and cuts else None
     trace.add(Stage(
@@ -151,7 +188,7 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
                           "other_script": [vm.chunk_ids[r] for r in sorted(words.other_script)],
                           "coverage": {c.chunk_id: round(c.word_share, 3) for c in pool
                                        if c.word_share is not None},
-                          "rescue_distance": words.rescue_distance}},
+                          "rescue_distance": words.rescue_distance, "override_inside_by": words.inside_by}},
         ms=(time.perf_counter() - t0) * 1000,
     ))
     return kept, max_d

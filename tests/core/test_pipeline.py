@@ -13,9 +13,13 @@ import pytest
 from biny.core.config import Settings
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.engine import Engine
+from biny.core.retrieve import threshold
 from biny.core.retrieve.baseline import Baselines, Distribution
+from biny.core.retrieve.candidates import Candidate
+from biny.core.retrieve.lexical import LexicalEvidence
 from biny.core.retrieve.pipeline import RetrievalParams, find_cliff
 from biny.core.retrieve.rerankers import RRFReranker
+from biny.core.retrieve.threshold import WordCheck
 from biny.core.store.lance import ChunkRecord
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.aspects import aspects_of
@@ -526,3 +530,45 @@ def test_encyclopedia_questions_judge_passages_in_the_question_script_only(tmp_p
             row = vm.chunk_ids.index(chunk_id)
             expected = np.sort(1.0 - base.questions["han"] @ vm.matrix[row])[:3].mean() - 1.5 * spread
             assert cut == pytest.approx(expected, abs=1e-4)
+
+
+def test_passages_in_another_script_must_stay_near_the_nearest_of_them() -> None:
+    """Issue 20: across scripts distances bunch together, so passages written without the question's script are
+    kept only within cross_script_gap × the reference's spread (median − p10) of the nearest of them; passages in
+    the question's script, and those already dropped by their cut, are not judged by it."""
+    ref = Distribution.of(np.linspace(0.10, 0.30, 101).astype(np.float32))  # median 0.20, p10 0.12: spread 0.08
+    pool = [Candidate(0, "en-a", "d1", 0.150), Candidate(1, "en-b", "d2", 0.340), Candidate(2, "en-c", "d3", 0.351),
+            Candidate(3, "zh-a", "d4", 0.500), Candidate(4, "en-d", "d5", 0.600)]
+    words = WordCheck(LexicalEvidence({}, 0.0), 0.0, False, None, other_script={0, 1, 2, 4})
+    reasons: dict[int, str | None] = {0: None, 1: None, 2: None, 3: None, 4: "beyond the distance cut"}
+    params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.10)
+    assert params.cross_script_gap == 2.5
+    how = threshold.cross_script_gap(pool, reasons, words, params, ref)
+    gap = 2.5 * (ref.median - ref.quantile(0.10))
+    assert gap == pytest.approx(0.2, abs=1e-3) and "0.200" in how
+    assert reasons[1] is None  # 0.340 − 0.150 = 0.190: within the gap
+    assert reasons[2] is not None and "behind the nearest passage in another script (0.150)" in reasons[2]
+    assert reasons[3] is None  # in the question's script: not judged here, however far
+    assert reasons[4] == "beyond the distance cut"  # already dropped: its reason stays
+    off = {0: None, 1: None, 2: None, 3: None, 4: None}
+    assert threshold.cross_script_gap(pool, off, words, replace(params, cross_script_gap=0.0), ref) == ""
+    assert all(v is None for v in off.values())  # switched off: nothing dropped
+
+
+def test_a_passage_far_inside_its_cut_keeps_its_place_whatever_words_it_shares() -> None:
+    """Issue 20: a paraphrase shares few of the passage's words; one that comes lexical_override reference spreads
+    inside its distance cut is kept, while one near its cut with the same few words is still dropped for them."""
+    params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.10)
+    assert params.lexical_override == 1.5
+    ref = Distribution.of(np.linspace(0.10, 0.30, 101).astype(np.float32))  # spread (median − p10) 0.08
+    inside = params.lexical_override * (ref.median - ref.quantile(0.10))
+    words = WordCheck(LexicalEvidence({"pump": 1.0}, 0.9), 0.5, True, None, set(), inside)
+    far = Candidate(0, "far", "d", 0.10, cut=0.10 + inside + 0.001, word_share=0.05)
+    near = Candidate(1, "near", "d", 0.10, cut=0.10 + inside - 0.001, word_share=0.05)
+    assert threshold.verdict(far, words, params) is None
+    reason = threshold.verdict(near, words, params)
+    assert reason is not None and "shares 5% of the question's words" in reason
+    beyond = Candidate(2, "beyond", "d", 0.30, cut=0.20, word_share=0.9)  # the override never passes a cut
+    assert (threshold.verdict(beyond, words, params) or "").startswith("beyond the distance cut")
+    off = replace(words, inside_by=None)
+    assert "shares 5%" in (threshold.verdict(far, off, params) or "")  # switched off: the words judge it
