@@ -226,7 +226,7 @@ VARIANTS: dict[str, dict[str, bool]] = {
     "one space-wide cut": {"local_cut": False},
     "no knowledge refs": {"knowledge_refs": False},
     "no cross-script gap": {"cross_script_gap": 0.0},
-    "no paraphrase override": {"lexical_override": 0.0},
+    "paraphrase override 1.5": {"lexical_override": 1.5},
     "no identifiers": {"use_identifiers": False},
     "no second pass": {"use_second_pass": False},
     "no rerank": {"use_rerank": False},

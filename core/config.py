@@ -70,9 +70,10 @@ class RetrievalSettings:
     # 0.870 → 0.865; 0 switches it off.
     cross_script_gap: float = 2.5
     # Issue 20: a passage this many reference spreads inside its distance cut keeps its place whatever
-    # words it shares — a paraphrase shares few. Measured: paraphrased Chinese questions 0.750 → 0.812
-    # answered, same-corpus refusal 0.765 → 0.755; 0 switches it off.
-    lexical_override: float = 1.5
+    # words it shares — a paraphrase shares few. Off by default: at 1.5, paraphrased Chinese questions
+    # 0.750 → 0.812 answered and same-corpus refusal 0.765 → 0.755, but in a space of near-alike text
+    # (the laws) it re-admitted passages enough to push a duration question's answer past K (R3b).
+    lexical_override: float = 0.0
     # With local_cut off, one cut for the space: the top hit must be within the
     # threshold_quantile and further hits within the keep_quantile of the reference.
     # Hits after the first are kept up to this (looser) quantile of the same reference:

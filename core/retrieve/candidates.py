@@ -52,7 +52,7 @@ class RetrievalParams:
     lexical_rescue: float = 0.30
     # Spreads of the reference inside its distance cut beyond which a passage keeps its place whatever
     # words it shares (a paraphrase); 0 = off (measured in bench/README.md, issue 20).
-    lexical_override: float = 1.5
+    lexical_override: float = 0.0
     rescue_quantile: float = 0.50
     # Per-passage cut (Baselines.local_reference) with this many reference spreads of margin;
     # False = one cut for the space (p10 gate, p30 keep), kept for comparison.

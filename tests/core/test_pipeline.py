@@ -558,8 +558,7 @@ def test_passages_in_another_script_must_stay_near_the_nearest_of_them() -> None
 def test_a_passage_far_inside_its_cut_keeps_its_place_whatever_words_it_shares() -> None:
     """Issue 20: a paraphrase shares few of the passage's words; one that comes lexical_override reference spreads
     inside its distance cut is kept, while one near its cut with the same few words is still dropped for them."""
-    params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.10)
-    assert params.lexical_override == 1.5
+    params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.10, lexical_override=1.5)
     ref = Distribution.of(np.linspace(0.10, 0.30, 101).astype(np.float32))  # spread (median − p10) 0.08
     inside = params.lexical_override * (ref.median - ref.quantile(0.10))
     words = WordCheck(LexicalEvidence({"pump": 1.0}, 0.9), 0.5, True, None, set(), inside)
