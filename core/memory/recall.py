@@ -104,6 +104,27 @@ class RecallResult:
         }
 
 
+def _recheck(store: FactSource, ranked: list[tuple[str, int, float, float]], scope: str,
+             dropped: list[DroppedFact]) -> list[tuple[Fact, float, float]]:
+    """M5: the ranked facts still current in ``scope`` (the rest appended to ``dropped`` with why)."""
+    current = store.current([f for f, _, _, _ in ranked])
+    kept: list[tuple[Fact, float, float]] = []
+    for fid, rev, score, d in ranked:
+        now_fact = current.get(fid)
+        if now_fact is None or now_fact.status == "deleted":
+            dropped.append(DroppedFact(fid, t("deleted since ranking"), score))
+        elif now_fact.scope != scope:
+            dropped.append(DroppedFact(fid, t("out of scope"), score))
+        elif now_fact.status == "archived":
+            dropped.append(DroppedFact(fid, t("archived"), score))
+        elif now_fact.revision != rev:
+            dropped.append(DroppedFact(fid, t("revision changed ({rev} → {revision})")
+                                       .format(rev=rev, revision=now_fact.revision), score))
+        else:
+            kept.append((now_fact, score, d))
+    return kept
+
+
 def reference_distance(store: FactSource, question_vectors: Vectors) -> float | None:
     """d_ref: p10 of the distances from unrelated questions to their nearest fact (None if no facts)."""
     facts = store.all_vectors()
@@ -162,21 +183,7 @@ def recall(
     if between_rank_and_check is not None:
         between_rank_and_check()
     # M5: re-check against the store as it is now; a dropped slot is not refilled.
-    current = store.current([f for f, _, _, _ in ranked])
-    kept: list[tuple[Fact, float, float]] = []
-    for fid, rev, score, d in ranked:
-        now_fact = current.get(fid)
-        if now_fact is None or now_fact.status == "deleted":
-            dropped.append(DroppedFact(fid, t("deleted since ranking"), score))
-        elif now_fact.scope != scope:
-            dropped.append(DroppedFact(fid, t("out of scope"), score))
-        elif now_fact.status == "archived":
-            dropped.append(DroppedFact(fid, t("archived"), score))
-        elif now_fact.revision != rev:
-            dropped.append(DroppedFact(fid, t("revision changed ({rev} → {revision})")
-                                             .format(rev=rev, revision=now_fact.revision), score))
-        else:
-            kept.append((now_fact, score, d))
+    kept = _recheck(store, ranked, scope, dropped)
     trace.append(Step("M5", N_("re-check"), t("{kept} of {ranked} still current; freed slots not refilled")
                                          .format(kept=len(kept), ranked=len(ranked))))
     # M6: whole entries within the character and token budget.

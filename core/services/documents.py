@@ -177,10 +177,9 @@ class Documents:
                 except Exception as exc:  # noqa: BLE001 — one file's unexpected failure must not end the run
                     problem = storage_problem(exc)
                     log = self.folder.log_exception(f"ingest of {path}")
-                    outcome = FileOutcome(str(path), "failed", f"{path.name}: {problem}" if problem else
-                                          t("{name} could not be ingested ({kind}: {detail}). Nothing of it is "
-                                            "visible; details in {log}.")
-                                           .format(name=path.name, kind=type(exc).__name__, detail=exc, log=log))
+                    outcome = FileOutcome(str(path), "failed", f"{path.name}: {problem}" if problem else t(
+                        "{name} could not be ingested ({kind}: {detail}). Nothing of it is visible; details in {log}."
+                    ).format(name=path.name, kind=type(exc).__name__, detail=exc, log=log))
                 report.files.append(outcome)
                 progress(Progress(n + 1, len(files), "file_done", path.name, file=path.name, file_index=n,
                                   file_count=len(files), outcome=outcome.outcome))
