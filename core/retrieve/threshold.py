@@ -19,7 +19,7 @@ from biny.core.retrieve.candidates import Candidate, RetrievalParams
 from biny.core.retrieve.lexical import LexicalEvidence, evidence, familiarity
 from biny.core.retrieve.trace import Dropped, Stage, Trace
 from biny.core.store.vectors import VectorMatrix
-from biny.core.text.scripts import SCRIPTS
+from biny.core.text.scripts import SCRIPTS, script_name
 
 
 @dataclass(slots=True)
@@ -59,7 +59,7 @@ def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
         local = baselines.local_reference(group, vm.matrix, [c.row for c in pool], own=own)
         margins = np.where(own, params.knowledge_margin * spread, margin)
         how = t("each passage must be closer than its 3 nearest unrelated {group} questions are, by {margin} "
-                "({factor} × the reference's median − p10)").format(group=group, margin=f"{margin:.3f}",
+                "({factor} × the reference's median − p10)").format(group=script_name(group), margin=f"{margin:.3f}",
                                                                     factor=f"{params.local_margin:g}")
         if own.any():
             how += t("; {n} in the question's script against everyday and encyclopedia questions, by {margin} "
@@ -75,7 +75,7 @@ def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
             t("top hit must be within {gate} (p{gq}), further hits within {keep} (p{kq}) of unrelated questions' "
               "nearest distance ({group}, median {median})").format(
                 gate=f"{gate:.3f}", gq=f"{params.threshold_quantile * 100:.0f}", keep=f"{keep:.3f}",
-                kq=f"{params.keep_quantile * 100:.0f}", group=group, median=f"{ref.median:.3f}"), set())
+                kq=f"{params.keep_quantile * 100:.0f}", group=script_name(group), median=f"{ref.median:.3f}"), set())
 
 
 def word_check(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
@@ -164,7 +164,7 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
         how += "; " + t(
             "the space knows {known} of the question's words ({familiar} of everyday {group} questions' words), so a "
             "hit must share ≥{needed} of their weight, and one sharing ≥{rescue} is kept up to {distance} (p{q})"
-        ).format(known=f"{words.evidence.known_share:.0%}", familiar=f"{words.familiar:.0%}", group=group,
+        ).format(known=f"{words.evidence.known_share:.0%}", familiar=f"{words.familiar:.0%}", group=script_name(group),
                  needed=f"{params.lexical_min:.0%}", rescue=f"{params.lexical_rescue:.0%}",
                  distance=f"{words.rescue_distance:.3f}", q=f"{params.rescue_quantile * 100:.0f}")
         if words.inside_by is not None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from biny.core.i18n import N_, t
+
 # Script groups (kana before han: Japanese writes both).
 SCRIPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("kana", re.compile(r"[\u3040-\u30ff]")),
@@ -12,6 +14,16 @@ SCRIPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("cyrillic", re.compile(r"[\u0400-\u04ff]")),
     ("latin", re.compile(r"[A-Za-z\u00c0-\u024f]")),
 )
+
+
+# What a person reads for a script group in a sentence ("unrelated Chinese questions"), translated where shown.
+_NAMES = {"kana": N_("Japanese"), "hangul": N_("Korean"), "han": N_("Chinese"), "cyrillic": N_("Cyrillic"),
+          "latin": N_("Latin-script"), "all": N_("any-script")}
+
+
+def script_name(group: str) -> str:
+    """``group`` (``han``, ``latin`` …) as the interface language names it; unknown groups as they are."""
+    return t(_NAMES[group]) if group in _NAMES else group
 
 
 def scripts_of(text: str) -> set[str]:
