@@ -90,6 +90,13 @@ def build_spaces(eng: Engine, work: Path, n: int, rng: random.Random) -> dict[st
     spaces["cmrc"] = [folder]
     # One space in two languages: English encyclopedia articles beside Chinese ones.
     spaces["mixed"] = [work / "xquad-en", folder]
+    # The English encyclopedia without its last 8 articles: their questions are the English within-topic
+    # unanswerable set (issue 20), as CMRC's later articles are the Chinese one.
+    part = work / "xquad-en-40"
+    part.mkdir(exist_ok=True)
+    for f in sorted((work / "xquad-en").glob("*.txt"))[:40]:
+        (part / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    spaces["xquad-en-40"] = [part]
     spaces["laws"] = [CORPORA / "cn_laws"]
     spaces["peps"] = [CORPORA / "python_peps"]
     rfc = (CORPORA / "rfc_index" / "rfc-index.txt").read_text(encoding="utf-8")
@@ -124,6 +131,14 @@ def xquad_questions(q_lang: str, n: int, rng: random.Random) -> list[Question]:
     return [Question(q, _in_context(ans), None, lambda t, a=ans: a in t) for q, _, ans in items[:n]], \
         [Question(q, _in_context(en_answers[qid]), None, lambda t, a=en_answers[qid]: a in t)
          for q, qid, _ in items[:n]]  # type: ignore[return-value]
+
+
+def xquad_other_articles(n: int, rng: random.Random) -> list[Question]:
+    """English questions on the 8 XQuAD articles the ``xquad-en-40`` space lacks (unanswerable there)."""
+    data = json.loads((CORPORA / "xquad" / "xquad.en.json").read_text(encoding="utf-8"))
+    items = [qa["question"] for a in data["data"][40:] for p in a["paragraphs"] for qa in p["qas"]]
+    rng.shuffle(items)
+    return [Question(q, lambda r: False) for q in items[:n]]
 
 
 def cmrc_questions(n: int, rng: random.Random, articles: slice = slice(0, 150)) -> list[Question]:
@@ -286,7 +301,9 @@ def main() -> int:
         # Chinese encyclopedia questions about articles the spaces do not hold: same script,
         # same kind of text — the hardest unanswerable case (own generator: the sets above stay as they were).
         other = cmrc_questions(args.n, random.Random(20261201), slice(150, None))
-        sets += [("paraphrased: XQuAD en→en", "xquad-en", paraphrase_questions("xquad-en"), "answer"),
+        sets += [("unanswerable: XQuAD other articles → en-40", "xquad-en-40",
+                  xquad_other_articles(args.n, random.Random(20261202)), "unans"),
+                 ("paraphrased: XQuAD en→en", "xquad-en", paraphrase_questions("xquad-en"), "answer"),
                  ("paraphrased: CMRC zh", "cmrc", paraphrase_questions("cmrc"), "answer")]
         sets += [("unanswerable: CMRC other articles → cmrc", "cmrc", other, "unans"),
                  ("unanswerable: CMRC other articles → mixed", "mixed", other, "unans"),
