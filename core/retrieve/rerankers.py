@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from biny.core.crypto.blind import BlindIndex
-from biny.core.i18n import t
+from biny.core.i18n import N_
 from biny.core.retrieve.lexical import evidence
 from biny.core.store.vectors import VectorMatrix
 
@@ -29,7 +29,7 @@ class Reranker(Protocol):
 class RRFReranker:
     """Reciprocal-rank fusion of vector order and lexical (IDF-weighted term overlap) order."""
 
-    name = t("meaning and shared words combined (reciprocal-rank fusion)")
+    name = N_("meaning and shared words combined (reciprocal-rank fusion)")  # translated where shown (rerank.py)
 
     def __init__(self, k: int = 60) -> None:
         self.k = k

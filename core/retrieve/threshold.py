@@ -8,7 +8,7 @@ Fewer than K kept is a correct result; nothing is padded.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -33,6 +33,8 @@ class WordCheck:
     other_script: set[int]  # rows written without the script of the question's words: not asked
     # A passage this far inside its distance cut is kept whatever words it shares: a paraphrase (issue 20).
     inside_by: float | None = None
+    # Rows written without the question's script, whether or not words are asked of them (cross_script_gap).
+    cross_script: set[int] = field(default_factory=set)
 
 
 def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
@@ -97,12 +99,13 @@ def word_check(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: B
     # Passages stored before scripts were recorded carry no script mark and are all asked.
     own_mark = blind.aspect(f"script:{lex.script}")
     marks = {blind.aspect(f"script:{g}") for g, _ in SCRIPTS}
-    other = {c.row for c in pool if params.lexical_own_script and lex.script != "all"
-             and own_mark not in vm.aspects[c.row] and marks & vm.aspects[c.row]}
+    elsewhere = {c.row for c in pool if lex.script != "all"
+                 and own_mark not in vm.aspects[c.row] and marks & vm.aspects[c.row]}
     inside = None
     if applies and ref is not None and params.lexical_override > 0:
         inside = params.lexical_override * (ref.median - ref.quantile(params.threshold_quantile))
-    return WordCheck(lex, familiar, applies, rescue, other, inside)
+    return WordCheck(lex, familiar, applies, rescue, elsewhere if params.lexical_own_script else set(), inside,
+                     elsewhere)
 
 
 def verdict(c: Candidate, words: WordCheck, params: RetrievalParams, encyclopedic: bool = False) -> str | None:
@@ -133,10 +136,10 @@ def cross_script_gap(pool: list[Candidate], reasons: dict[int, str | None], word
     its neighbours through too (a Chinese question over English articles kept 4.5 passages of 5 where one
     language keeps ~3). Words cannot judge there, so the distance gap does. Returns a sentence for the trace.
     """
-    if not params.cross_script_gap or ref is None or not words.other_script or not params.use_threshold \
+    if not params.cross_script_gap or ref is None or not words.cross_script or not params.use_threshold \
             or params.max_distance is not None:
         return ""
-    other = [c for c in pool if c.row in words.other_script and reasons[c.row] is None]
+    other = [c for c in pool if c.row in words.cross_script and reasons[c.row] is None]
     if len(other) < 2:
         return ""
     gap = params.cross_script_gap * (ref.median - ref.quantile(params.threshold_quantile))

@@ -36,6 +36,7 @@ from biny.console.app import MainWindow
 from biny.console.ops import wait_all
 from biny.core import set_language as core_set_language
 from biny.core.engine import Engine
+from tests.literals import marked_texts
 
 pytestmark = pytest.mark.usefixtures("qapp")
 
@@ -159,16 +160,10 @@ def test_every_screen_speaks_chinese(qtbot, chinese: None, engine: Engine,  # ty
 def test_every_marked_text_is_translated() -> None:
     """Every ``tr("…")`` / ``QT_TR_NOOP("…")`` literal of the console — f-strings included, where lupdate does
     not look — is in the catalogue with a finished translation and the same placeholders."""
-    import ast
     import xml.etree.ElementTree as ET
 
     root = Path(__file__).resolve().parents[2]
-    marked: set[str] = set()
-    for path in (root / "console").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("tr", "QT_TR_NOOP") \
-                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-                marked.add(node.args[0].value)
+    marked = marked_texts(root / "console", ("tr", "QT_TR_NOOP"))
     assert len(marked) > 400
     catalogue = {m.findtext("source"): m.find("translation")
                  for m in ET.parse(root / "console" / "translations" / "biny_zh_CN.ts").getroot().iter("message")}

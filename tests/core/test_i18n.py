@@ -3,7 +3,6 @@ command line speaks Chinese when asked to (BINY_LANG or the locale)."""
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from collections.abc import Iterator
@@ -13,6 +12,7 @@ import pymupdf
 import pytest
 
 from biny.core import cli, i18n
+from tests.literals import marked_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,13 +22,7 @@ _PLACEHOLDER = re.compile(r"\{\w+(?:![rsa])?(?::[^{}]*)?\}")
 
 
 def _marked() -> set[str]:
-    found: set[str] = set()
-    for path in (ROOT / "core").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("t", "N_") \
-                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-                found.add(node.args[0].value)
-    return found
+    return marked_texts(ROOT / "core", ("t", "N_"))
 
 
 def test_every_marked_text_has_a_chinese_translation_with_the_same_placeholders() -> None:

@@ -539,7 +539,8 @@ def test_passages_in_another_script_must_stay_near_the_nearest_of_them() -> None
     ref = Distribution.of(np.linspace(0.10, 0.30, 101).astype(np.float32))  # median 0.20, p10 0.12: spread 0.08
     pool = [Candidate(0, "en-a", "d1", 0.150), Candidate(1, "en-b", "d2", 0.340), Candidate(2, "en-c", "d3", 0.351),
             Candidate(3, "zh-a", "d4", 0.500), Candidate(4, "en-d", "d5", 0.600)]
-    words = WordCheck(LexicalEvidence({}, 0.0), 0.0, False, None, other_script={0, 1, 2, 4})
+    words = WordCheck(LexicalEvidence({}, 0.0), 0.0, False, None, other_script={0, 1, 2, 4},
+                      cross_script={0, 1, 2, 4})
     reasons: dict[int, str | None] = {0: None, 1: None, 2: None, 3: None, 4: "beyond the distance cut"}
     params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.10)
     assert params.cross_script_gap == 2.5
