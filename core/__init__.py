@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from biny.core.structured.route import Routed
     from biny.core.structured.spec import Proposal, ProposedField
     from biny.core.structured.tools import ToolResult
+    from biny.core.text.scripts import script_name
 
 # name → module it lives in (one source of truth for the lazy re-export and for __all__)
 _EXPORTS: dict[str, str] = {
@@ -85,7 +86,7 @@ _EXPORTS: dict[str, str] = {
         "SpaceNotFound", "StorageFull", "StorageReadOnly", "StoreDamaged", "UnsupportedFormat", "WrongPassphrase",
         "ReadOnlyFolder", "ObjectStoreUnavailable")},
     # The interface language of the engine's words (issue 21) and the demo space the console's self-test builds.
-    "set_language": "i18n", "build_demo": "demo",
+    "set_language": "i18n", "build_demo": "demo", "script_name": "text.scripts",
 }
 
 # Written out for linters and readers; tests/test_public_api.py checks it equals _EXPORTS.
@@ -153,6 +154,7 @@ __all__ = [
     "default_home",
     "histogram_figure",
     "save_figure",
+    "script_name",
     "set_language",
     "star_map_figure",
 ]

@@ -25,7 +25,7 @@ PUBLIC = {
     # The structured index (S1–S7).
     "IndexInfo", "LintItem", "NoIndex", "Proposal", "ProposedField", "Routed", "ToolResult",
     # Team spaces, the interface language and the demo space (issue 21).
-    "ReadOnlyFolder", "ObjectStoreUnavailable", "set_language", "build_demo",
+    "ReadOnlyFolder", "ObjectStoreUnavailable", "set_language", "build_demo", "script_name",
     # Analysts' figures (SPEC C3).
     "collection_figure", "histogram_figure", "save_figure", "star_map_figure",
 }

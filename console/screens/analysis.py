@@ -36,7 +36,15 @@ from PySide6.QtWidgets import (
 
 from biny.console.i18n import QT_TR_NOOP, date, tr
 from biny.console.ops import run_op
-from biny.core import CancelToken, Engine, collection_figure, histogram_figure, save_figure, star_map_figure
+from biny.core import (
+    CancelToken,
+    Engine,
+    collection_figure,
+    histogram_figure,
+    save_figure,
+    script_name,
+    star_map_figure,
+)
 
 METRICS = ["hit_rate", "zero_chunk_rate", "mean_chunks", "mean_top_closer_than"]
 METRIC_NAMES = {"hit_rate": QT_TR_NOOP("hit rate"), "zero_chunk_rate": QT_TR_NOOP("zero-chunk rate"),
@@ -196,12 +204,14 @@ class AnalysisScreen(QWidget):
         self.hist_canvas.draw_idle()
         band = self.star.model_band
         model = (" " + tr("Model-level band {pair}: p10 {p10}, median {median}, p90 {p90}.").format(
-            pair=band["pair"], p10=f"{band['p10']:.3f}", median=f"{band['median']:.3f}", p90=f"{band['p90']:.3f}")
+            pair=script_name(band["pair"]), p10=f"{band['p10']:.3f}", median=f"{band['median']:.3f}",
+            p90=f"{band['p90']:.3f}")
             if band else "")
         kept = sum(1 for p in self.star.points if p.status != "dropped")
         self.status.setText(tr("{n} pool candidates, {kept} kept. Rings: the space's unrelated {group} questions "
                                "(p10, median, p90) and each kept passage's cut. Angles keep {share} of 5-nearest "
-                               "neighbours.").format(n=len(self.star.points), kept=kept, group=self.star.reference,
+                               "neighbours.").format(n=len(self.star.points), kept=kept,
+                                                     group=script_name(self.star.reference),
                                                      share=f"{self.star.preservation:.0%}") + model)
 
     def draw_collection(self) -> None:

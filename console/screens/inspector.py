@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from biny.console.i18n import QT_TR_NOOP, number, tr
 from biny.console.ops import run_op
 from biny.console.widgets.distance_bar import DistanceBar
-from biny.core import AskResult, CancelToken, Engine, Hit, Progress
+from biny.core import AskResult, CancelToken, Engine, Hit, Progress, script_name
 
 NO_PASSAGE = QT_TR_NOOP("No passage close enough — this is probably not in this space's material.")
 
@@ -270,7 +270,7 @@ class InspectorScreen(QWidget):
         if rewrite is not None and rewrite.data.get("retrieval_query") != result.question:
             rw = " " + tr("Searched as: “{query}” ({method}).").format(query=rewrite.data.get("retrieval_query"),
                                                                         method=rewrite.data.get("method"))
-        group = tr(_GROUP_WORDS[result.reference]) if result.reference in _GROUP_WORDS else result.reference
+        group = script_name(result.reference)
         if result.answer is not None and result.answer.mode == "web":
             read = sum(1 for src in result.answer.sources if src["read"])
             self.status.setText(tr("Nothing in your material came close enough; answered from {read} public page(s) "
@@ -441,9 +441,6 @@ class InspectorScreen(QWidget):
             + f"{' · ' + path if path else ''}</small></p><p>{text}</p>")
 
 
-# The reference's script group, as a curator would say it.
-_GROUP_WORDS = {"han": QT_TR_NOOP("Chinese"), "latin": QT_TR_NOOP("Latin-script"), "kana": QT_TR_NOOP("Japanese"),
-                "hangul": QT_TR_NOOP("Korean"), "cyrillic": QT_TR_NOOP("Cyrillic"), "all": QT_TR_NOOP("all")}
 # Trace stages (core/retrieve/*) by the names the engine gives them; a stage row keeps its name in this role.
 STAGE_ROLE = Qt.ItemDataRole.UserRole + 1
 STAGES = {"rewrite": QT_TR_NOOP("rewrite"), "structured": QT_TR_NOOP("structured index"), "pool": QT_TR_NOOP("pool"),

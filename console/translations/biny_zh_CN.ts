@@ -544,26 +544,6 @@
         <translation>字符 {start}–{end}，片段 #{n}</translation>
     </message>
     <message>
-        <source>Chinese</source>
-        <translation>中文</translation>
-    </message>
-    <message>
-        <source>Latin-script</source>
-        <translation>拉丁字母</translation>
-    </message>
-    <message>
-        <source>Japanese</source>
-        <translation>日文</translation>
-    </message>
-    <message>
-        <source>Korean</source>
-        <translation>韩文</translation>
-    </message>
-    <message>
-        <source>Cyrillic</source>
-        <translation>西里尔字母</translation>
-    </message>
-    <message>
         <source>all</source>
         <translation>全部</translation>
     </message>

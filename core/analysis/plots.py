@@ -15,6 +15,7 @@ from matplotlib.figure import Figure
 
 from biny.core.analysis.starmap import StarMap
 from biny.core.i18n import N_, t
+from biny.core.text.scripts import script_name
 
 STYLE = {  # status → (colour, marker, label)
     "kept": ("#0072B2", "o", N_("kept")),
@@ -74,7 +75,8 @@ def star_map_figure(sm: StarMap, *, dark: bool = False, fig: Figure | None = Non
         ax.plot(theta, np.full_like(theta, ref["unrelated median"]), color=fg, lw=1, ls="--",
                 label=t("unrelated median"))
     for r in (r for r in sm.rings if r.kind == "model"):
-        label = (t("model unrelated median ({pair})").format(pair=sm.model_band["pair"]) if sm.model_band else r.name)
+        label = (t("model unrelated median ({pair})").format(pair=script_name(sm.model_band["pair"]))
+                 if sm.model_band else r.name)
         ax.plot(theta, np.full_like(theta, r.radius), color="#CC79A7", lw=1.2, ls="-.", label=label)
     for n, cut in enumerate(sorted({round(r.radius, 4) for r in sm.rings if r.kind == "cut"})):
         ax.plot(theta, np.full_like(theta, cut), color="#E69F00", lw=0.8, ls=":",

@@ -22,7 +22,10 @@ _NAMES = {"kana": N_("Japanese"), "hangul": N_("Korean"), "han": N_("Chinese"), 
 
 
 def script_name(group: str) -> str:
-    """``group`` (``han``, ``latin`` …) as the interface language names it; unknown groups as they are."""
+    """``group`` (``han``, ``latin`` …) as the interface language names it; unknown groups as they are.
+    A model band's pair (``han→latin``) is named side by side."""
+    if "→" in group:
+        return "→".join(script_name(g) for g in group.split("→"))
     return t(_NAMES[group]) if group in _NAMES else group
 
 
