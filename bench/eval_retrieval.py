@@ -30,6 +30,7 @@ from biny.core.text.identifiers import cn_to_int
 
 CORPORA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora"
 CN_DIGITS = "零一二三四五六七八九"
+LANGUAGES = ("ar", "de", "es", "hi", "ru", "th", "vi")  # XQuAD's languages beside en and zh
 
 
 def int_to_cn(n: int) -> str:
@@ -97,6 +98,15 @@ def build_spaces(eng: Engine, work: Path, n: int, rng: random.Random) -> dict[st
     for f in sorted((work / "xquad-en").glob("*.txt"))[:40]:
         (part / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
     spaces["xquad-en-40"] = [part]
+    # XQuAD's other languages, each a space of its first 40 articles (issue 20: many written forms — Cyrillic,
+    # Arabic, Devanagari, Thai written without spaces, Latin with inflection and compounds).
+    for lang in LANGUAGES:
+        folder = work / f"xquad-{lang}-40"
+        folder.mkdir(exist_ok=True)
+        data = json.loads((CORPORA / "xquad" / f"xquad.{lang}.json").read_text(encoding="utf-8"))
+        for i, art in enumerate(data["data"][:40]):
+            (folder / f"{i:02d}.txt").write_text("\n\n".join(p["context"] for p in art["paragraphs"]), encoding="utf-8")
+        spaces[f"xquad-{lang}-40"] = [folder]
     spaces["laws"] = [CORPORA / "cn_laws"]
     spaces["peps"] = [CORPORA / "python_peps"]
     rfc = (CORPORA / "rfc_index" / "rfc-index.txt").read_text(encoding="utf-8")
@@ -139,6 +149,33 @@ def xquad_other_articles(n: int, rng: random.Random) -> list[Question]:
     items = [qa["question"] for a in data["data"][40:] for p in a["paragraphs"] for qa in p["qas"]]
     rng.shuffle(items)
     return [Question(q, lambda r: False) for q in items[:n]]
+
+
+def language_sets(lang: str, n: int) -> list[tuple[str, str, list[Question], str]]:
+    """One XQuAD language beside its 40-article space: answers in that language, its questions on the 8 articles
+    the space lacks, its questions asked of unrelated corpora, and (cross-lingual) of the English articles."""
+    data = json.loads((CORPORA / "xquad" / f"xquad.{lang}.json").read_text(encoding="utf-8"))
+    en = json.loads((CORPORA / "xquad" / "xquad.en.json").read_text(encoding="utf-8"))
+    en_answers = {qa["id"]: qa["answers"][0]["text"] for a in en["data"] for p in a["paragraphs"] for qa in p["qas"]}
+    rng = random.Random(f"{lang}20261201")
+    inside = [(qa["question"], qa["answers"][0]["text"], qa["id"])
+              for a in data["data"][:40] for p in a["paragraphs"] for qa in p["qas"]]
+    outside = [qa["question"] for a in data["data"][40:] for p in a["paragraphs"] for qa in p["qas"]]
+    rng.shuffle(inside)
+    rng.shuffle(outside)
+    inside = inside[:n]
+    asked = [Question(q, _in_context(a), None, lambda t, a=a: a in t) for q, a, _ in inside]
+    to_en = [Question(q, _in_context(en_answers[i]), None, lambda t, a=en_answers[i]: a in t) for q, _, i in inside]
+    unrelated = [Question(q, lambda r: False) for q, _, _ in inside]
+    other = [Question(q, lambda r: False) for q in outside[:n]]
+    own = f"xquad-{lang}-40"
+    return [(f"XQuAD {lang}→{lang} (40 articles)", own, asked, "answer"),
+            (f"XQuAD {lang}→en", "xquad-en", to_en, "answer"),
+            (f"unanswerable: {lang} other articles → {lang}-40", own, other, "unans"),
+            (f"unanswerable: {lang} other articles → en-40", "xquad-en-40", other, "unans"),
+            (f"unanswerable: XQuAD-{lang} q → laws", "laws", unrelated, "unans"),
+            (f"unanswerable: XQuAD-{lang} q → PEPs", "peps", unrelated, "unans"),
+            (f"unanswerable: XQuAD-{lang} q → cmrc", "cmrc", unrelated, "unans")]
 
 
 def cmrc_questions(n: int, rng: random.Random, articles: slice = slice(0, 150)) -> list[Question]:
@@ -308,9 +345,11 @@ def main() -> int:
         sets += [("unanswerable: CMRC other articles → cmrc", "cmrc", other, "unans"),
                  ("unanswerable: CMRC other articles → mixed", "mixed", other, "unans"),
                  ("unanswerable: CMRC other articles → xquad-en", "xquad-en", other, "unans")]
+        for lang in LANGUAGES:
+            sets += language_sets(lang, args.n)
         base = eng.retrieval_params(args.k)
         print(f"K={args.k}, n≤{args.n} questions per set, model {eng.embedder.model_id}")
-        print(f"{'set':<34}{'variant':<17}{'hit':>7}{'neighbour':>11}{'zero':>7}{'mean k':>8}")
+        print(f"{'set':<44}{'variant':<17}{'hit':>7}{'neighbour':>11}{'zero':>7}{'mean k':>8}")
         wanted = [w for w in args.sets.split(",") if w]
         for label, space, qs, kind in sets:
             if wanted and not any(w in label for w in wanted):
@@ -322,7 +361,7 @@ def main() -> int:
                 ms = 1000 * (time.perf_counter() - t0) / max(len(qs), 1)
                 shown_hit = "" if kind == "unans" else f"{hit:.3f}"
                 shown_neigh = f"{neigh:.3f}" if kind == "ident" else ""
-                print(f"{label:<34}{variant:<17}{shown_hit:>7}{shown_neigh:>11}{zero:>7.3f}{mean_k:>8.2f}"
+                print(f"{label:<44}{variant:<17}{shown_hit:>7}{shown_neigh:>11}{zero:>7.3f}{mean_k:>8.2f}"
                       f"   {ms:.0f} ms/q", flush=True)
     return 0
 

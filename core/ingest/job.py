@@ -35,7 +35,7 @@ from biny.core.store.lance import ChunkRecord, ChunkStore
 from biny.core.store.writer import StoreWriter
 from biny.core.text.aspects import aspects_of
 from biny.core.text.identifiers import chunk_keys
-from biny.core.text.terms import terms_of
+from biny.core.text.terms import index_terms
 
 
 def file_hash(path: Path) -> str:
@@ -96,7 +96,7 @@ def chunk_document(
     spans, resplits = enforce_cap(doc, spans, max_tokens=embedder.max_tokens, count=count, est=est)
     records: list[ChunkRecord] = []
     inputs: list[str] = []
-    title_terms = terms_of(title)
+    title_terms = index_terms(title)
     for span in spans:
         text = doc.text[span.start : span.end]
         records.append(ChunkRecord(
@@ -112,7 +112,7 @@ def chunk_document(
             tokens=count(span),
             est_tokens=float(span.est_tokens),
             ids=chunk_keys(text, title),
-            terms=sorted(terms_of(text) | title_terms),
+            terms=sorted(index_terms(text) | title_terms),
             aspects=sorted(aspects_of(text)),
         ))
         inputs.append(header_input(span))

@@ -14,8 +14,9 @@ knows none of them and distance decides alone. Question terms are cleaned first
 whether the space knows "the question's words" is judged on its main kind of term,
 so the Latin names in a Chinese question do not make an English space count.
 
-Terms are the stored, possibly blinded, term sets (words; CJK bigrams): no chunk text
-is read (R7).
+Terms are the stored, possibly blinded, term sets (words with their combining marks, their 5-letter stems;
+CJK bigrams; trigrams of scripts written without spaces): no chunk text is read (R7). An exact word form
+counts whole, another form of it (the stem alone) half (issue 20: Russian, German, Arabic answers).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from biny.core.crypto.blind import BlindIndex, on_forget
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.scripts import script_of
-from biny.core.text.terms import is_cjk, query_terms
+from biny.core.text.terms import is_cjk, query_terms, stem_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +72,21 @@ def familiarity(questions: list[str], vm: VectorMatrix, blind: BlindIndex) -> fl
     script and ≤ 0.02 for every other script. A question none of whose words the space
     knows is then evidence of "not in your material", not of another language.
     """
-    terms = {blind(t) for q in questions for t in query_terms(q)}
+    terms = {blind(t) for q in questions for t in units(query_terms(q), vm, blind)}
     return sum(1 for t in terms if vm.df.get(t, 0) > 0) / len(terms) if terms else 0.0
+
+
+def units(plain: set[str], vm: VectorMatrix, blind: BlindIndex) -> set[str]:
+    """The question's terms as the space can match them: each word by its stem (``terms.stem_of``: "элемента"
+    meets "элементом") where the space was indexed with stems, else by itself (spaces ingested before stems).
+
+    Whether it was is read off the space: a chunk holding a word of ``STEM_LEN`` or more letters holds its stem,
+    so a space that knows any of the question's stems has them; one that knows none matches whole words as before.
+    """
+    stems = {t: stem_of(t) for t in plain}
+    if not any(s is not None and vm.df.get(blind(s), 0) > 0 for s in stems.values()):
+        return plain
+    return {s if s is not None else t for t, s in stems.items()}
 
 
 # The last question's evidence: the threshold and the reranker of one ask both need it (one tuple, replaced
@@ -100,12 +114,21 @@ def evidence(question: str, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvide
 
 
 def _evidence(question: str, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvidence:
-    plain = query_terms(question)
+    words = query_terms(question)
+    plain = units(words, vm, blind)
     if not plain:
         return LexicalEvidence({}, 0.0)
     n = max(len(vm), 1)
     df = {t: vm.df.get(blind(t), 0) for t in plain}
     weights = {blind(t): math.log(1 + n / (1 + f)) for t, f in df.items()}
+    # A passage with the question's very word form carries its whole weight, one with another form of it (the
+    # stem alone) half: inflected answers pass the check, while a passage of the same topic that merely shares
+    # word beginnings ("government" / "governor") gains less than a full match (bench/README.md, issue 20).
+    for w in words - plain:
+        stem = stem_of(w)
+        if stem in plain:
+            half = weights[blind(stem)] / 2
+            weights[blind(stem)] = weights[blind(w)] = half
     # Is the space written in the question's language? Judged on the question's main kind
     # of term (CJK bigrams or words): a Chinese question over English text shares its Latin
     # names and numbers, which must not make the check apply when none of its Chinese is known.

@@ -16,7 +16,37 @@ import unicodedata
 from collections.abc import Callable, Container
 
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+
+
+def _mark_class() -> str:
+    """A character class of the combining marks (category M) of the Basic Multilingual Plane, as ranges."""
+    marks = [c for c in range(0x10000) if unicodedata.category(chr(c)).startswith("M")]
+    ranges: list[tuple[int, int]] = []
+    for c in marks:
+        if ranges and ranges[-1][1] == c - 1:
+            ranges[-1] = (ranges[-1][0], c)
+        else:
+            ranges.append((c, c))
+    return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges)
+
+
+# A word is letters and digits *with their combining marks*: Devanagari, Bengali, Tamil … write vowels as marks
+# (category M), which ``\w`` does not match — without them "विश्वविद्यालय" fell apart into व, श, वव … and
+# those fragments, found in every Hindi passage, made any Hindi question look answered (issue 20).
+_LETTER = rf"(?:[^\W_]|[{_mark_class()}])"
+_WORD = re.compile(rf"{_LETTER}+(?:['’]{_LETTER}+)?", re.UNICODE)
+# Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer): no dictionary here to find the
+# words, so a run is indexed as overlapping character trigrams — the language-independent choice for text
+# without word boundaries (McNamee & Mayfield 2004), as CJK runs are indexed as bigrams.
+_UNSPACED_RUN = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]+")
+UNSPACED_GRAM = 3
+# Inflecting languages write one word in many forms (Russian "элемент", "элемента", "элементом"; German
+# compounds "Schießpulver…"); a passage answering a question rarely repeats its exact forms. Words of this
+# many letters or more are also indexed by their first this-many letters, marked with STEM_MARK — truncation,
+# which in multilingual retrieval does about as well as a per-language stemmer and needs no language
+# detection (McNamee & Mayfield 2004, "trunc5").
+STEM_LEN = 5
+STEM_MARK = "~"
 
 STOPWORDS = frozenset(
     """a an the of to in on at by for from with and or not no is are was were be been being do does did
@@ -24,7 +54,9 @@ STOPWORDS = frozenset(
     our their there here can could should would will shall may might must about into than then so if as
     der die das ein eine und oder nicht ist sind war wie was wer wo wann warum mit von zu im am den dem des
     le la les un une des et ou est sont qui que quoi comment pour dans sur avec du au aux
-    el los las unos unas y o es son que qué cómo para con por del al en""".split()
+    el los las unos unas y o es son que qué cómo para con por del al en
+    и в во на с со по к о об из за от до для не ни что кто где когда как какой какая какое какие каком
+    какого каких почему зачем сколько который которая которое которые это этот эта эти был была было были""".split()
 ) | frozenset(
     # Question words of CJK scripts, as bigrams (the form they are stored and matched in):
     # like "what"/"who" above they mark the question, not its topic, and declarative text
@@ -48,11 +80,40 @@ def terms_of(text: str) -> set[str]:
         if len(run) == 1:
             out.add(run)
         out.update(run[i : i + 2] for i in range(len(run) - 1))
-    latin = _CJK_RUN.sub(" ", text)
+    for run in _UNSPACED_RUN.findall(text):
+        n = UNSPACED_GRAM
+        out.update([run] if len(run) <= n else (run[i : i + n] for i in range(len(run) - n + 1)))
+    latin = _UNSPACED_RUN.sub(" ", _CJK_RUN.sub(" ", text))
     for w in _WORD.findall(latin):
         if len(w) >= 2 or w.isdigit():
             out.add(w)
     return out
+
+
+# Arabic writes the article and some particles onto the word ("الكتاب", "بالكتاب" for "كتاب"): a truncated
+# form must start after them. Light stemming's prefixes (Larkey et al. 2002), longest first; the rest must keep
+# three letters (Arabic roots have three).
+_ARABIC = re.compile(r"[\u0600-\u06ff]")
+_ARABIC_PREFIXES = ("وال", "بال", "كال", "فال", "ال", "لل")
+
+
+def stem_of(term: str) -> str | None:
+    """The truncated form a word is also indexed under (``STEM_MARK`` + its first ``STEM_LEN`` letters), or None
+    for CJK and unspaced-script n-grams, numbers and short words. Arabic words lose an attached article first
+    and count from three letters."""
+    if term.isdigit() or is_cjk(term) or _UNSPACED_RUN.match(term):
+        return None
+    if _ARABIC.match(term):
+        bare = next((term[len(p):] for p in _ARABIC_PREFIXES if term.startswith(p) and len(term) - len(p) >= 3),
+                    term)
+        return STEM_MARK + bare[:STEM_LEN] if len(bare) >= 3 else None
+    return STEM_MARK + term[:STEM_LEN] if len(term) >= STEM_LEN else None
+
+
+def index_terms(text: str) -> set[str]:
+    """What ingest stores for a chunk: its terms (``terms_of``) and the stems of its words (``stem_of``)."""
+    terms = terms_of(text)
+    return terms | {s for s in map(stem_of, terms) if s is not None}
 
 
 def query_terms(text: str) -> set[str]:
