@@ -35,6 +35,7 @@ from biny.core.store.lance import ChunkRecord, ChunkStore
 from biny.core.store.writer import StoreWriter
 from biny.core.text.aspects import aspects_of
 from biny.core.text.identifiers import chunk_keys
+from biny.core.text.language import language_marks
 from biny.core.text.terms import index_terms
 
 
@@ -113,7 +114,7 @@ def chunk_document(
             est_tokens=float(span.est_tokens),
             ids=chunk_keys(text, title),
             terms=sorted(index_terms(text) | title_terms),
-            aspects=sorted(aspects_of(text)),
+            aspects=sorted(aspects_of(text) | language_marks(text)),
         ))
         inputs.append(header_input(span))
     return ChunkedDocument(

@@ -64,6 +64,10 @@ class LexicalEvidence:
         return self.known_share > min_known
 
 
+# The part of a word's weight its stem carries (the exact form carries the rest).
+STEM_SHARE = 0.5
+
+
 def familiarity(questions: list[str], vm: VectorMatrix, blind: BlindIndex) -> float:
     """Share of the words of everyday questions in one script that the space knows (0–1).
 
@@ -127,8 +131,8 @@ def _evidence(question: str, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvid
     for w in words - plain:
         stem = stem_of(w)
         if stem in plain:
-            half = weights[blind(stem)] / 2
-            weights[blind(stem)] = weights[blind(w)] = half
+            weights[blind(stem)] *= STEM_SHARE
+            weights[blind(w)] = math.log(1 + n / (1 + vm.df.get(blind(w), 0))) * (1 - STEM_SHARE)
     # Is the space written in the question's language? Judged on the question's main kind
     # of term (CJK bigrams or words): a Chinese question over English text shares its Latin
     # names and numbers, which must not make the check apply when none of its Chinese is known.

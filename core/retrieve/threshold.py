@@ -19,6 +19,7 @@ from biny.core.retrieve.candidates import Candidate, RetrievalParams
 from biny.core.retrieve.lexical import LexicalEvidence, evidence, familiarity
 from biny.core.retrieve.trace import Dropped, Stage, Trace
 from biny.core.store.vectors import VectorMatrix
+from biny.core.text.language import TAGGED, language_of
 from biny.core.text.scripts import SCRIPTS, script_name
 
 
@@ -35,6 +36,7 @@ class WordCheck:
     inside_by: float | None = None
     # Rows written without the question's script, whether or not words are asked of them (cross_script_gap).
     cross_script: set[int] = field(default_factory=set)
+    language: str | None = None  # the question's language when its words are Latin script and it is sure
 
 
 def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
@@ -101,11 +103,17 @@ def word_check(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: B
     marks = {blind.aspect(f"script:{g}") for g, _ in SCRIPTS}
     elsewhere = {c.row for c in pool if lex.script != "all"
                  and own_mark not in vm.aspects[c.row] and marks & vm.aspects[c.row]}
+    # Within the Latin script, by language: a German question's answer in an English passage shares no German
+    # words either (text/language.py). Passages stored before languages were recorded carry no mark and are asked.
+    lang = language_of(query) if lex.script == "latin" else None
+    if lang is not None:
+        tagged, own_lang = blind.aspect(TAGGED), blind.aspect(f"lang:{lang}")
+        elsewhere |= {c.row for c in pool if tagged in vm.aspects[c.row] and own_lang not in vm.aspects[c.row]}
     inside = None
     if applies and ref is not None and params.lexical_override > 0:
         inside = params.lexical_override * (ref.median - ref.quantile(params.threshold_quantile))
     return WordCheck(lex, familiar, applies, rescue, elsewhere if params.lexical_own_script else set(), inside,
-                     elsewhere)
+                     elsewhere, lang)
 
 
 def verdict(c: Candidate, words: WordCheck, params: RetrievalParams, encyclopedic: bool = False) -> str | None:
@@ -173,6 +181,9 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
         if words.inside_by is not None:
             how += "; " + t("one {inside} or more inside its cut keeps its place whatever words it shares (a "
                             "paraphrase)").format(inside=f"{words.inside_by:.3f}")
+    if words.applies and words.language:
+        how += "; " + t("the question reads as language {language}: passages in other languages are not asked for "
+                        "its words").format(language=words.language)
     reasons = {c.row: verdict(c, words, params, c.row in encyclopedic) for c in pool}
     gap_how = cross_script_gap(pool, reasons, words, params, ref)
     how += f"; {gap_how}" if gap_how else ""
@@ -189,6 +200,7 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
               "lexical": {"applies": words.applies, "known_share": round(words.evidence.known_share, 3),
                           "script_familiarity": round(words.familiar, 3),
                           "other_script": [vm.chunk_ids[r] for r in sorted(words.other_script)],
+                          "question_language": words.language,
                           "coverage": {c.chunk_id: round(c.word_share, 3) for c in pool
                                        if c.word_share is not None},
                           "rescue_distance": words.rescue_distance, "override_inside_by": words.inside_by}},

@@ -12,12 +12,17 @@ SCRIPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("hangul", re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")),
     ("han", re.compile(r"[\u3400-\u9fff]")),
     ("cyrillic", re.compile(r"[\u0400-\u04ff]")),
-    ("latin", re.compile(r"[A-Za-z\u00c0-\u024f]")),
+    ("arabic", re.compile(r"[\u0600-\u06ff\u0750-\u077f]")),
+    ("devanagari", re.compile(r"[\u0900-\u097f]")),
+    ("thai", re.compile(r"[\u0e00-\u0e7f]")),
+    # Latin with Vietnamese's stacked diacritics (U+1E00–U+1EFF, "ệ", "ữ").
+    ("latin", re.compile(r"[A-Za-z\u00c0-\u024f\u1e00-\u1eff]")),
 )
 
 
 # What a person reads for a script group in a sentence ("unrelated Chinese questions"), translated where shown.
 _NAMES = {"kana": N_("Japanese"), "hangul": N_("Korean"), "han": N_("Chinese"), "cyrillic": N_("Cyrillic"),
+          "arabic": N_("Arabic-script"), "devanagari": N_("Devanagari"), "thai": N_("Thai"),
           "latin": N_("Latin-script"), "all": N_("any-script")}
 
 
@@ -39,8 +44,8 @@ def scripts_of(text: str) -> set[str]:
 
 
 # The bundled reference questions are labelled by language; this is their script group.
-LANG_SCRIPT = {"ja": "kana", "ko": "hangul", "zh": "han", "ru": "cyrillic",
-               "en": "latin", "de": "latin", "es": "latin", "fr": "latin"}
+LANG_SCRIPT = {"ja": "kana", "ko": "hangul", "zh": "han", "ru": "cyrillic", "ar": "arabic", "hi": "devanagari",
+               "th": "thai", "en": "latin", "de": "latin", "es": "latin", "fr": "latin", "vi": "latin"}
 
 
 def script_of(text: str) -> str:
