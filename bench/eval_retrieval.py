@@ -277,6 +277,7 @@ VARIANTS: dict[str, dict[str, bool]] = {
     "no per-script pool": {"pool_per_script": False},
     "one space-wide cut": {"local_cut": False},
     "no knowledge refs": {"knowledge_refs": False},
+    "no language marks": {"by_language": False},
     "no cross-script gap": {"cross_script_gap": 0.0},
     "paraphrase override 1.5": {"lexical_override": 1.5},
     "no identifiers": {"use_identifiers": False},

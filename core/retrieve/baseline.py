@@ -85,6 +85,11 @@ class Baselines:
     # than everyday questions do, so passages in the question's own script are measured against
     # these (issue 20: a Chinese encyclopedia question about an article the space lacks).
     knowledge: dict[str, Vectors] = field(default_factory=dict)
+    # Per language (``en``, ``de`` …, those with enough questions): the everyday questions of that language. A
+    # passage in another language of the question's script is measured against the question's language only, as
+    # a passage in another script is against the question's script (issue 20: a German question over English
+    # text met the English questions nearest every English passage and lost its answers).
+    languages: dict[str, Vectors] = field(default_factory=dict)
     # Per script group: how much of those questions' vocabulary the space knows
     # (retrieve/lexical.py: familiarity), filled on first use.
     familiar: dict[str, float] = field(default_factory=dict)
@@ -92,7 +97,8 @@ class Baselines:
     script_rows: dict[frozenset[str], npt.NDArray[np.int64]] | None = None
 
     def local_reference(self, group: str, matrix: Vectors, rows: list[int], nearest: int = 3,
-                        own: npt.NDArray[np.bool_] | None = None) -> np.ndarray:
+                        own: npt.NDArray[np.bool_] | None = None,
+                        language: tuple[str, npt.NDArray[np.bool_]] | None = None) -> np.ndarray:
         """Per passage: mean distance of its ``nearest`` closest unrelated questions of ``group``.
 
         Some passages sit close to every question (short, generic, or in the question's
@@ -103,6 +109,8 @@ class Baselines:
         ``own`` marks the rows written in the question's script: those are measured against the
         everyday *and* knowledge questions of ``group`` (``knowledge``); the rest against the everyday
         ones only — across scripts the knowledge questions cost answers (bench/README.md, issue 20).
+        ``language`` = (the question's language, rows written in another language of its script): those rows are
+        measured against the everyday questions of the question's language alone (``languages``).
         """
         qs = self.questions.get(group)
         if qs is None:
@@ -114,6 +122,8 @@ class Baselines:
         wide = self.knowledge.get(group)
         if own is not None and wide is not None and own.any():
             out[own] = self._nearest_mean(wide, matrix[at[own]], nearest)
+        if language is not None and language[0] in self.languages and language[1].any():
+            out[language[1]] = self._nearest_mean(self.languages[language[0]], matrix[at[language[1]]], nearest)
         return out
 
     @staticmethod
@@ -133,6 +143,13 @@ class Baselines:
         if self.passage_pairs is None or self.passage_pairs.median <= 0:
             return None
         return 1.0 - distance / self.passage_pairs.median
+
+
+@functools.cache
+def question_languages(name: str = "questions") -> tuple[str, ...]:
+    """The language code of each question of a bundled reference set, in ``load_questions`` order."""
+    text = resources.files("biny.resources").joinpath(f"baseline/{name}.jsonl").read_text("utf-8")
+    return tuple(json.loads(line)["lang"] for line in text.splitlines() if line.strip())
 
 
 @functools.cache
@@ -178,7 +195,7 @@ def question_vectors(embedder: Embedder, cache_dir: Path, name: str = "questions
 
 def measure(
     vm: VectorMatrix, scripts: list[str], qvecs: Vectors, *, pairs: int = 3000, seed: int = 7,
-    knowledge: tuple[list[str], Vectors] | None = None,
+    knowledge: tuple[list[str], Vectors] | None = None, languages: tuple[str, ...] = (),
 ) -> Baselines:
     n = len(vm)
     if n == 0:
@@ -210,7 +227,10 @@ def measure(
             extra = knowledge[1][k_scripts == group]
             if group != "all" and len(extra):
                 wide[group] = np.vstack([own, extra])
-    return Baselines(n, pair_dist, groups, questions, knowledge=wide)
+    langs = np.asarray(languages)
+    by_language = {lang: qvecs[langs == lang] for lang in sorted(set(languages))
+                   if len(languages) == len(qvecs) and int((langs == lang).sum()) >= 8}
+    return Baselines(n, pair_dist, groups, questions, knowledge=wide, languages=by_language)
 
 
 def _max_similarity(qvecs: Vectors, matrix: Vectors, block: int = 65536) -> np.ndarray:

@@ -61,6 +61,9 @@ class RetrievalParams:
     # Passages in the question's script also measured against the bundled knowledge questions (issue 20).
     knowledge_refs: bool = True
     knowledge_margin: float = 1.0
+    # Latin-script questions by language (text/language.py): passages in another language are not asked for the
+    # question's words and are measured against everyday questions of the question's language (issue 20).
+    by_language: bool = True
     # Passages in another script than the question's: kept only within this many reference spreads of the
     # nearest of them (threshold.cross_script_gap); 0 = off.
     cross_script_gap: float = 2.5

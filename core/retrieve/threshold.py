@@ -39,8 +39,17 @@ class WordCheck:
     language: str | None = None  # the question's language when its words are Latin script and it is sure
 
 
+def other_language_rows(pool: list[Candidate], vm: VectorMatrix, blind: BlindIndex, language: str | None) -> set[int]:
+    """Rows whose recorded language (text/language.py) is not the question's; none when either is unknown."""
+    if language is None:
+        return set()
+    tagged, own = blind.aspect(TAGGED), blind.aspect(f"lang:{language}")
+    return {c.row for c in pool if tagged in vm.aspects[c.row] and own not in vm.aspects[c.row]}
+
+
 def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
-                  group: str, ref: Distribution | None, blind: BlindIndex) -> tuple[dict[int, float], str, set[int]]:
+                  group: str, ref: Distribution | None, blind: BlindIndex,
+                  language: str | None = None) -> tuple[dict[int, float], str, set[int]]:
     """Row → the distance that passage must beat, a sentence saying how it was set, and the rows measured
     against the encyclopedia questions too."""
     if not params.use_threshold:
@@ -58,9 +67,12 @@ def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
         # Passages marked as written in the question's script meet the knowledge questions too, which
         # sit closer to them than everyday questions do: a narrower margin there (issue 20).
         mark = blind.aspect(f"script:{group}")
+        elsewhere = other_language_rows(pool, vm, blind, language if language in baselines.languages else None)
+        foreign = np.array([c.row in elsewhere for c in pool], dtype=bool)
         own = np.array([params.knowledge_refs and group in baselines.knowledge and mark in vm.aspects[c.row]
-                        for c in pool], dtype=bool)
-        local = baselines.local_reference(group, vm.matrix, [c.row for c in pool], own=own)
+                        for c in pool], dtype=bool) & ~foreign
+        local = baselines.local_reference(group, vm.matrix, [c.row for c in pool], own=own,
+                                          language=(language, foreign) if language is not None else None)
         margins = np.where(own, params.knowledge_margin * spread, margin)
         how = t("each passage must be closer than its 3 nearest unrelated {group} questions are, by {margin} "
                 "({factor} × the reference's median − p10)").format(group=script_name(group), margin=f"{margin:.3f}",
@@ -69,6 +81,9 @@ def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
             how += t("; {n} in the question's script against everyday and encyclopedia questions, by {margin} "
                      "({factor} ×)").format(n=int(own.sum()), margin=f"{params.knowledge_margin * spread:.3f}",
                                            factor=f"{params.knowledge_margin:g}")
+        if foreign.any():
+            how += t("; {n} in another language than the question's ({language}) against everyday questions in "
+                     "{language} only").format(n=int(foreign.sum()), language=language)
         return ({c.row: float(h - m) for c, h, m in zip(pool, local, margins, strict=True)}, how,
                 {c.row for c, o in zip(pool, own, strict=True) if o})
     gate = ref.quantile(params.threshold_quantile)
@@ -83,7 +98,8 @@ def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
 
 
 def word_check(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
-               params: RetrievalParams, group: str, ref: Distribution | None, blind: BlindIndex) -> WordCheck:
+               params: RetrievalParams, group: str, ref: Distribution | None, blind: BlindIndex,
+               language: str | None = None) -> WordCheck:
     lex = evidence(query, vm, blind)
     familiar = baselines.familiar.get(group)
     if familiar is None:
@@ -105,10 +121,8 @@ def word_check(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: B
                  and own_mark not in vm.aspects[c.row] and marks & vm.aspects[c.row]}
     # Within the Latin script, by language: a German question's answer in an English passage shares no German
     # words either (text/language.py). Passages stored before languages were recorded carry no mark and are asked.
-    lang = language_of(query) if lex.script == "latin" else None
-    if lang is not None:
-        tagged, own_lang = blind.aspect(TAGGED), blind.aspect(f"lang:{lang}")
-        elsewhere |= {c.row for c in pool if tagged in vm.aspects[c.row] and own_lang not in vm.aspects[c.row]}
+    lang = language if lex.script == "latin" else None
+    elsewhere |= other_language_rows(pool, vm, blind, lang)
     inside = None
     if applies and ref is not None and params.lexical_override > 0:
         inside = params.lexical_override * (ref.median - ref.quantile(params.threshold_quantile))
@@ -165,8 +179,10 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
         trace: Trace) -> tuple[list[Candidate], float | None]:
     """The kept candidates, in pool order, and the top hit's cut (the space's headline cut)."""
     t0 = time.perf_counter()
-    cuts, how, encyclopedic = distance_cuts(pool, vm, baselines, params, group, ref, blind)
-    words = word_check(query, pool, vm, baselines, params, group, ref, blind)
+    # The question's language, when its script is Latin (one script, many languages: text/language.py).
+    language = language_of(query) if group == "latin" and params.by_language else None
+    cuts, how, encyclopedic = distance_cuts(pool, vm, baselines, params, group, ref, blind, language)
+    words = word_check(query, pool, vm, baselines, params, group, ref, blind, language)
     shares = words.evidence.coverages(vm, [c.row for c in pool]) if words.applies else [None] * len(pool)
     for c, share in zip(pool, shares, strict=True):
         c.cut = cuts.get(c.row)

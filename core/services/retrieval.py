@@ -82,7 +82,8 @@ class Retriever:
             self.models.check_space(row, self.folder.chunks)
             scripts, qvecs = baseline_mod.question_vectors(self.models.embedder, self.folder.cache_dir)
             knowledge = baseline_mod.question_vectors(self.models.embedder, self.folder.cache_dir, "knowledge")
-            b = baseline_mod.measure(vm, scripts, qvecs, knowledge=knowledge)
+            b = baseline_mod.measure(vm, scripts, qvecs, knowledge=knowledge,
+                                     languages=baseline_mod.question_languages())
         self._baselines[row.space_id] = (vm.generation, b)
         return b
 
@@ -107,7 +108,8 @@ class Retriever:
             keep_quantile=r.keep_quantile, use_lexical=r.lexical_check, lexical_known=r.lexical_known,
             lexical_min=r.lexical_min, lexical_familiar=r.lexical_familiar, lexical_rescue=r.lexical_rescue,
             rescue_quantile=r.rescue_quantile, local_cut=r.local_cut, local_margin=r.local_margin,
-            knowledge_refs=r.knowledge_refs, knowledge_margin=r.knowledge_margin, cross_script_gap=r.cross_script_gap,
+            knowledge_refs=r.knowledge_refs, knowledge_margin=r.knowledge_margin, by_language=r.by_language,
+            cross_script_gap=r.cross_script_gap,
             lexical_override=r.lexical_override,
             pool_per_script=r.pool_per_script, max_distance=max_distance, max_chars=r.max_context_chars,
             max_tokens=r.max_context_tokens,

@@ -69,9 +69,14 @@ STOPWORDS = frozenset(
 )
 
 
+# Vowel points written only sometimes: Arabic harakat and tatweel, Hebrew niqqud. "مؤلَّفات" and "مؤلفات" are one
+# word; a question written with them must still meet a passage written without (issue 20).
+_OPTIONAL_MARKS = re.compile(r"[\u064b-\u065f\u0670\u0640\u0591-\u05c7]")
+
+
 def fold(text: str) -> str:
-    """NFKC and lower case: the form terms are stored and compared in."""
-    return unicodedata.normalize("NFKC", text).lower()
+    """NFKC, lower case and no optional vowel points: the form terms are stored and compared in."""
+    return _OPTIONAL_MARKS.sub("", unicodedata.normalize("NFKC", text).lower())
 
 
 def terms_of(text: str) -> set[str]:

@@ -360,6 +360,7 @@ def test_terms_of_scripts_with_combining_marks_inflections_and_no_spaces() -> No
     assert stem_of("элемента") == stem_of("элементом") == "~элеме"
     assert stem_of("вид") is None and stem_of("1802") is None and stem_of("计算") is None
     assert stem_of("الكتاب") == stem_of("بالكتاب") == stem_of("كتاب") == "~كتاب"  # Arabic: the article first
+    assert {"مؤلفات", "لوثر"} <= terms_of("إيٌ من مؤلَّفات لوثر")  # Arabic vowel points are optional: dropped
     stored = index_terms("Какой вид нагревательного элемента используют?")
     assert {"элемента", "~элеме", "вид", "~нагре"} <= stored and "~вид" not in stored
     # Questions keep whole words; the lexical check picks stems or words per space (lexical.units).
@@ -513,9 +514,22 @@ def test_words_are_asked_only_of_passages_in_the_questions_language(tmp_path_fac
         english = {d.doc_id for d in eng.documents("s") if d.path.endswith(("en0.txt", "en1.txt", "en2.txt"))}
         assert exempt and all(h.doc_id in english for h in result.chunks if h.chunk_id in exempt)
         assert any("308" in h.text for h in result.chunks)
-        # Asked of every Latin-script passage, the English answer fails the German word check.
+        # The English passages' cuts are set against the German everyday questions alone (3 nearest, 1.5 spreads).
+        assert "in another language than the question's (de)" in stage.summary
+        b = eng.baselines("s")
+        row = eng.catalog.space("s")
+        vm = eng.vectors.get(row.space_id, eng.catalog.known_doc_ids_active(row.space_id), 384)
+        ref = b.question_nearest["latin"]
+        spread = ref.median - ref.quantile(0.10)
+        for cid in exempt:
+            near = np.sort(1.0 - b.languages["de"] @ vm.matrix[vm.chunk_ids.index(cid)])[:3].mean()
+            assert stage.data["cuts"][cid] == pytest.approx(near - 1.5 * spread, abs=1e-4)
+        # Asked of every Latin-script passage, the English answer fails the German word check; with languages
+        # switched off altogether, too.
         strict = eng.ask("s", q, params=replace(eng.retrieval_params(), lexical_own_script=False))
         assert not any("308" in h.text for h in strict.chunks)
+        blind_to_language = eng.ask("s", q, params=replace(eng.retrieval_params(), by_language=False))
+        assert not any("308" in h.text for h in blind_to_language.chunks)
         # An English question is English: its words are still asked of the English passages.
         same = eng.ask("s", "How many points did the Panthers defense surrender?").trace.stage("threshold")
         assert same is not None and same.data["lexical"]["question_language"] == "en"
