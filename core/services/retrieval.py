@@ -26,6 +26,7 @@ from biny.core.services.structured import StructuredIndex
 from biny.core.store.catalog import DocumentRow, SpaceRow
 from biny.core.store.lance import ChunkRecord
 from biny.core.store.vectors import VectorMatrix
+from biny.core.text import language
 from biny.core.text.terms import fold, glossary_from_titles
 
 MAX_TURNS = 200  # recent turns kept for "more material"
@@ -56,6 +57,7 @@ class Retriever:
         # space → (generation, what questions are matched against: titles and glossary, as written and folded)
         self._titled: dict[str, tuple[int, _Titles]] = {}
         self._turns: dict[str, _Turn] = {}
+        language.warm()  # the threshold reads a Latin-script question's language (retrieve/threshold.py)
 
     def forget(self, space_id: str) -> None:
         """Drop what is cached for a space (opened, plaintext metadata included)."""

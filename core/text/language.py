@@ -10,8 +10,8 @@ about 0.05 ms; measured on XQuAD questions: 0.99–1.00 right for en, de, es and
 
 from __future__ import annotations
 
-import functools
 import logging
+import threading
 from typing import Any
 
 from biny.core.text.scripts import scripts_of
@@ -24,8 +24,19 @@ TAGGED = "lang:*"  # every chunk whose language was recorded carries this mark b
 log = logging.getLogger(__name__)
 
 
-@functools.cache
+_lock = threading.Lock()
+_loaded: list[Any] = []  # [the identifier or None] once loading was tried
+
+
 def _identifier() -> Any:
+    # Loading takes about a second (the model is xz-compressed): once per process, other callers wait for it.
+    with _lock:
+        if not _loaded:
+            _loaded.append(_load())
+        return _loaded[0]
+
+
+def _load() -> Any:
     try:
         from py3langid.langid import MODEL_FILE, LanguageIdentifier
     except ImportError:  # pragma: no cover - a declared dependency
@@ -35,6 +46,12 @@ def _identifier() -> Any:
     except (OSError, ValueError) as e:  # a damaged install: languages go unrecorded, nothing else changes
         log.warning("language identification unavailable: %s", e)
         return None
+
+
+def warm() -> None:
+    """Load the identifier in the background, so the first Latin-script question or ingest does not wait ~1 s."""
+    if not _loaded:
+        threading.Thread(target=_identifier, name="biny-language-model", daemon=True).start()
 
 
 def language_of(text: str) -> str | None:
