@@ -146,23 +146,24 @@ class Baselines:
 
 
 @functools.cache
+def _question_rows(name: str) -> tuple[tuple[str, str], ...]:
+    """(language code, question) of a bundled reference set, read once."""
+    text = resources.files("biny.resources").joinpath(f"baseline/{name}.jsonl").read_text("utf-8")
+    rows = (json.loads(line) for line in text.splitlines() if line.strip())
+    return tuple((row["lang"], row["question"]) for row in rows)
+
+
+@functools.cache
 def question_languages(name: str = "questions") -> tuple[str, ...]:
     """The language code of each question of a bundled reference set, in ``load_questions`` order."""
-    text = resources.files("biny.resources").joinpath(f"baseline/{name}.jsonl").read_text("utf-8")
-    return tuple(json.loads(line)["lang"] for line in text.splitlines() if line.strip())
+    return tuple(lang for lang, _ in _question_rows(name))
 
 
 @functools.cache
 def load_questions(name: str = "questions") -> list[tuple[str, str]]:
     """(script group, question) of a bundled reference set — ``questions`` (everyday) or ``knowledge``
     (encyclopedia-style); callers must not modify it."""
-    text = resources.files("biny.resources").joinpath(f"baseline/{name}.jsonl").read_text("utf-8")
-    out = []
-    for line in text.splitlines():
-        if line.strip():
-            row = json.loads(line)
-            out.append((LANG_SCRIPT.get(row["lang"], "all"), row["question"]))
-    return out
+    return [(LANG_SCRIPT.get(lang, "all"), q) for lang, q in _question_rows(name)]
 
 
 # Process-wide: the vectors depend only on the model and the bundled questions, so every

@@ -15,7 +15,7 @@ whether the space knows "the question's words" is judged on its main kind of ter
 so the Latin names in a Chinese question do not make an English space count.
 
 Terms are the stored, possibly blinded, term sets (words with their combining marks, their 5-letter stems;
-CJK bigrams; trigrams of scripts written without spaces): no chunk text is read (R7). An exact word form
+CJK bigrams; 4-grams of scripts written without spaces): no chunk text is read (R7). An exact word form
 counts whole, another form of it (the stem alone) half (issue 20: Russian, German, Arabic answers).
 """
 
@@ -87,10 +87,15 @@ def units(plain: set[str], vm: VectorMatrix, blind: BlindIndex) -> set[str]:
     Whether it was is read off the space: a chunk holding a word of ``STEM_LEN`` or more letters holds its stem,
     so a space that knows any of the question's stems has them; one that knows none matches whole words as before.
     """
+    return set(_unit_of(plain, vm, blind).values())
+
+
+def _unit_of(plain: set[str], vm: VectorMatrix, blind: BlindIndex) -> dict[str, str]:
+    """Question term → the unit it is matched by (``units``)."""
     stems = {t: stem_of(t) for t in plain}
     if not any(s is not None and vm.df.get(blind(s), 0) > 0 for s in stems.values()):
-        return plain
-    return {s if s is not None else t for t, s in stems.items()}
+        return {t: t for t in plain}
+    return {t: s if s is not None else t for t, s in stems.items()}
 
 
 # The last question's evidence: the threshold and the reranker of one ask both need it (one tuple, replaced
@@ -118,8 +123,8 @@ def evidence(question: str, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvide
 
 
 def _evidence(question: str, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvidence:
-    words = query_terms(question)
-    plain = units(words, vm, blind)
+    unit_of = _unit_of(query_terms(question), vm, blind)
+    plain = set(unit_of.values())
     if not plain:
         return LexicalEvidence({}, 0.0)
     n = max(len(vm), 1)
@@ -128,9 +133,8 @@ def _evidence(question: str, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvid
     # A passage with the question's very word form carries its whole weight, one with another form of it (the
     # stem alone) half: inflected answers pass the check, while a passage of the same topic that merely shares
     # word beginnings ("government" / "governor") gains less than a full match (bench/README.md, issue 20).
-    for w in words - plain:
-        stem = stem_of(w)
-        if stem in plain:
+    for w, stem in unit_of.items():
+        if stem != w and w not in plain:
             weights[blind(stem)] *= STEM_SHARE
             weights[blind(w)] = math.log(1 + n / (1 + vm.df.get(blind(w), 0))) * (1 - STEM_SHARE)
     # Is the space written in the question's language? Judged on the question's main kind

@@ -48,8 +48,8 @@ def other_language_rows(pool: list[Candidate], vm: VectorMatrix, blind: BlindInd
 
 
 def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
-                  group: str, ref: Distribution | None, blind: BlindIndex,
-                  language: str | None = None) -> tuple[dict[int, float], str, set[int]]:
+                  group: str, ref: Distribution | None, blind: BlindIndex, language: str | None = None,
+                  other_language: frozenset[int] = frozenset()) -> tuple[dict[int, float], str, set[int]]:
     """Row → the distance that passage must beat, a sentence saying how it was set, and the rows measured
     against the encyclopedia questions too."""
     if not params.use_threshold:
@@ -67,8 +67,8 @@ def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
         # Passages marked as written in the question's script meet the knowledge questions too, which
         # sit closer to them than everyday questions do: a narrower margin there (issue 20).
         mark = blind.aspect(f"script:{group}")
-        elsewhere = other_language_rows(pool, vm, blind, language if language in baselines.languages else None)
-        foreign = np.array([c.row in elsewhere for c in pool], dtype=bool)
+        # Rows in another language than the question's (``other_language_rows``), where it has reference questions.
+        foreign = np.array([language in baselines.languages and c.row in other_language for c in pool], dtype=bool)
         own = np.array([params.knowledge_refs and group in baselines.knowledge and mark in vm.aspects[c.row]
                         for c in pool], dtype=bool) & ~foreign
         local = baselines.local_reference(group, vm.matrix, [c.row for c in pool], own=own,
@@ -99,7 +99,7 @@ def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
 
 def word_check(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
                params: RetrievalParams, group: str, ref: Distribution | None, blind: BlindIndex,
-               language: str | None = None) -> WordCheck:
+               language: str | None = None, other_language: frozenset[int] = frozenset()) -> WordCheck:
     lex = evidence(query, vm, blind)
     familiar = baselines.familiar.get(group)
     if familiar is None:
@@ -122,7 +122,8 @@ def word_check(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: B
     # Within the Latin script, by language: a German question's answer in an English passage shares no German
     # words either (text/language.py). Passages stored before languages were recorded carry no mark and are asked.
     lang = language if lex.script == "latin" else None
-    elsewhere |= other_language_rows(pool, vm, blind, lang)
+    if lang is not None:
+        elsewhere |= other_language
     inside = None
     if applies and ref is not None and params.lexical_override > 0:
         inside = params.lexical_override * (ref.median - ref.quantile(params.threshold_quantile))
@@ -181,8 +182,9 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
     t0 = time.perf_counter()
     # The question's language, when its script is Latin (one script, many languages: text/language.py).
     language = language_of(query) if group == "latin" and params.by_language else None
-    cuts, how, encyclopedic = distance_cuts(pool, vm, baselines, params, group, ref, blind, language)
-    words = word_check(query, pool, vm, baselines, params, group, ref, blind, language)
+    foreign = frozenset(other_language_rows(pool, vm, blind, language))
+    cuts, how, encyclopedic = distance_cuts(pool, vm, baselines, params, group, ref, blind, language, foreign)
+    words = word_check(query, pool, vm, baselines, params, group, ref, blind, language, foreign)
     shares = words.evidence.coverages(vm, [c.row for c in pool]) if words.applies else [None] * len(pool)
     for c, share in zip(pool, shares, strict=True):
         c.cut = cuts.get(c.row)
