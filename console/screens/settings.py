@@ -25,11 +25,9 @@ from biny.console.i18n import LANGUAGES, QT_TR_NOOP, number, tr
 from biny.console.ops import run_op
 from biny.core import EDITABLE_SETTINGS, CancelToken, Engine, SpaceInfo
 
-# Texts translated inside f-strings, where pyside6-lupdate does not look: marked here for extraction
-# (tests/console/test_i18n.py checks that every tr() text is in the catalogue).
-_IN_FSTRINGS = (
-    QT_TR_NOOP("repaired"),
-)
+# `biny doctor`'s finding kinds (core/services/doctor.py), named for people.
+FINDING_KINDS = {"damaged": QT_TR_NOOP("damaged"), "orphans": QT_TR_NOOP("orphan passages"),
+                 "locked": QT_TR_NOOP("locked"), "outdated": QT_TR_NOOP("indexed by an older version")}
 
 
 class SettingsScreen(QWidget):
@@ -283,7 +281,8 @@ class SettingsScreen(QWidget):
                    tr("all repaired.") if report.healthy else tr("problems found:"))]
             for f in report.findings:
                 name = f" “{f.title}”" if f.title else ""
-                lines.append(f"• {tr('repaired') if f.repaired else f.kind} — {f.space}{name}: {f.detail}; {f.action}")
+                kind = tr("repaired") if f.repaired else tr(FINDING_KINDS.get(f.kind, f.kind))
+                lines.append(f"• {kind} — {f.space}{name}: {f.detail}; {f.action}")
             self.check_status.setText("\n".join(lines))
             self.repair_btn.setEnabled(not report.healthy)
 

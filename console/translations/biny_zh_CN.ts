@@ -1242,6 +1242,14 @@ This cannot be undone.</source>
         <translation>已修复</translation>
     </message>
     <message>
+        <source>orphan passages</source>
+        <translation>孤立段落</translation>
+    </message>
+    <message>
+        <source>indexed by an older version</source>
+        <translation>由旧版本建立索引</translation>
+    </message>
+    <message>
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>

@@ -44,15 +44,20 @@ class SpaceCrypto:
     def seal_record(self, rec: ChunkRecord) -> ChunkRecord:
         if self.keys is None:
             return rec
-        blind = self.blind
         payload = json.dumps({"text": rec.text, "heading_path": rec.heading_path}, ensure_ascii=False)
         rec.ct = _BOUND + seal(self.keys.data_key, payload.encode("utf-8"), self._chunk_aad(rec.chunk_id, rec.doc_id))
         rec.text = ""
         rec.heading_path = []
-        rec.ids = blind.ids(rec.ids)
-        rec.terms = blind.many(rec.terms)
-        rec.aspects = sorted(blind.aspect(a) for a in rec.aspects)
+        rec.ids, rec.terms, rec.aspects = self.seal_keys(rec.ids, rec.terms, rec.aspects)
         return rec
+
+    def seal_keys(self, ids: list[str], terms: list[str],
+                  aspects: list[str]) -> tuple[list[str], list[str], list[str]]:
+        """A passage's key lists as stored: blinded in an encrypted space (I8), as they are otherwise."""
+        if self.keys is None:
+            return ids, terms, aspects
+        blind = self.blind
+        return blind.ids(ids), blind.many(terms), sorted(blind.aspect(a) for a in aspects)
 
     def open_record(self, rec: ChunkRecord) -> ChunkRecord:
         if self.keys is None:

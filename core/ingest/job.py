@@ -24,6 +24,7 @@ from biny.core.crypto.space import SpaceCrypto
 from biny.core.embed.base import Embedder, Vectors
 from biny.core.errors import BinyError, Cancelled, DataTampered
 from biny.core.i18n import t
+from biny.core.ingest.keys import KEYS_VERSION, passage_keys
 from biny.core.ingest.model import ParsedDocument
 from biny.core.ingest.parse import parse_file
 from biny.core.ingest.reading import VisualReader
@@ -33,9 +34,6 @@ from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow, now
 from biny.core.store.failures import storage_problem
 from biny.core.store.lance import ChunkRecord, ChunkStore
 from biny.core.store.writer import StoreWriter
-from biny.core.text.aspects import aspects_of
-from biny.core.text.identifiers import chunk_keys
-from biny.core.text.language import language_marks
 from biny.core.text.terms import index_terms
 
 
@@ -100,6 +98,7 @@ def chunk_document(
     title_terms = index_terms(title)
     for span in spans:
         text = doc.text[span.start : span.end]
+        keys = passage_keys(text, title, title_terms)
         records.append(ChunkRecord(
             chunk_id=uuid.uuid4().hex,
             doc_id=doc_id,
@@ -112,9 +111,9 @@ def chunk_document(
             heading_path=span.heading_path,
             tokens=count(span),
             est_tokens=float(span.est_tokens),
-            ids=chunk_keys(text, title),
-            terms=sorted(index_terms(text) | title_terms),
-            aspects=sorted(aspects_of(text) | language_marks(text)),
+            ids=keys.ids,
+            terms=keys.terms,
+            aspects=keys.aspects,
         ))
         inputs.append(header_input(span))
     return ChunkedDocument(
@@ -204,7 +203,7 @@ def _document_row(path: Path, space: SpaceRow, parsed: ParsedDocument, digest: s
         figures_described=parsed.figures_described, decorations_skipped=parsed.decorations_skipped,
         visual_pages={"pages_ocr": parsed.ocr_pages, "figures_described": parsed.figure_pages,
                       "decorations_skipped": parsed.decoration_pages},
-        warnings=list(parsed.warnings), ingested_at=now(),
+        warnings=list(parsed.warnings), ingested_at=now(), keys_version=KEYS_VERSION,
     )
 
 

@@ -24,6 +24,7 @@ from biny.core.embed.base import Embedder
 from biny.core.errors import BinyError, Cancelled
 from biny.core.i18n import t
 from biny.core.ingest.job import ChunkedDocument, chunk_document
+from biny.core.ingest.keys import KEYS_VERSION
 from biny.core.ingest.rows import RowTable, read_rows, row_document
 from biny.core.progress import CancelToken, Progress
 from biny.core.results import FileOutcome
@@ -123,7 +124,7 @@ def _row(run: _Run, table: RowTable, index: int, name: str, base: str) -> tuple[
     doc = DocumentRow(
         doc_id=uuid.uuid4().hex, space_id=run.space.space_id, path=stored, title=parsed.title, kind="row",
         content_hash=digest, revision=run.catalog.next_revision(run.space.space_id, stored), status="pending",
-        bytes=len(text.encode("utf-8")), ingested_at=now(),
+        bytes=len(text.encode("utf-8")), ingested_at=now(), keys_version=KEYS_VERSION,
     )
     t0 = time.perf_counter()
     chunked = chunk_document(parsed.title, parsed.blocks, run.row_settings, run.emb, doc.doc_id)

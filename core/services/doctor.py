@@ -6,6 +6,9 @@ document is repaired from its source file when that file is still where it was i
 passages are removed, it is marked ``damaged`` (so it is never answered from and never counted as
 "unchanged"), and the file is ingested again as a new revision. Without the file, the finding says
 what to do; nothing is deleted that cannot be rebuilt.
+
+Documents whose passages were keyed (terms, stems, language marks: ingest/keys.py) by an older version are
+reported too: found by meaning as before, by words less well. Repair re-keys them from their stored text.
 """
 
 from __future__ import annotations
@@ -17,19 +20,24 @@ from pathlib import Path
 
 import numpy as np
 
+from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError
 from biny.core.i18n import t
+from biny.core.ingest.keys import KEYS_VERSION, passage_keys
 from biny.core.results import IngestReport
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
-from biny.core.store.catalog import SpaceRow
+from biny.core.store.catalog import DocumentRow, SpaceRow
 from biny.core.store.integrity import mismatches
+from biny.core.text.terms import index_terms
+
+REKEY_BATCH = 2000  # passages re-keyed per Lance commit: bounds the memory a large space's re-key needs
 
 
 @dataclass(slots=True)
 class Finding:
     space: str
-    kind: str  # damaged | orphans | locked
+    kind: str  # damaged | orphans | locked | outdated
     detail: str
     action: str
     doc_id: str | None = None
@@ -112,6 +120,7 @@ class Doctor:
                          else ""))
             report.findings.append(self._damaged(row, doc.doc_id, detail, repair))
         self._marked(row, report, repair)
+        self._outdated(row, report, repair)
 
     def _marked(self, row: SpaceRow, report: DoctorReport, repair: bool) -> None:
         """Documents already marked damaged (when the folder opened, or by an earlier check)."""
@@ -119,6 +128,46 @@ class Doctor:
             report.documents += 1
             report.findings.append(self._damaged(row, doc.doc_id, t("marked damaged: its stored passages did not "
                                                                     "match the catalog"), repair))
+
+    def _outdated(self, row: SpaceRow, report: DoctorReport, repair: bool) -> None:
+        """Documents keyed by an older ``KEYS_VERSION``: one finding for the space; repair re-keys them."""
+        old = [d for d in self.folder.catalog.documents(row.space_id) if d.keys_version < KEYS_VERSION and d.chunks]
+        if not old:
+            return
+        detail = t("{docs} document(s), {n} passage(s) indexed by an older version: questions in other word forms "
+                   "or languages find them less well").format(docs=len(old), n=sum(d.chunks for d in old))
+        f = Finding(row.name, "outdated", detail,
+                    t("run `biny doctor --repair` to index their words again from the stored text (no re-embedding)"))
+        if repair:
+            try:
+                crypto = self.keys.crypto(row)
+            except BinyError as exc:
+                f.kind, f.action = "locked", t("unlock the space to repair it ({detail})").format(detail=exc)
+            else:
+                self._rekey(row, old, crypto)
+                self.folder.writer.compact(row.space_id)  # the rewritten rows' old fragments
+                f.repaired, f.action = True, t("indexed again from the stored text")
+        report.findings.append(f)
+
+    def _rekey(self, row: SpaceRow, docs: list[DocumentRow], crypto: SpaceCrypto) -> None:
+        """Each passage's keys computed again from its stored (in an encrypted space, opened) text and its
+        document's title, as ingest computes them now; written in batches, each one Lance commit."""
+        keys: dict[str, tuple[list[str], list[str], list[str]]] = {}
+        done: list[str] = []
+        for doc in docs:
+            title = crypto.open_meta(doc).title
+            title_terms = index_terms(title)
+            stored = self.folder.chunks.scan(row.space_id, ["chunk_id", "text", "ct"], f"doc_id = '{doc.doc_id}'")
+            for chunk_id, text, ct in zip(*(stored.column(c).to_pylist() for c in ("chunk_id", "text", "ct")),
+                                          strict=True):
+                plain = passage_keys(crypto.open_text(chunk_id, doc.doc_id, text, ct), title, title_terms)
+                keys[chunk_id] = crypto.seal_keys(plain.ids, plain.terms, plain.aspects)
+            done.append(doc.doc_id)
+            if len(keys) >= REKEY_BATCH:
+                self.folder.writer.rekey(row.space_id, keys, done, KEYS_VERSION)
+                keys, done = {}, []
+        if done:
+            self.folder.writer.rekey(row.space_id, keys, done, KEYS_VERSION)
 
     def _damaged(self, row: SpaceRow, doc_id: str, detail: str, repair: bool) -> Finding:
         doc = self.folder.catalog.document(doc_id)

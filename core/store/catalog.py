@@ -132,7 +132,7 @@ CREATE TABLE IF NOT EXISTS structured_rows (
 );
 """
 
-CATALOG_VERSION = "5"
+CATALOG_VERSION = "6"
 # Tables holding a space's rows, in the order a backup restores them.
 SPACE_TABLES = ("spaces", "documents", "baselines", "structured_spec", "structured_rows", "review_items",
                 "review_rejections", "eval_runs")
@@ -150,6 +150,8 @@ MIGRATIONS = [
     "ALTER TABLE documents ADD COLUMN IF NOT EXISTS visual_pages VARCHAR DEFAULT '{}'",
     # Digest over the document's chunk ids at commit (store/integrity.py); '' for documents stored before it.
     "ALTER TABLE documents ADD COLUMN IF NOT EXISTS chunk_digest VARCHAR DEFAULT ''",
+    # How the document's passages were keyed (ingest/keys.py KEYS_VERSION); 0 for documents stored before.
+    "ALTER TABLE documents ADD COLUMN IF NOT EXISTS keys_version INTEGER DEFAULT 0",
 ]
 
 
@@ -198,13 +200,14 @@ class DocumentRow:
     ingested_at: datetime = field(default_factory=now)
     meta_ct: str = ""
     chunk_digest: str = ""
+    keys_version: int = 0
 
 
 _DOC_COLS = [
     "doc_id", "space_id", "path", "title", "kind", "content_hash", "revision", "status", "bytes",
     "pages", "pages_without_text", "pages_ocr", "figures_described", "decorations_skipped", "visual_pages",
     "chunks", "chars", "chars_per_token", "cjk_share", "resplits", "warnings", "ingested_at", "meta_ct",
-    "chunk_digest",
+    "chunk_digest", "keys_version",
 ]
 _JSON_COLS = ("warnings", "visual_pages")
 _SPACE_COLS = "space_id, name, created_at, embed_model, dim, encrypted, tenant, owner, kdf, wrapped_key"
@@ -569,6 +572,12 @@ class Catalog:
     def set_statuses(self, doc_ids: list[str], status: str) -> None:
         with self.lock:
             self.con.execute("UPDATE documents SET status = ? WHERE doc_id IN (SELECT unnest(?))", [status, doc_ids])
+
+    @mutation
+    def set_keys_version(self, doc_ids: list[str], version: int) -> None:
+        with self.lock:
+            self.con.execute("UPDATE documents SET keys_version = ? WHERE doc_id IN (SELECT unnest(?))",
+                             [version, doc_ids])
 
     @mutation
     def drop_document_row(self, doc_id: str) -> None:

@@ -170,6 +170,22 @@ class ChunkStore:
         if doc_ids and self.table_name(space_id) in self._names():
             self._table(space_id).delete(f"doc_id IN ({_quote_list(doc_ids)})")
 
+    @mutation
+    def rekey(self, space_id: str, keys: dict[str, tuple[list[str], list[str], list[str]]]) -> None:
+        """Replace the ``ids``, ``terms`` and ``aspects`` of the given chunks (chunk id → the three lists).
+
+        Whole rows go through one merge-insert on ``chunk_id``: one commit, so a failure leaves every
+        passage as it was; vectors, text and ciphertext are written back unchanged.
+        """
+        if not keys:
+            return
+        rows = self.scan(space_id, [*_META_COLS, "vector"], f"chunk_id IN ({_quote_list(list(keys))})")
+        order = [keys[c] for c in rows.column("chunk_id").to_pylist()]
+        for i, name in enumerate(("ids", "terms", "aspects")):
+            column = pa.array([k[i] for k in order], type=rows.schema.field(name).type)
+            rows = rows.set_column(rows.schema.get_field_index(name), name, column)
+        self._table(space_id).merge_insert("chunk_id").when_matched_update_all().execute(rows)
+
     def count(self, space_id: str) -> int:
         if self.table_name(space_id) not in self._names():
             return 0

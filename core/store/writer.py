@@ -253,6 +253,18 @@ class StoreWriter:
             self.chunks.delete_docs(space_id, doc_ids)
             self.vectors.invalidate(space_id)
 
+    def rekey(self, space_id: str, keys: dict[str, tuple[list[str], list[str], list[str]]], doc_ids: list[str],
+              version: int) -> None:
+        """New key lists (ids, terms, aspects) for stored passages, by chunk id (biny doctor --repair).
+
+        The passages are rewritten in one Lance commit, then the documents' key version is recorded: a
+        failure between the two leaves the documents reported as outdated, and re-keying again is harmless.
+        """
+        with self._write():
+            self.chunks.rekey(space_id, keys)
+            self.catalog.set_keys_version(doc_ids, version)
+            self.vectors.invalidate(space_id)
+
     def replace_space_vectors(
         self, space: SpaceRow, records: list[ChunkRecord], vectors: Vectors, model: str, dim: int
     ) -> None:

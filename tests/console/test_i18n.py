@@ -190,3 +190,40 @@ def test_english_without_a_choice_on_an_english_system() -> None:
     assert i18n.chosen(settings) == "zh_CN"
     i18n.remember(settings, "")
     settings.clear()
+
+
+def test_the_data_check_names_an_outdated_index_in_chinese(qtbot, chinese: None, engine: Engine,  # type: ignore[no-untyped-def]
+                                                           tmp_path: Path) -> None:
+    """Documents indexed by an older version (core/ingest/keys.py): the finding and its repair read in Chinese."""
+    manual = tmp_path / "泵站手册.md"
+    manual.write_text("# 泵站维护\n\n一号水泵每六周由夜班检修一次，记录压力和振动数据。", encoding="utf-8")
+    engine.create_space("泵站", encrypted=False)
+    engine.ingest("泵站", [manual])
+    row = engine.folder.catalog.space("泵站")
+    [doc] = engine.documents("泵站")
+    stored = {r.chunk_id: (r.ids, r.terms, r.aspects) for r in engine.document_chunks("泵站", doc.doc_id)}
+    engine.folder.writer.rekey(row.space_id, stored, [doc.doc_id], 0)  # as a folder written before versions
+    window = MainWindow(engine, "泵站", QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    window.show_screen([widget for _, widget in window.screens].index(window.settings_screen))
+    st = window.settings_screen
+    st.check_btn.click()
+    qtbot.waitUntil(lambda: st.repair_btn.isEnabled(), timeout=60_000)
+    text = st.check_status.text()
+    assert "由旧版本建立索引" in text and "1 个文档" in text and "biny doctor --repair" in text, text
+    from PySide6.QtWidgets import QScrollArea
+
+    scroll = next(w for w in window.findChildren(QScrollArea) if w.widget() is st)
+    for index, choice in ((1, "light"), (2, "dark")):
+        st.appearance.setCurrentIndex(index)
+        qtbot.wait(100)
+        scroll.ensureWidgetVisible(st.check_status)
+        qtbot.wait(50)
+        window.grab().save(str(tmp_path / f"doctor_outdated_{choice}.png"))
+    st.repair_btn.click()
+    qtbot.waitUntil(lambda: st.check_btn.isEnabled() and not st.repair_btn.isEnabled(), timeout=60_000)
+    assert "已修复" in st.check_status.text() and "已根据存储的文本重新建立索引" in st.check_status.text()
+    assert engine.documents("泵站")[0].keys_version > 0
+    wait_all()

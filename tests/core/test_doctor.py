@@ -13,8 +13,10 @@ import pytest
 
 from biny.core.cli import main
 from biny.core.engine import Engine
+from biny.core.ingest.keys import KEYS_VERSION, passage_keys
 from biny.core.services.doctor import passage_counts
 from biny.core.store.guard import writing
+from biny.core.text.terms import STEM_MARK, query_terms
 from tests.conftest import corpus
 
 
@@ -108,3 +110,84 @@ def test_invalid_vectors_count_against_their_document() -> None:
     vectors[3, 0] = np.inf
     have, bad = passage_counts(["a", "a", "b", "b"], vectors)
     assert have == {"a": 2, "b": 2} and bad == {"b": 2}
+
+
+def _age(engine: Engine, name: str) -> list[str]:
+    """Store a space's passages as a version before ``KEYS_VERSION`` did (no stems, no language marks) and
+    record version 0, as a data folder written then holds them. Returns the doc ids."""
+    row, crypto = engine.folder.catalog.space(name), engine.crypto(name)
+    docs = engine.documents(name)
+    keys = {}
+    for doc in docs:
+        title = crypto.open_meta(doc).title
+        for rec in engine.folder.chunks.doc_chunks(row.space_id, doc.doc_id):
+            k = passage_keys(crypto.open_record(rec).text, title)
+            keys[rec.chunk_id] = crypto.seal_keys(k.ids, [w for w in k.terms if not w.startswith(STEM_MARK)],
+                                                  [a for a in k.aspects if not a.startswith("lang:")])
+    engine.folder.writer.rekey(row.space_id, keys, [d.doc_id for d in docs], 0)
+    return [d.doc_id for d in docs]
+
+
+def _stored(engine: Engine, name: str) -> dict[str, tuple[list[str], list[str], list[str], list[float]]]:
+    row = engine.folder.catalog.space(name)
+    return {rec.chunk_id: (rec.ids, rec.terms, rec.aspects, [float(x) for x in vec])
+            for doc in engine.documents(name)
+            for rec, vec in engine.folder.chunks.doc_vectors(row.space_id, doc.doc_id)}
+
+
+RUSSIAN = ("В игрушечных паровых машинах нагревательным элементом часто служит спиртовка. Паровые машины "
+           "приводили в движение фабрики и железные дороги XIX века.")
+
+
+def test_passages_indexed_by_an_older_version_are_found_and_indexed_again(engine: Engine, tmp_path: Path) -> None:
+    """A space ingested before stems and language marks: reported, then re-keyed from the stored text alone —
+    the same passages, vectors and text, keys as ingest computes them now, and stems matching again."""
+    from biny.core.retrieve import lexical
+
+    space_id, a, _ = _space(engine, tmp_path)
+    ru = tmp_path / "паровые машины.txt"
+    ru.write_text(RUSSIAN, encoding="utf-8")
+    assert engine.ingest("s", [ru]).ok
+    fresh = _stored(engine, "s")
+    assert any(STEM_MARK in w for _, terms, _, _ in fresh.values() for w in terms)
+    assert {d.keys_version for d in engine.documents("s")} == {KEYS_VERSION}
+    doc_ids = _age(engine, "s")
+    aged = _stored(engine, "s")
+    assert aged.keys() == fresh.keys() and not any(STEM_MARK in w for _, terms, _, _ in aged.values() for w in terms)
+    q = "Какой нагревательный элемент используют в игрушечной паровой машине?"
+    vm = engine.vectors.get(space_id, engine.catalog.known_doc_ids_active(space_id), 384)
+    assert lexical.units(query_terms(q), vm, engine.crypto("s").blind) == query_terms(q)  # whole words only
+
+    [f] = engine.doctor.check("s").findings
+    n = sum(d.chunks for d in engine.documents("s"))
+    assert f.kind == "outdated" and f"3 document(s), {n} passage(s)" in f.detail and "--repair" in f.action
+    a.unlink()  # no source file is needed: the stored text is
+    fixed = engine.doctor.check("s", repair=True)
+    assert fixed.healthy and fixed.findings[0].repaired
+    assert _stored(engine, "s") == fresh, "keys as ingest computes them; vectors and chunk ids unchanged"
+    assert {d.keys_version for d in engine.documents("s")} == {KEYS_VERSION}
+    assert {d.doc_id for d in engine.documents("s")} == set(doc_ids) and engine.doctor.check("s").findings == []
+    vm = engine.vectors.get(space_id, engine.catalog.known_doc_ids_active(space_id), 384)
+    assert {"~нагре", "~элеме"} <= lexical.units(query_terms(q), vm, engine.crypto("s").blind)
+    assert "спиртовка" in engine.ask("s", q).chunks[0].text
+
+
+def test_an_encrypted_space_is_indexed_again_only_when_unlocked(engine: Engine, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    engine.create_space("sealed", encrypted=True)
+    ru = tmp_path / "паровые машины.txt"
+    ru.write_text(RUSSIAN, encoding="utf-8")
+    assert engine.ingest("sealed", [ru]).ok
+    fresh = _stored(engine, "sealed")
+    assert not any(w.startswith(("~", "lang:")) for _, terms, aspects, _ in fresh.values() for w in terms + aspects)
+    _age(engine, "sealed")
+    assert _stored(engine, "sealed") != fresh
+    monkeypatch.delenv("BINY_PASSPHRASE")
+    engine.lock_all()
+    [f] = engine.doctor.check("sealed", repair=True).findings
+    assert f.kind == "locked" and not f.repaired and "BINY_PASSPHRASE" in f.action
+    assert {d.keys_version for d in engine.folder.catalog.documents(engine.folder.catalog.space("sealed").space_id)} \
+        == {0}, "nothing written without the key"
+    engine.unlock("sealed", "test passphrase — not a real secret")
+    assert engine.doctor.check("sealed", repair=True).healthy
+    assert _stored(engine, "sealed") == fresh, "blinded keys, as ingest stores them"
