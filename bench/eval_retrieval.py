@@ -71,6 +71,14 @@ class Question:
     answer_in: Callable[[str], bool] | None = None  # does one chunk text contain the answer?
 
 
+def in_traditional(questions: list[Question]) -> list[Question]:
+    """The same questions written in Traditional Chinese characters (OpenCC s2t); the material stays Simplified."""
+    import opencc
+
+    convert = opencc.OpenCC("s2t").convert
+    return [replace(q, text=convert(q.text)) for q in questions]
+
+
 # ---- spaces ---------------------------------------------------------------------------------------
 def build_spaces(eng: Engine, work: Path, n: int, rng: random.Random) -> dict[str, list[Path]]:
     spaces: dict[str, list[Path]] = {}
@@ -279,6 +287,7 @@ VARIANTS: dict[str, dict[str, bool]] = {
     "no knowledge refs": {"knowledge_refs": False},
     "no language marks": {"by_language": False},
     "no cross-script gap": {"cross_script_gap": 0.0},
+    "no shared numbers/names": {"shared_terms": False},
     "paraphrase override 1.5": {"lexical_override": 1.5},
     "no identifiers": {"use_identifiers": False},
     "no second pass": {"use_second_pass": False},
@@ -320,7 +329,7 @@ def main() -> int:
             ("XQuAD zh→zh", "xquad-zh", xq_zh, "answer"),
             ("XQuAD zh→en", "xquad-en", xq_zh_en, "answer"),
             ("CMRC dev zh", "cmrc", cmrc, "answer"),
-            ("laws: articles", "laws", law_questions(args.n, rng), "ident"),
+            ("laws: articles", "laws", laws := law_questions(args.n, rng), "ident"),
             ("PEPs by number", "peps", pep_questions(min(args.n, 140), rng), "ident"),
             ("RFC index rows", "rfc", rfc_questions(min(args.n, 150), rng), "ident"),
             ("unanswerable: XQuAD-en q → laws", "laws", xq_en, "unans"),
@@ -346,6 +355,11 @@ def main() -> int:
         sets += [("unanswerable: CMRC other articles → cmrc", "cmrc", other, "unans"),
                  ("unanswerable: CMRC other articles → mixed", "mixed", other, "unans"),
                  ("unanswerable: CMRC other articles → xquad-en", "xquad-en", other, "unans")]
+        # One language, two written forms: the Chinese questions in Traditional characters (issue 20).
+        sets += [("Traditional: XQuAD zh→zh", "xquad-zh", in_traditional(xq_zh), "answer"),
+                 ("Traditional: CMRC dev zh", "cmrc", in_traditional(cmrc), "answer"),
+                 ("Traditional: laws: articles", "laws", in_traditional(laws), "ident"),
+                 ("Traditional: CMRC other articles → cmrc", "cmrc", in_traditional(other), "unans")]
         for lang in LANGUAGES:
             sets += language_sets(lang, args.n)
         base = eng.retrieval_params(args.k)

@@ -73,6 +73,10 @@ class RetrievalSettings:
     # nearest of them. Measured: Chinese questions over English articles 4.54 → 3.54 passages, answers
     # 0.870 → 0.865; 0 switches it off.
     cross_script_gap: float = 2.5
+    # Issue 20: numbers (3+ digits) and, in a question not written in Latin letters, its Latin-script words are
+    # written alike in every language: when the question has some, a passage in another script or language
+    # must hold one of them to be kept.
+    shared_terms: bool = True
     # Issue 20: a passage this many reference spreads inside its distance cut keeps its place whatever
     # words it shares — a paraphrase shares few. Off by default: at 1.5, paraphrased Chinese questions
     # 0.750 → 0.812 answered and same-corpus refusal 0.765 → 0.755, but in a space of near-alike text

@@ -16,10 +16,11 @@ from biny.core.text.identifiers import chunk_keys
 from biny.core.text.language import language_marks
 from biny.core.text.terms import index_terms
 
-KEYS_VERSION = 1
+KEYS_VERSION = 2
 """0: recorded before versions were (whole words without stems, words split at combining marks, no language
 marks). 1: words keep their combining marks, Thai/Lao/Myanmar/Khmer as 4-grams, 5-letter stems, the language of
-Latin-script passages (issue 20)."""
+Latin-script passages (issue 20). 2: digits of every script stored as 0–9 (numbers are evidence across
+scripts), Traditional Chinese characters as Simplified ones."""
 
 
 @dataclass(frozen=True, slots=True)

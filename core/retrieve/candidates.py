@@ -67,6 +67,9 @@ class RetrievalParams:
     # Passages in another script than the question's: kept only within this many reference spreads of the
     # nearest of them (threshold.cross_script_gap); 0 = off.
     cross_script_gap: float = 2.5
+    # Passages in another script or language must hold one of the question's numbers or Latin-script names, when
+    # it has any (threshold.shared_terms_check).
+    shared_terms: bool = True
     # An explicit cut (console control, experiments); None = from the measured reference.
     max_distance: float | None = None
     max_chars: int = 12000

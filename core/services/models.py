@@ -13,6 +13,7 @@ import numpy as np
 from biny.core.config import Settings, save_settings
 from biny.core.embed.base import Embedder, Vectors
 from biny.core.embed.factory import make_embedder
+from biny.core.embed.han import OneHanForm
 from biny.core.errors import ModelMismatch
 from biny.core.i18n import t
 from biny.core.llm.base import ChatModel
@@ -41,6 +42,8 @@ class Models:
         with self._embedder_lock:
             if self._embedder is None:
                 self._embedder = make_embedder(self.settings.embedding.model, self.settings.embedding)
+            if not isinstance(self._embedder, OneHanForm):
+                self._embedder = OneHanForm(self._embedder)  # Chinese in one written form (embed/han.py)
             return self._embedder
 
     def embed_queries(self, texts: list[str]) -> Vectors:

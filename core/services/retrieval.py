@@ -111,7 +111,7 @@ class Retriever:
             lexical_min=r.lexical_min, lexical_familiar=r.lexical_familiar, lexical_rescue=r.lexical_rescue,
             rescue_quantile=r.rescue_quantile, local_cut=r.local_cut, local_margin=r.local_margin,
             knowledge_refs=r.knowledge_refs, knowledge_margin=r.knowledge_margin, by_language=r.by_language,
-            cross_script_gap=r.cross_script_gap,
+            cross_script_gap=r.cross_script_gap, shared_terms=r.shared_terms,
             lexical_override=r.lexical_override,
             pool_per_script=r.pool_per_script, max_distance=max_distance, max_chars=r.max_context_chars,
             max_tokens=r.max_context_tokens,

@@ -17,10 +17,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
+# Traditional characters beside the simplified ones (兩, 萬; 條, 項, 節, 編 below): 「第十八條」 is article 18 too.
+_CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5,
               "六": 6, "七": 7, "八": 8, "九": 9}
-_CN_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
-_CN_NUM = "零〇一二两三四五六七八九十百千万"
+_CN_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000, "萬": 10000}
+_CN_NUM = "零〇一二两兩三四五六七八九十百千万萬"
 
 
 def cn_to_int(text: str) -> int | None:
@@ -47,8 +48,9 @@ def cn_to_int(text: str) -> int | None:
 
 _NUM = rf"([0-9０-９]+|[{_CN_NUM}]+)"
 # Chinese structural references: 第十八条之一, 第 3 款, 第二章, 第五编 …
-_CN_REF = re.compile(rf"第\s*{_NUM}\s*(条|款|项|章|节|编|部分)(?:\s*之\s*{_NUM})?")
-_CN_KIND = {"条": "art", "款": "para", "项": "item", "章": "chap", "节": "sec", "编": "book", "部分": "part"}
+_CN_REF = re.compile(rf"第\s*{_NUM}\s*(条|條|款|项|項|章|节|節|编|編|部分)(?:\s*之\s*{_NUM})?")
+_CN_KIND = {"条": "art", "條": "art", "款": "para", "项": "item", "項": "item", "章": "chap", "节": "sec", "節": "sec",
+            "编": "book", "編": "book", "部分": "part"}
 # Western structural references.
 _EN_REF = re.compile(
     r"(?<![A-Za-z])(Article|Art\.|Section|Sec\.|§|Part|Chapter|Clause|Paragraph|Annex|Appendix)\s*"

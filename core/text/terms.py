@@ -74,9 +74,44 @@ STOPWORDS = frozenset(
 _OPTIONAL_MARKS = re.compile(r"[\u064b-\u065f\u0670\u0640\u0591-\u05c7]")
 
 
+# Digits of every script as 0–9: Arabic-Indic "١٩٣٩", Devanagari "१९३९" and Thai "๑๙๓๙" are the year 1939 written
+# in Latin digits elsewhere (NFKC folds only full-width ones) — numbers are evidence across scripts (issue 20).
+_DIGITS = {c: str(unicodedata.digit(chr(c))) for c in range(0x80, 0x10000) if unicodedata.category(chr(c)) == "Nd"}
+
+
+_HAN_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
 def fold(text: str) -> str:
-    """NFKC, lower case and no optional vowel points: the form terms are stored and compared in."""
-    return _OPTIONAL_MARKS.sub("", unicodedata.normalize("NFKC", text).lower())
+    """NFKC, lower case, digits as 0–9, Chinese characters in their simplified form and no optional vowel points:
+    the form terms are stored and compared in."""
+    text = unicodedata.normalize("NFKC", text).lower().translate(_DIGITS)
+    if _HAN_CHAR.search(text):
+        text = simplified(text)
+    return _OPTIONAL_MARKS.sub("", text)
+
+
+def simplified(text: str) -> str:
+    """Traditional Chinese characters as simplified ones (OpenCC's t2s: characters, and phrases where a character
+    maps to several). A question written in Traditional characters over Simplified material shares few of its
+    bigrams with the answer: measured on XQuAD zh (8 articles, 225 questions, bench/README.md), answers 0.98
+    as written, 0.48 when the same questions were written in Traditional characters."""
+    convert = _t2s()
+    return convert(text) if convert is not None else text
+
+
+@functools.cache
+def _t2s() -> Callable[[str], str] | None:
+    try:
+        import opencc
+    except ImportError:  # pragma: no cover - a declared dependency
+        return None
+    try:
+        converter = opencc.OpenCC("t2s")
+    except (RuntimeError, ValueError, OSError):  # a damaged install: text is compared as written
+        return None
+    convert: Callable[[str], str] = converter.convert
+    return convert
 
 
 def terms_of(text: str) -> set[str]:

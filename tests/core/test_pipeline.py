@@ -347,7 +347,8 @@ def test_question_terms_keep_chinese_words_not_their_seams() -> None:
     assert {"计算", "复杂", "杂性", "论对", "对计"} <= terms_of("计算复杂性理论对计算问题")
     # Other scripts are untouched by the segmenter.
     assert query_terms("Which RFC defines HTTP semantics?") == {"rfc", "defines", "http", "semantics"}
-    assert {"東京", "タワ", "ワー"} <= query_terms("東京タワーの高さは")
+    # Kanji are compared in the one form every Chinese character is folded to (東京 → 东京), in passages alike.
+    assert {"东京", "タワ", "ワー"} <= query_terms("東京タワーの高さは") & terms_of("東京タワーは333メートル")
 
 
 def test_terms_of_scripts_with_combining_marks_inflections_and_no_spaces() -> None:
@@ -690,3 +691,73 @@ def test_a_passage_far_inside_its_cut_keeps_its_place_whatever_words_it_shares()
     assert (threshold.verdict(beyond, words, params) or "").startswith("beyond the distance cut")
     off = replace(words, inside_by=None)
     assert "shares 5%" in (threshold.verdict(far, off, params) or "")  # switched off: the words judge it
+
+
+def test_numbers_and_latin_names_are_evidence_across_scripts(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Issue 20: a Chinese question over English articles — a passage must hold one of the question's numbers (or
+    Latin-script names) to be kept: the answer holds its year, the neighbours the cut let through do not."""
+    import json
+
+    assert terms_of("١٩٣٩ ๑๙๓๙ १९३९ １９３９") == {"1939"}  # digits of every script are read as 0–9
+    assert threshold.shared_terms("1939年华沙的BMW工厂生产了多少辆车？", "han") == {"1939", "bmw"}
+    assert threshold.shared_terms("How many cars did the BMW plant in Warsaw build in 1939?", "latin") == {"1939"}
+    assert threshold.shared_terms("19世纪华沙有多少人？", "han") == set()  # two digits: a century, an age, a count
+    home = tmp_path_factory.mktemp("zh_en")
+    en = json.loads(corpus("xquad", "xquad.en.json").read_text(encoding="utf-8"))["data"]
+    zh = json.loads(corpus("xquad", "xquad.zh.json").read_text(encoding="utf-8"))["data"]
+    files = []
+    for i in range(6):
+        f = home / f"en{i}.txt"
+        f.write_text("\n\n".join(p["context"] for p in en[i]["paragraphs"]), encoding="utf-8")
+        files.append(f)
+    answers = {qa["id"]: qa["answers"][0]["text"] for a in en for p in a["paragraphs"] for qa in p["qas"]}
+    asked = {qa["question"].strip(): answers[qa["id"]] for a in zh for p in a["paragraphs"] for qa in p["qas"]}
+    eng = Engine.open(home / "home", settings=Settings(), embedder=CountingEmbedder())
+    try:
+        eng.create_space("s", encrypted=False)
+        assert eng.ingest("s", files).ok
+        off = replace(eng.retrieval_params(), shared_terms=False)
+        q = "1901 年华沙居民中天主教徒的比例是多少？"  # en[1] (Warsaw)
+        result = eng.ask("s", q)
+        assert result.chunks and all("1901" in h.text for h in result.chunks)
+        assert any(asked[q] in h.text for h in result.chunks)
+        stage = result.trace.stage("threshold")
+        assert stage is not None and "must hold one of the question's numbers or Latin-script names (1901)" \
+            in stage.summary
+        # About an article the space lacks (XQuAD's Jacksonville): the cut keeps passages, none holds its year.
+        q = "1564年建立的法国殖民地叫什么名字?"
+        assert q in asked and eng.ask("s", q, params=off).chunks
+        refused = eng.ask("s", q)
+        stage = refused.trace.stage("threshold")
+        assert refused.chunks == [] and stage is not None
+        assert any("holds none of the question's numbers or Latin-script names (1564)" in d.reason
+                   for d in stage.dropped)
+    finally:
+        eng.close()
+
+
+def test_a_question_in_traditional_characters_is_asked_as_in_simplified(
+        laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    """Issue 20: the same question written in Traditional Chinese over Simplified material — its words (bigrams),
+    its identifiers (第四十四條) and its vector (embed/han.py) are those of the Simplified question, so the same
+    passages come back at the same distances. Japanese keeps its kanji as written for the model."""
+    import opencc
+
+    from biny.core.embed.han import one_form
+    from biny.core.text.terms import fold
+
+    eng, _ = laws
+    to_traditional = opencc.OpenCC("s2t").convert
+    assert fold("勞動者每日工作時間不超過八小時") == "劳动者每日工作时间不超过八小时"
+    assert one_form("図書館で勉強する") == "図書館で勉強する" and one_form("圖書館") == "图书馆"
+    assert {i.key for i in extract("第四十四條、第十八條之一、第二編")} == {"art:44", "art:18-1", "book:2"}
+    for question in ("劳动法第四十四条规定了什么？", "劳动者每日工作时间不超过多少小时？", "继承从什么时候开始？"):
+        written = to_traditional(question)
+        assert written != question
+        same, trad = eng.ask("laws", question), eng.ask("laws", written)
+        assert same.chunks and [(h.chunk_id, round(h.distance, 5)) for h in trad.chunks] == \
+            [(h.chunk_id, round(h.distance, 5)) for h in same.chunks]
+        assert [h.pinned for h in trad.chunks] == [h.pinned for h in same.chunks]
+    vectors = eng.embedder.embed_queries(["華沙的人口是多少？", "华沙的人口是多少？"])
+    assert float(vectors[0] @ vectors[1]) == pytest.approx(1.0, abs=1e-6)
+    assert eng.embedder.passages_embedded > 0  # the runtime's own attributes stay reachable through the wrapper
