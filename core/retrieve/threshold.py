@@ -197,13 +197,18 @@ def shared_terms_check(query: str, pool: list[Candidate], reasons: dict[int, str
     if not params.shared_terms or not words.cross_script or not params.use_threshold \
             or params.max_distance is not None:
         return ""
-    names = shared_terms(query, words.evidence.script)
+    # A Latin-script word the space holds nowhere says nothing about one passage: a name misspelt ("Abilene" asked
+    # as "ableine"), or one the material lacks — which distance already judges. A number is asked regardless.
+    names = {n for n in shared_terms(query, words.evidence.script) if n.isdigit() or vm.df.get(blind(n), 0) > 0}
     if not names:
         return ""
     coded = [blind(n) for n in names]
     listed = ", ".join(sorted(names))
+    # A document names its year or subject once, not in every passage: one of its candidates holding a shared term
+    # vouches for the others (a Super Bowl article's passages about "the 2015 season" that say "that season").
+    vouched = {c.doc_id for c in pool if any(n in vm.terms[c.row] for n in coded)}
     for c in pool:
-        if c.row in words.cross_script and reasons[c.row] is None and not any(n in vm.terms[c.row] for n in coded):
+        if c.row in words.cross_script and reasons[c.row] is None and c.doc_id not in vouched:
             reasons[c.row] = t("in another script or language and holds none of the question's numbers or "
                                "Latin-script names ({names})").format(names=listed)
     return t("passages in another script or language must hold one of the question's numbers or Latin-script "

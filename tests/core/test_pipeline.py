@@ -699,6 +699,8 @@ def test_numbers_and_latin_names_are_evidence_across_scripts(tmp_path_factory: p
     import json
 
     assert terms_of("١٩٣٩ ๑๙๓๙ १९३९ １９３９") == {"1939"}  # digits of every script are read as 0–9
+    # A name meets its possessive ("BSkyB" in a Chinese question, "BSkyB's" in the English passage).
+    assert {"bskyb", "bskyb's", "homme"} <= terms_of("BSkyB's channels, l'homme") and "s" not in terms_of("BSkyB's")
     assert threshold.shared_terms("1939年华沙的BMW工厂生产了多少辆车？", "han") == {"1939", "bmw"}
     assert threshold.shared_terms("How many cars did the BMW plant in Warsaw build in 1939?", "latin") == {"1939"}
     assert threshold.shared_terms("19世纪华沙有多少人？", "han") == set()  # two digits: a century, an age, a count
@@ -724,6 +726,9 @@ def test_numbers_and_latin_names_are_evidence_across_scripts(tmp_path_factory: p
         stage = result.trace.stage("threshold")
         assert stage is not None and "must hold one of the question's numbers or Latin-script names (1901)" \
             in stage.summary
+        # A Latin-script word the space holds nowhere (a misspelt name) is not asked; the number still is.
+        odd = eng.ask("s", "Xqzvbn在1901年的人口是多少？").trace.stage("threshold")
+        assert odd is not None and "Latin-script names (1901)" in odd.summary
         # About an article the space lacks (XQuAD's Jacksonville): the cut keeps passages, none holds its year.
         q = "1564年建立的法国殖民地叫什么名字?"
         assert q in asked and eng.ask("s", q, params=off).chunks
