@@ -103,16 +103,26 @@ def chinese() -> Iterator[None]:
     core_set_language(None)
 
 
-def test_every_screen_speaks_chinese(qtbot, chinese: None, engine: Engine,  # type: ignore[no-untyped-def]
-                                     tmp_path: Path) -> None:
+def _pump_station(engine: Engine, tmp_path: Path) -> None:
+    """A space "泵站" holding one short Chinese manual."""
     manual = tmp_path / "泵站手册.md"
     manual.write_text("# 泵站维护\n\n一号水泵每六周由夜班检修一次，记录压力和振动数据。", encoding="utf-8")
     engine.create_space("泵站", encrypted=False)
     engine.ingest("泵站", [manual])
+
+
+def _window(qtbot, engine: Engine, tmp_path: Path) -> MainWindow:  # type: ignore[no-untyped-def]
     window = MainWindow(engine, "泵站", QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(window)
     window.resize(1280, 800)
     window.show()
+    return window
+
+
+def test_every_screen_speaks_chinese(qtbot, chinese: None, engine: Engine,  # type: ignore[no-untyped-def]
+                                     tmp_path: Path) -> None:
+    _pump_station(engine, tmp_path)
+    window = _window(qtbot, engine, tmp_path)
     qtbot.waitUntil(ops.idle, timeout=60_000)
     assert window.windowTitle() == "biny 控制台"
     seen: list[tuple[str, str]] = []
@@ -195,18 +205,12 @@ def test_english_without_a_choice_on_an_english_system() -> None:
 def test_the_data_check_names_an_outdated_index_in_chinese(qtbot, chinese: None, engine: Engine,  # type: ignore[no-untyped-def]
                                                            tmp_path: Path) -> None:
     """Documents indexed by an older version (core/ingest/keys.py): the finding and its repair read in Chinese."""
-    manual = tmp_path / "泵站手册.md"
-    manual.write_text("# 泵站维护\n\n一号水泵每六周由夜班检修一次，记录压力和振动数据。", encoding="utf-8")
-    engine.create_space("泵站", encrypted=False)
-    engine.ingest("泵站", [manual])
+    _pump_station(engine, tmp_path)
     row = engine.folder.catalog.space("泵站")
     [doc] = engine.documents("泵站")
     stored = {r.chunk_id: (r.ids, r.terms, r.aspects) for r in engine.document_chunks("泵站", doc.doc_id)}
     engine.folder.writer.rekey(row.space_id, stored, [doc.doc_id], 0)  # as a folder written before versions
-    window = MainWindow(engine, "泵站", QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat))
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.show()
+    window = _window(qtbot, engine, tmp_path)
     window.show_screen([widget for _, widget in window.screens].index(window.settings_screen))
     st = window.settings_screen
     st.check_btn.click()
