@@ -188,12 +188,13 @@ def shared_terms(question: str, script: str) -> set[str]:
 
 
 def shared_terms_check(query: str, pool: list[Candidate], reasons: dict[int, str | None], words: WordCheck,
-                       params: RetrievalParams, vm: VectorMatrix, blind: BlindIndex) -> str:
+                       params: RetrievalParams, vm: VectorMatrix, blind: BlindIndex,
+                       data: dict[str, object] | None = None) -> str:
     """Passages in another script or language than the question's, kept by their cut, must hold one of its
     ``shared_terms`` when it has any (issue 20). Words cannot judge there and the model's distances bunch
     together; a number or a Latin-script name is the one thing both sides write the same way (measured on XQuAD:
     of the questions with one, 91–94 % have it in the English paragraph answering them). Returns a sentence for
-    the trace."""
+    the trace; ``data`` receives the terms asked and the candidates holding one."""
     if not params.shared_terms or not words.cross_script or not params.use_threshold \
             or params.max_distance is not None:
         return ""
@@ -206,7 +207,10 @@ def shared_terms_check(query: str, pool: list[Candidate], reasons: dict[int, str
     listed = ", ".join(sorted(names))
     # A document names its year or subject once, not in every passage: one of its candidates holding a shared term
     # vouches for the others (a Super Bowl article's passages about "the 2015 season" that say "that season").
-    vouched = {c.doc_id for c in pool if any(n in vm.terms[c.row] for n in coded)}
+    holding = [c for c in pool if any(n in vm.terms[c.row] for n in coded)]
+    vouched = {c.doc_id for c in holding}
+    if data is not None:
+        data["shared_terms"] = {"terms": sorted(names), "holding": [c.chunk_id for c in holding]}
     for c in pool:
         if c.row in words.cross_script and reasons[c.row] is None and c.doc_id not in vouched:
             reasons[c.row] = t("in another script or language and holds none of the question's numbers or "
@@ -243,8 +247,9 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
         how += "; " + t("the question reads as language {language}: passages in other languages are not asked for "
                         "its words").format(language=words.language)
     reasons = {c.row: verdict(c, words, params, c.row in encyclopedic) for c in pool}
+    shared: dict[str, object] = {}
     # Shared numbers and names first: the gap is then measured from the nearest passage that holds one.
-    for extra in (shared_terms_check(query, pool, reasons, words, params, vm, blind),
+    for extra in (shared_terms_check(query, pool, reasons, words, params, vm, blind, shared),
                   cross_script_gap(pool, reasons, words, params, ref)):
         how += f"; {extra}" if extra else ""
     kept = [c for c in pool if reasons[c.row] is None]
@@ -257,6 +262,7 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
               "cuts": {c.chunk_id: round(c.cut, 4) for c in pool if c.cut is not None},
               # Passages whose cut also counts the encyclopedia questions (issue 20); the rest: everyday only.
               "encyclopedia_reference": [vm.chunk_ids[r] for r in sorted(encyclopedic)],
+              **shared,  # the question's numbers and Latin-script names asked across scripts, and who held one
               "lexical": {"applies": words.applies, "known_share": round(words.evidence.known_share, 3),
                           "script_familiarity": round(words.familiar, 3),
                           "other_script": [vm.chunk_ids[r] for r in sorted(words.other_script)],

@@ -726,6 +726,8 @@ def test_numbers_and_latin_names_are_evidence_across_scripts(tmp_path_factory: p
         stage = result.trace.stage("threshold")
         assert stage is not None and "must hold one of the question's numbers or Latin-script names (1901)" \
             in stage.summary
+        held = stage.data["shared_terms"]
+        assert held["terms"] == ["1901"] and {h.chunk_id for h in result.chunks} <= set(held["holding"])
         # A Latin-script word the space holds nowhere (a misspelt name) is not asked; the number still is.
         odd = eng.ask("s", "Xqzvbn在1901年的人口是多少？").trace.stage("threshold")
         assert odd is not None and "Latin-script names (1901)" in odd.summary
