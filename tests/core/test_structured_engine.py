@@ -93,7 +93,7 @@ def test_the_proposal_keeps_the_real_fields_and_drops_a_rare_one_with_its_figure
 
 
 def test_build_embeds_nothing_values_are_verbatim_and_encrypted_values_are_sealed(eng: Engine) -> None:
-    embedder = eng.embedder
+    embedder = eng.models.embedder.inner  # the runtime behind the one-written-form wrapper (core/embed/han.py)
     assert isinstance(embedder, CountingEmbedder)
     before = embedder.passages_embedded
     info = eng.index.build("books", exact=["IMAGE_URL", "isbn"])
@@ -127,7 +127,7 @@ def test_archive_delete_and_reingest_keep_the_table_in_step(eng: Engine, tmp_pat
     eng.set_document_status("books", king, "active")
     assert eng.ask("books", q).structured.result == before.result  # type: ignore[union-attr]
     # One row edited in the source: only that row is embedded again, and the index follows.
-    embedder = eng.embedder
+    embedder = eng.models.embedder.inner  # the runtime behind the one-written-form wrapper (core/embed/han.py)
     assert isinstance(embedder, CountingEmbedder)
     path = tmp_path / "books.csv"
     data = _books_csv(path, edit={0: {"authors": "J.K. Rowling"}})
