@@ -151,23 +151,26 @@ class Doctor:
 
     def _rekey(self, row: SpaceRow, docs: list[DocumentRow], crypto: SpaceCrypto) -> None:
         """Each passage's keys computed again from its stored (in an encrypted space, opened) text and its
-        document's title, as ingest computes them now; written in batches, each one Lance commit."""
+        document's title, as ingest computes them now; read and written in batches of about ``REKEY_BATCH``
+        passages — one filtered scan and one Lance commit each, not a scan per document."""
+        batch: list[DocumentRow] = []
+        for i, doc in enumerate(docs):
+            batch.append(doc)
+            if sum(d.chunks for d in batch) >= REKEY_BATCH or i == len(docs) - 1:
+                self._rekey_batch(row, batch, crypto)
+                batch = []
+
+    def _rekey_batch(self, row: SpaceRow, docs: list[DocumentRow], crypto: SpaceCrypto) -> None:
+        titles = {d.doc_id: crypto.open_meta(d).title for d in docs}
+        title_terms = {d: index_terms(title) for d, title in titles.items()}
+        listed = ", ".join(f"'{d}'" for d in titles)  # doc ids are hex: nothing to quote
+        stored = self.folder.chunks.scan(row.space_id, ["chunk_id", "doc_id", "text", "ct"], f"doc_id IN ({listed})")
         keys: dict[str, tuple[list[str], list[str], list[str]]] = {}
-        done: list[str] = []
-        for doc in docs:
-            title = crypto.open_meta(doc).title
-            title_terms = index_terms(title)
-            stored = self.folder.chunks.scan(row.space_id, ["chunk_id", "text", "ct"], f"doc_id = '{doc.doc_id}'")
-            for chunk_id, text, ct in zip(*(stored.column(c).to_pylist() for c in ("chunk_id", "text", "ct")),
-                                          strict=True):
-                plain = passage_keys(crypto.open_text(chunk_id, doc.doc_id, text, ct), title, title_terms)
-                keys[chunk_id] = crypto.seal_keys(plain.ids, plain.terms, plain.aspects)
-            done.append(doc.doc_id)
-            if len(keys) >= REKEY_BATCH:
-                self.folder.writer.rekey(row.space_id, keys, done, KEYS_VERSION)
-                keys, done = {}, []
-        if done:
-            self.folder.writer.rekey(row.space_id, keys, done, KEYS_VERSION)
+        for chunk_id, doc_id, text, ct in zip(*(stored.column(c).to_pylist() for c in ("chunk_id", "doc_id", "text",
+                                                                                        "ct")), strict=True):
+            plain = passage_keys(crypto.open_text(chunk_id, doc_id, text, ct), titles[doc_id], title_terms[doc_id])
+            keys[chunk_id] = crypto.seal_keys(plain.ids, plain.terms, plain.aspects)
+        self.folder.writer.rekey(row.space_id, keys, list(titles), KEYS_VERSION)
 
     def _damaged(self, row: SpaceRow, doc_id: str, detail: str, repair: bool) -> Finding:
         doc = self.folder.catalog.document(doc_id)
