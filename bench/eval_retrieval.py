@@ -288,6 +288,7 @@ VARIANTS: dict[str, dict[str, bool]] = {
     "no language marks": {"by_language": False},
     "no cross-script gap": {"cross_script_gap": 0.0},
     "no shared numbers/names": {"shared_terms": False},
+    "no translated words": {"translated_words": False},
     "paraphrase override 1.5": {"lexical_override": 1.5},
     "no identifiers": {"use_identifiers": False},
     "no second pass": {"use_second_pass": False},

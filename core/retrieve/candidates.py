@@ -70,6 +70,9 @@ class RetrievalParams:
     # Passages in another script or language must hold one of the question's numbers or Latin-script names, when
     # it has any (threshold.shared_terms_check).
     shared_terms: bool = True
+    # English passages must hold renderings of this share of a Chinese question's weight (retrieve/translated.py).
+    translated_words: bool = True
+    translated_min: float = 0.25
     # An explicit cut (console control, experiments); None = from the measured reference.
     max_distance: float | None = None
     max_chars: int = 12000

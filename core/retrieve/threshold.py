@@ -14,6 +14,7 @@ import numpy as np
 
 from biny.core.crypto.blind import BlindIndex
 from biny.core.i18n import t
+from biny.core.retrieve import translated
 from biny.core.retrieve.baseline import Baselines, Distribution, load_questions
 from biny.core.retrieve.candidates import Candidate, RetrievalParams
 from biny.core.retrieve.lexical import LexicalEvidence, evidence, familiarity
@@ -248,10 +249,13 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
                         "its words").format(language=words.language)
     reasons = {c.row: verdict(c, words, params, c.row in encyclopedic) for c in pool}
     shared: dict[str, object] = {}
-    # Shared numbers and names first: the gap is then measured from the nearest passage that holds one.
-    for extra in (shared_terms_check(query, pool, reasons, words, params, vm, blind, shared),
-                  cross_script_gap(pool, reasons, words, params, ref)):
-        how += f"; {extra}" if extra else ""
+    # Shared numbers and names, then translated words: the gap is then measured from the nearest passage that
+    # passed them.
+    how += "".join(f"; {extra}" for extra in (
+        shared_terms_check(query, pool, reasons, words, params, vm, blind, shared),
+        translated.check(query, pool, reasons, words.cross_script, params, vm, blind, shared)
+        if translated.applies(query, params) else "",
+        cross_script_gap(pool, reasons, words, params, ref)) if extra)
     kept = [c for c in pool if reasons[c.row] is None]
     max_d = pool[0].cut if pool and cuts else None
     trace.add(Stage(
@@ -262,7 +266,9 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
               "cuts": {c.chunk_id: round(c.cut, 4) for c in pool if c.cut is not None},
               # Passages whose cut also counts the encyclopedia questions (issue 20); the rest: everyday only.
               "encyclopedia_reference": [vm.chunk_ids[r] for r in sorted(encyclopedic)],
-              **shared,  # the question's numbers and Latin-script names asked across scripts, and who held one
+              # The question's numbers and Latin-script names asked across scripts and who held one; its words
+              # looked up for English passages and each one's share (retrieve/translated.py).
+              **shared,
               "lexical": {"applies": words.applies, "known_share": round(words.evidence.known_share, 3),
                           "script_familiarity": round(words.familiar, 3),
                           "other_script": [vm.chunk_ids[r] for r in sorted(words.other_script)],

@@ -26,7 +26,7 @@ from biny.core.services.structured import StructuredIndex
 from biny.core.store.catalog import DocumentRow, SpaceRow
 from biny.core.store.lance import ChunkRecord
 from biny.core.store.vectors import VectorMatrix
-from biny.core.text import language
+from biny.core.text import dictionary, language
 from biny.core.text.terms import fold, glossary_from_titles
 
 MAX_TURNS = 200  # recent turns kept for "more material"
@@ -57,6 +57,7 @@ class Retriever:
         # space → (generation, what questions are matched against: titles and glossary, as written and folded)
         self._titled: dict[str, tuple[int, _Titles]] = {}
         self._turns: dict[str, _Turn] = {}
+        dictionary.warm()  # and looks a Chinese question's words up for English passages (retrieve/translated.py)
         language.warm()  # the threshold reads a Latin-script question's language (retrieve/threshold.py)
 
     def forget(self, space_id: str) -> None:
@@ -112,6 +113,7 @@ class Retriever:
             rescue_quantile=r.rescue_quantile, local_cut=r.local_cut, local_margin=r.local_margin,
             knowledge_refs=r.knowledge_refs, knowledge_margin=r.knowledge_margin, by_language=r.by_language,
             cross_script_gap=r.cross_script_gap, shared_terms=r.shared_terms,
+            translated_words=r.translated_words, translated_min=r.translated_min,
             lexical_override=r.lexical_override,
             pool_per_script=r.pool_per_script, max_distance=max_distance, max_chars=r.max_context_chars,
             max_tokens=r.max_context_tokens,

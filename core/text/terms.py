@@ -177,7 +177,7 @@ def query_terms(text: str) -> set[str]:
     for run in _HAN_RUN.findall(fold(text)):
         if len(run) < 3:
             continue
-        words = _segment(run)
+        words = segment(run)
         if words is None:
             return terms  # no segmenter: every bigram stays, as stored
         pos = 0
@@ -199,7 +199,7 @@ def is_cjk(term: str) -> bool:
     return bool(_CJK_RUN.match(term))
 
 
-def _segment(run: str) -> list[str] | None:
+def segment(run: str) -> list[str] | None:
     """Chinese word segmentation (jieba's dictionary), loaded on the first Chinese question."""
     segmenter = _segmenter()
     return segmenter(run) if segmenter is not None else None

@@ -693,17 +693,12 @@ def test_a_passage_far_inside_its_cut_keeps_its_place_whatever_words_it_shares()
     assert "shares 5%" in (threshold.verdict(far, off, params) or "")  # switched off: the words judge it
 
 
-def test_numbers_and_latin_names_are_evidence_across_scripts(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Issue 20: a Chinese question over English articles — a passage must hold one of the question's numbers (or
-    Latin-script names) to be kept: the answer holds its year, the neighbours the cut let through do not."""
+@pytest.fixture(scope="module")
+def english_articles(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Engine, dict[str, str]]]:
+    """The first six XQuAD articles in English, in an encrypted space (terms blinded), and each Chinese XQuAD
+    question with its answer's English text."""
     import json
 
-    assert terms_of("١٩٣٩ ๑๙๓๙ १९३९ １９３９") == {"1939"}  # digits of every script are read as 0–9
-    # A name meets its possessive ("BSkyB" in a Chinese question, "BSkyB's" in the English passage).
-    assert {"bskyb", "bskyb's", "homme"} <= terms_of("BSkyB's channels, l'homme") and "s" not in terms_of("BSkyB's")
-    assert threshold.shared_terms("1939年华沙的BMW工厂生产了多少辆车？", "han") == {"1939", "bmw"}
-    assert threshold.shared_terms("How many cars did the BMW plant in Warsaw build in 1939?", "latin") == {"1939"}
-    assert threshold.shared_terms("19世纪华沙有多少人？", "han") == set()  # two digits: a century, an age, a count
     home = tmp_path_factory.mktemp("zh_en")
     en = json.loads(corpus("xquad", "xquad.en.json").read_text(encoding="utf-8"))["data"]
     zh = json.loads(corpus("xquad", "xquad.zh.json").read_text(encoding="utf-8"))["data"]
@@ -715,32 +710,99 @@ def test_numbers_and_latin_names_are_evidence_across_scripts(tmp_path_factory: p
     answers = {qa["id"]: qa["answers"][0]["text"] for a in en for p in a["paragraphs"] for qa in p["qas"]}
     asked = {qa["question"].strip(): answers[qa["id"]] for a in zh for p in a["paragraphs"] for qa in p["qas"]}
     eng = Engine.open(home / "home", settings=Settings(), embedder=CountingEmbedder())
-    try:
-        eng.create_space("s", encrypted=False)
-        assert eng.ingest("s", files).ok
-        off = replace(eng.retrieval_params(), shared_terms=False)
-        q = "1901 年华沙居民中天主教徒的比例是多少？"  # en[1] (Warsaw)
-        result = eng.ask("s", q)
-        assert result.chunks and all("1901" in h.text for h in result.chunks)
-        assert any(asked[q] in h.text for h in result.chunks)
-        stage = result.trace.stage("threshold")
-        assert stage is not None and "must hold one of the question's numbers or Latin-script names (1901)" \
-            in stage.summary
-        held = stage.data["shared_terms"]
-        assert held["terms"] == ["1901"] and {h.chunk_id for h in result.chunks} <= set(held["holding"])
-        # A Latin-script word the space holds nowhere (a misspelt name) is not asked; the number still is.
-        odd = eng.ask("s", "Xqzvbn在1901年的人口是多少？").trace.stage("threshold")
-        assert odd is not None and "Latin-script names (1901)" in odd.summary
-        # About an article the space lacks (XQuAD's Jacksonville): the cut keeps passages, none holds its year.
-        q = "1564年建立的法国殖民地叫什么名字?"
+    eng.create_space("s")
+    assert eng.ingest("s", files).ok
+    yield eng, asked
+    eng.close()
+
+
+def test_numbers_and_latin_names_are_evidence_across_scripts(english_articles: tuple[Engine, dict[str, str]]) -> None:
+    """Issue 20: a Chinese question over English articles — a passage must hold one of the question's numbers (or
+    Latin-script names) to be kept: the answer holds its year, the neighbours the cut let through do not."""
+    assert terms_of("١٩٣٩ ๑๙๓๙ १९३९ １９３９") == {"1939"}  # digits of every script are read as 0–9
+    # A name meets its possessive ("BSkyB" in a Chinese question, "BSkyB's" in the English passage).
+    assert {"bskyb", "bskyb's", "homme"} <= terms_of("BSkyB's channels, l'homme") and "s" not in terms_of("BSkyB's")
+    assert threshold.shared_terms("1939年华沙的BMW工厂生产了多少辆车？", "han") == {"1939", "bmw"}
+    assert threshold.shared_terms("How many cars did the BMW plant in Warsaw build in 1939?", "latin") == {"1939"}
+    assert threshold.shared_terms("19世纪华沙有多少人？", "han") == set()  # two digits: a century, an age, a count
+    eng, asked = english_articles
+    # Translated words off: this test is about numbers and names alone (the next one is about words).
+    off = replace(eng.retrieval_params(), shared_terms=False, translated_words=False)
+    only = replace(off, shared_terms=True)
+    q = "1901 年华沙居民中天主教徒的比例是多少？"  # en[1] (Warsaw)
+    result = eng.ask("s", q, params=only)
+    assert result.chunks and all("1901" in h.text for h in result.chunks)
+    assert any(asked[q] in h.text for h in result.chunks)
+    stage = result.trace.stage("threshold")
+    assert stage is not None and "must hold one of the question's numbers or Latin-script names (1901)" \
+        in stage.summary
+    held = stage.data["shared_terms"]
+    assert held["terms"] == ["1901"] and {h.chunk_id for h in result.chunks} <= set(held["holding"])
+    # A Latin-script word the space holds nowhere (a misspelt name) is not asked; the number still is.
+    odd = eng.ask("s", "Xqzvbn在1901年的人口是多少？", params=only).trace.stage("threshold")
+    assert odd is not None and "Latin-script names (1901)" in odd.summary
+    # About an article the space lacks (XQuAD's Jacksonville): the cut keeps passages, none holds its year.
+    q = "1564年建立的法国殖民地叫什么名字?"
+    assert q in asked and eng.ask("s", q, params=off).chunks
+    refused = eng.ask("s", q, params=only)
+    stage = refused.trace.stage("threshold")
+    assert refused.chunks == [] and stage is not None
+    assert any("holds none of the question's numbers or Latin-script names (1564)" in d.reason
+               for d in stage.dropped)
+
+
+def test_dictionary_renders_a_chinese_questions_words() -> None:
+    """Issue 20: CC-CEDICT lines reduce to the terms ingest stores; a question's informative words are looked up,
+    its question words and everyday compounds skipped, a rare name the dictionary lacks kept as unknown."""
+    from biny.core.text import dictionary
+
+    table = dictionary.parse([
+        "# CC-CEDICT comment line\n",
+        "飛行 飞行 [fei1 xing2] /(of planes etc) to fly/flight/aviation/\n",
+        "体 体 [ti3] /body/form/style/\n",
+        "体 体 [ti1] /see 体己[ti1 ji3]/\n",
+        "蒙特利爾 蒙特利尔 [Meng2 te4 li4 er3] /Montreal, city in Quebec, Canada/\n",
+        "之 之 [zhi1] /(possessive particle, literary equivalent of 的[de5])/of/\n",
+    ])
+    assert table["飞行"] == "aviation flight fly" and table["体"] == "body form style"
+    assert table["蒙特利尔"] == "canada city montreal quebec" and table["之"] == ""  # glossed by stopwords only
+    assert dictionary.available()
+    words = {w.chinese: w.english for w in dictionary.words("谁的到来给了原维京定居者一个共同的身份？")}
+    assert words["定居者"] == ("settler",) and "arrival" in words["到来"]
+    assert words["维京"] == ()  # not in the dictionary, rare in Chinese at large: a name, weighed, never found
+    assert "一个" not in words and "谁" not in words  # an everyday compound, a question word: not weighed
+    assert [w.chinese for w in dictionary.words("什么时候是哪一年？")] == []
+    # Traditional characters are looked up as Simplified, as every term is compared (terms.fold).
+    assert dictionary.words("飛行")[0].english == ("aviation", "flight", "fly", "flying")
+
+
+def test_translated_words_judge_english_passages(english_articles: tuple[Engine, dict[str, str]]) -> None:
+    """Issue 20: a Chinese question's words, looked up, judge English passages kept by distance. A question about
+    an article the space lacks (XQuAD's Southern California, Victoria), kept by its cut without the check, is
+    refused, each drop's reason naming the share; an answerable one keeps its answer, the share recorded."""
+    eng, asked = english_articles
+    off = replace(eng.retrieval_params(), translated_words=False)
+    for q in ("与构成南加州一部分的八个地区有关的名称是什么？", "在墨尔本富人区，哪个政党最强大？"):
         assert q in asked and eng.ask("s", q, params=off).chunks
         refused = eng.ask("s", q)
         stage = refused.trace.stage("threshold")
         assert refused.chunks == [] and stage is not None
-        assert any("holds none of the question's numbers or Latin-script names (1564)" in d.reason
-                   for d in stage.dropped)
-    finally:
-        eng.close()
+        shares = stage.data["translated"]["shares"]
+        assert shares and max(shares.values()) < 0.25
+        assert all("in English and holds renderings of" in d.reason for d in stage.dropped
+                   if d.chunk_id in shares)
+        assert "passages in English must hold renderings of 25%" in stage.summary
+    q = "夏季剧院在哪里？"  # en[1] (Warsaw): the Summer Theatre
+    result = eng.ask("s", q)
+    assert any(asked[q] in h.text for h in result.chunks)
+    stage = result.trace.stage("threshold")
+    assert stage is not None
+    data = stage.data["translated"]
+    assert data["words"] == {"夏季": ["summer"], "剧院": ["theater"]}
+    assert all(data["shares"][h.chunk_id] >= 0.25 for h in result.chunks)
+    # A Japanese question (kana) is not looked up in a Chinese dictionary.
+    japanese = eng.ask("s", "夏の劇場はどこにありますか？").trace.stage("threshold")
+    assert japanese is not None and "translated" not in japanese.data
 
 
 def test_a_question_in_traditional_characters_is_asked_as_in_simplified(

