@@ -186,6 +186,20 @@ def language_sets(lang: str, n: int) -> list[tuple[str, str, list[Question], str
             (f"unanswerable: XQuAD-{lang} q → cmrc", "cmrc", unrelated, "unans")]
 
 
+def english_to_chinese_sets(n: int) -> list[tuple[str, str, list[Question], str]]:
+    """English questions over Chinese text (issue 20, the reverse direction): XQuAD's English questions of the
+    Chinese articles (answer: the Chinese answer span) and of the Chinese encyclopedia (CMRC) that lacks them."""
+    zh = json.loads((CORPORA / "xquad" / "xquad.zh.json").read_text(encoding="utf-8"))
+    en = json.loads((CORPORA / "xquad" / "xquad.en.json").read_text(encoding="utf-8"))
+    zh_answers = {qa["id"]: qa["answers"][0]["text"] for a in zh["data"] for p in a["paragraphs"] for qa in p["qas"]}
+    items = [(qa["question"], zh_answers[qa["id"]]) for a in en["data"] for p in a["paragraphs"] for qa in p["qas"]]
+    random.Random("en-zh20261202").shuffle(items)
+    asked = [Question(q, _in_context(a), None, lambda t, a=a: a in t) for q, a in items[:n]]
+    return [("XQuAD en→zh", "xquad-zh", asked, "answer"),
+            ("unanswerable: XQuAD-en q → cmrc", "cmrc", [Question(q, lambda r: False) for q, _ in items[:n]],
+             "unans")]
+
+
 def cmrc_questions(n: int, rng: random.Random, articles: slice = slice(0, 150)) -> list[Question]:
     """Questions on CMRC dev articles; the space holds the first 150, so later ones are unanswerable."""
     data = json.loads((CORPORA / "cmrc2018" / "cmrc2018_dev.squad.json").read_text(encoding="utf-8"))
@@ -289,6 +303,10 @@ VARIANTS: dict[str, dict[str, bool]] = {
     "no cross-script gap": {"cross_script_gap": 0.0},
     "no shared numbers/names": {"shared_terms": False},
     "no translated words": {"translated_words": False},
+    "translated reach 0": {"translated_reach": 0.0},
+    "translated reach 3": {"translated_reach": 3.0},
+    "rescue 0.4": {"translated_rescue": 0.4},
+    "rescue 0.6": {"translated_rescue": 0.6},
     "paraphrase override 1.5": {"lexical_override": 1.5},
     "no identifiers": {"use_identifiers": False},
     "no second pass": {"use_second_pass": False},
@@ -361,6 +379,7 @@ def main() -> int:
                  ("Traditional: CMRC dev zh", "cmrc", in_traditional(cmrc), "answer"),
                  ("Traditional: laws: articles", "laws", in_traditional(laws), "ident"),
                  ("Traditional: CMRC other articles → cmrc", "cmrc", in_traditional(other), "unans")]
+        sets += english_to_chinese_sets(args.n)
         for lang in LANGUAGES:
             sets += language_sets(lang, args.n)
         base = eng.retrieval_params(args.k)

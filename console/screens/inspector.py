@@ -227,7 +227,12 @@ class InspectorScreen(QWidget):
         assert self.result is not None
         item = QListWidgetItem()
         cut = hit.cut if hit.cut is not None else self.result.max_distance  # each passage has its own cut
-        widget = _HitRow(n, hit, self.result.baseline, cut, more=more, kept_by=kept_by(hit, cut, more=more))
+        stage = self.result.trace.stage("threshold")
+        translated = (stage.data.get("translated") or {}) if stage is not None else {}
+        share = translated.get("shares", {}).get(hit.chunk_id) if hit.chunk_id in translated.get(
+            "kept_beyond_cut", []) else None
+        widget = _HitRow(n, hit, self.result.baseline, cut, more=more,
+                         kept_by=kept_by(hit, cut, more=more, translated=share))
         self.context.addItem(item)
         self.context.setItemWidget(item, widget)
         self._fit_row(item, widget)
@@ -300,9 +305,15 @@ class InspectorScreen(QWidget):
             for h in result.chunks:  # passages in the context were read: their heading is known too
                 if h.heading_path:
                     named[h.chunk_id] = f"{h.document} › {' › '.join(h.heading_path)}"
+            # Issue 20: a passage in the other language judged by the question's looked-up words shows its share.
+            translated = stage.data.get("translated") or {}
+            shares, rescued = translated.get("shares", {}), set(translated.get("kept_beyond_cut", []))
             for cid in stage.kept[:60]:
                 d = dist.get(cid)
                 label = named.get(cid, cid[:10]) + (f"  d={d:.3f}" if d is not None else "")
+                if cid in shares:
+                    label += "  " + (tr("kept beyond its cut: translated words {share}") if cid in rescued
+                                     else tr("translated words {share}")).format(share=f"{shares[cid]:.0%}")
                 child = QTreeWidgetItem(top, [tr("kept"), label])
                 child.setData(0, Qt.ItemDataRole.UserRole, (cid, stage.name, "kept", d))
             for dr in stage.dropped[:60]:
@@ -454,8 +465,9 @@ ANSWER_MODES = {"model": QT_TR_NOOP("Composed from the passages below"), "none":
                 "extractive": QT_TR_NOOP("Extracted from the passages below (no language model)")}
 
 
-def kept_by(hit: Hit, cut: float | None, *, more: bool = False) -> str:
-    """In words, the rule that put this passage in the context (every row shown was kept)."""
+def kept_by(hit: Hit, cut: float | None, *, more: bool = False, translated: float | None = None) -> str:
+    """In words, the rule that put this passage in the context (every row shown was kept); ``translated``: the
+    share of the question's looked-up words that kept it beyond its cut (issue 20), if they did."""
     if hit.doc_id == "web":
         return tr("a paragraph of a public page read for this answer ({source}) — not your material").format(
             source=hit.source)
@@ -465,6 +477,9 @@ def kept_by(hit: Hit, cut: float | None, *, more: bool = False) -> str:
         return tr("more material: the next of the same ranked pool (R6)")
     if cut is None or hit.distance <= cut:
         return tr("within its distance cut")
+    if translated is not None:
+        return tr("beyond its distance cut, kept because it holds renderings of {share} of the question's words "
+                  "(dictionary)").format(share=f"{translated:.0%}")
     if hit.word_share:
         return tr("beyond its distance cut, kept because it carries {share} of the question's words").format(
             share=f"{hit.word_share:.0%}")

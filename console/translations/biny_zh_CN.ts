@@ -512,6 +512,14 @@
         <translation>（截断 {cut}，基线 {baseline}）</translation>
     </message>
     <message>
+        <source>kept beyond its cut: translated words {share}</source>
+        <translation>凭译词保留于界限之外：译词 {share}</translation>
+    </message>
+    <message>
+        <source>translated words {share}</source>
+        <translation>译词 {share}</translation>
+    </message>
+    <message>
         <source>Nothing was padded in: fewer than K passages is the correct result when the material does not answer.</source>
         <translation>没有凑数：资料无法回答时，少于 K 个段落才是正确结果。</translation>
     </message>
@@ -634,6 +642,10 @@
     <message>
         <source>within its distance cut</source>
         <translation>在其距离截断内</translation>
+    </message>
+    <message>
+        <source>beyond its distance cut, kept because it holds renderings of {share} of the question&apos;s words (dictionary)</source>
+        <translation>超出其距离截断，因含问题词语 {share} 的译词（词典）而保留</translation>
     </message>
     <message>
         <source>beyond its distance cut, kept because it carries {share} of the question&apos;s words</source>

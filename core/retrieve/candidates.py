@@ -73,6 +73,8 @@ class RetrievalParams:
     # English passages must hold renderings of this share of a Chinese question's weight (retrieve/translated.py).
     translated_words: bool = True
     translated_min: float = 0.25
+    translated_reach: float = 4.0  # reference spreads beyond its cut a passage holding them is still kept
+    translated_rescue: float = 0.5  # ...when it holds this share of the weight
     # An explicit cut (console control, experiments); None = from the measured reference.
     max_distance: float | None = None
     max_chars: int = 12000

@@ -249,12 +249,11 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
                         "its words").format(language=words.language)
     reasons = {c.row: verdict(c, words, params, c.row in encyclopedic) for c in pool}
     shared: dict[str, object] = {}
-    # Shared numbers and names, then translated words: the gap is then measured from the nearest passage that
-    # passed them.
+    # Translated words first (they may keep a passage just beyond its cut), then shared numbers and names: the gap
+    # is then measured from the nearest passage that passed them.
     how += "".join(f"; {extra}" for extra in (
+        translated.check(query, pool, reasons, words.cross_script, params, vm, blind, ref, shared),
         shared_terms_check(query, pool, reasons, words, params, vm, blind, shared),
-        translated.check(query, pool, reasons, words.cross_script, params, vm, blind, shared)
-        if translated.applies(query, params) else "",
         cross_script_gap(pool, reasons, words, params, ref)) if extra)
     kept = [c for c in pool if reasons[c.row] is None]
     max_d = pool[0].cut if pool and cuts else None

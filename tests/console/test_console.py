@@ -400,6 +400,8 @@ def test_each_kept_passage_says_which_rule_kept_it() -> None:
     assert "carries 40%" in kept_by(hit(0.20, words=0.4), 0.15)  # beyond the cut, kept for its words
     assert kept_by(hit(0.30, pinned=True), 0.15).startswith("pinned")
     assert kept_by(hit(0.20), 0.15).startswith("added by the second pass")
+    # Kept by the question's looked-up words (issue 20), whatever words of the question's own language it shares.
+    assert "renderings of 62%" in kept_by(hit(0.20, words=0.26), 0.15, translated=0.62)
 
 
 def test_remember_is_not_offered_where_there_is_no_keyring(qtbot, engine: Engine) -> None:  # type: ignore[no-untyped-def]
@@ -631,3 +633,26 @@ def test_a_damaged_document_is_listed_and_says_what_to_do(qtbot, window: MainWin
         window.grab().save(str(tmp_path / f"library_damaged_{choice}.png"))
         assert _rendered(tmp_path / f"library_damaged_{choice}.png", window)
     window.settings_screen.appearance.setCurrentIndex(0)
+
+
+def test_the_trace_shows_translated_words(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20: an English question over a Chinese article — the passage kept beyond its cut by the question's
+    looked-up words says so in the threshold stage, with its share."""
+    import json
+
+    zh = json.loads(corpus("xquad", "xquad.zh.json").read_text(encoding="utf-8"))["data"][1]  # Warsaw
+    article = tmp_path / "华沙.txt"
+    article.write_text("\n\n".join(p["context"] for p in zh["paragraphs"]), encoding="utf-8")
+    _one_document(qtbot, window, "华沙", article)
+    insp = window.inspector
+    insp.question.setText("Where was the Summer Theatre located?")
+    insp.ask()
+    _settle(qtbot)
+    assert insp.result is not None and any("萨克森花园" in h.text for h in insp.result.chunks)
+    threshold = next(insp.stages.topLevelItem(i) for i in range(insp.stages.topLevelItemCount())
+                     if insp.stages.topLevelItem(i).data(0, STAGE_ROLE) == "threshold")
+    kept = [threshold.child(i).text(1) for i in range(threshold.childCount()) if threshold.child(i).text(0) == "kept"]
+    assert any(re.search(r"kept beyond its cut: translated words \d+%", label) for label in kept)
+    assert "dictionary: " in threshold.text(1) and "theatre (" in threshold.text(1)
+    row = insp.context.itemWidget(insp.context.item(0))
+    assert "holds renderings of" in " ".join(label.text() for label in row.findChildren(QLabel))

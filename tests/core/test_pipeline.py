@@ -764,16 +764,23 @@ def test_dictionary_renders_a_chinese_questions_words() -> None:
         "蒙特利爾 蒙特利尔 [Meng2 te4 li4 er3] /Montreal, city in Quebec, Canada/\n",
         "之 之 [zhi1] /(possessive particle, literary equivalent of 的[de5])/of/\n",
     ])
-    assert table["飞行"] == "aviation flight fly" and table["体"] == "body form style"
-    assert table["蒙特利尔"] == "canada city montreal quebec" and table["之"] == ""  # glossed by stopwords only
+    assert table.chinese["飞行"] == "aviation flight fly" and table.chinese["体"] == "body form style"
+    assert table.chinese["蒙特利尔"] == "canada city montreal quebec"
+    assert table.chinese["之"] == ""  # glossed by stopwords only: a known word of no weight
+    # Backwards, from each gloss's first short phrase only, to headwords of 2–4 characters.
+    assert table.english == {"fly": "飞行", "flight": "飞行", "aviation": "飞行", "montreal": "蒙特利尔"}
     assert dictionary.available()
-    words = {w.chinese: w.english for w in dictionary.words("谁的到来给了原维京定居者一个共同的身份？")}
+    words = {w.word: w.renderings for w in dictionary.chinese_words("谁的到来给了原维京定居者一个共同的身份？")}
     assert words["定居者"] == ("settler",) and "arrival" in words["到来"]
     assert words["维京"] == ()  # not in the dictionary, rare in Chinese at large: a name, weighed, never found
     assert "一个" not in words and "谁" not in words  # an everyday compound, a question word: not weighed
-    assert [w.chinese for w in dictionary.words("什么时候是哪一年？")] == []
+    assert [w.word for w in dictionary.chinese_words("什么时候是哪一年？")] == []
     # Traditional characters are looked up as Simplified, as every term is compared (terms.fold).
-    assert dictionary.words("飛行")[0].english == ("aviation", "flight", "fly", "flying")
+    assert dictionary.chinese_words("飛行")[0].renderings == ("aviation", "flight", "fly", "flying")
+    # Backwards: an English word (its base form) → Chinese headwords of 2–4 characters.
+    back = {w.word: w.renderings for w in dictionary.english_words("Which countries flew the flights to Xqzvbn?")}
+    assert "飞行" in back["flights"] and "国家" in back["countries"] and "which" not in back
+    assert back["xqzvbn"] == ()  # a name the dictionary lacks: weighed, never found
 
 
 def test_translated_words_judge_english_passages(english_articles: tuple[Engine, dict[str, str]]) -> None:
@@ -788,10 +795,10 @@ def test_translated_words_judge_english_passages(english_articles: tuple[Engine,
         stage = refused.trace.stage("threshold")
         assert refused.chunks == [] and stage is not None
         shares = stage.data["translated"]["shares"]
-        assert shares and max(shares.values()) < 0.25
-        assert all("in English and holds renderings of" in d.reason for d in stage.dropped
-                   if d.chunk_id in shares)
-        assert "passages in English must hold renderings of 25%" in stage.summary
+        worded = [d for d in stage.dropped if "in the other language and holds renderings of" in d.reason]
+        assert worded and all(shares[d.chunk_id] < 0.25 for d in worded)
+        assert "passages in the other language must hold renderings of 25%" in stage.summary
+        assert "beyond its cut" not in stage.summary  # a Chinese question keeps nothing beyond the cut
     q = "夏季剧院在哪里？"  # en[1] (Warsaw): the Summer Theatre
     result = eng.ask("s", q)
     assert any(asked[q] in h.text for h in result.chunks)
@@ -803,6 +810,43 @@ def test_translated_words_judge_english_passages(english_articles: tuple[Engine,
     # A Japanese question (kana) is not looked up in a Chinese dictionary.
     japanese = eng.ask("s", "夏の劇場はどこにありますか？").trace.stage("threshold")
     assert japanese is not None and "translated" not in japanese.data
+
+
+def test_translated_words_keep_a_chinese_passage_for_an_english_question(tmp_path_factory: pytest.TempPathFactory
+                                                                          ) -> None:
+    """Issue 20, the other way round: English questions over Chinese articles — the distance cut refuses most of
+    them (measured: 0.200 answered against 0.885 without a threshold). A Chinese passage just beyond its cut that
+    holds the renderings of the question's words is kept; one about an article the space lacks stays refused."""
+    import json
+
+    home = tmp_path_factory.mktemp("en_zh")
+    zh = json.loads(corpus("xquad", "xquad.zh.json").read_text(encoding="utf-8"))["data"]
+    files = []
+    for i in range(6):
+        f = home / f"zh{i}.txt"
+        f.write_text("\n\n".join(p["context"] for p in zh[i]["paragraphs"]), encoding="utf-8")
+        files.append(f)
+    eng = Engine.open(home / "home", settings=Settings(), embedder=CountingEmbedder())
+    try:
+        eng.create_space("s")  # encrypted: the renderings are looked up by their blinded bigrams
+        assert eng.ingest("s", files).ok
+        off = replace(eng.retrieval_params(), translated_words=False)
+        q = "Where was the Summer Theatre located?"  # zh[1] (Warsaw): 夏季剧院 … 萨克森花园
+        assert eng.ask("s", q, params=off).chunks == []
+        result = eng.ask("s", q)
+        assert any("萨克森花园" in h.text for h in result.chunks)
+        stage = result.trace.stage("threshold")
+        assert stage is not None
+        data = stage.data["translated"]
+        assert "剧院" in data["words"]["theatre"] and "夏季" in data["words"]["summer"]
+        assert {h.chunk_id for h in result.chunks} <= set(data["kept_beyond_cut"])
+        assert all(data["shares"][h.chunk_id] >= 0.5 for h in result.chunks)  # twice the minimum to be kept so
+        assert {"summer", "theatre"} <= set(data["found"][result.chunks[0].chunk_id])
+        assert "kept so; dictionary: " in stage.summary
+        # Victoria (Australia) is not among the six articles: nothing holds enough of its words' renderings.
+        assert eng.ask("s", "What group can amend the Victorian constitution?").chunks == []
+    finally:
+        eng.close()
 
 
 def test_a_question_in_traditional_characters_is_asked_as_in_simplified(
