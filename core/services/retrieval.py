@@ -57,8 +57,9 @@ class Retriever:
         # space → (generation, what questions are matched against: titles and glossary, as written and folded)
         self._titled: dict[str, tuple[int, _Titles]] = {}
         self._turns: dict[str, _Turn] = {}
-        dictionary.warm()  # and looks a Chinese question's words up for English passages (retrieve/translated.py)
         language.warm()  # the threshold reads a Latin-script question's language (retrieve/threshold.py)
+        # ...and looks a question's words up for passages in the other language (retrieve/translated.py).
+        dictionary.warm(folder.cache_dir)
 
     def forget(self, space_id: str) -> None:
         """Drop what is cached for a space (opened, plaintext metadata included)."""

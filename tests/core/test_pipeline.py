@@ -693,6 +693,16 @@ def test_a_passage_far_inside_its_cut_keeps_its_place_whatever_words_it_shares()
     assert "shares 5%" in (threshold.verdict(far, off, params) or "")  # switched off: the words judge it
 
 
+def _articles(folder: Path, articles: list[dict], prefix: str, n: int = 6) -> list[Path]:  # type: ignore[type-arg]
+    """The first ``n`` XQuAD articles as text files, one paragraph block each."""
+    files = []
+    for i in range(n):
+        f = folder / f"{prefix}{i}.txt"
+        f.write_text("\n\n".join(p["context"] for p in articles[i]["paragraphs"]), encoding="utf-8")
+        files.append(f)
+    return files
+
+
 @pytest.fixture(scope="module")
 def english_articles(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Engine, dict[str, str]]]:
     """The first six XQuAD articles in English, in an encrypted space (terms blinded), and each Chinese XQuAD
@@ -702,11 +712,7 @@ def english_articles(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple
     home = tmp_path_factory.mktemp("zh_en")
     en = json.loads(corpus("xquad", "xquad.en.json").read_text(encoding="utf-8"))["data"]
     zh = json.loads(corpus("xquad", "xquad.zh.json").read_text(encoding="utf-8"))["data"]
-    files = []
-    for i in range(6):
-        f = home / f"en{i}.txt"
-        f.write_text("\n\n".join(p["context"] for p in en[i]["paragraphs"]), encoding="utf-8")
-        files.append(f)
+    files = _articles(home, en, "en")
     answers = {qa["id"]: qa["answers"][0]["text"] for a in en for p in a["paragraphs"] for qa in p["qas"]}
     asked = {qa["question"].strip(): answers[qa["id"]] for a in zh for p in a["paragraphs"] for qa in p["qas"]}
     eng = Engine.open(home / "home", settings=Settings(), embedder=CountingEmbedder())
@@ -783,6 +789,20 @@ def test_dictionary_renders_a_chinese_questions_words() -> None:
     assert back["xqzvbn"] == ()  # a name the dictionary lacks: weighed, never found
 
 
+def test_dictionary_tables_are_cached_in_the_data_folder(tmp_path: Path) -> None:
+    """Read from the package once (2–4 s), then from the data folder's cache (~0.2 s); a damaged cache file is
+    read past, not trusted."""
+    from biny.core.text import dictionary
+
+    first = dictionary._load(tmp_path)
+    cached = list(tmp_path.glob("cedict-*.json"))
+    assert first is not None and len(cached) == 1 and not list(tmp_path.glob("*.part"))
+    assert dictionary._load(tmp_path) == first
+    cached[0].write_text('{"chinese": {', encoding="utf-8")  # cut short
+    again = dictionary._load(tmp_path)
+    assert again is not None and again.english["theater"] == first.english["theater"]
+
+
 def test_translated_words_judge_english_passages(english_articles: tuple[Engine, dict[str, str]]) -> None:
     """Issue 20: a Chinese question's words, looked up, judge English passages kept by distance. A question about
     an article the space lacks (XQuAD's Southern California, Victoria), kept by its cut without the check, is
@@ -821,11 +841,7 @@ def test_translated_words_keep_a_chinese_passage_for_an_english_question(tmp_pat
 
     home = tmp_path_factory.mktemp("en_zh")
     zh = json.loads(corpus("xquad", "xquad.zh.json").read_text(encoding="utf-8"))["data"]
-    files = []
-    for i in range(6):
-        f = home / f"zh{i}.txt"
-        f.write_text("\n\n".join(p["context"] for p in zh[i]["paragraphs"]), encoding="utf-8")
-        files.append(f)
+    files = _articles(home, zh, "zh")
     eng = Engine.open(home / "home", settings=Settings(), embedder=CountingEmbedder())
     try:
         eng.create_space("s")  # encrypted: the renderings are looked up by their blinded bigrams
