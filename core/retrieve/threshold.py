@@ -266,7 +266,7 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
               # Passages whose cut also counts the encyclopedia questions (issue 20); the rest: everyday only.
               "encyclopedia_reference": [vm.chunk_ids[r] for r in sorted(encyclopedic)],
               # The question's numbers and Latin-script names asked across scripts and who held one; its words
-              # looked up for English passages and each one's share (retrieve/translated.py).
+              # looked up for passages in the other language and each one's share (retrieve/translated.py).
               **shared,
               "lexical": {"applies": words.applies, "known_share": round(words.evidence.known_share, 3),
                           "script_familiarity": round(words.familiar, 3),
