@@ -23,6 +23,7 @@ import importlib.metadata
 import importlib.resources
 import json
 import logging
+import os
 import re
 import threading
 from collections.abc import Iterable
@@ -94,7 +95,7 @@ def _load(cache_dir: Path | None) -> Tables | None:
         # Written whole or not at all (a full disk leaves the old state: read from the package next time).
         with contextlib.suppress(OSError):
             cached.parent.mkdir(parents=True, exist_ok=True)
-            part = cached.with_suffix(".part")
+            part = cached.with_name(f"{cached.name}.{os.getpid()}.part")  # two processes never share one
             part.write_text(json.dumps({"chinese": tables.chinese, "english": tables.english}, ensure_ascii=False),
                             encoding="utf-8")
             part.replace(cached)
