@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from biny.core.crypto.blind import BlindIndex
@@ -42,7 +43,9 @@ UNKNOWN_SHARE = 0.5
 class Direction:
     """Which passages a question's looked-up words judge, and how far beyond its cut one holding them is kept."""
 
-    words: list[dictionary.Word]
+    # The question's words with their renderings, looked up only when there are passages to judge: an English
+    # question over English material never waits for the dictionary.
+    words: Callable[[str], list[dictionary.Word]]
     mark: str  # the passages judged carry it ("lang:en")...
     not_marks: tuple[str, ...] = ()  # ...and none of these
     # Reference spreads beyond its cut a passage holding the renderings is still kept (0: none).
@@ -69,9 +72,9 @@ def direction(query: str, params: RetrievalParams) -> Direction | None:
         return None
     script = script_of(query)
     if script == "han":
-        return Direction(dictionary.chinese_words(query), "lang:en")
+        return Direction(dictionary.chinese_words, "lang:en")
     if script == "latin" and language_of(query) == "en":
-        return Direction(dictionary.english_words(query), "script:han", ("script:kana",),
+        return Direction(dictionary.english_words, "script:han", ("script:kana",),
                          reach=params.translated_reach, mixed=True, drop=False)
     return None
 
@@ -95,22 +98,31 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
     mark, not_marks = (blind.aspect(way.mark), [blind.aspect(m) for m in way.not_marks]) if way else ("", [])
     judged = [c for c in pool if way is not None and (way.mixed or c.row in cross_script)
               and mark in vm.aspects[c.row] and not any(m in vm.aspects[c.row] for m in not_marks)]
-    if way is None or not judged or not any(w.renderings for w in way.words):
+    words = way.words(query) if way is not None and judged else []
+    if way is None or not any(w.renderings for w in words):
         return ""
     n = max(len(vm), 1)
-
-    def idf(terms: tuple[str, ...]) -> float:
-        return max(math.log(1 + n / (1 + vm.df.get(blind(x), 0))) for x in terms)
-
     unknown = UNKNOWN_SHARE * math.log(1 + n)
-    # A word's weight is its commonest rendering's; it is found by any rendering the space holds at all (a common
-    # English word has hundreds of Chinese renderings: only those the space knows are looked for in passages).
-    def held(word: dictionary.Word) -> list[tuple[str, ...]]:
-        alts = (tuple(blind(x) for x in a) for r in word.renderings for a in _alternatives(r))
-        return [codes for codes in alts if all(vm.df.get(code, 0) for code in codes)]
 
-    weighed = [(min(max(idf(a) for a in _alternatives(r)) for r in w.renderings) if w.renderings else unknown,
-                held(w)) for w in way.words]
+    def weigh(word: dictionary.Word) -> tuple[float, list[tuple[str, ...]]]:
+        """A word's weight — its commonest rendering's (each rendering as rare as its rarest term) — and the
+        renderings, as term codes, the space holds at all: a common English word has hundreds of Chinese
+        renderings, and only those the space knows are looked for in passages."""
+        if not word.renderings:
+            return unknown, []
+        weight, held = math.inf, []
+        for r in word.renderings:
+            rarest = 0.0
+            for a in _alternatives(r):
+                codes = tuple(blind(x) for x in a)
+                df = [vm.df.get(code, 0) for code in codes]
+                rarest = max(rarest, max(math.log(1 + n / (1 + f)) for f in df))
+                if all(df):
+                    held.append(codes)
+            weight = min(weight, rarest)
+        return weight, held
+
+    weighed = [weigh(w) for w in words]
     total = sum(weight for weight, _ in weighed)
     found = {c.row: [i for i, (_, alts) in enumerate(weighed)
                      if any(all(code in vm.terms[c.row] for code in a) for a in alts)] for c in judged}
@@ -127,14 +139,14 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
             reasons[c.row] = t("in the other language and holds renderings of {share} of the weight of the "
                                "question's words (needs {needed})").format(share=f"{shares[c.row]:.0%}",
                                                                           needed=f"{needed:.0%}")
-    data["translated"] = {"words": {w.word: list(w.renderings[:20]) for w in way.words},
-                          "weights": {w.word: round(x, 3) for w, (x, _) in zip(way.words, weighed, strict=True)},
-                          "found": {c.chunk_id: [way.words[i].word for i in found[c.row]] for c in judged},
+    data["translated"] = {"words": {w.word: list(w.renderings[:20]) for w in words},
+                          "weights": {w.word: round(x, 3) for w, (x, _) in zip(words, weighed, strict=True)},
+                          "found": {c.chunk_id: [words[i].word for i in found[c.row]] for c in judged},
                           "shares": {c.chunk_id: round(shares[c.row], 3) for c in judged},
                           "needed": needed if way.drop else None,
                           "rescue": params.translated_rescue if reach > 0 else None,
                           "kept_beyond_cut": [c.chunk_id for c in rescued]}
-    looked_up = ", ".join(f"{w.word} ({'/'.join(w.renderings[:3]) or '?'})" for w in way.words)
+    looked_up = ", ".join(f"{w.word} ({'/'.join(w.renderings[:3]) or '?'})" for w in words)
     if way.drop:
         how = t("passages in the other language must hold renderings of {needed} of the weight of the question's "
                 "words (dictionary: {words})").format(needed=f"{needed:.0%}", words=looked_up)
