@@ -92,6 +92,14 @@ class RetrievalSettings:
     # 0.785 answered, laws refused 0.670).
     translated_reach: float = 4.0
     translated_rescue: float = 0.5
+    # Issue 20: two distance signals must agree. A passage in the question's script and language, kept by its own
+    # cut, must also lie within the space-wide gate — the threshold_quantile (p10) of unrelated questions' nearest
+    # distance in that script — unless it holds space_gate_words of the question's word weight. The per-passage cut
+    # forgives passages that sit close to every question; inside one topic that forgiveness keeps passages about a
+    # neighbouring subject. Measured (bench/README.md): same-corpus refusal 0.765 → 0.85 (Chinese) and 0.72 → 0.84
+    # (English), answers within 1 point; passages in another script or language are left to the signals above.
+    space_gate: bool = True
+    space_gate_words: float = 0.4
     # Issue 20: a passage this many reference spreads inside its distance cut keeps its place whatever
     # words it shares — a paraphrase shares few. Off by default: at 1.5, paraphrased Chinese questions
     # 0.750 → 0.812 answered and same-corpus refusal 0.765 → 0.755, but in a space of near-alike text
@@ -281,6 +289,7 @@ EDITABLE_SETTINGS: dict[str, tuple[float, float, str]] = {
     "retrieval.local_margin": (0.0, 5.0, "next question"),
     "retrieval.knowledge_margin": (0.0, 5.0, "next question"),
     "retrieval.lexical_min": (0.0, 1.0, "next question"),
+    "retrieval.space_gate_words": (0.0, 1.0, "next question"),
     "retrieval.max_context_chars": (500, 200_000, "next question"),
     "retrieval.max_context_tokens": (100, 64_000, "next question"),
 }

@@ -231,8 +231,10 @@ class InspectorScreen(QWidget):
         translated = (stage.data.get("translated") or {}) if stage is not None else {}
         share = translated.get("shares", {}).get(hit.chunk_id) if hit.chunk_id in translated.get(
             "kept_beyond_cut", []) else None
+        gate = (stage.data.get("space_gate") or {}) if stage is not None else {}
         widget = _HitRow(n, hit, self.result.baseline, cut, more=more,
-                         kept_by=kept_by(hit, cut, more=more, translated=share))
+                         kept_by=kept_by(hit, cut, more=more, translated=share,
+                                         gate=gate["gate"] if hit.chunk_id in gate.get("kept_by_words", []) else None))
         self.context.addItem(item)
         self.context.setItemWidget(item, widget)
         self._fit_row(item, widget)
@@ -465,9 +467,11 @@ ANSWER_MODES = {"model": QT_TR_NOOP("Composed from the passages below"), "none":
                 "extractive": QT_TR_NOOP("Extracted from the passages below (no language model)")}
 
 
-def kept_by(hit: Hit, cut: float | None, *, more: bool = False, translated: float | None = None) -> str:
+def kept_by(hit: Hit, cut: float | None, *, more: bool = False, translated: float | None = None,
+            gate: float | None = None) -> str:
     """In words, the rule that put this passage in the context (every row shown was kept); ``translated``: the
-    share of the question's looked-up words that kept it beyond its cut (issue 20), if they did."""
+    share of the question's looked-up words that kept it beyond its cut (issue 20), if they did; ``gate``: the
+    space-wide gate it lies beyond, kept for its words (issue 20), if it does."""
     if hit.doc_id == "web":
         return tr("a paragraph of a public page read for this answer ({source}) — not your material").format(
             source=hit.source)
@@ -475,6 +479,9 @@ def kept_by(hit: Hit, cut: float | None, *, more: bool = False, translated: floa
         return tr("pinned: the question names its identifier (R4)")
     if more:
         return tr("more material: the next of the same ranked pool (R6)")
+    if gate is not None and hit.word_share is not None and (cut is None or hit.distance <= cut):
+        return tr("within its distance cut; beyond the space-wide gate ({gate}), kept because it carries {share} of "
+                  "the question's words").format(gate=f"{gate:.3f}", share=f"{hit.word_share:.0%}")
     if cut is None or hit.distance <= cut:
         return tr("within its distance cut")
     if translated is not None:

@@ -111,6 +111,10 @@ class SettingsScreen(QWidget):
             "retrieval.lexical_min": (tr("Words that must be shared"), tr(
                 "Share of the question's word weight a passage must carry where the space is in the question's "
                 "script.")),
+            "retrieval.space_gate_words": (tr("Words that pass the space-wide gate"), tr(
+                "A passage in the question's script beyond the space-wide gate (p10 of unrelated questions' nearest "
+                "distance) is kept only when it carries this share of the question's word weight. Lower = more "
+                "lenient.")),
             "retrieval.max_context_chars": (tr("Context budget (characters)"), tr("Whole passages only (R8).")),
             "retrieval.max_context_tokens": (tr("Context budget (tokens)"), tr("Whole passages only (R8).")),
         }

@@ -640,6 +640,10 @@
         <translation>更多材料：同一排序候选池的下一个（R6）</translation>
     </message>
     <message>
+        <source>within its distance cut; beyond the space-wide gate ({gate}), kept because it carries {share} of the question&apos;s words</source>
+        <translation>在其距离截断以内；超出全空间门槛（{gate}），因含问题词语的 {share} 而保留</translation>
+    </message>
+    <message>
         <source>within its distance cut</source>
         <translation>在其距离截断内</translation>
     </message>
@@ -1384,6 +1388,14 @@ This cannot be undone.</source>
     <message>
         <source>Share of the question&apos;s word weight a passage must carry where the space is in the question&apos;s script.</source>
         <translation>当空间使用问题的文字时，段落必须包含的问题词语权重比例。</translation>
+    </message>
+    <message>
+        <source>Words that pass the space-wide gate</source>
+        <translation>越过全空间门槛所需的词语</translation>
+    </message>
+    <message>
+        <source>A passage in the question&apos;s script beyond the space-wide gate (p10 of unrelated questions&apos; nearest distance) is kept only when it carries this share of the question&apos;s word weight. Lower = more lenient.</source>
+        <translation>与问题同文字、超出全空间门槛（无关问题最近距离的 p10）的段落，只有含问题词语权重的这一比例时才保留。越低越宽松。</translation>
     </message>
     <message>
         <source>Context budget (characters)</source>

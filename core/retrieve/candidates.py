@@ -75,6 +75,10 @@ class RetrievalParams:
     translated_min: float = 0.25
     translated_reach: float = 4.0  # reference spreads beyond its cut a passage holding them is still kept
     translated_rescue: float = 0.5  # ...when it holds this share of the weight
+    # Passages in the question's script and language must also lie within the space-wide gate (p10 of the
+    # reference) unless they hold this share of the question's word weight (threshold.space_gate).
+    space_gate: bool = True
+    space_gate_words: float = 0.4
     # An explicit cut (console control, experiments); None = from the measured reference.
     max_distance: float | None = None
     max_chars: int = 12000

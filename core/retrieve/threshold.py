@@ -177,6 +177,46 @@ def cross_script_gap(pool: list[Candidate], reasons: dict[int, str | None], word
              "median − p10)").format(gap=f"{gap:.3f}", factor=f"{params.cross_script_gap:g}")
 
 
+def space_gate(pool: list[Candidate], reasons: dict[int, str | None], words: WordCheck, params: RetrievalParams,
+               group: str, ref: Distribution | None, vm: VectorMatrix, blind: BlindIndex, foreign: frozenset[int],
+               data: dict[str, object] | None = None) -> str:
+    """Passages written in the question's script alone and in its language, kept by their own cut, must also lie
+    within the space-wide gate — the ``threshold_quantile`` of unrelated questions' nearest distance — unless they
+    hold ``space_gate_words`` of the question's word weight (issue 20: two signals agreeing).
+
+    The per-passage cut forgives a passage that sits close to every question; inside one topic that keeps passages
+    about a neighbouring subject (CMRC questions about articles the space lacks kept passages 1 time in 4). Across
+    scripts and languages the distances bunch apart from this reference, and the signals above judge instead — so
+    too for a passage written in two scripts (a Chinese article full of English names, asked in English).
+    Returns a sentence for the trace; ``data`` receives the gate, the passages it dropped and those beyond it kept
+    for their words."""
+    if not params.space_gate or not params.local_cut or ref is None or not params.use_threshold \
+            or params.max_distance is not None:
+        return ""
+    gate = ref.quantile(params.threshold_quantile)
+    others = {blind.aspect(f"script:{g}") for g, _ in SCRIPTS if g != group}
+    dropped, by_words = [], []
+    for c in pool:
+        if reasons[c.row] is not None or c.row in words.cross_script or c.row in foreign or c.distance <= gate \
+                or others & vm.aspects[c.row]:
+            continue
+        if c.word_share is not None and c.word_share >= params.space_gate_words:
+            by_words.append(c.chunk_id)
+            continue
+        share = f"{c.word_share:.0%}" if c.word_share is not None else t("none asked")
+        reasons[c.row] = t("beyond the space-wide gate ({gate}) and shares {share} of the question's words (needs "
+                           "{needed} there)").format(gate=f"{gate:.3f}", share=share,
+                                                     needed=f"{params.space_gate_words:.0%}")
+        dropped.append(c.chunk_id)
+    if data is not None:
+        data["space_gate"] = {"gate": round(gate, 4), "words_needed": params.space_gate_words, "dropped": dropped,
+                              "kept_by_words": by_words}
+    return t("passages in the question's script must also be within {gate} (p{q} of unrelated {group} questions' "
+             "nearest distance) or share ≥{needed} of its words").format(
+                 gate=f"{gate:.3f}", q=f"{params.threshold_quantile * 100:.0f}", group=script_name(group),
+                 needed=f"{params.space_gate_words:.0%}")
+
+
 SHARED_MIN_DIGITS = 3  # "19" is a century, an age or a count in any text; "1939" names one year
 
 
@@ -252,6 +292,7 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
     # Translated words first (they may keep a passage just beyond its cut), then shared numbers and names: the gap
     # is then measured from the nearest passage that passed them.
     how += "".join(f"; {extra}" for extra in (
+        space_gate(pool, reasons, words, params, group, ref, vm, blind, foreign, shared),
         translated.check(query, pool, reasons, words.cross_script, params, vm, blind, ref, shared),
         shared_terms_check(query, pool, reasons, words, params, vm, blind, shared),
         cross_script_gap(pool, reasons, words, params, ref)) if extra)
@@ -265,8 +306,9 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
               "cuts": {c.chunk_id: round(c.cut, 4) for c in pool if c.cut is not None},
               # Passages whose cut also counts the encyclopedia questions (issue 20); the rest: everyday only.
               "encyclopedia_reference": [vm.chunk_ids[r] for r in sorted(encyclopedic)],
-              # The question's numbers and Latin-script names asked across scripts and who held one; its words
-              # looked up for passages in the other language and each one's share (retrieve/translated.py).
+              # The space-wide gate and the passages it dropped; the question's numbers and Latin-script names asked
+              # across scripts and who held one; its words looked up for passages in the other language and each
+              # one's share (retrieve/translated.py).
               **shared,
               "lexical": {"applies": words.applies, "known_share": round(words.evidence.known_share, 3),
                           "script_familiarity": round(words.familiar, 3),

@@ -402,6 +402,8 @@ def test_each_kept_passage_says_which_rule_kept_it() -> None:
     assert kept_by(hit(0.20), 0.15).startswith("added by the second pass")
     # Kept by the question's looked-up words (issue 20), whatever words of the question's own language it shares.
     assert "renderings of 62%" in kept_by(hit(0.20, words=0.26), 0.15, translated=0.62)
+    # Within its cut but beyond the space-wide gate, kept for the question's words it carries (issue 20).
+    assert "space-wide gate (0.120), kept because it carries 45%" in kept_by(hit(0.13, words=0.45), 0.15, gate=0.12)
 
 
 def test_remember_is_not_offered_where_there_is_no_keyring(qtbot, engine: Engine) -> None:  # type: ignore[no-untyped-def]
@@ -558,6 +560,16 @@ def test_settings_screen_edits_retrieval_and_says_what_a_change_needs(qtbot, win
     st.save_tuning()
     _settle(qtbot)
     assert st.tune_status.text().startswith("Not saved") and window.engine.settings.chunking.overlap_tokens == 30
+    # The space-wide gate's words (issue 20) take effect on the next question.
+    st.tuning["chunking.overlap_tokens"].setValue(30)
+    st.tuning["retrieval.space_gate_words"].setValue(0.5)
+    st.save_tuning()
+    _settle(qtbot)
+    assert window.engine.retrieval_params().space_gate_words == 0.5
+    st.tuning["retrieval.space_gate_words"].setValue(0.4)
+    st.save_tuning()
+    _settle(qtbot)
+    assert window.engine.retrieval_params().space_gate_words == 0.4
 
 
 def test_column_widths_are_remembered(qtbot, engine: Engine, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -6,11 +6,14 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import numpy as np
 import pytest
 
 from biny.core.config import Settings
+from biny.core.crypto.blind import BlindIndex
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.engine import Engine
 from biny.core.retrieve import threshold
@@ -691,6 +694,70 @@ def test_a_passage_far_inside_its_cut_keeps_its_place_whatever_words_it_shares()
     assert (threshold.verdict(beyond, words, params) or "").startswith("beyond the distance cut")
     off = replace(words, inside_by=None)
     assert "shares 5%" in (threshold.verdict(far, off, params) or "")  # switched off: the words judge it
+
+
+def test_passages_in_the_questions_script_must_also_pass_the_space_wide_gate() -> None:
+    """Issue 20: a passage in the question's script and language, kept by its own cut, must also lie within the
+    space-wide gate (the reference's p10) unless it holds space_gate_words of the question's word weight; passages
+    in another script or language, and those already dropped, are not judged by it."""
+    ref = Distribution.of(np.linspace(0.10, 0.30, 101).astype(np.float32))  # p10 0.12
+    gate = ref.quantile(0.10)
+    pool = [Candidate(0, "inside", "d1", gate - 0.001, word_share=0.0),
+            Candidate(1, "beyond-few-words", "d2", gate + 0.001, word_share=0.39),
+            Candidate(2, "beyond-many-words", "d3", gate + 0.020, word_share=0.40),
+            Candidate(3, "beyond-not-asked", "d4", gate + 0.001),
+            Candidate(4, "other-script", "d5", gate + 0.050), Candidate(5, "other-language", "d6", gate + 0.050),
+            Candidate(6, "already-dropped", "d7", gate + 0.100, word_share=0.0),
+            Candidate(7, "two-scripts", "d8", gate + 0.001, word_share=0.0)]
+    blind = BlindIndex(b"k" * 32)  # an encrypted space's marks: blinded
+    han, latin = blind.aspect("script:han"), blind.aspect("script:latin")
+    marks = [{han}, {han}, {han}, {han}, {latin}, {han}, {han}, {han, latin}]
+    vm = cast(VectorMatrix, SimpleNamespace(aspects=[frozenset(m) for m in marks]))
+    words = WordCheck(LexicalEvidence({"pump": 1.0}, 0.9), 0.5, True, None, {4}, cross_script={4})
+    params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.10)
+    assert params.space_gate and params.space_gate_words == 0.4
+
+    def judged(p: RetrievalParams) -> tuple[dict[int, str | None], dict[str, object], str]:
+        reasons: dict[int, str | None] = {c.row: None for c in pool}
+        reasons[6] = "beyond the distance cut"
+        data: dict[str, object] = {}
+        return reasons, data, threshold.space_gate(pool, reasons, words, p, "han", ref, vm, blind, frozenset({5}), data)
+
+    reasons, data, how = judged(params)
+    assert f"{gate:.3f}" in how and "p10" in how
+    assert reasons[0] is None and reasons[2] is None  # within the gate / holding 40 % of the words
+    assert reasons[1] is not None and "space-wide gate" in reasons[1] and "39%" in reasons[1]
+    assert reasons[3] is not None and "space-wide gate" in reasons[3]  # words not asked: distance alone
+    assert reasons[4] is None and reasons[5] is None  # another script / language: other signals judge those
+    assert reasons[7] is None  # written in two scripts (a Chinese passage full of English names): not judged either
+    assert reasons[6] == "beyond the distance cut"
+    assert data["space_gate"] == {"gate": round(gate, 4), "words_needed": 0.4,
+                                  "dropped": ["beyond-few-words", "beyond-not-asked"],
+                                  "kept_by_words": ["beyond-many-words"]}
+    for off in (replace(params, space_gate=False), replace(params, local_cut=False),
+                replace(params, max_distance=0.5)):
+        reasons, data, how = judged(off)
+        assert how == "" and data == {} and [r for r in reasons.values() if r] == ["beyond the distance cut"]
+
+
+def test_the_space_wide_gate_refuses_a_question_the_cut_let_through(laws: tuple[Engine, QueryCountingEmbedder]
+                                                                    ) -> None:
+    """Issue 20, on real text: an encyclopedia question (CMRC) asked of the laws, kept by the per-passage cut alone,
+    is refused by the gate; questions the laws answer lose nothing to it. The gate is the stored reference's p10."""
+    eng, _ = laws
+    q = "邹游的职业是什么？"
+    assert eng.ask("laws", q, params=replace(eng.retrieval_params(), space_gate=False)).chunks
+    refused = eng.ask("laws", q)
+    stage = refused.trace.stage("threshold")
+    assert refused.chunks == [] and stage is not None
+    gate = eng.stored_baselines("laws")["question_nearest:han"].quantile(0.10)
+    assert stage.data["space_gate"]["gate"] == pytest.approx(gate, abs=1e-4)
+    assert stage.data["space_gate"]["dropped"]
+    assert any(d.reason.startswith("beyond the space-wide gate") for d in stage.dropped)
+    for q in ["劳动者每日工作时间不超过几小时？", "继承开始后，遗产按照什么顺序继承？", "遗嘱可以由谁来执行？"]:
+        answered = eng.ask("laws", q)
+        gated = answered.trace.stage("threshold")
+        assert answered.chunks and gated is not None and gated.data["space_gate"]["dropped"] == [], q
 
 
 def _articles(folder: Path, articles: list[dict], prefix: str, n: int = 6) -> list[Path]:  # type: ignore[type-arg]
