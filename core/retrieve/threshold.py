@@ -289,8 +289,9 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
                         "its words").format(language=words.language)
     reasons = {c.row: verdict(c, words, params, c.row in encyclopedic) for c in pool}
     shared: dict[str, object] = {}
-    # Translated words first (they may keep a passage just beyond its cut), then shared numbers and names: the gap
-    # is then measured from the nearest passage that passed them.
+    # The space-wide gate first (passages in the question's script alone), then translated words (they may keep a
+    # passage just beyond its cut), then shared numbers and names: the gap is then measured from the nearest passage
+    # that passed them.
     how += "".join(f"; {extra}" for extra in (
         space_gate(pool, reasons, words, params, group, ref, vm, blind, foreign, shared),
         translated.check(query, pool, reasons, words.cross_script, params, vm, blind, ref, shared),
