@@ -304,6 +304,7 @@ VARIANTS: dict[str, dict[str, bool]] = {
     "no shared numbers/names": {"shared_terms": False},
     "no translated words": {"translated_words": False},
     "no space gate": {"space_gate": False},
+    "no pair reference": {"pair_reference": False},
     "gate words 0.3": {"space_gate_words": 0.3},
     "gate words 0.5": {"space_gate_words": 0.5},
     "translated reach 0": {"translated_reach": 0.0},

@@ -64,6 +64,9 @@ class RetrievalParams:
     # Latin-script questions by language (text/language.py): passages in another language are not asked for the
     # question's words and are measured against everyday questions of the question's language (issue 20).
     by_language: bool = True
+    # Passages in another script than a Latin-script question's are also measured against everyday questions of
+    # the question's language alone (threshold.local_cuts); within that cut translated words may keep them (issue 20).
+    pair_reference: bool = True
     # Passages in another script than the question's: kept only within this many reference spreads of the
     # nearest of them (threshold.cross_script_gap); 0 = off.
     cross_script_gap: float = 2.5

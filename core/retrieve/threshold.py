@@ -49,54 +49,81 @@ def other_language_rows(pool: list[Candidate], vm: VectorMatrix, blind: BlindInd
     return {c.row for c in pool if tagged in vm.aspects[c.row] and own not in vm.aspects[c.row]}
 
 
+@dataclass(slots=True)
+class Cuts:
+    """Each passage's distance cut and how it was set."""
+
+    cuts: dict[int, float]
+    how: str
+    encyclopedic: set[int] = field(default_factory=set)  # rows measured against the encyclopedia questions too
+    # Rows in another script → the cut everyday questions in the question's language alone set them (the language
+    # pair's reference): one between its cut and this is kept when translated words vouch (retrieve/translated.py).
+    paired: dict[int, float] = field(default_factory=dict)
+
+
 def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
                   group: str, ref: Distribution | None, blind: BlindIndex, language: str | None = None,
-                  other_language: frozenset[int] = frozenset()) -> tuple[dict[int, float], str, set[int]]:
-    """Row → the distance that passage must beat, a sentence saying how it was set, and the rows measured
-    against the encyclopedia questions too."""
+                  other_language: frozenset[int] = frozenset()) -> Cuts:
+    """Row → the distance that passage must beat, with a sentence saying how it was set."""
     if not params.use_threshold:
-        return {}, t("threshold switched off"), set()
+        return Cuts({}, t("threshold switched off"))
     if params.max_distance is not None:
-        return {c.row: params.max_distance for c in pool}, t("explicit cut {cut}").format(
-            cut=f"{params.max_distance:.3f}"), set()
+        return Cuts({c.row: params.max_distance for c in pool}, t("explicit cut {cut}").format(
+            cut=f"{params.max_distance:.3f}"))
     if ref is None:
-        return {}, t("no reference measured yet: nothing cut"), set()
+        return Cuts({}, t("no reference measured yet: nothing cut"))
     if params.local_cut and baselines.questions:
-        # Each passage against the unrelated questions closest to *it*: a margin of the
-        # reference's own spread (median − p10) below their mean distance (retrieve/baseline.py).
-        spread = ref.median - ref.quantile(params.threshold_quantile)
-        margin = params.local_margin * spread
-        # Passages marked as written in the question's script meet the knowledge questions too, which
-        # sit closer to them than everyday questions do: a narrower margin there (issue 20).
-        mark = blind.aspect(f"script:{group}")
-        # Rows in another language than the question's (``other_language_rows``), where it has reference questions.
-        foreign = np.array([language in baselines.languages and c.row in other_language for c in pool], dtype=bool)
-        own = np.array([params.knowledge_refs and group in baselines.knowledge and mark in vm.aspects[c.row]
-                        for c in pool], dtype=bool) & ~foreign
-        local = baselines.local_reference(group, vm.matrix, [c.row for c in pool], own=own,
-                                          language=(language, foreign) if language is not None else None)
-        margins = np.where(own, params.knowledge_margin * spread, margin)
-        how = t("each passage must be closer than its 3 nearest unrelated {group} questions are, by {margin} "
-                "({factor} × the reference's median − p10)").format(group=script_name(group), margin=f"{margin:.3f}",
-                                                                    factor=f"{params.local_margin:g}")
-        if own.any():
-            how += t("; {n} in the question's script against everyday and encyclopedia questions, by {margin} "
-                     "({factor} ×)").format(n=int(own.sum()), margin=f"{params.knowledge_margin * spread:.3f}",
-                                           factor=f"{params.knowledge_margin:g}")
-        if foreign.any():
-            how += t("; {n} in another language than the question's ({language}) against everyday questions in "
-                     "{language} only").format(n=int(foreign.sum()), language=language)
-        return ({c.row: float(h - m) for c, h, m in zip(pool, local, margins, strict=True)}, how,
-                {c.row for c, o in zip(pool, own, strict=True) if o})
+        return local_cuts(pool, vm, baselines, params, group, ref, blind, language, other_language)
     gate = ref.quantile(params.threshold_quantile)
     keep = max(gate, ref.quantile(params.keep_quantile))
     # Nothing comes as close as the closest tenth of unrelated questions do: nothing answers.
     flat = gate if pool and pool[0].distance > gate else keep
-    return ({c.row: flat for c in pool},
-            t("top hit must be within {gate} (p{gq}), further hits within {keep} (p{kq}) of unrelated questions' "
-              "nearest distance ({group}, median {median})").format(
-                gate=f"{gate:.3f}", gq=f"{params.threshold_quantile * 100:.0f}", keep=f"{keep:.3f}",
-                kq=f"{params.keep_quantile * 100:.0f}", group=script_name(group), median=f"{ref.median:.3f}"), set())
+    return Cuts({c.row: flat for c in pool},
+                t("top hit must be within {gate} (p{gq}), further hits within {keep} (p{kq}) of unrelated questions' "
+                  "nearest distance ({group}, median {median})").format(
+                    gate=f"{gate:.3f}", gq=f"{params.threshold_quantile * 100:.0f}", keep=f"{keep:.3f}",
+                    kq=f"{params.keep_quantile * 100:.0f}", group=script_name(group), median=f"{ref.median:.3f}"))
+
+
+def local_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
+               group: str, ref: Distribution, blind: BlindIndex, language: str | None,
+               other_language: frozenset[int]) -> Cuts:
+    """Each passage against the unrelated questions closest to *it*: a margin of the reference's own spread
+    (median − p10) below their mean distance (retrieve/baseline.py)."""
+    spread = ref.median - ref.quantile(params.threshold_quantile)
+    margin = params.local_margin * spread
+    # Passages marked as written in the question's script meet the knowledge questions too, which
+    # sit closer to them than everyday questions do: a narrower margin there (issue 20).
+    mark = blind.aspect(f"script:{group}")
+    # Rows in another language than the question's (``other_language_rows``), where it has reference questions.
+    known = language is not None and language in baselines.languages
+    foreign = np.array([known and c.row in other_language for c in pool], dtype=bool)
+    own = np.array([params.knowledge_refs and group in baselines.knowledge and mark in vm.aspects[c.row]
+                    for c in pool], dtype=bool) & ~foreign
+    local = baselines.local_reference(group, vm.matrix, [c.row for c in pool], own=own,
+                                      language=(language, foreign) if language is not None else None)
+    margins = np.where(own, params.knowledge_margin * spread, margin)
+    # Rows in another script, when the question's language has everyday questions of its own: also against those
+    # alone — the language pair's reference (issue 20: an English question over Chinese text came no closer to its
+    # answer than the nearest German or Vietnamese everyday questions did, and lost 8 answers in 10).
+    marks = {blind.aspect(f"script:{g}") for g, _ in SCRIPTS}
+    paired = [c.row for c in pool if params.pair_reference and known and mark not in vm.aspects[c.row]
+              and marks & vm.aspects[c.row]]
+    pair_local = baselines.local_reference(group, vm.matrix, paired, language=(
+        str(language), np.ones(len(paired), dtype=bool))) if paired else np.zeros(0)
+    how = t("each passage must be closer than its 3 nearest unrelated {group} questions are, by {margin} "
+            "({factor} × the reference's median − p10)").format(group=script_name(group), margin=f"{margin:.3f}",
+                                                                factor=f"{params.local_margin:g}")
+    if own.any():
+        how += t("; {n} in the question's script against everyday and encyclopedia questions, by {margin} "
+                 "({factor} ×)").format(n=int(own.sum()), margin=f"{params.knowledge_margin * spread:.3f}",
+                                       factor=f"{params.knowledge_margin:g}")
+    if foreign.any():
+        how += t("; {n} in another language than the question's ({language}) against everyday questions in "
+                 "{language} only").format(n=int(foreign.sum()), language=language)
+    return Cuts({c.row: float(h - m) for c, h, m in zip(pool, local, margins, strict=True)}, how,
+                {c.row for c, o in zip(pool, own, strict=True) if o},
+                {r: float(h - margin) for r, h in zip(paired, pair_local, strict=True)})
 
 
 def word_check(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
@@ -268,11 +295,12 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
     # The question's language, when its script is Latin (one script, many languages: text/language.py).
     language = language_of(query) if group == "latin" and params.by_language else None
     foreign = frozenset(other_language_rows(pool, vm, blind, language))
-    cuts, how, encyclopedic = distance_cuts(pool, vm, baselines, params, group, ref, blind, language, foreign)
+    cuts = distance_cuts(pool, vm, baselines, params, group, ref, blind, language, foreign)
+    how, encyclopedic = cuts.how, cuts.encyclopedic
     words = word_check(query, pool, vm, baselines, params, group, ref, blind, language, foreign)
     shares = words.evidence.coverages(vm, [c.row for c in pool]) if words.applies else [None] * len(pool)
     for c, share in zip(pool, shares, strict=True):
-        c.cut = cuts.get(c.row)
+        c.cut = cuts.cuts.get(c.row)
         c.word_share = share
     if words.applies and words.rescue_distance is not None:
         how += "; " + t(
@@ -294,11 +322,11 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
     # that passed them.
     how += "".join(f"; {extra}" for extra in (
         space_gate(pool, reasons, words, params, group, ref, vm, blind, foreign, shared),
-        translated.check(query, pool, reasons, words.cross_script, params, vm, blind, ref, shared),
+        translated.check(query, pool, reasons, words.cross_script, params, vm, blind, ref, cuts.paired, shared),
         shared_terms_check(query, pool, reasons, words, params, vm, blind, shared),
         cross_script_gap(pool, reasons, words, params, ref)) if extra)
     kept = [c for c in pool if reasons[c.row] is None]
-    max_d = pool[0].cut if pool and cuts else None
+    max_d = pool[0].cut if pool and cuts.cuts else None
     trace.add(Stage(
         "threshold", t("{kept} of {total} kept").format(kept=len(kept), total=len(pool)) + f"; {how}",
         kept=[c.chunk_id for c in kept],

@@ -12,7 +12,9 @@ weighs ``UNKNOWN_SHARE`` of the rarest term's weight and is never found. Then:
 - for a Chinese question, kept by its cut but holding less than ``translated_min`` of the weight → dropped,
   unless a candidate of its document holds enough (a document names its subject once);
 - for an English question, beyond its cut by at most ``translated_reach`` reference spreads and holding
-  ``translated_rescue`` of the weight or more → kept (twice the minimum, as the word check's rescue is).
+  ``translated_rescue`` of the weight or more → kept (twice the minimum, as the word check's rescue is); within
+  the cut everyday English questions alone set it (the language pair's reference, ``threshold.local_cuts``),
+  ``translated_min`` is enough.
 
 Measured (``bench/eval_retrieval.py``, K=5): see bench/README.md, "Translated words". Terms are the stored,
 possibly blinded, term sets: no passage text is read (R7).
@@ -91,9 +93,10 @@ def _alternatives(rendering: str) -> list[tuple[str, ...]]:
 
 def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cross_script: set[int],
           params: RetrievalParams, vm: VectorMatrix, blind: BlindIndex, ref: Distribution | None,
-          data: dict[str, object]) -> str:
+          paired: dict[int, float], data: dict[str, object]) -> str:
     """Judge the passages in the other language (module doc); returns a sentence for the trace, and
-    ``data["translated"]`` receives the words looked up, each judged passage's share and the passages kept."""
+    ``data["translated"]`` receives the words looked up, each judged passage's share and the passages kept.
+    ``paired``: row → the cut the language pair's reference sets it (threshold.local_cuts), where there is one."""
     way = direction(query, params)
     mark, not_marks = (blind.aspect(way.mark), [blind.aspect(m) for m in way.not_marks]) if way else ("", [])
     judged = [c for c in pool if way is not None and (way.mixed or c.row in cross_script)
@@ -129,8 +132,11 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
     shares = {row: sum(weighed[i][0] for i in held_words) / total for row, held_words in found.items()}
     needed = params.translated_min
     reach = way.reach * (ref.median - ref.quantile(params.threshold_quantile)) if ref else 0.0
-    rescued = [c for c in judged if reasons[c.row] is not None and shares[c.row] >= params.translated_rescue
-               and c.cut is not None and c.cut < c.distance <= c.cut + reach]
+    beyond = [c for c in judged if reasons[c.row] is not None and c.cut is not None and c.cut < c.distance]
+    # Within the language pair's cut a quarter of the weight vouches; further out, up to the reach, half of it.
+    by_pair = [c for c in beyond if shares[c.row] >= needed and c.distance <= paired.get(c.row, -math.inf)]
+    rescued = by_pair + [c for c in beyond if c not in by_pair and shares[c.row] >= params.translated_rescue
+                         and c.distance <= (c.cut or 0.0) + reach]
     for c in rescued:
         reasons[c.row] = None
     vouched = {c.doc_id for c in judged if reasons[c.row] is None and shares[c.row] >= needed}
@@ -145,7 +151,9 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
                           "shares": {c.chunk_id: round(shares[c.row], 3) for c in judged},
                           "needed": needed if way.drop else None,
                           "rescue": params.translated_rescue if reach > 0 else None,
-                          "kept_beyond_cut": [c.chunk_id for c in rescued]}
+                          "kept_beyond_cut": [c.chunk_id for c in rescued],
+                          "pair_cuts": {c.chunk_id: round(paired[c.row], 4) for c in judged if c.row in paired},
+                          "kept_within_pair_cut": [c.chunk_id for c in by_pair]}
     looked_up = ", ".join(f"{w.word} ({'/'.join(w.renderings[:3]) or '?'})" for w in words)
     if way.drop:
         how = t("passages in the other language must hold renderings of {needed} of the weight of the question's "
@@ -153,5 +161,10 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
     else:
         how = t("a passage in the other language holding renderings of {share} of the weight of the question's words "
                 "is kept up to {reach} beyond its cut ({kept} kept so; dictionary: {words})").format(
-            share=f"{params.translated_rescue:.0%}", reach=f"{reach:.3f}", kept=len(rescued), words=looked_up)
+            share=f"{params.translated_rescue:.0%}", reach=f"{reach:.3f}", kept=len(rescued) - len(by_pair),
+            words=looked_up)
+    if any(c.row in paired for c in judged):
+        how += "; " + t("within the cut everyday questions in the question's language alone set (the language "
+                        "pair's reference), {needed} is enough ({kept} kept so)").format(
+            needed=f"{needed:.0%}", kept=len(by_pair))
     return how

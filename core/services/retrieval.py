@@ -116,7 +116,7 @@ class Retriever:
             cross_script_gap=r.cross_script_gap, shared_terms=r.shared_terms,
             translated_words=r.translated_words, translated_min=r.translated_min,
             translated_reach=r.translated_reach, translated_rescue=r.translated_rescue,
-            space_gate=r.space_gate, space_gate_words=r.space_gate_words,
+            space_gate=r.space_gate, space_gate_words=r.space_gate_words, pair_reference=r.pair_reference,
             lexical_override=r.lexical_override,
             pool_per_script=r.pool_per_script, max_distance=max_distance, max_chars=r.max_context_chars,
             max_tokens=r.max_context_tokens,

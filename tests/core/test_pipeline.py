@@ -899,37 +899,76 @@ def test_translated_words_judge_english_passages(english_articles: tuple[Engine,
     assert japanese is not None and "translated" not in japanese.data
 
 
-def test_translated_words_keep_a_chinese_passage_for_an_english_question(tmp_path_factory: pytest.TempPathFactory
-                                                                          ) -> None:
-    """Issue 20, the other way round: English questions over Chinese articles — the distance cut refuses most of
-    them (measured: 0.200 answered against 0.885 without a threshold). A Chinese passage just beyond its cut that
-    holds the renderings of the question's words is kept; one about an article the space lacks stays refused."""
+@pytest.fixture(scope="module")
+def chinese_articles(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    """The first six XQuAD articles in Chinese, in an encrypted space: the renderings of an English question's words
+    are looked up by their blinded bigrams."""
     import json
 
     home = tmp_path_factory.mktemp("en_zh")
     zh = json.loads(corpus("xquad", "xquad.zh.json").read_text(encoding="utf-8"))["data"]
     files = _articles(home, zh, "zh")
     eng = Engine.open(home / "home", settings=Settings(), embedder=CountingEmbedder())
-    try:
-        eng.create_space("s")  # encrypted: the renderings are looked up by their blinded bigrams
-        assert eng.ingest("s", files).ok
-        off = replace(eng.retrieval_params(), translated_words=False)
-        q = "Where was the Summer Theatre located?"  # zh[1] (Warsaw): 夏季剧院 … 萨克森花园
-        assert eng.ask("s", q, params=off).chunks == []
-        result = eng.ask("s", q)
-        assert any("萨克森花园" in h.text for h in result.chunks)
-        stage = result.trace.stage("threshold")
-        assert stage is not None
-        data = stage.data["translated"]
-        assert "剧院" in data["words"]["theatre"] and "夏季" in data["words"]["summer"]
-        assert {h.chunk_id for h in result.chunks} <= set(data["kept_beyond_cut"])
-        assert all(data["shares"][h.chunk_id] >= 0.5 for h in result.chunks)  # twice the minimum to be kept so
-        assert {"summer", "theatre"} <= set(data["found"][result.chunks[0].chunk_id])
-        assert "kept so; dictionary: " in stage.summary
-        # Victoria (Australia) is not among the six articles: nothing holds enough of its words' renderings.
-        assert eng.ask("s", "What group can amend the Victorian constitution?").chunks == []
-    finally:
-        eng.close()
+    eng.create_space("s")
+    assert eng.ingest("s", files).ok
+    yield eng
+    eng.close()
+
+
+def test_translated_words_keep_a_chinese_passage_for_an_english_question(chinese_articles: Engine) -> None:
+    """Issue 20, the other way round: English questions over Chinese articles — the distance cut refuses most of
+    them (measured: 0.200 answered against 0.885 without a threshold). A Chinese passage just beyond its cut that
+    holds the renderings of the question's words is kept; one about an article the space lacks stays refused."""
+    eng = chinese_articles
+    off = replace(eng.retrieval_params(), translated_words=False)
+    q = "Where was the Summer Theatre located?"  # zh[1] (Warsaw): 夏季剧院 … 萨克森花园
+    assert eng.ask("s", q, params=off).chunks == []
+    result = eng.ask("s", q)
+    assert any("萨克森花园" in h.text for h in result.chunks)
+    stage = result.trace.stage("threshold")
+    assert stage is not None
+    data = stage.data["translated"]
+    assert "剧院" in data["words"]["theatre"] and "夏季" in data["words"]["summer"]
+    assert {h.chunk_id for h in result.chunks} <= set(data["kept_beyond_cut"])
+    # Twice the minimum to be kept so — but for a passage within the language pair's cut (the next test).
+    assert all(data["shares"][h.chunk_id] >= 0.5 for h in result.chunks
+               if h.chunk_id not in data["kept_within_pair_cut"])
+    assert {"summer", "theatre"} <= set(data["found"][result.chunks[0].chunk_id])
+    assert "kept so; dictionary: " in stage.summary
+    # Victoria (Australia) is not among the six articles: nothing holds enough of its words' renderings.
+    assert eng.ask("s", "What group can amend the Victorian constitution?").chunks == []
+
+
+def test_a_language_pair_reference_with_translated_words(chinese_articles: Engine) -> None:
+    """Issue 20: passages in another script are also cut against everyday questions in the question's language alone
+    (the language pair's reference, looser than every Latin-script language's); between the two cuts a passage is kept
+    when it holds renderings of translated_min of the question's word weight. An English question over Chinese text
+    gets its answer so; a German one (no dictionary) and an unanswerable English one get what they got before."""
+    eng = chinese_articles
+    off = replace(eng.retrieval_params(), pair_reference=False)
+    q = "How old was Peyton Manning when he played in Super Bowl 50?"  # zh[0]: 39 岁
+    assert not any("39" in h.text for h in eng.ask("s", q, params=off).chunks)
+    result = eng.ask("s", q)
+    assert any("39" in h.text for h in result.chunks)
+    stage = result.trace.stage("threshold")
+    assert stage is not None
+    data = stage.data["translated"]
+    assert data["kept_within_pair_cut"] and set(data["kept_within_pair_cut"]) <= set(data["kept_beyond_cut"])
+    by_id = {h.chunk_id: h for h in result.chunks}
+    for chunk in data["kept_within_pair_cut"]:
+        hit = by_id[chunk]
+        assert hit.cut is not None and hit.cut < hit.distance <= data["pair_cuts"][chunk] + 1e-4
+        assert data["shares"][chunk] >= eng.retrieval_params().translated_min
+    assert "language pair's reference" in stage.summary
+    # No dictionary reads a German question across: the pair's cut is measured, nothing vouches, nothing changes.
+    for q in ["Wie alt war Peyton Manning, als er im Super Bowl 50 spielte?",
+              "Welche Gruppe kann die Verfassung von Victoria ändern?"]:
+        before, now = eng.ask("s", q, params=off), eng.ask("s", q)
+        assert [h.chunk_id for h in now.chunks] == [h.chunk_id for h in before.chunks], q
+        german = now.trace.stage("threshold")
+        assert german is not None and "translated" not in german.data
+    for q in ["What group can amend the Victorian constitution?", "Who designed the Sydney Opera House?"]:
+        assert eng.ask("s", q).chunks == [], q
 
 
 def test_a_question_in_traditional_characters_is_asked_as_in_simplified(
