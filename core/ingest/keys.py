@@ -16,12 +16,12 @@ from biny.core.text.identifiers import chunk_keys
 from biny.core.text.language import language_marks
 from biny.core.text.terms import index_terms
 
-KEYS_VERSION = 3
+KEYS_VERSION = 4
 """0: recorded before versions were (whole words without stems, words split at combining marks, no language
 marks). 1: words keep their combining marks, Thai/Lao/Myanmar/Khmer as 4-grams, 5-letter stems, the language of
 Latin-script passages (issue 20). 2: digits of every script stored as 0–9 (numbers are evidence across
 scripts), Traditional Chinese characters as Simplified ones. 3: a word with an apostrophe also stored by its parts
-("BSkyB's": bskyb)."""
+("BSkyB's": bskyb). 4: Vietnamese adjacent syllables also stored as pairs ("thành phố")."""
 
 
 @dataclass(frozen=True, slots=True)

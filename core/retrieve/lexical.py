@@ -76,7 +76,9 @@ def familiarity(questions: list[str], vm: VectorMatrix, blind: BlindIndex) -> fl
     script and ≤ 0.02 for every other script. A question none of whose words the space
     knows is then evidence of "not in your material", not of another language.
     """
-    terms = {blind(t) for q in questions for t in units(query_terms(q), vm, blind)}
+    # Words only: whether a space is written in a script is a matter of its words, and Vietnamese syllable pairs
+    # (text/terms.py) would add a term the other Latin-script spaces never hold for each pair of them.
+    terms = {blind(t) for q in questions for t in units(query_terms(q), vm, blind) if " " not in t}
     return sum(1 for t in terms if vm.df.get(t, 0) > 0) / len(terms) if terms else 0.0
 
 

@@ -60,6 +60,21 @@ STOPWORDS = frozenset(
     и в во на с со по к о об из за от до для не ни что кто где когда как какой какая какое какие каком
     какого каких почему зачем сколько который которая которое которые это этот эта эти был была было были""".split()
 ) | frozenset(
+    # Question words of the other languages of the bundled reference questions (issue 20). A question word is
+    # rare in the declarative text that answers it, so it took one of the largest weights of the question and held
+    # the answer's word share down (Arabic "ماذا", Hindi "किसने"); the function words beside them weigh little.
+    # German, French, Spanish, Vietnamese — written with their marks, so that no English word is among them:
+    """welche welcher welches welchem welchen wieviel wieviele wem wen wessen woher wohin womit wofür
+    quel quelle quels quelles où quand pourquoi combien lequel laquelle lesquels
+    cuál cuáles cuándo dónde quién quiénes cuánto cuánta cuántos cuántas cuyo cuya
+    gì nào đâu là của và các những được trong với không này đó ở đã có cho một""".split()
+) | frozenset(
+    # Arabic (as stored: no vowel points; the hamza forms written both ways) and Hindi.
+    """ما ماذا من متى أين اين كيف لماذا كم هل أي اي هو هي الذي التي الذين في على إلى الى عن مع أن ان إن كان
+    كانت تم هذا هذه ذلك تلك أو او لم لا قد
+    क्या कौन कौनसा कौनसी कौनसे किस किसे किसने किसको किसका किसकी किसके कब कहाँ कहां कैसे क्यों कितना कितनी
+    कितने है हैं था थे थी का की के में से को ने पर और एक यह वह""".split()
+) | frozenset(
     # Question words of CJK scripts, as bigrams (the form they are stored and matched in):
     # like "what"/"who" above they mark the question, not its topic, and declarative text
     # rarely has them — so they would count as words the space does not know.
@@ -133,7 +148,25 @@ def terms_of(text: str) -> set[str]:
             # "BSkyB's", "l'homme", "o'clock": the word is also found by its parts — a question naming BSkyB
             # meets the passage about BSkyB's services (measured: lost answers of Chinese questions over English).
             out.update(part for part in re.split("['’]", w) if len(part) >= 2)
+    out.update(syllable_pairs(latin))
     return out
+
+
+# Vietnamese writes a word as syllables separated by spaces ("thành phố", "điện thoại"): its syllables recur in any
+# Vietnamese text, so word shares said little (other articles of one encyclopedia kept passages 3 times in 4). Two
+# adjacent syllables are also a term, as two adjacent Chinese characters are. A run of words is Vietnamese when one
+# of its letters is one only Vietnamese writes (đ, ơ, ư and the stacked tones: not French "ê", Romanian "ă") — no
+# language detection needed.
+_VI_LETTER = re.compile(r"[đơư\u1ea0-\u1ef9]")
+_SYLLABLE_RUN = re.compile(rf"{_LETTER}+(?:[ \t]+{_LETTER}+)+")
+SYLLABLE_MAX = 7  # letters: the longest Vietnamese syllable ("nghiêng") — longer words are not syllables
+
+
+def syllable_pairs(text: str) -> set[str]:
+    """Adjacent syllable pairs ("thành phố") of the Vietnamese runs of ``text`` (folded: lower case, NFKC), one
+    space between them; a run ends at punctuation."""
+    return {f"{a} {b}" for run in _SYLLABLE_RUN.findall(text) if _VI_LETTER.search(run)
+            for a, b in itertools.pairwise(run.split()) if len(a) <= SYLLABLE_MAX and len(b) <= SYLLABLE_MAX}
 
 
 # Arabic writes the article and some particles onto the word ("الكتاب", "بالكتاب" for "كتاب"): a truncated
@@ -147,7 +180,7 @@ def stem_of(term: str) -> str | None:
     """The truncated form a word is also indexed under (``STEM_MARK`` + its first ``STEM_LEN`` letters), or None
     for CJK and unspaced-script n-grams, numbers and short words. Arabic words lose an attached article first
     and count from three letters."""
-    if term.isdigit() or is_cjk(term) or _UNSPACED_RUN.match(term):
+    if term.isdigit() or is_cjk(term) or _UNSPACED_RUN.match(term) or " " in term:
         return None
     if _ARABIC.match(term):
         bare = next((term[len(p):] for p in _ARABIC_PREFIXES if term.startswith(p) and len(term) - len(p) >= 3),
@@ -162,6 +195,15 @@ def index_terms(text: str) -> set[str]:
     return terms | {s for s in map(stem_of, terms) if s is not None}
 
 
+# Question words written without spaces (Thai) or of several syllables (Vietnamese "bao nhiêu", whose syllables
+# also make ordinary words: "bao gồm", "thế giới"), cut out of a question before its n-grams and syllable pairs are
+# taken: they would otherwise sit inside terms the declarative answer never holds (issue 20).
+_QUESTION_PHRASES = re.compile("|".join(sorted(
+    "อะไร ใคร ที่ไหน ไหน เมื่อไร เมื่อไหร่ อย่างไร ยังไง เท่าไร เท่าไหร่ กี่ ใด ทำไม หรือไม่ คืออะไร".split(),
+    key=len, reverse=True))
+    + r"|\b(?:bao nhiêu|tại sao|vì sao|làm sao|như thế nào|thế nào|khi nào|ở đâu|là gì|cái gì)\b")
+
+
 def query_terms(text: str) -> set[str]:
     """Terms of a question worth matching lexically (stopwords removed).
 
@@ -171,7 +213,10 @@ def query_terms(text: str) -> set[str]:
     ``bench/eval_retrieval.py``. Passages keep every bigram (they are stored at
     ingest); only the question side is segmented, so nothing needs re-ingesting.
     """
-    terms = {t for t in terms_of(text) if t not in STOPWORDS}
+    text = _QUESTION_PHRASES.sub("\n", unicodedata.normalize("NFKC", text).lower())
+    # A syllable pair with a question or function word in it ("bao nhiêu", "của thành") is no more evidence than
+    # the word alone.
+    terms = {t for t in terms_of(text) if t not in STOPWORDS and not (" " in t and STOPWORDS & set(t.split()))}
     straddling: set[str] = set()
     inside: set[str] = set()
     for run in _HAN_RUN.findall(fold(text)):

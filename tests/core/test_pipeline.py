@@ -28,7 +28,7 @@ from biny.core.store.vectors import VectorMatrix
 from biny.core.text.aspects import aspects_of
 from biny.core.text.identifiers import cn_to_int, extract
 from biny.core.text.scripts import scripts_of
-from biny.core.text.terms import index_terms, query_terms, stem_of, terms_of
+from biny.core.text.terms import index_terms, query_terms, stem_of, syllable_pairs, terms_of
 from tests.conftest import CountingEmbedder, corpus
 
 SYNTHETIC = """# 测试条例
@@ -369,6 +369,49 @@ def test_terms_of_scripts_with_combining_marks_inflections_and_no_spaces() -> No
     assert {"элемента", "~элеме", "вид", "~нагре"} <= stored and "~вид" not in stored
     # Questions keep whole words; the lexical check picks stems or words per space (lexical.units).
     assert "~элеме" not in query_terms("Какой элемент?")
+
+
+def test_question_words_of_every_reference_language_are_not_evidence() -> None:
+    """Issue 20: question words mark the question, not its topic, in every language of the bundled reference
+    questions — the declarative passage answering "ماذا …" or "… किसने …" never holds them. Thai ones are cut out
+    before the 4-grams are taken; no English word is among the other Latin-script ones."""
+    assert query_terms("ماذا كانت نتيجة انتخابات 2007؟") == {"نتيجة", "انتخابات", "2007"}
+    assert query_terms("गैस टरबाइन का आविष्कार किसने किया?") == {"गैस", "टरबाइन", "आविष्कार", "किया"}
+    assert query_terms("¿Cuándo se fundó la universidad?") == {"se", "fundó", "universidad"}
+    assert query_terms("Welche Stadt ist die größte?") == {"stadt", "größte"}
+    assert query_terms("Quelle ville est la plus grande ?") == {"ville", "plus", "grande"}
+    # Vietnamese: syllables and the pairs of adjacent ones (below), without question phrases or function words.
+    assert query_terms("Dân số của thành phố là bao nhiêu?") == {"dân", "số", "thành", "phố", "dân số", "thành phố"}
+    thai = query_terms("ทายาทคนใดของเจงกิส")
+    assert thai == terms_of("ทายาทคน") | terms_of("ของเจงกิส") and "นใดข" not in thai
+    # English questions are matched as before: "AI", "who", "when" stay what they were.
+    assert query_terms("Who invented AI, and when?") == {"invented", "ai"}
+
+
+def test_familiarity_counts_words_not_syllable_pairs() -> None:
+    """Whether a space is written in a script is judged on words: the pairs of the Vietnamese reference questions
+    would otherwise count as words no English space knows (the RFC index stopped asking for words, and an
+    unanswerable English question got five passages)."""
+    from biny.core.retrieve import lexical
+
+    blind = BlindIndex(b"k" * 32)
+    vm = cast(VectorMatrix, SimpleNamespace(df={blind(w): 3 for w in ["dân", "số", "thành", "phố"]}))
+    q = "Dân số của thành phố là bao nhiêu?"
+    assert {"dân số", "thành phố"} <= query_terms(q)
+    assert lexical.familiarity([q], vm, blind) == 1.0
+
+
+def test_vietnamese_syllable_pairs() -> None:
+    """Issue 20: Vietnamese writes a word as spaced syllables, which recur in any Vietnamese text; adjacent syllables
+    are also stored as a pair ("thành phố"), as adjacent Chinese characters are. Only runs with a letter no other
+    language writes (đ, ơ, ư, stacked tones) are paired — not French, not English — and a pair has no stem."""
+    stored = index_terms("Thành phố Hồ Chí Minh là thành phố lớn nhất Việt Nam. The New York Times")
+    assert {"thành phố", "hồ chí", "chí minh", "việt nam", "lớn nhất", "thành", "phố"} <= stored
+    assert not {"new york", "york times", "nam the"} & stored  # a run ends at punctuation; English is not paired
+    assert not [t for t in index_terms("Le président doit être élu à la Côte d'Ivoire.") if " " in t]
+    assert stem_of("thành phố") is None and not [t for t in stored if t.startswith("~") and " " in t]
+    assert syllable_pairs("nghiêng về phía trường đại học") == {"nghiêng về", "về phía", "phía trường",
+                                                                "trường đại", "đại học"}
 
 
 def test_inflected_question_words_meet_their_passage_and_old_spaces_match_whole_words(
