@@ -123,8 +123,14 @@ class Baselines:
         if own is not None and wide is not None and own.any():
             out[own] = self._nearest_mean(wide, matrix[at[own]], nearest)
         if language is not None and language[0] in self.languages and language[1].any():
-            out[language[1]] = self._nearest_mean(self.languages[language[0]], matrix[at[language[1]]], nearest)
+            out[language[1]] = self.language_reference(language[0], matrix, at[language[1]], nearest)
         return out
+
+    def language_reference(self, language: str, matrix: Vectors, rows: list[int] | npt.NDArray[np.int64],
+                           nearest: int = 3) -> np.ndarray:
+        """Per passage: mean distance of its ``nearest`` closest everyday questions in ``language`` alone
+        (``languages``; the caller checks it has them)."""
+        return self._nearest_mean(self.languages[language], matrix[np.asarray(rows, dtype=np.int64)], nearest)
 
     @staticmethod
     def _nearest_mean(qs: Vectors, vecs: Vectors, nearest: int) -> np.ndarray:

@@ -109,8 +109,7 @@ def local_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, pa
     marks = {blind.aspect(f"script:{g}") for g, _ in SCRIPTS}
     paired = [c.row for c in pool if params.pair_reference and known and mark not in vm.aspects[c.row]
               and marks & vm.aspects[c.row]]
-    pair_local = baselines.local_reference(group, vm.matrix, paired, language=(
-        str(language), np.ones(len(paired), dtype=bool))) if paired else np.zeros(0)
+    pair_local = baselines.language_reference(str(language), vm.matrix, paired) if paired else np.zeros(0)
     how = t("each passage must be closer than its 3 nearest unrelated {group} questions are, by {margin} "
             "({factor} × the reference's median − p10)").format(group=script_name(group), margin=f"{margin:.3f}",
                                                                 factor=f"{params.local_margin:g}")
