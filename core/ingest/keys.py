@@ -16,12 +16,13 @@ from biny.core.text.identifiers import chunk_keys
 from biny.core.text.language import language_marks
 from biny.core.text.terms import index_terms
 
-KEYS_VERSION = 4
+KEYS_VERSION = 5
 """0: recorded before versions were (whole words without stems, words split at combining marks, no language
 marks). 1: words keep their combining marks, Thai/Lao/Myanmar/Khmer as 4-grams, 5-letter stems, the language of
 Latin-script passages (issue 20). 2: digits of every script stored as 0–9 (numbers are evidence across
 scripts), Traditional Chinese characters as Simplified ones. 3: a word with an apostrophe also stored by its parts
-("BSkyB's": bskyb). 4: Vietnamese adjacent syllables also stored as pairs ("thành phố")."""
+("BSkyB's": bskyb). 4: Vietnamese adjacent syllables also stored as pairs ("thành phố"). 5: Arabic and Devanagari words
+stemmed by Snowball's Arabic and Hindi stemmers before they are truncated."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ knows none of them and distance decides alone. Question terms are cleaned first
 whether the space knows "the question's words" is judged on its main kind of term,
 so the Latin names in a Chinese question do not make an English space count.
 
-Terms are the stored, possibly blinded, term sets (words with their combining marks, their 5-letter stems;
+Terms are the stored, possibly blinded, term sets (words with their combining marks, their stems (terms.stem_of);
 CJK bigrams; 4-grams of scripts written without spaces): no chunk text is read (R7). An exact word form
 counts whole, another form of it (the stem alone) half (issue 20: Russian, German, Arabic answers).
 """
