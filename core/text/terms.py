@@ -15,6 +15,8 @@ import re
 import unicodedata
 from collections.abc import Callable, Container
 
+from biny.core.crypto.blind import on_forget
+
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 
 
@@ -200,6 +202,11 @@ def stem_of(term: str) -> str | None:
             stem = _stemmer(language)(term)[:STEM_LEN] if len(term) >= _SHORTEST_STEMMED else ""
             return STEM_MARK + stem if len(stem) >= 2 else None
     return STEM_MARK + term[:STEM_LEN] if len(term) >= STEM_LEN else None
+
+
+# The memo holds words of the documents ingested and questions asked, in plain text: dropped when a session locks,
+# with the blinded terms (crypto/blind.py).
+on_forget(stem_of.cache_clear)
 
 
 def index_terms(text: str) -> set[str]:
