@@ -198,8 +198,10 @@ def stem_of(term: str) -> str | None:
         return None
     for script, language in _SCRIPT_STEMMERS:
         if script.match(term):
+            if len(term) < _SHORTEST_STEMMED:
+                return None
             # A stem of one letter ("लिए" → "ल") would match every word beginning with it: none then.
-            stem = _stemmer(language)(term)[:STEM_LEN] if len(term) >= _SHORTEST_STEMMED else ""
+            stem = _stemmer(language)(term)[:STEM_LEN]
             return STEM_MARK + stem if len(stem) >= 2 else None
     return STEM_MARK + term[:STEM_LEN] if len(term) >= STEM_LEN else None
 
