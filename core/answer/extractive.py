@@ -14,11 +14,9 @@ from dataclasses import dataclass
 
 from biny.core.text.aspects import asked_aspects, aspects_of
 from biny.core.text.identifiers import chunk_keys, question_keys
+from biny.core.text.sentences import sentences_of
 from biny.core.text.terms import query_terms, terms_of
 
-# A sentence ends at CJK/Latin end punctuation or a line break; Latin full stops need a space after
-# (so 3.5 and e.g. v1.2 stay whole).
-_SENTENCE = re.compile(r"[^。！？!?\n]*?(?:[。！？!?]+|\.(?=\s|$)|\n|$)")
 _MAX_CHARS = 400
 
 
@@ -28,17 +26,6 @@ class Sentence:
     position: int
     text: str
     score: float = 0.0
-
-
-def sentences_of(text: str) -> list[str]:
-    """Sentences of a passage; headings (short lines without end punctuation) are not sentences."""
-    out = []
-    for m in _SENTENCE.finditer(text):
-        s = m.group(0).strip().lstrip("#>*-•· \t").strip()
-        heading = not re.search(r"[。！？!?.;；:：]$", s) and len(s) < 40
-        if len(s) >= 2 and not heading:
-            out.append(s)
-    return out
 
 
 def choose(question: str, passages: list[str], max_sentences: int = 3) -> list[Sentence]:

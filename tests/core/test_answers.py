@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 
 from biny.core.answer import citations, numbers, spans
-from biny.core.answer.extractive import sentences_of
 from biny.core.cli import main
 from biny.core.config import Settings
 from biny.core.engine import Engine
 from biny.core.llm.openai_compat import OpenAICompatible
+from biny.core.text.sentences import sentences_of
 from tests.conftest import ROOT, CountingEmbedder
 
 DEMO = ROOT / "resources" / "demo"
