@@ -291,7 +291,7 @@ def rfc_questions(n: int, rng: random.Random) -> list[Question]:
     return out
 
 
-VARIANTS: dict[str, dict[str, bool]] = {
+VARIANTS: dict[str, dict[str, bool | float]] = {
     "full": {},
     "no threshold": {"use_threshold": False},
     "no lexical check": {"use_lexical": False},
@@ -312,6 +312,8 @@ VARIANTS: dict[str, dict[str, bool]] = {
     "rescue 0.4": {"translated_rescue": 0.4},
     "rescue 0.6": {"translated_rescue": 0.6},
     "paraphrase override 1.5": {"lexical_override": 1.5},
+    "no sentence check": {"sentence_check": False},
+    "sentence window 1.0": {"sentence_window": 1.0},
     "no identifiers": {"use_identifiers": False},
     "no second pass": {"use_second_pass": False},
     "no rerank": {"use_rerank": False},

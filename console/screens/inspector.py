@@ -310,12 +310,15 @@ class InspectorScreen(QWidget):
             # Issue 20: a passage in the other language judged by the question's looked-up words shows its share.
             translated = stage.data.get("translated") or {}
             shares, rescued = translated.get("shares", {}), set(translated.get("kept_beyond_cut", []))
+            nearest_sentence = stage.data.get("nearest_sentences") or {}  # passages read by sentence near their cut
             for cid in stage.kept[:60]:
                 d = dist.get(cid)
                 label = named.get(cid, cid[:10]) + (f"  d={d:.3f}" if d is not None else "")
                 if cid in shares:
                     label += "  " + (tr("kept beyond its cut: translated words {share}") if cid in rescued
                                      else tr("translated words {share}")).format(share=f"{shares[cid]:.0%}")
+                if cid in nearest_sentence:
+                    label += "  " + tr("nearest two sentences {d}").format(d=f"{nearest_sentence[cid]:.3f}")
                 child = QTreeWidgetItem(top, [tr("kept"), label])
                 child.setData(0, Qt.ItemDataRole.UserRole, (cid, stage.name, "kept", d))
             for dr in stage.dropped[:60]:
@@ -457,7 +460,8 @@ class InspectorScreen(QWidget):
 # Trace stages (core/retrieve/*) by the names the engine gives them; a stage row keeps its name in this role.
 STAGE_ROLE = Qt.ItemDataRole.UserRole + 1
 STAGES = {"rewrite": QT_TR_NOOP("rewrite"), "structured": QT_TR_NOOP("structured index"), "pool": QT_TR_NOOP("pool"),
-          "threshold": QT_TR_NOOP("threshold"), "identifiers": QT_TR_NOOP("identifiers"),
+          "threshold": QT_TR_NOOP("threshold"), "sentences": QT_TR_NOOP("sentences"),
+          "identifiers": QT_TR_NOOP("identifiers"),
           "second_pass": QT_TR_NOOP("second pass"), "rerank": QT_TR_NOOP("rerank"), "nearest": QT_TR_NOOP("nearest"),
           "budget": QT_TR_NOOP("budget"), "final": QT_TR_NOOP("final"), "integrity": QT_TR_NOOP("integrity"),
           "more_material": QT_TR_NOOP("more material"), "answer": QT_TR_NOOP("answer"), "web": QT_TR_NOOP("web")}

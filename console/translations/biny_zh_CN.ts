@@ -520,6 +520,10 @@
         <translation>译词 {share}</translation>
     </message>
     <message>
+        <source>nearest two sentences {d}</source>
+        <translation>最近的相邻两句 {d}</translation>
+    </message>
+    <message>
         <source>Nothing was padded in: fewer than K passages is the correct result when the material does not answer.</source>
         <translation>没有凑数：资料无法回答时，少于 K 个段落才是正确结果。</translation>
     </message>
@@ -570,6 +574,10 @@
     <message>
         <source>threshold</source>
         <translation>阈值</translation>
+    </message>
+    <message>
+        <source>sentences</source>
+        <translation>逐句核对</translation>
     </message>
     <message>
         <source>identifiers</source>
@@ -1396,6 +1404,14 @@ This cannot be undone.</source>
     <message>
         <source>A passage in the question&apos;s script beyond the space-wide gate (p10 of unrelated questions&apos; nearest distance) is kept only when it carries this share of the question&apos;s word weight. Lower = more lenient.</source>
         <translation>与问题同文字、超出全空间门槛（无关问题最近距离的 p10）的段落，只有含问题词语权重的这一比例时才保留。越低越宽松。</translation>
+    </message>
+    <message>
+        <source>Read near the cut by sentence</source>
+        <translation>阈值附近逐句核对</translation>
+    </message>
+    <message>
+        <source>A passage this close to its cut (in spreads of the measured reference), or kept beyond it for its words, is read sentence by sentence and kept only if two adjacent sentences lie within the cut. 0 = only passages beyond their cut; higher = stricter and slower.</source>
+        <translation>离自己的阈值这么近（以实测参照的离散度为单位）、或因词语而在阈值外保留的段落，会逐句核对：只有相邻两句落在阈值内才保留。0 = 只核对阈值外的段落；越大越严、越慢。</translation>
     </message>
     <message>
         <source>Context budget (characters)</source>

@@ -1,7 +1,8 @@
 """What the retrieval stages pass along: candidates, parameters, the query's distances.
 
 Stages work on candidates (row indices and distances) — never on chunk text — so
-only the chunks that end up in the context are read back and decrypted (R7). A
+only the chunks that end up in the context are read back and decrypted (R7), and the
+few the sentence check reads near their cut. A
 candidate carries the verdict data it earned (its own distance cut, its word share);
 the trace only records them.
 """
@@ -35,6 +36,8 @@ class Candidate:
     cut: float | None = None
     # IDF-weighted share of the question's words this passage carries (None: not asked).
     word_share: float | None = None
+    # Written in another script or language than the question's (its cut set against another reference).
+    elsewhere: bool = False
 
 
 @dataclass(slots=True)
@@ -82,6 +85,9 @@ class RetrievalParams:
     # reference) unless they hold this share of the question's word weight (threshold.space_gate).
     space_gate: bool = True
     space_gate_words: float = 0.4
+    # Issue 20: a passage kept near its cut must hold two adjacent sentences within it (retrieve/sentences.py).
+    sentence_check: bool = True
+    sentence_window: float = 0.5  # reference spreads inside the cut within which a passage is read by sentence
     # An explicit cut (console control, experiments); None = from the measured reference.
     max_distance: float | None = None
     max_chars: int = 12000
@@ -115,6 +121,9 @@ class Context:
     folded_glossary: list[tuple[str, str]] | None = None
     # Folded glossary term → documents whose folded title holds it, filled as questions name terms (pin.py).
     titled: dict[str, frozenset[str]] | None = None
+    # Rows → the vectors of each two adjacent sentences of each (None: fewer than two), read and embedded on demand for
+    # the sentence check (retrieve/sentences.py); None: not available, the check is skipped. R7 counts what is read.
+    sentence_vectors: Callable[[list[int]], list[Vectors | None]] | None = None
 
 
 @dataclass(slots=True)

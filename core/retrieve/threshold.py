@@ -301,6 +301,7 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
     for c, share in zip(pool, shares, strict=True):
         c.cut = cuts.cuts.get(c.row)
         c.word_share = share
+        c.elsewhere = c.row in words.cross_script or c.row in foreign
     if words.applies and words.rescue_distance is not None:
         how += "; " + t(
             "the space knows {known} of the question's words ({familiar} of everyday {group} questions' words), so a "

@@ -6,10 +6,16 @@ the writer after an ingest (``refresh_baselines``), never while answering.
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from biny.core.embed.base import Vectors
 from biny.core.errors import BinyError, DataTampered
 from biny.core.i18n import t
 from biny.core.results import AskResult, Hit
@@ -27,9 +33,13 @@ from biny.core.store.catalog import DocumentRow, SpaceRow
 from biny.core.store.lance import ChunkRecord
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text import dictionary, language
+from biny.core.text.sentences import sentence_pairs
 from biny.core.text.terms import fold, glossary_from_titles
 
 MAX_TURNS = 200  # recent turns kept for "more material"
+# Passages whose sentence vectors are kept for the sentence check (retrieve/sentences.py): ~5 sentence pairs × 384
+# floats each, ~16 MB at most. Vectors only, as the matrix holds; no text.
+SENTENCE_CACHE = 2048
 
 
 @dataclass(slots=True)
@@ -57,6 +67,8 @@ class Retriever:
         # space → (generation, what questions are matched against: titles and glossary, as written and folded)
         self._titled: dict[str, tuple[int, _Titles]] = {}
         self._turns: dict[str, _Turn] = {}
+        self._sentences: OrderedDict[tuple[str, str], Vectors | None] = OrderedDict()
+        self._sentences_lock = threading.Lock()
         language.warm()  # the threshold reads a Latin-script question's language (retrieve/threshold.py)
         # ...and looks a question's words up for passages in the other language (retrieve/translated.py).
         dictionary.warm(folder.cache_dir)
@@ -66,6 +78,9 @@ class Retriever:
         self._baselines.pop(space_id, None)
         self._docs.pop(space_id, None)
         self._titled.pop(space_id, None)
+        with self._sentences_lock:
+            for key in [k for k in self._sentences if k[0] == space_id]:
+                del self._sentences[key]
 
     def matrix(self, row: SpaceRow) -> VectorMatrix:
         return self.folder.vectors.get(row.space_id,
@@ -117,7 +132,7 @@ class Retriever:
             translated_words=r.translated_words, translated_min=r.translated_min,
             translated_reach=r.translated_reach, translated_rescue=r.translated_rescue,
             space_gate=r.space_gate, space_gate_words=r.space_gate_words, pair_reference=r.pair_reference,
-            lexical_override=r.lexical_override,
+            lexical_override=r.lexical_override, sentence_check=r.sentence_check, sentence_window=r.sentence_window,
             pool_per_script=r.pool_per_script, max_distance=max_distance, max_chars=r.max_context_chars,
             max_tokens=r.max_context_tokens,
         )
@@ -131,16 +146,49 @@ class Retriever:
         ctx = Context(titles=t.titles, glossary=t.glossary, embed_queries=self.models.embed_queries,
                       blind=crypto.blind, model=self.models.llm, followup_fallback=settings.llm.followup_fallback,
                       folded_titles=t.folded_titles, folded_glossary=t.folded_glossary, titled=t.titled)
+
+        def texts(rows: list[int]) -> list[str]:
+            """Passages read before the final context (sentence check, cross-encoder); R7 counts them. One that
+            fails its integrity check or went with a write since the matrix reads as empty: judged without its
+            text here, reported when it reaches the context (``_hits``), never the whole answer lost (issue 22)."""
+            read.extend(rows)
+            recs = self.folder.chunks.fetch(row.space_id, [vm.chunk_ids[r] for r in rows])
+            out = []
+            for r in rows:
+                stored = recs.get(vm.chunk_ids[r])
+                try:
+                    out.append(crypto.open_record(stored).text if stored is not None else "")
+                except DataTampered:
+                    out.append("")
+            return out
+
+        ctx.sentence_vectors = self._sentence_reader(row.space_id, vm, texts)
         if settings.retrieval.reranker.startswith("cross-encoder:"):
             from biny.core.retrieve.rerankers import CrossEncoderReranker
 
-            def texts(rows: list[int]) -> list[str]:
-                read.extend(rows)
-                recs = self.folder.chunks.fetch(row.space_id, [vm.chunk_ids[r] for r in rows])
-                return [crypto.open_record(recs[vm.chunk_ids[r]]).text for r in rows]
-
             ctx.reranker = CrossEncoderReranker(settings.retrieval.reranker.split(":", 1)[1], texts)
         return ctx, docs
+
+    def _sentence_reader(self, space_id: str, vm: VectorMatrix,
+                         texts: Callable[[list[int]], list[str]]) -> Callable[[list[int]], list[Vectors | None]]:
+        """Rows → the vectors of each two adjacent sentences (None: fewer than two), read and embedded once."""
+        def vectors(rows: list[int]) -> list[Vectors | None]:
+            keys = [(space_id, vm.chunk_ids[r]) for r in rows]
+            with self._sentences_lock:
+                known = {k: self._sentences[k] for k in keys if k in self._sentences}
+            missing = [r for r, k in zip(rows, keys, strict=True) if k not in known]
+            if missing:
+                split = [sentence_pairs(text) for text in texts(missing)]
+                flat = [s for ss in split for s in ss]
+                embedded = iter(self.models.embedder.embed_passages(flat)) if flat else iter(())
+                for r, ss in zip(missing, split, strict=True):
+                    known[(space_id, vm.chunk_ids[r])] = np.stack([next(embedded) for _ in ss]) if ss else None
+                with self._sentences_lock:
+                    self._sentences.update((k, known[k]) for k in keys)
+                    while len(self._sentences) > SENTENCE_CACHE:
+                        self._sentences.popitem(last=False)
+            return [known[k] for k in keys]
+        return vectors
 
     def ask(self, space: str, question: str, *, k: int | None = None, max_distance: float | None = None,
             params: RetrievalParams | None = None, history: list[str] | None = None) -> AskResult:

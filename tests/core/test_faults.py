@@ -15,6 +15,7 @@ import os
 import subprocess
 import zipfile
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,28 @@ def test_a_flipped_ciphertext_byte_leaves_only_that_passage_out(tmp_path: Path, 
         stage = _integrity(after)
         assert [d.chunk_id for d in stage.dropped] == [top[0].chunk_id]
         assert "integrity check" in stage.dropped[0].reason and "biny doctor" in stage.summary
+
+
+def test_a_tampered_passage_read_by_the_sentence_check_leaves_only_that_passage_out(
+        tmp_path: Path, files: tuple[Path, Path], embedder: CountingEmbedder) -> None:
+    """The sentence check (issue 20) opens passages near their cut before the final context: one that fails its
+    integrity check there is judged without its text, then named by the integrity stage — the answer stands."""
+    with Engine.open(tmp_path / "home", settings=_settings(), embedder=embedder) as eng:
+        eng.create_space("s", passphrase="correct horse battery staple", remember=False)
+        eng.ingest("s", [files[0]])
+        every = replace(eng.retrieval_params(), sentence_window=50.0)  # every kept passage is read by sentence
+        top = eng.ask("s", Q_PUMP, params=replace(every, sentence_check=False)).chunks  # nothing read yet
+        assert top
+        sid, tbl = _table(eng, "s")
+        ct = bytearray(next(r["ct"] for r in _rows(tbl) if r["chunk_id"] == top[0].chunk_id))
+        ct[30] ^= 0x01
+        tbl.update(where=f"chunk_id = '{top[0].chunk_id}'", values={"ct": bytes(ct)})
+        eng.vectors.invalidate(sid)
+        after = eng.ask("s", Q_PUMP, params=every)
+        stage = after.trace.stage("sentences")
+        assert stage is not None and top[0].chunk_id not in stage.data["nearest_sentences"]
+        assert top[0].chunk_id not in {h.chunk_id for h in after.chunks}
+        assert [d.chunk_id for d in _integrity(after).dropped] == [top[0].chunk_id]
 
 
 def test_a_passage_sealed_for_one_document_does_not_open_under_another(tmp_path: Path,

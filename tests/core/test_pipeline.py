@@ -966,6 +966,32 @@ def chinese_articles(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engin
     eng.close()
 
 
+def test_a_passage_near_its_cut_stays_only_with_sentences_within_it(
+        english_articles: tuple[Engine, dict[str, str]]) -> None:
+    """Issue 20: inside one encyclopedia a passage about a neighbouring subject sits within its cut as a whole, but
+    no two adjacent sentences of it do; the passage that answers says it within its cut. Real XQuAD articles, the
+    bundled model, an encrypted space (the passages read for the check are decrypted)."""
+    eng, _ = english_articles
+    off = replace(eng.retrieval_params(), sentence_check=False)
+    q = "What work of Luther's became popular?"  # XQuAD's Huguenot article: not among the six
+    assert eng.ask("s", q, params=off).chunks  # kept by its cut and its words without the check
+    refused = eng.ask("s", q)
+    stage = refused.trace.stage("sentences")
+    assert refused.chunks == [] and stage is not None and stage.dropped
+    cuts = refused.trace.stage("threshold").data["cuts"]  # type: ignore[union-attr]
+    for d in stage.dropped:
+        assert stage.data["nearest_sentences"][d.chunk_id] > cuts[d.chunk_id]
+        assert "within its cut" in d.reason
+    # Read once: asked again, nothing is decrypted (the sentence vectors are remembered, no text is).
+    assert eng.ask("s", q).trace.decrypted == 0
+    answered = eng.ask("s", "Who was Count of Melfi")  # the Normans article: its answer stays
+    held = [h for h in answered.chunks if "William Iron Arm" in h.text]
+    stage = answered.trace.stage("sentences")
+    assert held and stage is not None
+    near = stage.data["nearest_sentences"]
+    assert held[0].chunk_id in near and held[0].cut is not None and near[held[0].chunk_id] <= held[0].cut
+
+
 def test_translated_words_keep_a_chinese_passage_for_an_english_question(chinese_articles: Engine) -> None:
     """Issue 20, the other way round: English questions over Chinese articles — the distance cut refuses most of
     them (measured: 0.200 answered against 0.885 without a threshold). A Chinese passage just beyond its cut that

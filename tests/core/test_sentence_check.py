@@ -1,0 +1,77 @@
+"""Issue 20: a passage kept near its cut must hold two adjacent sentences within the cut (retrieve/sentences.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from biny.core.embed.base import Vectors
+from biny.core.retrieve import sentences
+from biny.core.retrieve.baseline import Distribution
+from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
+from biny.core.retrieve.trace import Trace
+from biny.core.text.sentences import sentence_pairs, sentences_of
+
+QUERY = np.array([1.0, 0.0, 0.0], dtype=np.float32)
+
+
+def at(distance: float) -> Vectors:
+    """A unit vector this cosine distance from QUERY."""
+    cos = 1.0 - distance
+    return np.array([cos, np.sqrt(1.0 - cos * cos), 0.0], dtype=np.float32)
+
+
+def test_sentences_end_at_the_punctuation_of_many_scripts() -> None:
+    assert sentences_of("वह दिल्ली में रहता है। वह कब आया? फिर गया॥") == ["वह दिल्ली में रहता है।", "वह कब आया?", "फिर गया॥"]
+    assert sentences_of("ما هو الهدف؟ وصلوا إلى النقاش.") == ["ما هو الهدف؟", "وصلوا إلى النقاش."]
+    assert sentences_of("第一条 为了保护权益。第二条 适用范围！") == ["第一条 为了保护权益。", "第二条 适用范围！"]
+    # A version number or a decimal is not a sentence end; a short line without end punctuation is a heading.
+    assert sentences_of("Heading\nPython 3.5 added it. Version v1.2 followed.") == [
+        "Python 3.5 added it.", "Version v1.2 followed."]
+    # Each sentence read with its neighbour: what the first names, the second says ("It …").
+    assert sentence_pairs("Tesla moved to Colorado. It had more room. He built a lab.") == [
+        "Tesla moved to Colorado. It had more room.", "It had more room. He built a lab."]
+    assert sentence_pairs("One sentence only.") == [] and sentence_pairs("") == []
+
+
+def test_passages_near_their_cut_stay_only_with_two_sentences_within_it() -> None:
+    # Reference spread (median − p10) 0.064; window 0.5 × 0.064: passages within 0.032 of their cut are read.
+    ref = Distribution.of(np.linspace(0.22, 0.38, 101).astype(np.float32))
+    spread = ref.median - ref.quantile(0.10)
+    assert abs(spread - 0.064) < 1e-6
+    params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.10, sentence_window=0.5)
+    window = 0.5 * spread
+    cut = 0.25
+    far = Candidate(0, "far", "d", cut - window - 0.01, cut=cut)  # far inside: not read
+    said = Candidate(1, "said", "d", cut - 0.01, cut=cut)  # near; one pair of sentences inside the cut
+    about = Candidate(2, "about", "d", cut - 0.005, cut=cut)  # near; every pair beyond the cut
+    single = Candidate(3, "single", "d", cut + 0.01, cut=cut)  # beyond (kept for its words), one sentence
+    other = Candidate(4, "other", "d", cut - 0.001, cut=cut, elsewhere=True)  # another script: not read
+    pinned = Candidate(5, "pinned", "d", cut + 0.02, cut=cut, pinned=True)  # named by identifier: not read
+    read: list[int] = []
+    by_row: dict[int, Vectors | None] = {1: np.stack([at(0.30), at(cut - 0.02)]),
+                                         2: np.stack([at(cut + 0.01), at(cut + 0.03)]), 3: None}
+
+    def vectors(rows: list[int]) -> list[Vectors | None]:
+        read.extend(rows)
+        return [by_row[r] for r in rows]
+
+    ctx = Context(titles={}, glossary=[], embed_queries=lambda texts: np.zeros((0, 3)), sentence_vectors=vectors)
+    kept = [far, said, about, single, other, pinned]
+    trace = Trace("q", "q")
+    out = sentences.check(kept, QUERY, params, ref, ctx, trace)
+    assert [c.chunk_id for c in out] == ["far", "said", "single", "other", "pinned"]
+    assert read == [1, 2, 3]
+    stage = trace.stage("sentences")
+    assert stage is not None and [d.chunk_id for d in stage.dropped] == ["about"]
+    assert "0.250" in stage.dropped[0].reason and "0.260" in stage.dropped[0].reason
+    assert stage.data["nearest_sentences"] == {"said": round(cut - 0.02, 4), "about": round(cut + 0.01, 4)}
+
+    # Off, without a reference or without a reader: nothing is read and nothing dropped.
+    read.clear()
+    for p, r, c in ((replace(params, sentence_check=False), ref, ctx), (params, None, ctx),
+                    (replace(params, use_threshold=False), ref, ctx),
+                    (params, ref, replace(ctx, sentence_vectors=None))):
+        assert sentences.check(kept, QUERY, p, r, c, Trace("q", "q")) == kept
+    assert read == []
