@@ -117,10 +117,10 @@ class RetrievalSettings:
     # 0.750 → 0.812 answered and same-corpus refusal 0.765 → 0.755, but in a space of near-alike text
     # (the laws) it re-admitted passages enough to push a duration question's answer past K (R3b).
     lexical_override: float = 0.0
-    # Issue 20: a passage kept within sentence_window reference spreads of its cut (or beyond it, for its words) is
-    # read by sentence and stays only if two adjacent sentences lie within the cut (retrieve/sentences.py): an answer
-    # is said somewhere, a passage about a neighbouring subject is near only as a whole. Costs one embedding per pair
-    # of sentences of the passages read (~250 ms a passage on 2 CPU cores; remembered per passage).
+    # Issue 20: when no kept passage lies sentence_window reference spreads or more inside its cut, the kept passages
+    # are read by sentence and each stays only if two adjacent sentences lie within its cut (retrieve/sentences.py):
+    # an answer is said somewhere, a passage about a neighbouring subject is near only as a whole. Costs one embedding
+    # per pair of sentences of the passages read (~250 ms a passage on 2 CPU cores; remembered per passage).
     sentence_check: bool = True
     sentence_window: float = 0.5
     # With local_cut off, one cut for the space: the top hit must be within the

@@ -115,10 +115,11 @@ class SettingsScreen(QWidget):
                 "A passage in the question's script beyond the space-wide gate (p10 of unrelated questions' nearest "
                 "distance) is kept only when it carries this share of the question's word weight. Lower = more "
                 "lenient.")),
-            "retrieval.sentence_window": (tr("Read near the cut by sentence"), tr(
-                "A passage this close to its cut (in spreads of the measured reference), or kept beyond it for its "
-                "words, is read sentence by sentence and kept only if two adjacent sentences lie within the cut. "
-                "0 = only passages beyond their cut; higher = stricter and slower.")),
+            "retrieval.sentence_window": (tr("Read by sentence when unsure"), tr(
+                "When no passage lies this far inside its cut (in spreads of the measured reference), the passages "
+                "kept are read sentence by sentence and each stays only if two adjacent sentences lie within its "
+                "cut. 0 = only when every passage was kept beyond its cut for its words; higher = more often "
+                "(stricter, slower).")),
             "retrieval.max_context_chars": (tr("Context budget (characters)"), tr("Whole passages only (R8).")),
             "retrieval.max_context_tokens": (tr("Context budget (tokens)"), tr("Whole passages only (R8).")),
         }

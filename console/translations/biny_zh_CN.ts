@@ -1406,12 +1406,12 @@ This cannot be undone.</source>
         <translation>与问题同文字、超出全空间门槛（无关问题最近距离的 p10）的段落，只有含问题词语权重的这一比例时才保留。越低越宽松。</translation>
     </message>
     <message>
-        <source>Read near the cut by sentence</source>
-        <translation>阈值附近逐句核对</translation>
+        <source>Read by sentence when unsure</source>
+        <translation>不确定时逐句核对</translation>
     </message>
     <message>
-        <source>A passage this close to its cut (in spreads of the measured reference), or kept beyond it for its words, is read sentence by sentence and kept only if two adjacent sentences lie within the cut. 0 = only passages beyond their cut; higher = stricter and slower.</source>
-        <translation>离自己的阈值这么近（以实测参照的离散度为单位）、或因词语而在阈值外保留的段落，会逐句核对：只有相邻两句落在阈值内才保留。0 = 只核对阈值外的段落；越大越严、越慢。</translation>
+        <source>When no passage lies this far inside its cut (in spreads of the measured reference), the passages kept are read sentence by sentence and each stays only if two adjacent sentences lie within its cut. 0 = only when every passage was kept beyond its cut for its words; higher = more often (stricter, slower).</source>
+        <translation>没有段落在自己的阈值内这么远（以实测参照的离散度为单位）时，逐句核对保留的段落：只有相邻两句落在阈值内才保留。0 = 仅当所有段落都是因词语而在阈值外保留时；越大核对越频繁（更严、更慢）。</translation>
     </message>
     <message>
         <source>Context budget (characters)</source>

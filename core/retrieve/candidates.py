@@ -85,9 +85,10 @@ class RetrievalParams:
     # reference) unless they hold this share of the question's word weight (threshold.space_gate).
     space_gate: bool = True
     space_gate_words: float = 0.4
-    # Issue 20: a passage kept near its cut must hold two adjacent sentences within it (retrieve/sentences.py).
+    # Issue 20: where no passage lies firmly inside its cut, a kept one must hold two adjacent sentences within it
+    # (retrieve/sentences.py); "firmly": sentence_window reference spreads or more.
     sentence_check: bool = True
-    sentence_window: float = 0.5  # reference spreads inside the cut within which a passage is read by sentence
+    sentence_window: float = 0.5
     # An explicit cut (console control, experiments); None = from the measured reference.
     max_distance: float | None = None
     max_chars: int = 12000

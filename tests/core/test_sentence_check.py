@@ -35,43 +35,62 @@ def test_sentences_end_at_the_punctuation_of_many_scripts() -> None:
     assert sentence_pairs("One sentence only.") == [] and sentence_pairs("") == []
 
 
-def test_passages_near_their_cut_stay_only_with_two_sentences_within_it() -> None:
-    # Reference spread (median − p10) 0.064; window 0.5 × 0.064: passages within 0.032 of their cut are read.
+def test_where_no_passage_is_firmly_inside_its_cut_each_needs_two_sentences_within_it() -> None:
+    # Reference spread (median − p10) 0.064; window 0.5 × 0.064: "firmly inside" = 0.032 or more inside the cut.
     ref = Distribution.of(np.linspace(0.22, 0.38, 101).astype(np.float32))
     spread = ref.median - ref.quantile(0.10)
     assert abs(spread - 0.064) < 1e-6
     params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.10, sentence_window=0.5)
     window = 0.5 * spread
     cut = 0.25
-    far = Candidate(0, "far", "d", cut - window - 0.01, cut=cut)  # far inside: not read
-    said = Candidate(1, "said", "d", cut - 0.01, cut=cut)  # near; one pair of sentences inside the cut
-    about = Candidate(2, "about", "d", cut - 0.005, cut=cut)  # near; every pair beyond the cut
+    about = Candidate(2, "about", "d", cut - 0.012, cut=cut)  # every pair beyond the cut
+    said = Candidate(1, "said", "d", cut - 0.01, cut=cut)  # one pair of sentences inside the cut
     single = Candidate(3, "single", "d", cut + 0.01, cut=cut)  # beyond (kept for its words), one sentence
     other = Candidate(4, "other", "d", cut - 0.001, cut=cut, elsewhere=True)  # another script: not read
-    pinned = Candidate(5, "pinned", "d", cut + 0.02, cut=cut, pinned=True)  # named by identifier: not read
+    also = Candidate(5, "also", "d", cut + 0.005, cut=cut)  # every pair beyond the cut
     read: list[int] = []
     by_row: dict[int, Vectors | None] = {1: np.stack([at(0.30), at(cut - 0.02)]),
-                                         2: np.stack([at(cut + 0.01), at(cut + 0.03)]), 3: None}
+                                         2: np.stack([at(cut + 0.01), at(cut + 0.03)]), 3: None,
+                                         5: np.stack([at(cut + 0.002)])}
 
     def vectors(rows: list[int]) -> list[Vectors | None]:
         read.extend(rows)
         return [by_row[r] for r in rows]
 
     ctx = Context(titles={}, glossary=[], embed_queries=lambda texts: np.zeros((0, 3)), sentence_vectors=vectors)
-    kept = [far, said, about, single, other, pinned]
+    # Nearest first: "about" says nothing within its cut and goes; "said" does — the question is answered, and what
+    # lies beyond it is not read.
+    kept = [about, said, other, single, also]
     trace = Trace("q", "q")
     out = sentences.check(kept, QUERY, params, ref, ctx, trace)
-    assert [c.chunk_id for c in out] == ["far", "said", "single", "other", "pinned"]
-    assert read == [1, 2, 3]
+    assert [c.chunk_id for c in out] == ["said", "other", "single", "also"]
+    assert read == [2, 1]
     stage = trace.stage("sentences")
     assert stage is not None and [d.chunk_id for d in stage.dropped] == ["about"]
     assert "0.250" in stage.dropped[0].reason and "0.260" in stage.dropped[0].reason
-    assert stage.data["nearest_sentences"] == {"said": round(cut - 0.02, 4), "about": round(cut + 0.01, 4)}
+    assert stage.data["nearest_sentences"] == {"about": round(cut + 0.01, 4), "said": round(cut - 0.02, 4)}
 
-    # Off, without a reference or without a reader: nothing is read and nothing dropped.
+    # Nothing says anything within its cut: every passage read is dropped; one of one sentence cannot be judged.
     read.clear()
+    trace = Trace("q", "q")
+    assert sentences.check([about, single, also], QUERY, params, ref, ctx, trace) == [single]
+    assert read == [2, 5, 3]  # by distance
+    stage = trace.stage("sentences")
+    assert stage is not None and [d.chunk_id for d in stage.dropped] == ["about", "also"]
+
+    # A passage firmly inside its cut answers: nothing is read, everything kept, the trace says which.
+    read.clear()
+    kept = [about, said, single]
+    firm = Candidate(0, "firm", "d", cut - window - 0.001, cut=cut)
+    trace = Trace("q", "q")
+    assert sentences.check([firm, *kept], QUERY, params, ref, ctx, trace) == [firm, *kept]
+    stage = trace.stage("sentences")
+    assert read == [] and stage is not None and stage.data["firm"] == "firm" and not stage.dropped
+
+    # Off, without a reference or without a reader: nothing is read, nothing dropped, no stage.
     for p, r, c in ((replace(params, sentence_check=False), ref, ctx), (params, None, ctx),
                     (replace(params, use_threshold=False), ref, ctx),
                     (params, ref, replace(ctx, sentence_vectors=None))):
-        assert sentences.check(kept, QUERY, p, r, c, Trace("q", "q")) == kept
+        trace = Trace("q", "q")
+        assert sentences.check(kept, QUERY, p, r, c, trace) == kept and trace.stage("sentences") is None
     assert read == []
