@@ -118,9 +118,10 @@ class RetrievalSettings:
     # (the laws) it re-admitted passages enough to push a duration question's answer past K (R3b).
     lexical_override: float = 0.0
     # Issue 20: when no kept passage lies sentence_window reference spreads or more inside its cut, the kept passages
-    # are read by sentence and each stays only if two adjacent sentences lie within its cut (retrieve/sentences.py):
-    # an answer is said somewhere, a passage about a neighbouring subject is near only as a whole. Costs one embedding
-    # per pair of sentences of the passages read (~250 ms a passage on 2 CPU cores; remembered per passage).
+    # are read by sentence and each stays only if a sentence (alone or with the next) lies within its cut
+    # (retrieve/sentences.py): an answer is said somewhere, a passage about a neighbouring subject is near only as a
+    # whole. Costs one embedding per sentence and pair of the passages read (~0.25–0.4 s a passage on 2 CPU cores;
+    # remembered per passage).
     sentence_check: bool = True
     sentence_window: float = 0.5
     # With local_cut off, one cut for the space: the top hit must be within the

@@ -318,7 +318,7 @@ class InspectorScreen(QWidget):
                     label += "  " + (tr("kept beyond its cut: translated words {share}") if cid in rescued
                                      else tr("translated words {share}")).format(share=f"{shares[cid]:.0%}")
                 if cid in nearest_sentence:
-                    label += "  " + tr("nearest two sentences {d}").format(d=f"{nearest_sentence[cid]:.3f}")
+                    label += "  " + tr("nearest sentence {d}").format(d=f"{nearest_sentence[cid]:.3f}")
                 child = QTreeWidgetItem(top, [tr("kept"), label])
                 child.setData(0, Qt.ItemDataRole.UserRole, (cid, stage.name, "kept", d))
             for dr in stage.dropped[:60]:

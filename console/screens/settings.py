@@ -117,9 +117,9 @@ class SettingsScreen(QWidget):
                 "lenient.")),
             "retrieval.sentence_window": (tr("Read by sentence when unsure"), tr(
                 "When no passage lies this far inside its cut (in spreads of the measured reference), the passages "
-                "kept are read sentence by sentence and each stays only if two adjacent sentences lie within its "
-                "cut. 0 = only when every passage was kept beyond its cut for its words; higher = more often "
-                "(stricter, slower).")),
+                "kept are read sentence by sentence and each stays only if one sentence (alone or with the next) "
+                "lies within its cut. 0 = only when every passage was kept beyond its cut for its words; higher = "
+                "more often (stricter, slower).")),
             "retrieval.max_context_chars": (tr("Context budget (characters)"), tr("Whole passages only (R8).")),
             "retrieval.max_context_tokens": (tr("Context budget (tokens)"), tr("Whole passages only (R8).")),
         }

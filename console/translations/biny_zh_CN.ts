@@ -520,8 +520,8 @@
         <translation>译词 {share}</translation>
     </message>
     <message>
-        <source>nearest two sentences {d}</source>
-        <translation>最近的相邻两句 {d}</translation>
+        <source>nearest sentence {d}</source>
+        <translation>最近的一句 {d}</translation>
     </message>
     <message>
         <source>Nothing was padded in: fewer than K passages is the correct result when the material does not answer.</source>
@@ -1410,8 +1410,8 @@ This cannot be undone.</source>
         <translation>不确定时逐句核对</translation>
     </message>
     <message>
-        <source>When no passage lies this far inside its cut (in spreads of the measured reference), the passages kept are read sentence by sentence and each stays only if two adjacent sentences lie within its cut. 0 = only when every passage was kept beyond its cut for its words; higher = more often (stricter, slower).</source>
-        <translation>没有段落在自己的阈值内这么远（以实测参照的离散度为单位）时，逐句核对保留的段落：只有相邻两句落在阈值内才保留。0 = 仅当所有段落都是因词语而在阈值外保留时；越大核对越频繁（更严、更慢）。</translation>
+        <source>When no passage lies this far inside its cut (in spreads of the measured reference), the passages kept are read sentence by sentence and each stays only if one sentence (alone or with the next) lies within its cut. 0 = only when every passage was kept beyond its cut for its words; higher = more often (stricter, slower).</source>
+        <translation>没有段落在自己的阈值内这么远（以实测参照的离散度为单位）时，逐句核对保留的段落：只有某一句（单句或连同下一句）落在阈值内才保留。0 = 仅当所有段落都是因词语而在阈值外保留时；越大核对越频繁（更严、更慢）。</translation>
     </message>
     <message>
         <source>Context budget (characters)</source>

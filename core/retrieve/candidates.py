@@ -36,7 +36,7 @@ class Candidate:
     cut: float | None = None
     # IDF-weighted share of the question's words this passage carries (None: not asked).
     word_share: float | None = None
-    # Written in another script or language than the question's (its cut set against another reference).
+    # Written in another script or language than the question's, or in two scripts (judged across languages).
     elsewhere: bool = False
 
 
@@ -85,7 +85,7 @@ class RetrievalParams:
     # reference) unless they hold this share of the question's word weight (threshold.space_gate).
     space_gate: bool = True
     space_gate_words: float = 0.4
-    # Issue 20: where no passage lies firmly inside its cut, a kept one must hold two adjacent sentences within it
+    # Issue 20: where no passage lies firmly inside its cut, a kept one must hold a sentence within it
     # (retrieve/sentences.py); "firmly": sentence_window reference spreads or more.
     sentence_check: bool = True
     sentence_window: float = 0.5
@@ -122,8 +122,8 @@ class Context:
     folded_glossary: list[tuple[str, str]] | None = None
     # Folded glossary term → documents whose folded title holds it, filled as questions name terms (pin.py).
     titled: dict[str, frozenset[str]] | None = None
-    # Rows → the vectors of each two adjacent sentences of each (None: fewer than two), read and embedded on demand for
-    # the sentence check (retrieve/sentences.py); None: not available, the check is skipped. R7 counts what is read.
+    # Rows → the vectors of each one's sentences and sentence pairs (None: fewer than two sentences), read and
+    # embedded on demand for the sentence check (retrieve/sentences.py); None: the check is skipped. R7 counts reads.
     sentence_vectors: Callable[[list[int]], list[Vectors | None]] | None = None
 
 

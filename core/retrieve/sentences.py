@@ -2,22 +2,25 @@
 
 The cut judges a passage whole. Inside one topic a passage about a neighbouring subject sits
 near every question on that subject, as close as the passage that answers one — but an answer
-is *said* somewhere: two adjacent sentences of the answering passage lie within its cut, as
+is *said* somewhere: a sentence of the answering passage (alone or with the next) lies within its cut, as
 near the question as the passage or nearer. When no kept passage lies ``sentence_window``
 reference spreads or more inside its cut — when the cut is unsure whether anything answers —
-the kept passages are read and each two adjacent sentences embedded (text/sentences.py
-``sentence_pairs``), nearest first, until one holds a pair within its own cut: those read before
-it are dropped, it and the rest stay. Not read: anything, when a passage lies firmly inside its
-cut, nor what comes after a passage the check kept (the check costs one embedding per pair;
+the kept passages are read and each sentence, alone and with its neighbour, embedded
+(text/sentences.py ``sentence_windows``, under the passage's contextual header), nearest first,
+until one holds a sentence within its own cut: those read before it are dropped, it and the rest
+stay. Not read: anything, when a passage lies firmly inside its
+cut, nor what comes after a passage the check kept (the check costs one embedding per window;
 measured, reading the rest beside them changed no answer or refusal and cost 5× the reads);
 passages of one sentence (nothing finer to read); those in another script or language than the
-question (their cut comes from another reference; the signals of threshold.py judge them).
+question, or written in two scripts (their cut comes from another reference; the signals of
+threshold.py judge them, as the space gate leaves them to those).
 
 Measured (bench/README.md, ninth pass): questions about articles a space lacks, refused — Chinese
 0.835 → 0.850, English 0.814 → 0.870, German 0.627 → 0.672, Spanish 0.492 → 0.537, Hindi 0.864 →
 0.898, Vietnamese 0.644 → 0.780; answers in English, Chinese, CMRC, Arabic, German, Russian unchanged,
-Spanish / Thai / Hindi / Vietnamese 1–3 in 200 fewer; single sentences instead of pairs lost twice
-as many answers for about the same refusals.
+Spanish / Thai / Hindi / Vietnamese 1–3 in 200 fewer (figures with pairs alone; sentences alone
+lost twice the answers for about the same refusals, pairs alone dropped a one-sentence answer
+followed by a sentence about something else).
 """
 
 from __future__ import annotations
@@ -35,15 +38,15 @@ from biny.core.retrieve.trace import Dropped, Stage, Trace
 
 def check(kept: list[Candidate], query_vector: Vectors, params: RetrievalParams, ref: Distribution | None,
           ctx: Context, trace: Trace) -> list[Candidate]:
-    """``kept`` without the passages no two adjacent sentences of which lie within their cut — asked only when no
-    passage lies ``sentence_window`` spreads or more inside its own."""
+    """``kept`` without the passages no sentence of which (alone or with the next) lies within their cut — asked
+    only when no passage lies ``sentence_window`` spreads or more inside its own."""
     if not params.sentence_check or not params.use_threshold or params.max_distance is not None or ref is None \
             or ctx.sentence_vectors is None:
         return kept
     t0 = time.perf_counter()
     window = params.sentence_window * (ref.median - ref.quantile(params.threshold_quantile))
     # A passage firmly within its cut answers the question: reading the rest by sentence would only trim what comes
-    # beside it, for one embedding per pair — the check decides whether anything answers, where the cut is unsure.
+    # beside it, for one embedding per sentence — the check decides whether anything answers, where the cut is unsure.
     firm = next((c for c in kept if c.cut is not None and c.distance <= c.cut - window), None)
     if firm is not None:
         trace.add(Stage("sentences", t("a passage lies {window} or more inside its cut: none read by sentence").format(
@@ -65,13 +68,13 @@ def check(kept: list[Candidate], query_vector: Vectors, params: RetrievalParams,
         nearest[c.chunk_id] = round(s, 4)
         if s <= c.cut:
             break
-        dropped.append(Dropped(c.chunk_id, t("no two adjacent sentences of it within its cut ({cut}; nearest "
-                                             "{s})").format(cut=f"{c.cut:.3f}", s=f"{s:.3f}"), c.distance))
+        reason = t("no sentence of it, alone or with the next, within its cut ({cut}; nearest {s})")
+        dropped.append(Dropped(c.chunk_id, reason.format(cut=f"{c.cut:.3f}", s=f"{s:.3f}"), c.distance))
     gone = {d.chunk_id for d in dropped}
     out = [c for c in kept if c.chunk_id not in gone]
     trace.add(Stage(
-        "sentences", t("no passage {window} or more inside its cut: {read} read by sentence, {dropped} without two "
-                       "adjacent sentences within it").format(read=len(nearest), window=f"{window:.3f}",
+        "sentences", t("no passage {window} or more inside its cut: {read} read by sentence, {dropped} without a "
+                       "sentence within it").format(read=len(nearest), window=f"{window:.3f}",
                                                                dropped=len(dropped)),
         kept=[c.chunk_id for c in out], dropped=dropped,
         data={"window": round(window, 4), "nearest_sentences": nearest},

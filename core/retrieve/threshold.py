@@ -298,10 +298,13 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
     how, encyclopedic = cuts.how, cuts.encyclopedic
     words = word_check(query, pool, vm, baselines, params, group, ref, blind, language, foreign)
     shares = words.evidence.coverages(vm, [c.row for c in pool]) if words.applies else [None] * len(pool)
+    # Passages in another script or language, or written in two scripts, are judged by the cross-language signals
+    # below; the sentence check (retrieve/sentences.py) leaves them to those, as the space gate does.
+    others = {blind.aspect(f"script:{g}") for g, _ in SCRIPTS if g != group}
     for c, share in zip(pool, shares, strict=True):
         c.cut = cuts.cuts.get(c.row)
         c.word_share = share
-        c.elsewhere = c.row in words.cross_script or c.row in foreign
+        c.elsewhere = c.row in words.cross_script or c.row in foreign or bool(others & vm.aspects[c.row])
     if words.applies and words.rescue_distance is not None:
         how += "; " + t(
             "the space knows {known} of the question's words ({familiar} of everyday {group} questions' words), so a "

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from biny.core.chunking.header import embedding_input
 from biny.core.embed.base import Vectors
 from biny.core.errors import BinyError, DataTampered
 from biny.core.i18n import t
@@ -33,12 +34,12 @@ from biny.core.store.catalog import DocumentRow, SpaceRow
 from biny.core.store.lance import ChunkRecord
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text import dictionary, language
-from biny.core.text.sentences import sentence_pairs
+from biny.core.text.sentences import sentence_windows
 from biny.core.text.terms import fold, glossary_from_titles
 
 MAX_TURNS = 200  # recent turns kept for "more material"
-# Passages whose sentence vectors are kept for the sentence check (retrieve/sentences.py): ~5 sentence pairs × 384
-# floats each, ~16 MB at most. Vectors only, as the matrix holds; no text.
+# Passages whose sentence vectors are kept for the sentence check (retrieve/sentences.py): ~11 sentences and pairs ×
+# 384 floats each, ~35 MB at most. Vectors only, as the matrix holds; no text.
 SENTENCE_CACHE = 2048
 
 
@@ -147,38 +148,51 @@ class Retriever:
                       blind=crypto.blind, model=self.models.llm, followup_fallback=settings.llm.followup_fallback,
                       folded_titles=t.folded_titles, folded_glossary=t.folded_glossary, titled=t.titled)
 
-        def texts(rows: list[int]) -> list[str]:
+        def records(rows: list[int]) -> list[ChunkRecord | None]:
             """Passages read before the final context (sentence check, cross-encoder); R7 counts them. One that
-            fails its integrity check or went with a write since the matrix reads as empty: judged without its
-            text here, reported when it reaches the context (``_hits``), never the whole answer lost (issue 22)."""
+            fails its integrity check or went with a write since the matrix is None: judged without its text
+            here, reported when it reaches the context (``_hits``), never the whole answer lost (issue 22)."""
             read.extend(rows)
             recs = self.folder.chunks.fetch(row.space_id, [vm.chunk_ids[r] for r in rows])
-            out = []
+            out: list[ChunkRecord | None] = []
             for r in rows:
                 stored = recs.get(vm.chunk_ids[r])
                 try:
-                    out.append(crypto.open_record(stored).text if stored is not None else "")
+                    out.append(crypto.open_record(stored) if stored is not None else None)
                 except DataTampered:
-                    out.append("")
+                    out.append(None)
             return out
 
-        ctx.sentence_vectors = self._sentence_reader(row.space_id, vm, texts)
+        # A pair is embedded as its passage was (SPEC I7): under the document's title and headings, when they were.
+        header = t.titles if settings.chunking.contextual_header else None
+        ctx.sentence_vectors = self._sentence_reader(row.space_id, vm, records, header)
         if settings.retrieval.reranker.startswith("cross-encoder:"):
             from biny.core.retrieve.rerankers import CrossEncoderReranker
+
+            def texts(rows: list[int]) -> list[str]:
+                return [rec.text if rec is not None else "" for rec in records(rows)]
 
             ctx.reranker = CrossEncoderReranker(settings.retrieval.reranker.split(":", 1)[1], texts)
         return ctx, docs
 
     def _sentence_reader(self, space_id: str, vm: VectorMatrix,
-                         texts: Callable[[list[int]], list[str]]) -> Callable[[list[int]], list[Vectors | None]]:
-        """Rows → the vectors of each two adjacent sentences (None: fewer than two), read and embedded once."""
+                         records: Callable[[list[int]], list[ChunkRecord | None]],
+                         titles: dict[str, str] | None) -> Callable[[list[int]], list[Vectors | None]]:
+        """Rows → the vectors of each sentence and each two adjacent ones (None: fewer than two sentences), read
+        and embedded once; ``titles`` (doc id → title): each under its passage's contextual header, None: bare."""
+        def pairs(rec: ChunkRecord | None) -> list[str]:
+            found = sentence_windows(rec.text) if rec is not None else []
+            if rec is None or titles is None:
+                return found
+            return [embedding_input(titles.get(rec.doc_id, ""), rec.heading_path, p) for p in found]
+
         def vectors(rows: list[int]) -> list[Vectors | None]:
             keys = [(space_id, vm.chunk_ids[r]) for r in rows]
             with self._sentences_lock:
                 known = {k: self._sentences[k] for k in keys if k in self._sentences}
             missing = [r for r, k in zip(rows, keys, strict=True) if k not in known]
             if missing:
-                split = [sentence_pairs(text) for text in texts(missing)]
+                split = [pairs(rec) for rec in records(missing)]
                 flat = [s for ss in split for s in ss]
                 embedded = iter(self.models.embedder.embed_passages(flat)) if flat else iter(())
                 for r, ss in zip(missing, split, strict=True):

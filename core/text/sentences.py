@@ -28,13 +28,15 @@ def sentences_of(text: str) -> list[str]:
     return out
 
 
-def sentence_pairs(text: str) -> list[str]:
-    """Each two adjacent sentences of a passage, as one text; none when it has fewer than two.
+def sentence_windows(text: str) -> list[str]:
+    """Each sentence of a passage, and each two adjacent ones as one text; none when it has fewer than two.
 
-    Read alone, a sentence loses what the one before it names ("He also …", "It was …") and a split
-    abbreviation ("Y." | "pestis …") is two fragments; read with its neighbour it keeps both. Measured for
-    the sentence check (retrieve/sentences.py, bench/README.md): against single sentences, half the answers
-    lost for about the same refusals.
+    An answer is said in one sentence ("The Starter plan is for small workshops.") or across two: read alone, a
+    sentence loses what the one before names ("He also …") and a split abbreviation ("Y." | "pestis …") is two
+    fragments; read only in pairs, a one-sentence answer is diluted by its neighbour about something else.
+    Measured for the sentence check (retrieve/sentences.py, bench/README.md).
     """
     found = sentences_of(text)
-    return [f"{a} {b}" for a, b in itertools.pairwise(found)]
+    if len(found) < 2:
+        return []
+    return found + [f"{a} {b}" for a, b in itertools.pairwise(found)]

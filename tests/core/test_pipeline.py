@@ -969,7 +969,7 @@ def chinese_articles(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engin
 def test_a_passage_near_its_cut_stays_only_with_sentences_within_it(
         english_articles: tuple[Engine, dict[str, str]]) -> None:
     """Issue 20: inside one encyclopedia a passage about a neighbouring subject sits within its cut as a whole, but
-    no two adjacent sentences of it do; the passage that answers says it within its cut. Real XQuAD articles, the
+    none of its sentences does; the passage that answers says it within its cut. Real XQuAD articles, the
     bundled model, an encrypted space (the passages read for the check are decrypted)."""
     eng, _ = english_articles
     off = replace(eng.retrieval_params(), sentence_check=False)

@@ -1,4 +1,4 @@
-"""Issue 20: a passage kept near its cut must hold two adjacent sentences within the cut (retrieve/sentences.py)."""
+"""Issue 20: a passage kept near its cut must hold a sentence within it (retrieve/sentences.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from biny.core.retrieve import sentences
 from biny.core.retrieve.baseline import Distribution
 from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
 from biny.core.retrieve.trace import Trace
-from biny.core.text.sentences import sentence_pairs, sentences_of
+from biny.core.text.sentences import sentence_windows, sentences_of
 
 QUERY = np.array([1.0, 0.0, 0.0], dtype=np.float32)
 
@@ -29,10 +29,11 @@ def test_sentences_end_at_the_punctuation_of_many_scripts() -> None:
     # A version number or a decimal is not a sentence end; a short line without end punctuation is a heading.
     assert sentences_of("Heading\nPython 3.5 added it. Version v1.2 followed.") == [
         "Python 3.5 added it.", "Version v1.2 followed."]
-    # Each sentence read with its neighbour: what the first names, the second says ("It …").
-    assert sentence_pairs("Tesla moved to Colorado. It had more room. He built a lab.") == [
+    # Each sentence alone and with its neighbour: what the first names, the second says ("It …").
+    assert sentence_windows("Tesla moved to Colorado. It had more room. He built a lab.") == [
+        "Tesla moved to Colorado.", "It had more room.", "He built a lab.",
         "Tesla moved to Colorado. It had more room.", "It had more room. He built a lab."]
-    assert sentence_pairs("One sentence only.") == [] and sentence_pairs("") == []
+    assert sentence_windows("One sentence only.") == [] and sentence_windows("") == []
 
 
 def test_where_no_passage_is_firmly_inside_its_cut_each_needs_two_sentences_within_it() -> None:
