@@ -92,6 +92,11 @@ class RetrievalSettings:
     # 0.785 answered, laws refused 0.670).
     translated_reach: float = 4.0
     translated_rescue: float = 0.5
+    # Near its cut (within translated_near reference spreads) a passage in the other language kept for a Chinese
+    # question must hold translated_near_min of the weight: the English passages kept for questions the space cannot
+    # answer lay a median 0.75 spread inside their cut, those answering 3.2. Measured (bench/README.md, tenth pass).
+    translated_near: float = 0.5
+    translated_near_min: float = 0.4
     # Issue 20: two distance signals must agree. A passage in the question's script and language, kept by its own
     # cut, must also lie within the space-wide gate — the threshold_quantile (p10) of unrelated questions' nearest
     # distance in that script — unless it holds space_gate_words of the question's word weight. The per-passage cut

@@ -81,6 +81,9 @@ class RetrievalParams:
     translated_min: float = 0.25
     translated_reach: float = 4.0  # reference spreads beyond its cut a passage holding them is still kept
     translated_rescue: float = 0.5  # ...when it holds this share of the weight
+    # Within translated_near reference spreads of its cut, an English passage must hold translated_near_min instead.
+    translated_near: float = 0.5
+    translated_near_min: float = 0.4
     # Passages in the question's script and language must also lie within the space-wide gate (p10 of the
     # reference) unless they hold this share of the question's word weight (threshold.space_gate).
     space_gate: bool = True

@@ -132,6 +132,7 @@ class Retriever:
             cross_script_gap=r.cross_script_gap, shared_terms=r.shared_terms,
             translated_words=r.translated_words, translated_min=r.translated_min,
             translated_reach=r.translated_reach, translated_rescue=r.translated_rescue,
+            translated_near=r.translated_near, translated_near_min=r.translated_near_min,
             space_gate=r.space_gate, space_gate_words=r.space_gate_words, pair_reference=r.pair_reference,
             lexical_override=r.lexical_override, sentence_check=r.sentence_check, sentence_window=r.sentence_window,
             pool_per_script=r.pool_per_script, max_distance=max_distance, max_chars=r.max_context_chars,
