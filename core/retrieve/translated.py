@@ -140,7 +140,7 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
         # and the two signals must agree more firmly — as the space gate asks words of passages beyond its gate.
         # Measured: the English passages kept for Chinese questions about articles the space lacks lay a median 0.75
         # spread inside their cut, the passages answering them 3.2 (bench/README.md, tenth pass).
-        if way is not None and way.drop and c.cut is not None and c.distance > c.cut - near:
+        if way is not None and way.drop and near > 0 and c.cut is not None and c.distance > c.cut - near:
             return max(needed, params.translated_near_min)
         return needed
 
