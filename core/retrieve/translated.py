@@ -134,6 +134,7 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
     needed = params.translated_min
     spread = ref.median - ref.quantile(params.threshold_quantile) if ref else 0.0
     reach, near = way.reach * spread, params.translated_near * spread
+    near_needed = max(needed, params.translated_near_min)
 
     def needs(c: Candidate) -> float:
         # Near its cut a passage must hold more of the renderings (``translated_near_min``): the cut is unsure there,
@@ -141,7 +142,7 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
         # Measured: the English passages kept for Chinese questions about articles the space lacks lay a median 0.75
         # spread inside their cut, the passages answering them 3.2 (bench/README.md, tenth pass).
         if way is not None and way.drop and near > 0 and c.cut is not None and c.distance > c.cut - near:
-            return max(needed, params.translated_near_min)
+            return near_needed
         return needed
 
     beyond = [c for c in judged if reasons[c.row] is not None and c.cut is not None and c.cut < c.distance]
@@ -162,27 +163,28 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
                           "found": {c.chunk_id: [words[i].word for i in found[c.row]] for c in judged},
                           "shares": {c.chunk_id: round(shares[c.row], 3) for c in judged},
                           "needed": needed if way.drop else None,
-                          "needed_near_cut": max(needed, params.translated_near_min) if way.drop and near else None,
+                          "needed_near_cut": near_needed if way.drop and near else None,
                           "near": round(near, 4) if way.drop else None,
                           "rescue": params.translated_rescue if reach > 0 else None,
                           "kept_beyond_cut": [c.chunk_id for c in rescued],
                           "pair_cuts": {c.chunk_id: round(paired[c.row], 4) for c in judged if c.row in paired},
                           "kept_within_pair_cut": [c.chunk_id for c in by_pair]}
-    return _how(way, words, params, near, reach, len(rescued) - len(by_pair), len(by_pair),
+    return _how(way, words, params, (near, near_needed), reach, len(rescued) - len(by_pair), len(by_pair),
                 any(c.row in paired for c in judged))
 
 
-def _how(way: Direction, words: list[dictionary.Word], params: RetrievalParams, near: float, reach: float,
-         beyond: int, within_pair: int, paired: bool) -> str:
-    """The trace's sentence for ``check``: the rule of the direction, the words looked up and what they kept."""
+def _how(way: Direction, words: list[dictionary.Word], params: RetrievalParams, near: tuple[float, float],
+         reach: float, beyond: int, within_pair: int, paired: bool) -> str:
+    """The trace's sentence for ``check``: the rule of the direction, the words looked up and what they kept.
+    ``near``: the window near the cut and the share needed within it."""
     needed = params.translated_min
     looked_up = ", ".join(f"{w.word} ({'/'.join(w.renderings[:3]) or '?'})" for w in words)
     if way.drop:
         how = t("passages in the other language must hold renderings of {needed} of the weight of the question's "
                 "words (dictionary: {words})").format(needed=f"{needed:.0%}", words=looked_up)
-        if near > 0:
+        if near[0] > 0:
             how += "; " + t("{needed} when within {near} of their cut").format(
-                needed=f"{max(needed, params.translated_near_min):.0%}", near=f"{near:.3f}")
+                needed=f"{near[1]:.0%}", near=f"{near[0]:.3f}")
     else:
         how = t("a passage in the other language holding renderings of {share} of the weight of the question's words "
                 "is kept up to {reach} beyond its cut ({kept} kept so; dictionary: {words})").format(
