@@ -120,6 +120,10 @@ class SettingsScreen(QWidget):
                 "kept are read sentence by sentence and each stays only if one sentence (alone or with the next) "
                 "lies within its cut. 0 = only when every passage was kept beyond its cut for its words; higher = "
                 "more often (stricter, slower).")),
+            "retrieval.sentence_words": (tr("Words beside a sentence near the cut"), tr(
+                "A passage read by sentence whose nearest sentence lies within its cut, but less far inside it than "
+                "the setting above, stays only when it carries this share of the question's word weight. 0 = a "
+                "sentence within the cut is enough.")),
             "retrieval.max_context_chars": (tr("Context budget (characters)"), tr("Whole passages only (R8).")),
             "retrieval.max_context_tokens": (tr("Context budget (tokens)"), tr("Whole passages only (R8).")),
         }

@@ -1414,6 +1414,14 @@ This cannot be undone.</source>
         <translation>没有段落在自己的阈值内这么远（以实测参照的离散度为单位）时，逐句核对保留的段落：只有某一句（单句或连同下一句）落在阈值内才保留。0 = 仅当所有段落都是因词语而在阈值外保留时；越大核对越频繁（更严、更慢）。</translation>
     </message>
     <message>
+        <source>Words beside a sentence near the cut</source>
+        <translation>近阈值的句子旁须含的词</translation>
+    </message>
+    <message>
+        <source>A passage read by sentence whose nearest sentence lies within its cut, but less far inside it than the setting above, stays only when it carries this share of the question&apos;s word weight. 0 = a sentence within the cut is enough.</source>
+        <translation>逐句核对的段落中，最近的一句落在阈值内、但不及上一项设定那么深时，只有含问题词权重的这一比例才保留。0 = 有一句落在阈值内即可。</translation>
+    </message>
+    <message>
         <source>Context budget (characters)</source>
         <translation>上下文预算（字符）</translation>
     </message>

@@ -92,6 +92,9 @@ class RetrievalParams:
     # (retrieve/sentences.py); "firmly": sentence_window reference spreads or more.
     sentence_check: bool = True
     sentence_window: float = 0.5
+    # A passage read there whose nearest sentence lies within its cut but not firmly must also hold this share of the
+    # question's word weight (0 = a sentence within the cut is enough).
+    sentence_words: float = 0.4
     # An explicit cut (console control, experiments); None = from the measured reference.
     max_distance: float | None = None
     max_chars: int = 12000

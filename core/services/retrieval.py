@@ -135,6 +135,7 @@ class Retriever:
             translated_near=r.translated_near, translated_near_min=r.translated_near_min,
             space_gate=r.space_gate, space_gate_words=r.space_gate_words, pair_reference=r.pair_reference,
             lexical_override=r.lexical_override, sentence_check=r.sentence_check, sentence_window=r.sentence_window,
+            sentence_words=r.sentence_words,
             pool_per_script=r.pool_per_script, max_distance=max_distance, max_chars=r.max_context_chars,
             max_tokens=r.max_context_tokens,
         )

@@ -95,3 +95,33 @@ def test_where_no_passage_is_firmly_inside_its_cut_each_needs_two_sentences_with
         trace = Trace("q", "q")
         assert sentences.check(kept, QUERY, p, r, c, trace) == kept and trace.stage("sentences") is None
     assert read == []
+
+
+def test_a_sentence_just_inside_its_cut_needs_the_questions_words_beside_it() -> None:
+    """Where the sentence a passage holds lies within its cut but not firmly (less than the window inside it), the
+    passage must also hold ``sentence_words`` of the question's word weight; a sentence firmly inside needs none."""
+    ref = Distribution.of(np.linspace(0.22, 0.38, 101).astype(np.float32))
+    params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.10, sentence_window=0.5, sentence_words=0.4)
+    cut = 0.25  # window 0.032: "firmly inside" = a sentence at 0.218 or nearer
+    by_row: dict[int, Vectors | None] = {1: np.stack([at(0.30), at(cut - 0.01)]),  # just inside the cut
+                                         2: np.stack([at(cut - 0.04), at(0.30)])}  # firmly inside it
+    ctx = Context(titles={}, glossary=[], embed_queries=lambda texts: np.zeros((0, 3)),
+                  sentence_vectors=lambda rows: [by_row[r] for r in rows])
+
+    def passage(row: int, share: float | None) -> Candidate:
+        return Candidate(row, f"p{row}", "d", cut - 0.005 + row * 0.001, cut=cut, word_share=share)
+
+    # Few words beside a sentence just inside: dropped, the reason naming the share held and needed; the next one
+    # read holds its sentence firmly inside and stays whatever its words.
+    trace = Trace("q", "q")
+    out = sentences.check([passage(1, 0.25), passage(2, 0.05)], QUERY, params, ref, ctx, trace)
+    assert [c.chunk_id for c in out] == ["p2"]
+    stage = trace.stage("sentences")
+    assert stage is not None and stage.data["words_needed"] == 0.4
+    assert [d.chunk_id for d in stage.dropped] == ["p1"]
+    assert "25%" in stage.dropped[0].reason and "40%" in stage.dropped[0].reason and "0.240" in stage.dropped[0].reason
+    # Enough words, words not asked (None), or the rule off (0): a sentence within the cut is enough.
+    for share, p in ((0.45, params), (None, params), (0.25, replace(params, sentence_words=0.0))):
+        trace = Trace("q", "q")
+        assert [c.chunk_id for c in sentences.check([passage(1, share)], QUERY, p, ref, ctx, trace)] == ["p1"]
+        assert not trace.stage("sentences").dropped  # type: ignore[union-attr]
