@@ -19,10 +19,10 @@ from biny.core.retrieve.baseline import Baselines, Distribution, load_questions
 from biny.core.retrieve.candidates import Candidate, RetrievalParams
 from biny.core.retrieve.lexical import LexicalEvidence, evidence, familiarity
 from biny.core.retrieve.trace import Dropped, Stage, Trace
+from biny.core.retrieve.translated import shared_terms
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.language import TAGGED, language_of
-from biny.core.text.scripts import SCRIPTS, script_name, script_of
-from biny.core.text.terms import query_terms
+from biny.core.text.scripts import SCRIPTS, script_name
 
 
 @dataclass(slots=True)
@@ -241,17 +241,6 @@ def space_gate(pool: list[Candidate], reasons: dict[int, str | None], words: Wor
              "nearest distance) or share ≥{needed} of its words").format(
                  gate=f"{gate:.3f}", q=f"{params.threshold_quantile * 100:.0f}", group=script_name(group),
                  needed=f"{params.space_gate_words:.0%}")
-
-
-SHARED_MIN_DIGITS = 3  # "19" is a century, an age or a count in any text; "1939" names one year
-
-
-def shared_terms(question: str, script: str) -> set[str]:
-    """The question's terms written alike in any language: numbers of ``SHARED_MIN_DIGITS`` or more digits and,
-    when the question is not written in the Latin script (``script``: its main terms'), its Latin-script words —
-    the names, codes and units a Chinese or Russian question keeps in Latin letters."""
-    return {w for w in query_terms(question)
-            if (len(w) >= SHARED_MIN_DIGITS if w.isdigit() else script != "latin" and script_of(w) == "latin")}
 
 
 def shared_terms_check(query: str, pool: list[Candidate], reasons: dict[int, str | None], words: WordCheck,

@@ -17,6 +17,9 @@ weighs ``UNKNOWN_SHARE`` of the rarest term's weight and is never found. Then:
   the cut everyday English questions alone set it (the language pair's reference, ``threshold.local_cuts``),
   ``translated_min`` is enough.
 
+A Chinese question's numbers and Latin-script names (``shared_terms``) are written alike in English: each counts
+as a word that is its own rendering (eleventh pass: zh→en answers +0.5 point, refusals across languages +0.5).
+
 Measured (``bench/eval_retrieval.py``, K=5): see bench/README.md, "Translated words". Terms are the stored,
 possibly blinded, term sets: no passage text is read (R7).
 """
@@ -36,10 +39,19 @@ from biny.core.store.vectors import VectorMatrix
 from biny.core.text import dictionary
 from biny.core.text.language import language_of
 from biny.core.text.scripts import script_of
-from biny.core.text.terms import is_cjk, stem_of
+from biny.core.text.terms import is_cjk, query_terms, stem_of
 
 # A word the dictionary lacks weighs this share of the rarest term's weight (log(1 + passages)).
 UNKNOWN_SHARE = 0.5
+SHARED_MIN_DIGITS = 3  # "19" is a century, an age or a count in any text; "1939" names one year
+
+
+def shared_terms(question: str, script: str) -> set[str]:
+    """The question's terms written alike in any language: numbers of ``SHARED_MIN_DIGITS`` or more digits and,
+    when the question is not written in the Latin script (``script``: its main terms'), its Latin-script words —
+    the names, codes and units a Chinese or Russian question keeps in Latin letters."""
+    return {w for w in query_terms(question)
+            if (len(w) >= SHARED_MIN_DIGITS if w.isdigit() else script != "latin" and script_of(w) == "latin")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +115,10 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
     judged = [c for c in pool if way is not None and (way.mixed or c.row in cross_script)
               and mark in vm.aspects[c.row] and not any(m in vm.aspects[c.row] for m in not_marks)]
     words = way.words(query) if way is not None and judged else []
+    if way is not None and way.drop and judged and params.shared_terms:
+        # A Chinese question's numbers and Latin-script names are written alike in English: each is its own
+        # rendering, weighed as rare as it is in the space ("科斯塔v ENEL案" → "enel"), not a word nobody knows.
+        words += [dictionary.Word(w, (w,)) for w in sorted(shared_terms(query, "han"))]
     if way is None or not any(w.renderings for w in words):
         return ""
     n = max(len(vm), 1)

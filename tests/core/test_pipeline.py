@@ -951,6 +951,26 @@ def test_translated_words_judge_english_passages(english_articles: tuple[Engine,
     assert japanese is not None and "translated" not in japanese.data
 
 
+def test_numbers_and_latin_names_count_among_the_translated_words(
+        english_articles: tuple[Engine, dict[str, str]]) -> None:
+    """Issue 20: a Chinese question's numbers and Latin-script names are written alike in English — each is its own
+    rendering, weighed by its rarity in the space, and the answering passage holding them holds more of the weight
+    than the dictionary's words alone gave it."""
+    eng, asked = english_articles
+    q = "AFC 锦标赛的最终比分是多少？"  # en[0] (Super Bowl 50): the AFC Championship ended 20–18
+    result = eng.ask("s", q)
+    answer = [h for h in result.chunks if asked[q] in h.text]
+    assert answer
+    data = result.trace.stage("threshold").data["translated"]  # type: ignore[union-attr]
+    assert data["words"]["afc"] == ["afc"]
+    assert "afc" in data["found"][answer[0].chunk_id]
+    # The dictionary's words alone (names and numbers off) give the same passage a smaller share.
+    without = eng.ask("s", q, params=replace(eng.retrieval_params(), shared_terms=False))
+    before = without.trace.stage("threshold").data["translated"]  # type: ignore[union-attr]
+    assert "afc" not in before["words"]
+    assert before["shares"].get(answer[0].chunk_id, 0.0) < data["shares"][answer[0].chunk_id]
+
+
 def test_near_its_cut_an_english_passage_needs_more_translated_words(
         english_articles: tuple[Engine, dict[str, str]]) -> None:
     """Issue 20: within ``translated_near`` reference spreads of its cut, a passage in the other language must hold
