@@ -114,11 +114,7 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
     mark, not_marks = (blind.aspect(way.mark), [blind.aspect(m) for m in way.not_marks]) if way else ("", [])
     judged = [c for c in pool if way is not None and (way.mixed or c.row in cross_script)
               and mark in vm.aspects[c.row] and not any(m in vm.aspects[c.row] for m in not_marks)]
-    words = way.words(query) if way is not None and judged else []
-    if way is not None and way.drop and judged and params.shared_terms:
-        # A Chinese question's numbers and Latin-script names are written alike in English: each is its own
-        # rendering, weighed as rare as it is in the space ("科斯塔v ENEL案" → "enel"), not a word nobody knows.
-        words += [dictionary.Word(w, (w,)) for w in sorted(shared_terms(query, "han"))]
+    words = _words(way, query, params) if way is not None and judged else []
     if way is None or not any(w.renderings for w in words):
         return ""
     n = max(len(vm), 1)
@@ -187,6 +183,16 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
                           "kept_within_pair_cut": [c.chunk_id for c in by_pair]}
     return _how(way, words, params, (near, near_needed), reach, len(rescued) - len(by_pair), len(by_pair),
                 any(c.row in paired for c in judged))
+
+
+def _words(way: Direction, query: str, params: RetrievalParams) -> list[dictionary.Word]:
+    """The question's words looked up. A Chinese question's numbers and Latin-script names are written alike in
+    English: each is a word of its own rendering, weighed as rare as it is in the space ("科斯塔v ENEL案" → "enel"),
+    not a word nobody knows (bench/README.md, eleventh pass)."""
+    words = way.words(query)
+    if way.drop and params.shared_terms:
+        words = [*words, *(dictionary.Word(w, (w,)) for w in sorted(shared_terms(query, "han")))]
+    return words
 
 
 def _how(way: Direction, words: list[dictionary.Word], params: RetrievalParams, near: tuple[float, float],
