@@ -28,10 +28,32 @@ PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F
 _CJK_FONTS = ("WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans CJK JP", "Source Han Sans SC")
 
 
+_CJK_FILES = ("wqy-microhei", "wqy-zenhei", "notosanscjk", "sourcehansans")
+_scanned = False
+
+
+def _cjk_installed() -> list[str]:
+    """The known CJK families matplotlib can use. Its font list is cached on first use, so a CJK font
+    installed afterwards (the console's preflight installs one) is missing from it: once per process,
+    look at the system's font files and add the known CJK ones."""
+    global _scanned
+    have = {f.name for f in font_manager.fontManager.ttflist}
+    if not any(f in have for f in _CJK_FONTS) and not _scanned:
+        _scanned = True
+        for path in font_manager.findSystemFonts():
+            if any(k in Path(path).name.lower().replace("-", "").replace("_", "") for k in
+                   (c.replace("-", "") for c in _CJK_FILES)):
+                try:
+                    font_manager.fontManager.addfont(path)
+                except (OSError, RuntimeError, ValueError):  # an unreadable font file is skipped, not fatal
+                    continue
+        have = {f.name for f in font_manager.fontManager.ttflist}
+    return [f for f in _CJK_FONTS if f in have]
+
+
 def _fonts() -> None:
     """Prefer an installed CJK font after the default, so Chinese titles are not drawn as boxes."""
-    have = {f.name for f in font_manager.fontManager.ttflist}
-    cjk = [f for f in _CJK_FONTS if f in have]
+    cjk = _cjk_installed()
     # A list of families (not "sans-serif") makes matplotlib fall back glyph by glyph.
     if cjk and rcParams["font.family"] != ["DejaVu Sans", cjk[0]]:
         rcParams["font.family"] = ["DejaVu Sans", cjk[0]]

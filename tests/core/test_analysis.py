@@ -140,3 +140,20 @@ def test_cli_map_and_eval(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert json.loads(capsys.readouterr().out)["metrics"]["full"]["hit_rate"] == 1.0
     assert main(["--home", home, "map", Q, "--space", "demo", "--out", str(tmp_path / "m.gif")]) == 2
     assert "png or .svg" in capsys.readouterr().err
+
+
+def test_a_cjk_font_installed_after_matplotlibs_font_cache_is_still_used(monkeypatch: pytest.MonkeyPatch,
+                                                                         tmp_path: Path) -> None:
+    """The console's preflight can install a CJK font after matplotlib cached its font list: Chinese titles
+    must still draw with it, not as boxes (under `filterwarnings = error` a missing glyph fails here)."""
+    from matplotlib import font_manager, rcParams
+
+    if not any(k in Path(p).name.lower() for p in font_manager.findSystemFonts() for k in ("wqy", "notosanscjk")):
+        pytest.skip("no CJK font file on this machine (CI installs one through the console's preflight)")
+    stale = [f for f in font_manager.fontManager.ttflist if f.name not in plots._CJK_FONTS]
+    monkeypatch.setattr(font_manager.fontManager, "ttflist", stale)
+    monkeypatch.setattr(plots, "_scanned", False)
+    monkeypatch.setitem(rcParams, "font.family", ["sans-serif"])
+    fig = plots.histogram_figure(np.linspace(0.1, 0.3, 20), None, 0.2, "泵站的设计流量是多少？")
+    assert rcParams["font.family"][1] in plots._CJK_FONTS
+    assert plots.save_figure(fig, tmp_path / "h.png").stat().st_size > 1000  # drawn without a missing glyph
