@@ -97,6 +97,13 @@ class RetrievalSettings:
     # answer lay a median 0.75 spread inside their cut, those answering 3.2. Measured (bench/README.md, tenth pass).
     translated_near: float = 0.5
     translated_near_min: float = 0.4
+    # The mirror of that window: an English passage up to translated_beyond reference spreads beyond its cut is kept
+    # for a Chinese question when it holds translated_beyond_min of the weight — the zh→en answers the cut lost lay
+    # mostly 0.0003–0.02 beyond it, where distance is as unsure as just inside. Measured (bench/README.md, twelfth
+    # pass): zh→en answers 0.845 → 0.865 (no threshold 0.870), Chinese questions about articles an English space
+    # lacks refused 0.685 → 0.675, → a mixed space 0.640 → 0.635.
+    translated_beyond: float = 0.75
+    translated_beyond_min: float = 0.75
     # Issue 20: two distance signals must agree. A passage in the question's script and language, kept by its own
     # cut, must also lie within the space-wide gate — the threshold_quantile (p10) of unrelated questions' nearest
     # distance in that script — unless it holds space_gate_words of the question's word weight. The per-passage cut

@@ -84,6 +84,10 @@ class RetrievalParams:
     # Within translated_near reference spreads of its cut, an English passage must hold translated_near_min instead.
     translated_near: float = 0.5
     translated_near_min: float = 0.4
+    # An English passage up to translated_beyond reference spreads beyond its cut is kept for a Chinese question when
+    # it holds translated_beyond_min of the weight (the mirror of the window above; 0 = off).
+    translated_beyond: float = 0.75
+    translated_beyond_min: float = 0.75
     # Passages in the question's script and language must also lie within the space-wide gate (p10 of the
     # reference) unless they hold this share of the question's word weight (threshold.space_gate).
     space_gate: bool = True

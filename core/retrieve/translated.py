@@ -12,6 +12,8 @@ weighs ``UNKNOWN_SHARE`` of the rarest term's weight and is never found. Then:
 - for a Chinese question, kept by its cut but holding less than ``translated_min`` of the weight → dropped,
   unless a candidate of its document holds enough (a document names its subject once); within
   ``translated_near`` reference spreads of its cut, where distance is unsure, ``translated_near_min`` is needed;
+  and as unsure just beyond it: up to ``translated_beyond`` spreads beyond, holding ``translated_beyond_min`` → kept
+  (twelfth pass: zh→en answers +2 points, refusals across languages −0.5 to −1);
 - for an English question, beyond its cut by at most ``translated_reach`` reference spreads and holding
   ``translated_rescue`` of the weight or more → kept (twice the minimum, as the word check's rescue is); within
   the cut everyday English questions alone set it (the language pair's reference, ``threshold.local_cuts``),
@@ -63,8 +65,9 @@ class Direction:
     words: Callable[[str], list[dictionary.Word]]
     mark: str  # the passages judged carry it ("lang:en")...
     not_marks: tuple[str, ...] = ()  # ...and none of these
-    # Reference spreads beyond its cut a passage holding the renderings is still kept (0: none).
+    # Reference spreads beyond its cut a passage holding ``rescue`` of the weight is still kept (0: none).
     reach: float = 0.0
+    rescue: float = 1.0
     # Judge marked passages that are also written partly in the question's script (a Chinese passage naming
     # English names), not only those wholly in another script.
     mixed: bool = False
@@ -87,10 +90,11 @@ def direction(query: str, params: RetrievalParams) -> Direction | None:
         return None
     script = script_of(query)
     if script == "han":
-        return Direction(dictionary.chinese_words, "lang:en")
+        return Direction(dictionary.chinese_words, "lang:en", reach=params.translated_beyond,
+                         rescue=params.translated_beyond_min)
     if script == "latin" and language_of(query) == "en":
         return Direction(dictionary.english_words, "script:han", ("script:kana",),
-                         reach=params.translated_reach, mixed=True, drop=False)
+                         reach=params.translated_reach, rescue=params.translated_rescue, mixed=True, drop=False)
     return None
 
 
@@ -160,7 +164,7 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
     beyond = [c for c in judged if reasons[c.row] is not None and c.cut is not None and c.cut < c.distance]
     # Within the language pair's cut a quarter of the weight vouches; further out, up to the reach, half of it.
     by_pair = [c for c in beyond if shares[c.row] >= needed and c.distance <= paired.get(c.row, -math.inf)]
-    rescued = by_pair + [c for c in beyond if c not in by_pair and shares[c.row] >= params.translated_rescue
+    rescued = by_pair + [c for c in beyond if c not in by_pair and shares[c.row] >= way.rescue
                          and c.distance <= (c.cut or 0.0) + reach]
     for c in rescued:
         reasons[c.row] = None
@@ -177,7 +181,7 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
                           "needed": needed if way.drop else None,
                           "needed_near_cut": near_needed if way.drop and near else None,
                           "near": round(near, 4) if way.drop else None,
-                          "rescue": params.translated_rescue if reach > 0 else None,
+                          "rescue": way.rescue if reach > 0 else None,
                           "kept_beyond_cut": [c.chunk_id for c in rescued],
                           "pair_cuts": {c.chunk_id: round(paired[c.row], 4) for c in judged if c.row in paired},
                           "kept_within_pair_cut": [c.chunk_id for c in by_pair]}
@@ -207,10 +211,13 @@ def _how(way: Direction, words: list[dictionary.Word], params: RetrievalParams, 
         if near[0] > 0:
             how += "; " + t("{needed} when within {near} of their cut").format(
                 needed=f"{near[1]:.0%}", near=f"{near[0]:.3f}")
+        if reach > 0:
+            how += "; " + t("one holding {share} is kept up to {reach} beyond its cut ({kept} kept so)").format(
+                share=f"{way.rescue:.0%}", reach=f"{reach:.3f}", kept=beyond)
     else:
         how = t("a passage in the other language holding renderings of {share} of the weight of the question's words "
                 "is kept up to {reach} beyond its cut ({kept} kept so; dictionary: {words})").format(
-            share=f"{params.translated_rescue:.0%}", reach=f"{reach:.3f}", kept=beyond, words=looked_up)
+            share=f"{way.rescue:.0%}", reach=f"{reach:.3f}", kept=beyond, words=looked_up)
     if paired:
         how += "; " + t("within the cut everyday questions in the question's language alone set (the language "
                         "pair's reference), {needed} is enough ({kept} kept so)").format(

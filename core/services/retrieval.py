@@ -133,6 +133,7 @@ class Retriever:
             translated_words=r.translated_words, translated_min=r.translated_min,
             translated_reach=r.translated_reach, translated_rescue=r.translated_rescue,
             translated_near=r.translated_near, translated_near_min=r.translated_near_min,
+            translated_beyond=r.translated_beyond, translated_beyond_min=r.translated_beyond_min,
             space_gate=r.space_gate, space_gate_words=r.space_gate_words, pair_reference=r.pair_reference,
             lexical_override=r.lexical_override, sentence_check=r.sentence_check, sentence_window=r.sentence_window,
             sentence_words=r.sentence_words,

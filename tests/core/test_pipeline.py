@@ -940,7 +940,9 @@ def test_translated_words_judge_english_passages(english_articles: tuple[Engine,
         assert worded and all(shares[d.chunk_id] < 0.4 for d in worded)
         assert all(shares[d.chunk_id] < 0.25 or "needs 40%" in d.reason for d in worded)
         assert "passages in the other language must hold renderings of 25%" in stage.summary
-        assert "beyond its cut" not in stage.summary  # a Chinese question keeps nothing beyond the cut
+        # Nothing beyond its cut holds three quarters of the weight: nothing is kept there.
+        assert "one holding 75% is kept up to" in stage.summary and "(0 kept so)" in stage.summary
+        assert stage.data["translated"]["kept_beyond_cut"] == []
     q = "夏季剧院在哪里？"  # en[1] (Warsaw): the Summer Theatre
     result = eng.ask("s", q)
     assert any(asked[q] in h.text for h in result.chunks)
@@ -998,6 +1000,31 @@ def test_near_its_cut_an_english_passage_needs_more_translated_words(
     q = "夏季剧院在哪里？"
     kept = eng.ask("s", q)
     assert any(asked[q] in h.text for h in kept.chunks)
+
+
+def test_just_beyond_its_cut_an_english_passage_holding_most_words_is_kept(
+        english_articles: tuple[Engine, dict[str, str]]) -> None:
+    """Issue 20: the mirror of the window inside the cut — up to ``translated_beyond`` reference spreads beyond its
+    cut, an English passage holding ``translated_beyond_min`` of a Chinese question's word weight is kept. "Who sang
+    the national anthem at Super Bowl 50?" is refused without the rule (its answer lies just beyond the cut); with
+    it the answer is the one passage kept, the trace naming it among those kept beyond the cut."""
+    eng, asked = english_articles
+    q = "谁在第 50 届超级碗上演唱了国歌？"  # en[0] (Super Bowl 50): Lady Gaga
+    without = eng.ask("s", q, params=replace(eng.retrieval_params(), translated_beyond=0.0))
+    assert without.chunks == []
+    result = eng.ask("s", q)
+    assert len(result.chunks) == 1 and asked[q] in result.chunks[0].text
+    stage = result.trace.stage("threshold")
+    assert stage is not None
+    data, hit = stage.data["translated"], result.chunks[0]
+    assert data["kept_beyond_cut"] == [hit.chunk_id] and data["rescue"] == 0.75
+    assert data["shares"][hit.chunk_id] >= 0.75 and hit.distance > stage.data["cuts"][hit.chunk_id]
+    assert "one holding 75% is kept up to" in stage.summary and "(1 kept so)" in stage.summary
+    dropped = without.trace.stage("threshold").dropped  # type: ignore[union-attr]
+    assert any(d.chunk_id == hit.chunk_id and d.reason.startswith("beyond the distance cut") for d in dropped)
+    # A passage as far beyond its cut holding less of the weight is not: the unrelated question above stays refused.
+    q = "墨尔本的内陆地区由哪个政党统治？"
+    assert eng.ask("s", q).chunks == []
 
 
 @pytest.fixture(scope="module")
