@@ -320,6 +320,8 @@ VARIANTS: dict[str, dict[str, bool | float]] = {
     "beyond 0.5": {"translated_beyond": 0.5},
     "beyond min 0.5": {"translated_beyond_min": 0.5},
     "paraphrase override 1.5": {"lexical_override": 1.5},
+    "paraphrase override 2.5": {"lexical_override": 2.5},
+    "paraphrase override 3.5": {"lexical_override": 3.5},
     "no sentence check": {"sentence_check": False},
     "sentence window 1.0": {"sentence_window": 1.0},
     "no sentence words": {"sentence_words": 0.0},
