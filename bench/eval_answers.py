@@ -40,6 +40,7 @@ def main() -> int:
         other = er.cmrc_questions(args.n, random.Random(20261201), slice(150, None))
         sets = [("XQuAD en→en", "xquad-en", xq_en, True), ("XQuAD zh→zh", "xquad-zh", xq_zh, True),
                 ("XQuAD zh→en", "xquad-en", xq_zh_en, True), ("CMRC dev zh", "cmrc", cmrc, True),
+                ("XQuAD en→zh", "xquad-zh", er.english_to_chinese_sets(args.n)[0][2], True),
                 ("unanswerable: XQuAD-en q → laws", "laws", xq_en, False),
                 ("unanswerable: CMRC other articles → cmrc", "cmrc", other, False)]
         print(f"{'set':<42}{'in answer':>10}{'in context':>11}{'sentences':>10}{'none':>7}{'zero':>7}"

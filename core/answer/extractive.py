@@ -1,9 +1,11 @@
 """The no-model answer: the sentences of the final context that best cover the question.
 
 Scored by string evidence only — the question's terms (IDF-weighted within the context),
-its identifiers and the aspect it asks about (price, duration, contact …); the passage's
-rank breaks ties. At most ``max_sentences`` sentences, each with its citation, in reading
-order. Fast (no model, no network): a few milliseconds on top of ``ask``.
+its identifiers and the aspect it asks about (price, duration, contact …), and, for sentences
+in the other language of a Chinese ↔ English pair, the renderings of the question's words
+(text/dictionary.py); the passage's rank breaks ties. At most ``max_sentences`` sentences,
+each with its citation, in reading order. Fast (no model, no network): a few milliseconds on
+top of ``ask``.
 """
 
 from __future__ import annotations
@@ -12,10 +14,13 @@ import math
 import re
 from dataclasses import dataclass
 
+from biny.core.text import dictionary
 from biny.core.text.aspects import asked_aspects, aspects_of
 from biny.core.text.identifiers import chunk_keys, question_keys
+from biny.core.text.language import language_of
+from biny.core.text.scripts import script_of
 from biny.core.text.sentences import sentences_of
-from biny.core.text.terms import query_terms, terms_of
+from biny.core.text.terms import index_terms, query_terms, terms_of
 
 _MAX_CHARS = 400
 
@@ -41,8 +46,9 @@ def choose(question: str, passages: list[str], max_sentences: int = 3) -> list[S
     total = sum(idf.values()) or 1.0
     keys = {i.key for i in question_keys(question)}
     aspects = {a for a in asked_aspects(question) if not a.startswith("topic:")}
-    for c, ts in zip(candidates, terms, strict=True):
-        c.score = sum(w for t, w in idf.items() if t in ts) / total
+    across = _translated(question, [c.text for c in candidates])
+    for c, ts, more in zip(candidates, terms, across, strict=True):
+        c.score = sum(w for t, w in idf.items() if t in ts) / total + more
         if keys and keys & {k.split("|", 1)[1] for k in chunk_keys(c.text, "")}:
             c.score += 1.0  # the named article / RFC / part is in this sentence
     # A sentence continues the one before it ("The Team plan … . History is kept for 2 years."):
@@ -63,10 +69,34 @@ def choose(question: str, passages: list[str], max_sentences: int = 3) -> list[S
     ranked = sorted(candidates, key=lambda c: (-c.score, c.passage, c.position))
     best = [c for c in ranked if c.score > 0][:max_sentences]
     if not best:
-        # No shared words (a question in another language than the passage): the nearest
-        # passage is the answer retrieval found; its opening sentences carry it.
+        # No shared words (a question in another language than the passage, no dictionary for
+        # the pair): the nearest passage is the answer retrieval found; its opening sentences carry it.
         best = [c for c in candidates if c.passage == 1][:2]
     return sorted(best, key=lambda c: (c.passage, c.position))
+
+
+def _translated(question: str, sentences: list[str]) -> list[float]:
+    """Each sentence's share of the question's words looked up across Chinese ↔ English, IDF-weighted within the
+    context, for the sentences in another script than the question; 0 elsewhere. A Chinese question shares no
+    words with the English sentence that answers it (only its numbers and names): without this the answer fell
+    back to the nearest passage's opening sentences (bench/README.md, grounded answers)."""
+    script = script_of(question)
+    other = [script_of(s) not in (script, "all") for s in sentences]
+    words: list[dictionary.Word] = []
+    if any(other) and script == "han":
+        words = dictionary.chinese_words(question)
+    elif any(other) and script == "latin" and language_of(question) == "en":
+        words = dictionary.english_words(question)
+    sets = [[a for r in w.renderings for a in dictionary.term_sets(r)] for w in words if w.renderings]
+    if not sets:
+        return [0.0] * len(sentences)
+    held: list[list[bool]] = []
+    for text, away in zip(sentences, other, strict=True):
+        ts = index_terms(text) if away else set()
+        held.append([bool(ts) and any(all(x in ts for x in a) for a in alts) for alts in sets])
+    weights = [math.log(1 + len(sentences) / (1 + sum(h[i] for h in held))) for i in range(len(sets))]
+    total = sum(weights)
+    return [sum(w for w, hit in zip(weights, h, strict=True) if hit) / total for h in held]
 
 
 def render(chosen: list[Sentence]) -> str:

@@ -28,7 +28,6 @@ possibly blinded, term sets: no passage text is read (R7).
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,7 +40,7 @@ from biny.core.store.vectors import VectorMatrix
 from biny.core.text import dictionary
 from biny.core.text.language import language_of
 from biny.core.text.scripts import script_of
-from biny.core.text.terms import is_cjk, query_terms, stem_of
+from biny.core.text.terms import query_terms
 
 # A word the dictionary lacks weighs this share of the rarest term's weight (log(1 + passages)).
 UNKNOWN_SHARE = 0.5
@@ -98,16 +97,6 @@ def direction(query: str, params: RetrievalParams) -> Direction | None:
     return None
 
 
-@functools.lru_cache(maxsize=65536)
-def _alternatives(rendering: str) -> list[tuple[str, ...]]:
-    """The term sets a passage may hold a rendering by: a Chinese word by all its bigrams (terms store Chinese as
-    bigrams), an English one by itself or its 5-letter stem."""
-    if is_cjk(rendering):
-        return [tuple(rendering[i : i + 2] for i in range(len(rendering) - 1)) or (rendering,)]
-    stem = stem_of(rendering)
-    return [(rendering,)] if stem is None else [(rendering,), (stem,)]
-
-
 def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cross_script: set[int],
           params: RetrievalParams, vm: VectorMatrix, blind: BlindIndex, ref: Distribution | None,
           paired: dict[int, float], data: dict[str, object]) -> str:
@@ -133,7 +122,7 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
         weight, held = math.inf, []
         for r in word.renderings:
             rarest = 0.0
-            for a in _alternatives(r):
+            for a in dictionary.term_sets(r):
                 codes = tuple(blind(x) for x in a)
                 df = [vm.df.get(code, 0) for code in codes]
                 rarest = max(rarest, max(math.log(1 + n / (1 + f)) for f in df))

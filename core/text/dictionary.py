@@ -17,6 +17,7 @@ anything, longer ones are names and idioms).
 from __future__ import annotations
 
 import contextlib
+import functools
 import gzip
 import hashlib
 import importlib.metadata
@@ -30,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from biny.core.text.terms import STOPWORDS, fold, query_terms, segment
+from biny.core.text.terms import STOPWORDS, fold, is_cjk, query_terms, segment, stem_of
 
 log = logging.getLogger(__name__)
 
@@ -237,3 +238,13 @@ def english_words(question: str) -> list[Word]:
 def _asks(word: str) -> bool:
     """Is this a word of the question's form (什么, 哪一年, 时候)? Any of its bigrams a question word says so."""
     return word in QUESTION_WORDS or any(word[i : i + 2] in STOPWORDS for i in range(max(1, len(word) - 1)))
+
+
+@functools.lru_cache(maxsize=65536)
+def term_sets(rendering: str) -> list[tuple[str, ...]]:
+    """The term sets a text may hold a rendering by (``terms.index_terms``): a Chinese word by all its bigrams
+    (terms store Chinese as bigrams), an English one by itself or its 5-letter stem."""
+    if is_cjk(rendering):
+        return [tuple(rendering[i : i + 2] for i in range(len(rendering) - 1)) or (rendering,)]
+    stem = stem_of(rendering)
+    return [(rendering,)] if stem is None else [(rendering,), (stem,)]

@@ -82,6 +82,23 @@ def test_sentences_skip_headings_and_keep_decimals() -> None:
         "It costs $4.50 a day.", "第一条 为了保护权益。", "Really?"]
 
 
+def test_the_extracted_answer_reads_the_other_language_through_the_dictionary() -> None:
+    """A Chinese question over English text (and the other way round) shares no words with the sentence that
+    answers it; its words looked up (text/dictionary.py) pick that sentence, not the passage's opening one."""
+    from biny.core.answer import extractive
+
+    english = ("The city hosted the festival in 1998. Tickets were sold out within an hour. A children's choir sang "
+               "the national anthem before the match. The mayor opened the gates at noon.")
+    best = extractive.choose("比赛前谁演唱了国歌？", [english], max_sentences=1)
+    assert [c.text for c in best] == ["A children's choir sang the national anthem before the match."]
+    chinese = "这座城市于1998年举办了节日。门票在一小时内售罄。比赛开始前，儿童合唱团演唱了国歌。市长中午打开了大门。"
+    best = extractive.choose("Who sang the national anthem before the match?", [chinese], max_sentences=1)
+    assert [c.text for c in best] == ["比赛开始前，儿童合唱团演唱了国歌。"]
+    # Without a dictionary for the pair (a Japanese question), the opening sentences carry the answer as before.
+    opening = extractive.choose("試合の前に国歌を歌ったのは誰ですか？", [english])
+    assert [c.position for c in opening] == [0, 1]
+
+
 # ---- a scripted model on loopback ---------------------------------------------------------------
 class ScriptedModel(BaseHTTPRequestHandler):
     respond: Callable[[dict[str, Any]], str] = staticmethod(lambda body: "")  # type: ignore[assignment]
