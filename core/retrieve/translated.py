@@ -151,7 +151,7 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
         return needed
 
     beyond = [c for c in judged if reasons[c.row] is not None and c.cut is not None and c.cut < c.distance]
-    # Within the language pair's cut a quarter of the weight vouches; further out, up to the reach, half of it.
+    # Within the language pair's cut a quarter of the weight vouches; further out, up to the reach, way.rescue does.
     by_pair = [c for c in beyond if shares[c.row] >= needed and c.distance <= paired.get(c.row, -math.inf)]
     rescued = by_pair + [c for c in beyond if c not in by_pair and shares[c.row] >= way.rescue
                          and c.distance <= (c.cut or 0.0) + reach]
