@@ -28,7 +28,8 @@ PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F
 _CJK_FONTS = ("WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans CJK JP", "Source Han Sans SC")
 
 
-_CJK_FILES = ("wqy-microhei", "wqy-zenhei", "notosanscjk", "sourcehansans")
+# Font file names of those families, as matched: lower case, without "-" and "_".
+_CJK_FILES = ("wqymicrohei", "wqyzenhei", "notosanscjk", "sourcehansans")
 _scanned = False
 
 
@@ -41,8 +42,8 @@ def _cjk_installed() -> list[str]:
     if not any(f in have for f in _CJK_FONTS) and not _scanned:
         _scanned = True
         for path in font_manager.findSystemFonts():
-            if any(k in Path(path).name.lower().replace("-", "").replace("_", "") for k in
-                   (c.replace("-", "") for c in _CJK_FILES)):
+            name = Path(path).name.lower().replace("-", "").replace("_", "")
+            if any(k in name for k in _CJK_FILES):
                 try:
                     font_manager.fontManager.addfont(path)
                 except (OSError, RuntimeError, ValueError):  # an unreadable font file is skipped, not fatal

@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from biny.core.text import dictionary
 from biny.core.text.aspects import asked_aspects, aspects_of
 from biny.core.text.identifiers import chunk_keys, question_keys
-from biny.core.text.language import language_of
 from biny.core.text.scripts import script_of
 from biny.core.text.sentences import sentences_of
-from biny.core.text.terms import index_terms, query_terms, terms_of
+from biny.core.text.terms import query_terms, stem_of, terms_of
 
 _MAX_CHARS = 400
 
@@ -46,7 +45,7 @@ def choose(question: str, passages: list[str], max_sentences: int = 3) -> list[S
     total = sum(idf.values()) or 1.0
     keys = {i.key for i in question_keys(question)}
     aspects = {a for a in asked_aspects(question) if not a.startswith("topic:")}
-    across = _translated(question, [c.text for c in candidates])
+    across = _translated(question, [c.text for c in candidates], terms)
     for c, ts, more in zip(candidates, terms, across, strict=True):
         c.score = sum(w for t, w in idf.items() if t in ts) / total + more
         if keys and keys & {k.split("|", 1)[1] for k in chunk_keys(c.text, "")}:
@@ -75,24 +74,22 @@ def choose(question: str, passages: list[str], max_sentences: int = 3) -> list[S
     return sorted(best, key=lambda c: (c.passage, c.position))
 
 
-def _translated(question: str, sentences: list[str]) -> list[float]:
+def _translated(question: str, sentences: list[str], terms: list[set[str]]) -> list[float]:
     """Each sentence's share of the question's words looked up across Chinese ↔ English, IDF-weighted within the
-    context, for the sentences in another script than the question; 0 elsewhere. A Chinese question shares no
-    words with the English sentence that answers it (only its numbers and names): without this the answer fell
-    back to the nearest passage's opening sentences (bench/README.md, grounded answers)."""
+    context, for the sentences in another script than the question; 0 elsewhere. ``terms``: each sentence's
+    ``terms_of``. A Chinese question shares no words with the English sentence that answers it (only its numbers
+    and names): without this the answer fell back to the nearest passage's opening sentences (bench/README.md,
+    grounded answers)."""
     script = script_of(question)
     other = [script_of(s) not in (script, "all") for s in sentences]
-    words: list[dictionary.Word] = []
-    if any(other) and script == "han":
-        words = dictionary.chinese_words(question)
-    elif any(other) and script == "latin" and language_of(question) == "en":
-        words = dictionary.english_words(question)
+    words = dictionary.looked_up(question) if any(other) else []
     sets = [[a for r in w.renderings for a in dictionary.term_sets(r)] for w in words if w.renderings]
     if not sets:
         return [0.0] * len(sentences)
     held: list[list[bool]] = []
-    for text, away in zip(sentences, other, strict=True):
-        ts = index_terms(text) if away else set()
+    for ts, away in zip(terms, other, strict=True):
+        # Renderings are held by a word or its stem, as ingest stores them (terms.index_terms).
+        ts = ts | {s for s in map(stem_of, ts) if s is not None} if away else set()
         held.append([bool(ts) and any(all(x in ts for x in a) for a in alts) for alts in sets])
     weights = [math.log(1 + len(sentences) / (1 + sum(h[i] for h in held))) for i in range(len(sets))]
     total = sum(weights)

@@ -38,7 +38,6 @@ from biny.core.retrieve.baseline import Distribution
 from biny.core.retrieve.candidates import Candidate, RetrievalParams
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text import dictionary
-from biny.core.text.language import language_of
 from biny.core.text.scripts import script_of
 from biny.core.text.terms import query_terms
 
@@ -87,11 +86,11 @@ def direction(query: str, params: RetrievalParams) -> Direction | None:
     by phrases the law does not use."""
     if not (params.translated_words and params.use_threshold and params.max_distance is None):
         return None
-    script = script_of(query)
-    if script == "han":
+    side = dictionary.side_of(query)
+    if side == "zh":
         return Direction(dictionary.chinese_words, "lang:en", reach=params.translated_beyond,
                          rescue=params.translated_beyond_min)
-    if script == "latin" and language_of(query) == "en":
+    if side == "en":
         return Direction(dictionary.english_words, "script:han", ("script:kana",),
                          reach=params.translated_reach, rescue=params.translated_rescue, mixed=True, drop=False)
     return None

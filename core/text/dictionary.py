@@ -31,6 +31,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from biny.core.text.language import language_of
+from biny.core.text.scripts import script_of
 from biny.core.text.terms import STOPWORDS, fold, is_cjk, query_terms, segment, stem_of
 
 log = logging.getLogger(__name__)
@@ -153,6 +155,21 @@ def warm(cache_dir: Path | None = None) -> None:
 
 def available() -> bool:
     return _table() is not None
+
+
+def side_of(question: str) -> str | None:
+    """Which side of the dictionary a question's words are on: "zh" for a Chinese question (not Japanese: kana
+    decide, text/scripts.py), "en" for an English one, None for any other language (no dictionary bundled)."""
+    script = script_of(question)
+    if script == "han":
+        return "zh"
+    return "en" if script == "latin" and language_of(question) == "en" else None
+
+
+def looked_up(question: str) -> list[Word]:
+    """The question's words with their renderings on the dictionary's other side; none without a side."""
+    side = side_of(question)
+    return chinese_words(question) if side == "zh" else english_words(question) if side == "en" else []
 
 
 def chinese_words(question: str) -> list[Word]:
