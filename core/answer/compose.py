@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from biny.core.answer import extractive, numbers, spans
 from biny.core.answer.citations import clean
 from biny.core.i18n import t
-from biny.core.llm.base import ChatModel, LLMError, Message
+from biny.core.llm.base import ChatModel, LLMError, Message, as_data
 from biny.core.results import Answer, Citation, Hit
 from biny.core.text.scripts import script_of
 
@@ -45,7 +45,6 @@ SYSTEM = (
     "If the passages do not answer the question, say that the material does not cover it.\n"
     "Answer in the language of the question, briefly."
 )
-_FENCE = re.compile(r"<\s*/?\s*passages\s*>", re.I)
 
 
 @dataclass(slots=True)
@@ -69,7 +68,7 @@ def prompt(question: str, hits: list[Hit], masked: list[str], history: list[str]
     blocks = []
     for n, (hit, text) in enumerate(zip(hits, masked, strict=True), start=1):
         where = f", page {hit.page}" if hit.page else ""
-        blocks.append(f"[{n}] {_FENCE.sub(' ', hit.document)}{where}\n{_FENCE.sub(' ', text)}")
+        blocks.append(f"[{n}] {as_data(hit.document)}{where}\n{as_data(text)}")
     earlier = "".join(f"Earlier question: {q}\n" for q in history[-4:])
     user = "<passages>\n" + "\n\n".join(blocks) + f"\n</passages>\n\n{earlier}Question: {question}"
     return [Message("system", SYSTEM), Message("user", user)]

@@ -7,6 +7,7 @@ caller turns into its fallback — never a crashed turn.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -72,3 +73,12 @@ class NoModel:
 
     def complete(self, messages: list[Message], *, max_tokens: int, timeout_s: float) -> str:
         raise LLMUnavailable(t("No language model is configured (llm.base_url is empty)."))
+
+
+_FENCE = re.compile(r"<\s*/?\s*passages\s*>", re.I)
+
+
+def as_data(text: str) -> str:
+    """Text shown to a model inside a ``<passages>`` block, with any fence of that block written inside it removed:
+    a document must not close the block and speak as the user (document text is data, never instructions)."""
+    return _FENCE.sub(" ", text)
