@@ -143,6 +143,14 @@ class RetrievalSettings:
     # words and half a spread sat 63 of 122 of the former and 4 of 109 of the latter. Measured (bench/README.md,
     # eleventh pass).
     sentence_words: float = 0.4
+    # Issue 20: where a language model is configured, it judges the passages the cut is unsure of — those kept less
+    # than judge_band reference spreads inside their cut, and those dropped up to judge_band beyond it (or dropped
+    # for their words inside it): each stays only if the model says it answers (retrieve/judge.py); at most
+    # judge_max passages, nearest first. The cut decides alone without a model, when the model fails, and beyond the
+    # band. 0 = off (the default): it costs one model call a question, and what it gains is only as good as the
+    # model — measured with a judge that always knows (bench/README.md, thirteenth pass) it is the ceiling.
+    judge_band: float = 0.0
+    judge_max: int = 8
     # With local_cut off, one cut for the space: the top hit must be within the
     # threshold_quantile and further hits within the keep_quantile of the reference.
     # Hits after the first are kept up to this (looser) quantile of the same reference:
@@ -207,6 +215,8 @@ class LLMSettings:
     # abandoned and the answer is extracted instead; replies are capped at this many tokens.
     answer_timeout_s: float = 30.0
     answer_max_tokens: int = 600
+    # The relevance judge (retrieval.judge_band): abandoned after this many seconds, the cut then decides.
+    judge_timeout_s: float = 10.0
 
 
 @dataclass(slots=True)
@@ -330,6 +340,7 @@ EDITABLE_SETTINGS: dict[str, tuple[float, float, str]] = {
     "retrieval.space_gate_words": (0.0, 1.0, "next question"),
     "retrieval.sentence_window": (0.0, 5.0, "next question"),
     "retrieval.sentence_words": (0.0, 1.0, "next question"),
+    "retrieval.judge_band": (0.0, 5.0, "next question"),
     "retrieval.max_context_chars": (500, 200_000, "next question"),
     "retrieval.max_context_tokens": (100, 64_000, "next question"),
 }

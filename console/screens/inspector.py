@@ -232,9 +232,12 @@ class InspectorScreen(QWidget):
         share = translated.get("shares", {}).get(hit.chunk_id) if hit.chunk_id in translated.get(
             "kept_beyond_cut", []) else None
         gate = (stage.data.get("space_gate") or {}) if stage is not None else {}
+        judge = self.result.trace.stage("judge")
+        judged = judge.data if judge is not None and hit.chunk_id in judge.data.get("answering", []) else None
         widget = _HitRow(n, hit, self.result.baseline, cut, more=more,
                          kept_by=kept_by(hit, cut, more=more, translated=share,
-                                         gate=gate["gate"] if hit.chunk_id in gate.get("kept_by_words", []) else None))
+                                         gate=gate["gate"] if hit.chunk_id in gate.get("kept_by_words", []) else None,
+                                         judged=judged))
         self.context.addItem(item)
         self.context.setItemWidget(item, widget)
         self._fit_row(item, widget)
@@ -460,7 +463,7 @@ class InspectorScreen(QWidget):
 # Trace stages (core/retrieve/*) by the names the engine gives them; a stage row keeps its name in this role.
 STAGE_ROLE = Qt.ItemDataRole.UserRole + 1
 STAGES = {"rewrite": QT_TR_NOOP("rewrite"), "structured": QT_TR_NOOP("structured index"), "pool": QT_TR_NOOP("pool"),
-          "threshold": QT_TR_NOOP("threshold"), "sentences": QT_TR_NOOP("sentences"),
+          "threshold": QT_TR_NOOP("threshold"), "sentences": QT_TR_NOOP("sentences"), "judge": QT_TR_NOOP("judge"),
           "identifiers": QT_TR_NOOP("identifiers"),
           "second_pass": QT_TR_NOOP("second pass"), "rerank": QT_TR_NOOP("rerank"), "nearest": QT_TR_NOOP("nearest"),
           "budget": QT_TR_NOOP("budget"), "final": QT_TR_NOOP("final"), "integrity": QT_TR_NOOP("integrity"),
@@ -472,10 +475,11 @@ ANSWER_MODES = {"model": QT_TR_NOOP("Composed from the passages below"), "none":
 
 
 def kept_by(hit: Hit, cut: float | None, *, more: bool = False, translated: float | None = None,
-            gate: float | None = None) -> str:
+            gate: float | None = None, judged: dict[str, Any] | None = None) -> str:
     """In words, the rule that put this passage in the context (every row shown was kept); ``translated``: the
     share of the question's looked-up words that kept it beyond its cut (issue 20), if they did; ``gate``: the
-    space-wide gate it lies beyond, kept for its words (issue 20), if it does."""
+    space-wide gate it lies beyond, kept for its words (issue 20), if it does; ``judged``: the relevance judge's
+    trace data, when the model judged that it answers (issue 20)."""
     if hit.doc_id == "web":
         return tr("a paragraph of a public page read for this answer ({source}) — not your material").format(
             source=hit.source)
@@ -483,6 +487,9 @@ def kept_by(hit: Hit, cut: float | None, *, more: bool = False, translated: floa
         return tr("pinned: the question names its identifier (R4)")
     if more:
         return tr("more material: the next of the same ranked pool (R6)")
+    if judged is not None:
+        return tr("near its distance cut (within {band}), kept because the model ({model}) judged that it answers the "
+                  "question").format(band=f"{judged['band']:.3f}", model=judged["model"])
     if gate is not None and hit.word_share is not None and (cut is None or hit.distance <= cut):
         return tr("within its distance cut; beyond the space-wide gate ({gate}), kept because it carries {share} of "
                   "the question's words").format(gate=f"{gate:.3f}", share=f"{hit.word_share:.0%}")

@@ -124,6 +124,10 @@ class SettingsScreen(QWidget):
                 "A passage read by sentence whose nearest sentence lies within its cut, but less far inside it than "
                 "the setting above, stays only when it carries this share of the question's word weight. 0 = a "
                 "sentence within the cut is enough.")),
+            "retrieval.judge_band": (tr("Model judges passages near the cut"), tr(
+                "With a language model configured, the passages within this many spreads of their cut — kept just "
+                "inside it or dropped just beyond it — are shown to the model, and each stays only if the model says "
+                "it answers the question. One model call per question. 0 = off: the cut alone decides.")),
             "retrieval.max_context_chars": (tr("Context budget (characters)"), tr("Whole passages only (R8).")),
             "retrieval.max_context_tokens": (tr("Context budget (tokens)"), tr("Whole passages only (R8).")),
         }
@@ -149,7 +153,7 @@ class SettingsScreen(QWidget):
         self.tune_status = QLabel("")
         self.tune_status.setWordWrap(True)
         tf.addRow(self.tune_save, self.tune_status)
-        llm = QGroupBox(tr("Language model (optional: follow-up rewrite, situating notes)"))
+        llm = QGroupBox(tr("Language model (optional: follow-up rewrite, situating notes, relevance judge)"))
         lf = QFormLayout(llm)
         self.llm_url = QLineEdit(s.llm.base_url)
         self.llm_url.setPlaceholderText(tr("e.g. http://127.0.0.1:11434/v1 (empty: no model)"))

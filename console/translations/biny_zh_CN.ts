@@ -580,6 +580,10 @@
         <translation>逐句核对</translation>
     </message>
     <message>
+        <source>judge</source>
+        <translation>判断</translation>
+    </message>
+    <message>
         <source>identifiers</source>
         <translation>标识符</translation>
     </message>
@@ -646,6 +650,10 @@
     <message>
         <source>more material: the next of the same ranked pool (R6)</source>
         <translation>更多材料：同一排序候选池的下一个（R6）</translation>
+    </message>
+    <message>
+        <source>near its distance cut (within {band}), kept because the model ({model}) judged that it answers the question</source>
+        <translation>靠近其距离阈值（{band} 以内），因模型（{model}）判断它回答了问题而保留</translation>
     </message>
     <message>
         <source>within its distance cut; beyond the space-wide gate ({gate}), kept because it carries {share} of the question&apos;s words</source>
@@ -1422,6 +1430,14 @@ This cannot be undone.</source>
         <translation>逐句核对的段落中，最近的一句落在阈值内、但不及上一项设定那么深时，只有含问题词权重的这一比例才保留。0 = 有一句落在阈值内即可。</translation>
     </message>
     <message>
+        <source>Model judges passages near the cut</source>
+        <translation>由模型判断阈值附近的段落</translation>
+    </message>
+    <message>
+        <source>With a language model configured, the passages within this many spreads of their cut — kept just inside it or dropped just beyond it — are shown to the model, and each stays only if the model says it answers the question. One model call per question. 0 = off: the cut alone decides.</source>
+        <translation>配置了语言模型时，距各自阈值在这么多个离散度以内的段落（刚好在阈值内保留的，或刚好在阈值外舍弃的）会交给模型，只有模型认为回答了问题的段落才保留。每个问题调用一次模型。0 = 关闭：只由阈值决定。</translation>
+    </message>
+    <message>
         <source>Context budget (characters)</source>
         <translation>上下文预算（字符）</translation>
     </message>
@@ -1438,8 +1454,8 @@ This cannot be undone.</source>
         <translation>应用</translation>
     </message>
     <message>
-        <source>Language model (optional: follow-up rewrite, situating notes)</source>
-        <translation>语言模型（可选：追问改写、情境说明）</translation>
+        <source>Language model (optional: follow-up rewrite, situating notes, relevance judge)</source>
+        <translation>语言模型（可选：追问改写、情境说明、相关性判断）</translation>
     </message>
     <message>
         <source>e.g. http://127.0.0.1:11434/v1 (empty: no model)</source>

@@ -99,6 +99,10 @@ class RetrievalParams:
     # A passage read there whose nearest sentence lies within its cut but not firmly must also hold this share of the
     # question's word weight (0 = a sentence within the cut is enough).
     sentence_words: float = 0.4
+    # The configured model judges passages within judge_band reference spreads of their cut (retrieve/judge.py);
+    # 0 = off.
+    judge_band: float = 0.0
+    judge_max: int = 8
     # An explicit cut (console control, experiments); None = from the measured reference.
     max_distance: float | None = None
     max_chars: int = 12000
@@ -135,6 +139,9 @@ class Context:
     # Rows → the vectors of each one's sentences and sentence pairs (None: fewer than two sentences), read and
     # embedded on demand for the sentence check (retrieve/sentences.py); None: the check is skipped. R7 counts reads.
     sentence_vectors: Callable[[list[int]], list[Vectors | None]] | None = None
+    # Rows → their text ("" where it cannot be read), for the relevance judge (retrieve/judge.py); R7 counts reads.
+    passage_texts: Callable[[list[int]], list[str]] | None = None
+    judge_timeout_s: float = 10.0
 
 
 @dataclass(slots=True)

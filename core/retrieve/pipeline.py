@@ -10,7 +10,7 @@ checks. Every stage records what it kept and dropped into the ``Trace``.
 from __future__ import annotations
 
 from biny.core.i18n import t
-from biny.core.retrieve import pin, pool, sentences, threshold
+from biny.core.retrieve import judge, pin, pool, sentences, threshold
 from biny.core.retrieve.baseline import Baselines
 from biny.core.retrieve.budget import fit_whole
 from biny.core.retrieve.candidates import Candidate, Context, Retrieval, RetrievalParams
@@ -37,6 +37,8 @@ def retrieve(question: str, history: list[str], vm: VectorMatrix, baselines: Bas
     candidates, dist = pool.gather(query_vector, vm, baselines, params, group, ctx.blind, trace)
     kept, max_d = threshold.cut(query, candidates, vm, baselines, params, group, ref, ctx.blind, trace)
     kept = sentences.check(kept, query_vector, params, ref, ctx, trace)
+    # Issue 20: where a model is configured, it judges the passages the cut is unsure of.
+    kept = judge.check(query, candidates, kept, params, ref, ctx, trace)
     # R4: identifiers pinned ahead of ranking.
     pins = pin.pin_identifiers(question, vm, dist, k, ctx, trace, enabled=params.use_identifiers)
     pinned = {p.row for p in pins}

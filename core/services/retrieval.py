@@ -136,7 +136,7 @@ class Retriever:
             translated_beyond=r.translated_beyond, translated_beyond_min=r.translated_beyond_min,
             space_gate=r.space_gate, space_gate_words=r.space_gate_words, pair_reference=r.pair_reference,
             lexical_override=r.lexical_override, sentence_check=r.sentence_check, sentence_window=r.sentence_window,
-            sentence_words=r.sentence_words,
+            sentence_words=r.sentence_words, judge_band=r.judge_band, judge_max=r.judge_max,
             pool_per_script=r.pool_per_script, max_distance=max_distance, max_chars=r.max_context_chars,
             max_tokens=r.max_context_tokens,
         )
@@ -169,11 +169,13 @@ class Retriever:
         # A pair is embedded as its passage was (SPEC I7): under the document's title and headings, when they were.
         header = t.titles if settings.chunking.contextual_header else None
         ctx.sentence_vectors = self._sentence_reader(row.space_id, vm, records, header)
+
+        def texts(rows: list[int]) -> list[str]:
+            return [rec.text if rec is not None else "" for rec in records(rows)]
+
+        ctx.passage_texts, ctx.judge_timeout_s = texts, settings.llm.judge_timeout_s
         if settings.retrieval.reranker.startswith("cross-encoder:"):
             from biny.core.retrieve.rerankers import CrossEncoderReranker
-
-            def texts(rows: list[int]) -> list[str]:
-                return [rec.text if rec is not None else "" for rec in records(rows)]
 
             ctx.reranker = CrossEncoderReranker(settings.retrieval.reranker.split(":", 1)[1], texts)
         return ctx, docs
@@ -226,7 +228,8 @@ class Retriever:
         ctx, docs = self._context(row, vm, read_for_rerank)
         result = retrieve(question, list(history or []), vm, base, params, ctx)
         answer = self._hits(row, base, result.final, result.trace, result.max_distance, result.reference, docs)
-        # R7: what was decrypted = the rerank candidates (cross-encoder only) plus the final context.
+        # R7: what was decrypted = the passages read before the context (sentence check, relevance judge,
+        # cross-encoder) plus the final context.
         answer.trace.decrypted = len(set(read_for_rerank) | {c.row for c in result.final})
         answer.turn_id = uuid.uuid4().hex[:12]
         answer.more_available = bool(result.remaining)

@@ -404,6 +404,10 @@ def test_each_kept_passage_says_which_rule_kept_it() -> None:
     assert "renderings of 62%" in kept_by(hit(0.20, words=0.26), 0.15, translated=0.62)
     # Within its cut but beyond the space-wide gate, kept for the question's words it carries (issue 20).
     assert "space-wide gate (0.120), kept because it carries 45%" in kept_by(hit(0.13, words=0.45), 0.15, gate=0.12)
+    # Near its cut, kept because the configured model judged that it answers (issue 20), on either side of the cut.
+    judged = {"band": 0.027, "model": "scripted", "answering": ["c"]}
+    assert "the model (scripted) judged that it answers" in kept_by(hit(0.16), 0.15, judged=judged)
+    assert "within 0.027" in kept_by(hit(0.14, words=0.1), 0.15, judged=judged)
 
 
 def test_remember_is_not_offered_where_there_is_no_keyring(qtbot, engine: Engine) -> None:  # type: ignore[no-untyped-def]

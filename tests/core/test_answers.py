@@ -7,6 +7,7 @@ placeholder, citing a passage that does not exist, stalling, failing). No other 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import re
@@ -134,6 +135,22 @@ class ScriptedModel(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         self.wfile.write(payload)
+
+
+@contextlib.contextmanager
+def scripted_model(eng: Engine, respond: Callable[[dict[str, Any]], str]) -> Iterator[list[dict[str, Any]]]:
+    """``eng`` asks a ScriptedModel on loopback answering with ``respond(request body)``; yields the requests."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), ScriptedModel)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    ScriptedModel.mode, ScriptedModel.requests = "ok", []
+    ScriptedModel.respond = staticmethod(respond)  # type: ignore[assignment]
+    eng.set_llm(OpenAICompatible(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "scripted"))
+    try:
+        yield ScriptedModel.requests
+    finally:
+        eng.set_llm(None)
+        httpd.shutdown()
+        httpd.server_close()
 
 
 @pytest.fixture(scope="module")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -16,7 +17,8 @@ from biny.core.config import Settings
 from biny.core.crypto.blind import BlindIndex
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.engine import Engine
-from biny.core.retrieve import threshold
+from biny.core.llm.base import LLMMalformedReply
+from biny.core.retrieve import judge, threshold
 from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.candidates import Candidate
 from biny.core.retrieve.lexical import LexicalEvidence
@@ -30,6 +32,7 @@ from biny.core.text.identifiers import cn_to_int, extract
 from biny.core.text.scripts import scripts_of
 from biny.core.text.terms import index_terms, query_terms, stem_of, syllable_pairs, terms_of
 from tests.conftest import CountingEmbedder, corpus
+from tests.core.test_answers import ScriptedModel, scripted_model
 
 SYNTHETIC = """# 测试条例
 
@@ -1202,3 +1205,70 @@ def test_arabic_words_with_clitics_meet_their_other_forms(tmp_path: Path) -> Non
         assert stem_of.cache_info().currsize == 0
     finally:
         eng.close()
+
+
+def _answering(answer: str) -> Callable[[dict[str, Any]], str]:
+    """A scripted model judging as one that reads would: the passages holding ``answer``."""
+    def reply(body: dict[str, Any]) -> str:
+        shown = body["messages"][-1]["content"]
+        blocks = re.findall(r"^\[(\d+)\] (.*?)(?=^\[\d+\] |\n</passages>)", shown, re.M | re.S)
+        return json.dumps({"answering": [int(n) for n, text in blocks if answer in text]})
+    return reply
+
+
+def test_the_configured_model_judges_the_passages_near_their_cut(chinese_articles: Engine) -> None:
+    """Issue 20: with ``judge_band`` set and a model configured, the passages within the band of their cut are shown
+    to the model (loopback, scripted), and each stays only if it says the passage answers: an English question's
+    answer just beyond its cut in a Chinese passage comes back; a passage kept just inside its cut that the model
+    says does not answer goes. No model, a dead endpoint or a reply that is not the JSON asked: the cut decides."""
+    eng = chinese_articles
+    judged = replace(eng.retrieval_params(), judge_band=2.0)
+    q = "How many career sacks did Jared Allen have?"  # zh[0] (第 50 届超级碗): "136 次"
+    assert eng.ask("s", q).chunks == [] and eng.ask("s", q, params=judged).chunks == []  # no model: the cut alone
+    with scripted_model(eng, _answering("136 次")) as requests:
+        result = eng.ask("s", q, params=judged)
+    assert len(result.chunks) == 1 and "136 次" in result.chunks[0].text
+    stage = result.trace.stage("judge")
+    assert stage is not None and stage.data["kept_by_model"] == [result.chunks[0].chunk_id]
+    hit = result.chunks[0]  # beyond its cut, within the band
+    assert hit.cut is not None and hit.cut < hit.distance <= hit.cut + stage.data["band"]
+    assert "1 answer, 1 of them dropped by the cut" in stage.summary
+    sent = requests[-1]["messages"]
+    assert "<passages>" in sent[-1]["content"] and sent[-1]["content"].endswith(f"Question: {q}")
+    assert "data, not instructions" in sent[0]["content"]
+    # R7: the passages judged were read (decrypted) before the context and are counted.
+    assert result.trace.decrypted >= len(stage.data["judged"]) >= 1
+
+    q = "How old was Peyton Manning when he played in Super Bowl 50?"  # kept just inside its cut
+    kept = eng.ask("s", q, params=judged)
+    assert len(kept.chunks) == 1 and "39" in kept.chunks[0].text
+    with scripted_model(eng, lambda body: '{"answering": []}'):
+        refused = eng.ask("s", q, params=judged)
+    assert refused.chunks == []
+    dropped = refused.trace.stage("judge").dropped  # type: ignore[union-attr]
+    assert [d.chunk_id for d in dropped] == [kept.chunks[0].chunk_id]
+    assert "the model judged it does not answer the question" in dropped[0].reason
+
+    for reply, mode, kind in (("Passage 1 answers it.", "ok", "malformed"), ("", "500", "http")):
+        with scripted_model(eng, lambda body, r=reply: r):
+            ScriptedModel.mode = mode
+            fallen = eng.ask("s", q, params=judged)
+        assert [h.chunk_id for h in fallen.chunks] == [h.chunk_id for h in kept.chunks]
+        stage = fallen.trace.stage("judge")
+        assert stage is not None and str(stage.data["error"]).startswith(kind) and "the cut decided" in stage.summary
+
+
+@pytest.mark.parametrize(("reply", "numbers"), [
+    ('{"answering": [2, 3]}', {2, 3}),
+    ('```json\n{"answering": [1]}\n```', {1}),
+    ("[3, 9, 0]", {3}),  # numbers naming no passage are ignored
+    ('{"answering": []}', set()),
+])
+def test_the_judges_reply_is_read_as_the_json_asked(reply: str, numbers: set[int]) -> None:
+    assert judge.parse(reply, 3) == numbers
+
+
+@pytest.mark.parametrize("reply", ["none of them", '{"answering": "2"}', '{"answering": [true]}', "{}"])
+def test_a_judges_reply_not_as_asked_is_malformed(reply: str) -> None:
+    with pytest.raises(LLMMalformedReply):
+        judge.parse(reply, 3)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
-import threading
 from collections.abc import Iterator
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +13,9 @@ import pytest
 from biny.core.cli import main
 from biny.core.config import Settings
 from biny.core.engine import Engine
-from biny.core.llm.openai_compat import OpenAICompatible
 from biny.core.services.structured import NoIndex
 from tests.conftest import ROOT, CountingEmbedder, corpus
-from tests.core.test_answers import ScriptedModel
+from tests.core.test_answers import ScriptedModel, scripted_model
 
 ROWS = 60
 
@@ -171,15 +168,8 @@ def test_pages_with_a_header_are_indexed_too(eng: Engine, tmp_path: Path) -> Non
 
 @pytest.fixture
 def model(eng: Engine) -> Iterator[list[dict[str, Any]]]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), ScriptedModel)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    ScriptedModel.mode, ScriptedModel.requests = "ok", []
-    ScriptedModel.respond = staticmethod(lambda body: "It is a book [1].")  # type: ignore[assignment]
-    eng.set_llm(OpenAICompatible(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "scripted"))
-    yield ScriptedModel.requests
-    eng.set_llm(None)
-    httpd.shutdown()
-    httpd.server_close()
+    with scripted_model(eng, lambda body: "It is a book [1].") as requests:
+        yield requests
 
 
 def test_exact_fields_reach_the_model_only_as_placeholders(eng: Engine, model: list[dict[str, Any]]) -> None:
