@@ -147,8 +147,9 @@ class RetrievalSettings:
     # than judge_band reference spreads inside their cut, and those dropped up to judge_band beyond it (or dropped
     # for their words inside it): each stays only if the model says it answers (retrieve/judge.py); at most
     # judge_max passages, nearest first. The cut decides alone without a model, when the model fails, and beyond the
-    # band. 0 = off (the default): it costs one model call a question, and what it gains is only as good as the
-    # model — measured with a judge that always knows (bench/README.md, thirteenth pass) it is the ceiling.
+    # band. 0 = off (the default): it costs one model call a question, and it is only as good as the model. Measured
+    # (bench/README.md, thirteenth pass): a judge that always knows meets every goal of issue 20 at band 3; one wrong
+    # on a passage in ten lets most unanswerable questions through (refused 0.35–0.45) — measure a model first.
     judge_band: float = 0.0
     judge_max: int = 8
     # With local_cut off, one cut for the space: the top hit must be within the
