@@ -171,18 +171,11 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
 
 @pytest.fixture
 def model(demo: Engine) -> Iterator[Callable[[Callable[[dict[str, Any]], str]], None]]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), ScriptedModel)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    ScriptedModel.mode, ScriptedModel.requests = "ok", []
-    demo.set_llm(OpenAICompatible(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "scripted"))
-
     def script(respond: Callable[[dict[str, Any]], str]) -> None:
         ScriptedModel.respond = staticmethod(respond)  # type: ignore[assignment]
 
-    yield script
-    demo.set_llm(None)
-    httpd.shutdown()
-    httpd.server_close()
+    with scripted_model(demo, lambda body: ""):
+        yield script
 
 
 def _user(body: dict[str, Any]) -> str:

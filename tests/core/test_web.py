@@ -21,9 +21,8 @@ import pytest
 from biny.core.cli import main
 from biny.core.config import Settings
 from biny.core.engine import Engine
-from biny.core.llm.openai_compat import OpenAICompatible
 from tests.conftest import ROOT, CountingEmbedder, corpus
-from tests.core.test_answers import ScriptedModel
+from tests.core.test_answers import ScriptedModel, scripted_model
 
 WIKI = "html_pages/readability/wikipedia/source.html"
 QUESTION = "When was the Mozilla community created, and by whom?"
@@ -189,12 +188,7 @@ def test_a_rejected_page_and_its_near_copy_are_not_proposed_again(eng: Engine, w
 
 
 def test_page_text_is_data_and_personal_data_never_reaches_the_model(eng: Engine, web: str) -> None:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), ScriptedModel)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    ScriptedModel.mode, ScriptedModel.requests = "ok", []
-    ScriptedModel.respond = staticmethod(lambda body: "It was created in 1998 [1].")  # type: ignore[assignment]
-    eng.set_llm(OpenAICompatible(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "scripted"))
-    try:
+    with scripted_model(eng, lambda body: "It was created in 1998 [1]."):
         eng.web.set_enabled("kb", True)
         Web.results = ["/hostile"]
         result = eng.answer("kb", "When was the Mozilla community created?")
@@ -207,10 +201,6 @@ def test_page_text_is_data_and_personal_data_never_reaches_the_model(eng: Engine
         item = eng.web.item(result.review_id)
         stored = json.dumps(item.to_dict(), default=str)
         assert "[email]" in item.snapshot[web + "/hostile"] and "lena.meyer" not in stored
-    finally:
-        eng.set_llm(None)
-        httpd.shutdown()
-        httpd.server_close()
 
 
 def test_cli_switch_ask_and_review(tmp_path: Path, capsys: pytest.CaptureFixture[str], web: str) -> None:
@@ -260,12 +250,7 @@ def test_with_a_model_the_entry_is_rewritten_and_every_quote_is_checked_against_
         system = body["messages"][0]["content"]
         return json.dumps(entry) if "knowledge-base entry" in system else "It was created in 1998 [1]."
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), ScriptedModel)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    ScriptedModel.mode, ScriptedModel.requests = "ok", []
-    ScriptedModel.respond = staticmethod(respond)  # type: ignore[assignment]
-    eng.set_llm(OpenAICompatible(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "scripted"))
-    try:
+    with scripted_model(eng, respond):
         eng.web.set_enabled("kb", True)
         Web.results = ["/wiki/mozilla"]
         item = eng.web.item(eng.answer("kb", "Tell me when Mozilla began").review_id)
@@ -273,10 +258,6 @@ def test_with_a_model_the_entry_is_rewritten_and_every_quote_is_checked_against_
         assert [s.text for s in item.entry.sentences] == ["Mozilla is a free-software community founded in 1998."]
         assert all(s.quote in item.snapshot[s.url] for s in item.entry.sentences)
         assert item.entry.title == "Mozilla"  # "Your question … answered!" is not the material's title
-    finally:
-        eng.set_llm(None)
-        httpd.shutdown()
-        httpd.server_close()
 
 
 def test_fetch_limits_say_why_a_page_was_not_read(web: str) -> None:
