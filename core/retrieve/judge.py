@@ -11,7 +11,7 @@ What it may change is bounded by the deterministic signals, which stay the floor
 
 - judged: passages kept less than ``judge_band`` reference spreads inside their cut, and passages dropped up to
   ``judge_band`` beyond it — or dropped inside it for their words or sentences (a paraphrase); at most ``judge_max``,
-  nearest to their cut first;
+  those furthest inside their cut first, then outwards;
 - a judged passage stays (or comes back) only if the model names it as answering; one firmly inside its cut and
   kept stays whatever the model says, one further beyond never comes back;
 - no model, a failed call (timeout, refused connection, HTTP error) or a reply that is not the asked JSON: the cut
@@ -49,7 +49,8 @@ _OBJECT = re.compile(r"\{.*\}", re.S)
 
 
 def unsure(pool: list[Candidate], kept: list[Candidate], band: float, most: int) -> list[Candidate]:
-    """The passages whose fate the cut is unsure of (module doc), nearest to their cut first."""
+    """The passages whose fate the cut is unsure of (module doc), furthest inside their cut first
+    (by distance less cut), so a cap cuts off the passages furthest beyond it."""
     inside = {c.row for c in kept}
     found = [c for c in pool if c.cut is not None and not c.pinned
              and (c.distance > c.cut - band if c.row in inside else c.distance <= c.cut + band)]
