@@ -200,15 +200,21 @@ def language_sets(lang: str, n: int) -> list[tuple[str, str, list[Question], str
             (f"unanswerable: XQuAD-{lang} q → cmrc", "cmrc", unrelated, "unans")]
 
 
-def english_to_chinese_sets(n: int) -> list[tuple[str, str, list[Question], str]]:
-    """English questions over Chinese text (issue 20, the reverse direction): XQuAD's English questions of the
-    Chinese articles (answer: the Chinese answer span), of the Chinese encyclopedia (CMRC) that lacks them, and
-    those on the 8 articles ``xquad-zh-40`` lacks (the same topics, unanswerable there)."""
+def english_to_chinese_items() -> list[tuple[str, str]]:
+    """XQuAD's English questions, each with the Chinese answer span, in the order the en→zh sets take them."""
     zh = json.loads((CORPORA / "xquad" / "xquad.zh.json").read_text(encoding="utf-8"))
     en = json.loads((CORPORA / "xquad" / "xquad.en.json").read_text(encoding="utf-8"))
     zh_answers = {qa["id"]: qa["answers"][0]["text"] for a in zh["data"] for p in a["paragraphs"] for qa in p["qas"]}
     items = [(qa["question"], zh_answers[qa["id"]]) for a in en["data"] for p in a["paragraphs"] for qa in p["qas"]]
     random.Random("en-zh20261202").shuffle(items)
+    return items
+
+
+def english_to_chinese_sets(n: int) -> list[tuple[str, str, list[Question], str]]:
+    """English questions over Chinese text (issue 20, the reverse direction): XQuAD's English questions of the
+    Chinese articles (answer: the Chinese answer span), of the Chinese encyclopedia (CMRC) that lacks them, and
+    those on the 8 articles ``xquad-zh-40`` lacks (the same topics, unanswerable there)."""
+    items = english_to_chinese_items()
     asked = [Question(q, _in_context(a), None, lambda t, a=a: a in t) for q, a in items[:n]]
     return [("XQuAD en→zh", "xquad-zh", asked, "answer"),
             ("unanswerable: XQuAD-en q → cmrc", "cmrc", [Question(q, lambda r: False) for q, _ in items[:n]],

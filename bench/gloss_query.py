@@ -14,7 +14,6 @@ lies nearer than an unanswerable question's nearest.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import tempfile
@@ -25,7 +24,7 @@ import jieba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from eval_retrieval import CORPORA, MemoEmbedder, build_spaces, xquad_other_articles
+from eval_retrieval import MemoEmbedder, build_spaces, english_to_chinese_items, xquad_other_articles
 
 from biny.core.engine import Engine
 from biny.core.retrieve.candidates import RetrievalParams
@@ -60,11 +59,7 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--per-word", type=int, default=1)
     args = ap.parse_args()
-    zh = json.loads((CORPORA / "xquad" / "xquad.zh.json").read_text(encoding="utf-8"))
-    en = json.loads((CORPORA / "xquad" / "xquad.en.json").read_text(encoding="utf-8"))
-    answers = {qa["id"]: qa["answers"][0]["text"] for a in zh["data"] for p in a["paragraphs"] for qa in p["qas"]}
-    items = [(qa["question"], answers[qa["id"]]) for a in en["data"] for p in a["paragraphs"] for qa in p["qas"]]
-    random.Random("en-zh20261202").shuffle(items)  # the order eval_retrieval's en→zh sets take
+    items = english_to_chinese_items()
     others = [q.text for q in xquad_other_articles(args.n, random.Random("en-zh20261203"))]
     rows: dict[str, dict[str, list[float]]] = {s: {"question": [], "gloss": []} for s in ("answer", "cmrc", "zh-40")}
     with Engine.open(args.home, embedder=MemoEmbedder()) as eng, tempfile.TemporaryDirectory() as tmp:
