@@ -39,8 +39,10 @@ console: setup
 demo: setup
 	$(BIN)/biny --home "$${BINY_HOME:-data}" demo
 
-## Set up and run the whole test suite (what CI runs).
+## Set up and run the whole test suite (what CI runs). The preflight installs the system packages the tests use
+## (Qt's libraries, a CJK font, Xvfb, Tesseract, objdump) when run as root, else prints the apt-get line and stops.
 test: setup typecheck
+	$(BIN)/python -m biny.console.preflight --tests
 	$(BIN)/ruff check .
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q --durations=15
 

@@ -17,6 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from biny.core.analysis.fonts import has_cjk_font
+
 # Shared libraries Qt's xcb plugin links or loads at start → the Debian package that has them.
 LIBRARIES = {
     "libxcb-cursor.so.0": "libxcb-cursor0", "libxcb-icccm.so.4": "libxcb-icccm4",
@@ -60,14 +62,25 @@ def missing_libraries(plugin: Path | None) -> list[str]:
     return sorted(set(missing))
 
 
-def has_cjk_font() -> bool:
-    if not shutil.which("fc-list"):
-        return False
-    out = subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True, check=False).stdout
-    return bool(out.strip())
+# What the test suite needs besides the console's own (``--tests``; `make test` runs it): a real X display for the
+# xcb start test, Tesseract with the document languages for the OCR engine it measures, objdump for PyInstaller.
+TEST_COMMANDS = {"Xvfb": "xvfb", "xauth": "xauth", "tesseract": "tesseract-ocr", "objdump": "binutils"}
+TESSERACT_LANGUAGES = {"chi_sim": "tesseract-ocr-chi-sim", "jpn": "tesseract-ocr-jpn"}
 
 
-def packages_needed() -> list[str]:
+def test_packages_needed() -> list[str]:
+    packages = {pkg for cmd, pkg in TEST_COMMANDS.items() if shutil.which(cmd) is None}
+    tesseract = shutil.which("tesseract")
+    if tesseract is not None:
+        out = subprocess.run([tesseract, "--list-langs"], capture_output=True, text=True, check=False)
+        have = set((out.stdout + out.stderr).split())
+        packages |= {pkg for lang, pkg in TESSERACT_LANGUAGES.items() if lang not in have}
+    else:
+        packages |= set(TESSERACT_LANGUAGES.values())
+    return sorted(packages)
+
+
+def packages_needed(tests: bool = False) -> list[str]:
     libs = missing_libraries(xcb_plugin())
     packages = {LIBRARIES.get(lib, "") for lib in libs} - {""}
     unknown = [lib for lib in libs if lib not in LIBRARIES]
@@ -77,6 +90,8 @@ def packages_needed() -> list[str]:
         packages.add(CJK_FONT_PACKAGE)
         if shutil.which("fc-list") is None:
             packages.add("fontconfig")
+    if tests:
+        packages |= set(test_packages_needed())
     return sorted(packages)
 
 
@@ -84,10 +99,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m biny.console.preflight", description=__doc__.splitlines()[0])
     ap.add_argument("--install", action="store_true", help="install what is missing (needs root or sudo)")
     ap.add_argument("--check", action="store_true", help="only report; exit 2 if anything is missing")
+    ap.add_argument("--tests", action="store_true",
+                    help="also what the test suite needs: Xvfb, Tesseract (chi_sim, jpn), objdump")
     args = ap.parse_args(argv)
     if not sys.platform.startswith("linux"):
         return 0  # macOS and Windows wheels carry their platform plugin's dependencies
-    needed = packages_needed()
+    needed = packages_needed(args.tests)
     if not needed:
         return 0
     command = ["apt-get", "install", "-y", "--no-install-recommends", *needed]
@@ -98,10 +115,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"installing what the console needs: {' '.join(needed)}", file=sys.stderr)
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
         subprocess.run([*prefix, "apt-get", "update", "-qq"], check=False, env=env)
-        done = subprocess.run([*prefix, *command, "-qq"], check=False, env=env)
-        if done.returncode == 0 and not packages_needed():
+        done = subprocess.run([*prefix, *command, "-qq"], check=False, env=env, stdout=subprocess.DEVNULL)
+        if done.returncode == 0 and not packages_needed(args.tests):
             return 0
-    print("The console cannot start on this desktop yet: Qt's xcb platform plugin or a CJK font is missing.\n"
+    what = "the tests cannot run yet: system packages they use are" if args.tests else \
+        "the console cannot start on this desktop yet: Qt's xcb platform plugin or a CJK font is"
+    print(f"{what[0].upper()}{what[1:]} missing.\n"
           f"Install them, then run the command again:\n\n    sudo {' '.join(command)}\n", file=sys.stderr)
     return 2
 

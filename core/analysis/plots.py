@@ -1,7 +1,7 @@
 """Figures for analysts (matplotlib, no pyplot and no Qt): the CLI saves them, the console shows them.
 
 Colour-blind-safe colours (Okabe–Ito) and distinct shapes per status; every figure can be
-written as PNG or SVG. CJK labels render with a CJK font when one is installed.
+written as PNG or SVG. CJK labels render with the CJK font fontconfig names (analysis/fonts.py).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import numpy as np
 from matplotlib import font_manager, rcParams
 from matplotlib.figure import Figure
 
+from biny.core.analysis import fonts
 from biny.core.analysis.starmap import StarMap
 from biny.core.i18n import N_, t
 from biny.core.text.scripts import script_name
@@ -25,39 +26,34 @@ STYLE = {  # status → (colour, marker, label)
 }
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000", "#999999",
            "#882255"]
-_CJK_FONTS = ("WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans CJK JP", "Source Han Sans SC")
-
-
-# Font file names of those families, as matched: lower case, without "-" and "_".
-_CJK_FILES = ("wqymicrohei", "wqyzenhei", "notosanscjk", "sourcehansans")
+_cjk_family: str | None = None
 _scanned = False
 
 
-def _cjk_installed() -> list[str]:
-    """The known CJK families matplotlib can use. Its font list is cached on first use, so a CJK font
-    installed afterwards (the console's preflight installs one) is missing from it: once per process,
-    look at the system's font files and add the known CJK ones."""
-    global _scanned
-    have = {f.name for f in font_manager.fontManager.ttflist}
-    if not any(f in have for f in _CJK_FONTS) and not _scanned:
+def cjk_family() -> str | None:
+    """The family matplotlib draws Chinese with: the first font fontconfig says covers it (fonts.cjk_fonts, the
+    preflight's rule). Matplotlib caches its font list on first use, so a font installed afterwards (the console's
+    preflight installs one) is added from its file; looked up once per process."""
+    global _cjk_family, _scanned
+    if not _scanned:
         _scanned = True
-        for path in font_manager.findSystemFonts():
-            name = Path(path).name.lower().replace("-", "").replace("_", "")
-            if any(k in name for k in _CJK_FILES):
-                try:
-                    font_manager.fontManager.addfont(path)
-                except (OSError, RuntimeError, ValueError):  # an unreadable font file is skipped, not fatal
-                    continue
-        have = {f.name for f in font_manager.fontManager.ttflist}
-    return [f for f in _CJK_FONTS if f in have]
+        for font in fonts.cjk_fonts():
+            try:
+                font_manager.fontManager.addfont(font.path)
+                # The name matplotlib reads from the file, which can differ from fontconfig's spelling.
+                _cjk_family = font_manager.FontProperties(fname=font.path).get_name()
+                break
+            except (OSError, RuntimeError, ValueError):  # an unreadable font file: try the next one
+                continue
+    return _cjk_family
 
 
 def _fonts() -> None:
     """Prefer an installed CJK font after the default, so Chinese titles are not drawn as boxes."""
-    cjk = _cjk_installed()
+    cjk = cjk_family()
     # A list of families (not "sans-serif") makes matplotlib fall back glyph by glyph.
-    if cjk and rcParams["font.family"] != ["DejaVu Sans", cjk[0]]:
-        rcParams["font.family"] = ["DejaVu Sans", cjk[0]]
+    if cjk and rcParams["font.family"] != ["DejaVu Sans", cjk]:
+        rcParams["font.family"] = ["DejaVu Sans", cjk]
 
 
 def _theme(fig: Figure, dark: bool) -> tuple[str, str]:
@@ -177,5 +173,6 @@ def save_figure(fig: Figure, path: Path) -> Path:
     fmt = path.suffix.lower().lstrip(".") or "png"
     if fmt not in {"png", "svg"}:
         raise ValueError(f"{path.name}: write .png or .svg")
-    fig.savefig(path, format=fmt, dpi=120, facecolor=fig.get_facecolor())
+    # "tight": legends and titles placed outside the axes are inside the file, not clipped at its edge.
+    fig.savefig(path, format=fmt, dpi=120, facecolor=fig.get_facecolor(), bbox_inches="tight", pad_inches=0.2)
     return path

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from biny.core.analysis import plots
+from biny.core.analysis import fonts, plots
 from biny.core.cli import main
 from biny.core.config import Settings
 from biny.core.demo import build_demo
@@ -148,12 +149,35 @@ def test_a_cjk_font_installed_after_matplotlibs_font_cache_is_still_used(monkeyp
     must still draw with it, not as boxes (under `filterwarnings = error` a missing glyph fails here)."""
     from matplotlib import font_manager, rcParams
 
-    if not any(k in Path(p).name.lower() for p in font_manager.findSystemFonts() for k in ("wqy", "notosanscjk")):
-        pytest.skip("no CJK font file on this machine (CI installs one through the console's preflight)")
-    stale = [f for f in font_manager.fontManager.ttflist if f.name not in plots._CJK_FONTS]
+    installed = fonts.cjk_fonts()
+    assert installed, "no font covers Chinese: `make test` installs one (python -m biny.console.preflight --tests)"
+    paths = {f.path for f in installed}
+    stale = [f for f in font_manager.fontManager.ttflist if f.fname not in paths]
     monkeypatch.setattr(font_manager.fontManager, "ttflist", stale)
     monkeypatch.setattr(plots, "_scanned", False)
+    monkeypatch.setattr(plots, "_cjk_family", None)
     monkeypatch.setitem(rcParams, "font.family", ["sans-serif"])
     fig = plots.histogram_figure(np.linspace(0.1, 0.3, 20), None, 0.2, "泵站的设计流量是多少？")
-    assert rcParams["font.family"][1] in plots._CJK_FONTS
+    assert rcParams["font.family"][1] == font_manager.FontProperties(fname=installed[0].path).get_name()
     assert plots.save_figure(fig, tmp_path / "h.png").stat().st_size > 1000  # drawn without a missing glyph
+
+
+def test_any_font_fontconfig_says_covers_chinese_is_used(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The figures follow fontconfig (the preflight's rule), not a list of known family names: a font under a
+    family biny has never heard of is found, preferred families still come first, and no fontconfig means none."""
+    real = fonts.cjk_fonts()
+    assert real, "no font covers Chinese: `make test` installs one (python -m biny.console.preflight --tests)"
+    fake = tmp_path / "fc-list"
+    fake.write_text("#!/bin/sh\n"
+                    f"echo '{real[0].path}: Unheard Of Sans,未知黑体'\n"
+                    "echo '/nowhere/wqy.ttc: WenQuanYi Micro Hei,文泉驿微米黑'\n", encoding="utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    found = fonts.cjk_fonts()
+    assert [f.family for f in found] == ["WenQuanYi Micro Hei", "Unheard Of Sans"]
+    monkeypatch.setattr(plots, "_scanned", False)
+    monkeypatch.setattr(plots, "_cjk_family", None)
+    # The preferred file is unreadable here, so the next one fontconfig named is taken.
+    assert plots.cjk_family() is not None
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert fonts.cjk_fonts() == [] and not fonts.has_cjk_font()
