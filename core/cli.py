@@ -600,10 +600,10 @@ def _asdict(obj: Any) -> dict[str, Any]:
     return dict(obj)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 _COMMANDS = {"space": _space, "ingest": _ingest, "docs": _docs, "ask": _ask, "memory": _memory, "demo": _demo,
              "index": cli_index.run, "review": cli_review.run, "map": cli_analysis.run_map,
              "eval": cli_analysis.run_eval, "doctor": _doctor, "storage": _storage}
+
+if __name__ == "__main__":
+    sys.exit(main())
+

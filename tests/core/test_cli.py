@@ -83,3 +83,14 @@ def test_global_options_after_the_subcommand_and_a_second_demo_reports_unchanged
     top = json.loads(capsys.readouterr().out)["chunks"][0]
     # R9 in plain words: the answer sits closer to the question than most unrelated questions come.
     assert top["document"] == "Tallow Plans and Pricing" and top["closer_than"] > 0.5
+
+
+def test_the_cli_runs_as_a_module(tmp_path: Path) -> None:
+    """`python -m biny.core.cli` reaches the same commands as `biny` (it once failed with a NameError)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "biny.core.cli", "--home", str(tmp_path), "space", "list"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "no spaces yet" in done.stdout
