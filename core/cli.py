@@ -56,8 +56,10 @@ def _space_parser(sub: Any) -> None:
     d = ssub.add_parser("delete", help=t("delete a space and everything in it"))
     d.add_argument("name")
     d.add_argument("--yes", action="store_true", help=t("do not ask for confirmation"))
-    r = ssub.add_parser("reembed", help=t("re-embed a space with the configured model"))
+    r = ssub.add_parser("reembed", help=t("re-embed a space with the configured model (nothing to do if it already "
+                                          "is)"))
     r.add_argument("name")
+    r.add_argument("--force", action="store_true", help=t("re-embed even when the space already uses that model"))
     w = ssub.add_parser("web", help=t("switch the public-web fallback on or off for a space (off by default)"))
     w.add_argument("name")
     w.add_argument("state", choices=["on", "off"])
@@ -366,10 +368,14 @@ def _space(engine: Any, args: argparse.Namespace) -> int:
     elif args.space_cmd == "reembed":
         bar = _Bar()
         try:
-            n = engine.reembed(args.name, progress=bar)
+            n = engine.reembed(args.name, progress=bar, force=args.force)
         finally:
             bar.close()
-        print(t("re-embedded {n} chunks with {model}").format(n=n, model=engine.embedder.model_id))
+        if n:
+            print(t("re-embedded {n} chunks with {model}").format(n=n, model=engine.embedder.model_id))
+        else:
+            print(t("{name} is already embedded with {model}: nothing to do (--force re-embeds anyway)")
+                  .format(name=repr(args.name), model=engine.embedder.model_id))
     return 0
 
 

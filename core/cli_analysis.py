@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from biny.core.errors import BinyError
-from biny.core.i18n import t
+from biny.core.i18n import N_, t
+
+EVAL_FORMAT = N_(
+    'A question set is JSONL (one object per line) or CSV (a header row with the same names):\n'
+    '  {"question": "How much does the Team plan cost?", "answer": "$129"}\n'
+    '  {"question": "Which plan suits a workshop?", "expected_document": "Tallow Plans and Pricing"}\n'
+    '  {"question": "…", "expected_text": "words of the passage that answers"}\n'
+    '  {"question": "Who won the 1998 World Cup?", "unanswerable": true}\n'
+    'A question with none of answer / expected_document / expected_text / unanswerable (the file `biny ask '
+    '--questions` reads) runs unjudged: its distances are reported, it counts in no rate.')
 
 
 def add_parsers(sub: Any) -> None:
@@ -22,7 +31,9 @@ def add_parsers(sub: Any) -> None:
     mp.add_argument("--out", type=Path, default=None, help=t("write the figure here (.png or .svg)"))
     mp.add_argument("--dark", action="store_true", help=t("dark colours"))
     mp.add_argument("--json", action="store_true", help=t("print the points and rings (star) as JSON"))
-    ev = sub.add_parser("eval", help=t("run a question set (JSONL/CSV) against a space, with per-stage ablations"))
+    ev = sub.add_parser("eval", help=t("run a question set (JSONL/CSV) against a space, with per-stage ablations"),
+                        description=t("run a question set (JSONL/CSV) against a space, with per-stage ablations"),
+                        epilog=t(EVAL_FORMAT), formatter_class=argparse.RawDescriptionHelpFormatter)
     ev.add_argument("file", type=Path)
     ev.add_argument("--space", required=True)
     ev.add_argument("--compare", default=None, metavar="RUN_ID", help=t("also list what got better or worse since"))

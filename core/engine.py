@@ -242,10 +242,12 @@ class Engine:
         return report
 
     def reembed(self, space: str, *, progress: ProgressCallback = no_progress,
-                cancel: CancelToken | None = None) -> int:
-        """Re-embed every stored chunk with the configured model (after changing embedding.model)."""
-        n = self._documents.reembed(space, progress=progress, cancel=cancel)
-        self._retriever.refresh_baselines(space)
+                cancel: CancelToken | None = None, force: bool = False) -> int:
+        """Re-embed every stored chunk with the configured model (after changing embedding.model); 0 when the
+        space is already embedded by it, unless ``force``."""
+        n = self._documents.reembed(space, progress=progress, cancel=cancel, force=force)
+        if n:
+            self._retriever.refresh_baselines(space)
         return n
 
     # ---- retrieval -----------------------------------------------------------------------------

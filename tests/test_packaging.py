@@ -33,7 +33,8 @@ def test_wheel_installs_and_imports_in_a_fresh_venv(tmp_path: Path) -> None:
         in_wheel = set(zf.namelist())
     for top in ("core", "console", "resources"):
         for src in (ROOT / top).rglob("*"):
-            if src.is_file() and src.suffix in {".py", ".md", ".jsonl", ".html", ".ts"} and "__pycache__" not in src.parts:
+            packaged = src.suffix in {".py", ".md", ".jsonl", ".html", ".ts"}
+            if src.is_file() and packaged and "__pycache__" not in src.parts:
                 assert f"biny/{src.relative_to(ROOT).as_posix()}" in in_wheel, f"{src} is not packaged"
     code = textwrap.dedent("""
         import importlib.resources as r, biny.core, biny.core.chunking.ratio as ratio, biny.console

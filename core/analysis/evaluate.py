@@ -1,8 +1,10 @@
 """Evaluation runs (SPEC C3/R9 for analysts): a question set against a space, with ablations.
 
-A set is JSONL or CSV; each item has ``question`` and one of ``expected_text`` (a passage's
-words), ``expected_document`` (a document title), ``answer`` (a string the context must
-contain) or ``unanswerable`` (true: the right result is no passage at all). Each question runs
+A set is JSONL or CSV; each item has ``question`` and, to be judged, one of ``expected_text`` (a
+passage's words), ``expected_document`` (a document title), ``answer`` (a string the context must
+contain) or ``unanswerable`` (true: the right result is no passage at all). A question with none
+of them — the file ``biny ask --questions`` reads, or a bare string per line — runs unjudged: its
+chunks and distances are kept, it counts in no rate. Each question runs
 with the full pipeline and with one stage off at a time; the run keeps, per question and
 variant, the chunks returned, whether it was a hit, and the top distance against the
 reference — so two runs can be compared question by question.
@@ -41,6 +43,11 @@ class EvalItem:
     def answerable(self) -> bool:
         return not self.unanswerable
 
+    @property
+    def judged(self) -> bool:
+        """Whether the item says what the right result is (else only its distances are reported)."""
+        return self.unanswerable or bool(self.expected_text or self.expected_document or self.answer)
+
 
 def _truthy(v: Any) -> bool:
     return v is True or str(v).strip().lower() in {"1", "true", "yes", "y"}
@@ -50,13 +57,9 @@ def _item(data: dict[str, Any], where: str) -> EvalItem:
     q = str(data.get("question") or "").strip()
     if not q:
         raise BinyError(t("{where}: no \"question\".").format(where=where))
-    item = EvalItem(q, str(data.get("expected_text") or data.get("passage") or ""),
+    return EvalItem(q, str(data.get("expected_text") or data.get("passage") or ""),
                     str(data.get("expected_document") or data.get("document") or ""),
                     str(data.get("answer") or ""), _truthy(data.get("unanswerable", False)))
-    if item.answerable and not (item.expected_text or item.expected_document or item.answer):
-        raise BinyError(t("{where}: give expected_text, expected_document or answer, or mark it unanswerable.")
-                         .format(where=where))
-    return item
 
 
 def load(path: Path) -> list[EvalItem]:
@@ -87,8 +90,8 @@ def _norm(text: str) -> str:
 
 
 def judge(item: EvalItem, texts: list[str], documents: list[str]) -> bool | None:
-    """Was the expected material in the returned context? None for an unanswerable item."""
-    if item.unanswerable:
+    """Was the expected material in the returned context? None for an unanswerable or unjudged item."""
+    if item.unanswerable or not item.judged:
         return None
     joined = _norm(" ".join(texts))
     if item.expected_text:
@@ -111,11 +114,12 @@ class Outcome:
 
 
 def metrics(items: list[EvalItem], outcomes: list[Outcome]) -> dict[str, Any]:
-    answerable = [o for i, o in zip(items, outcomes, strict=True) if i.answerable]
+    answerable = [o for i, o in zip(items, outcomes, strict=True) if i.answerable and i.judged]
     unanswerable = [o for i, o in zip(items, outcomes, strict=True) if not i.answerable]
     closer = [o.top_closer_than for o in answerable if o.top_closer_than is not None]
     return {
         "questions": len(items),
+        "unjudged": sum(not i.judged for i in items),
         "hit_rate": round(sum(bool(o.hit) for o in answerable) / len(answerable), 4) if answerable else None,
         "zero_chunk_rate": round(sum(o.chunks == 0 for o in unanswerable) / len(unanswerable), 4)
         if unanswerable else None,
@@ -130,7 +134,8 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, list[str]]:
         out = {}
         for r in run["results"]:
             o = r["variants"]["full"]
-            out[r["question"]] = o["chunks"] == 0 if r["unanswerable"] else bool(o["hit"])
+            if r["unanswerable"] or o["hit"] is not None:  # an unjudged question is neither better nor worse
+                out[r["question"]] = o["chunks"] == 0 if r["unanswerable"] else bool(o["hit"])
         return out
 
     va, vb = verdicts(a), verdicts(b)

@@ -217,11 +217,18 @@ class Documents:
                             vision=self.models.vision, vision_timeout_s=vis.vision_timeout_s, kinds=kinds)
 
     def reembed(self, space: str, *, progress: ProgressCallback = no_progress,
-                cancel: CancelToken | None = None) -> int:
-        """Re-chunk is not needed: re-embed every stored chunk with the configured model."""
+                cancel: CancelToken | None = None, force: bool = False) -> int:
+        """Re-chunk is not needed: re-embed every stored chunk with the configured model.
+
+        A space already embedded by that model is left as it is (0 chunks) unless ``force``: the same model gives
+        the same vectors, and re-embedding a large space costs minutes for nothing.
+        """
         cancel = cancel or CancelToken()
         row = self.folder.catalog.space(space)
         emb = self.models.embedder
+        if not force and row.embed_model == emb.model_id and row.dim == emb.dim:
+            progress(Progress(0, 0, "done", space))
+            return 0
         crypto = self.keys.crypto(row)
         records: list[ChunkRecord] = []
         inputs: list[str] = []

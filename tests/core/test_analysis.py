@@ -139,6 +139,13 @@ def test_cli_map_and_eval(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     qs.write_text(json.dumps({"question": Q, "expected_document": "Tallow Plans and Pricing"}) + "\n", "utf-8")
     assert main(["--home", home, "eval", str(qs), "--space", "demo", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["metrics"]["full"]["hit_rate"] == 1.0
+    # The file `biny ask --questions` reads runs too: unjudged, its distances reported, in no rate.
+    asked = tmp_path / "asked.jsonl"
+    asked.write_text(json.dumps({"question": Q, "history": []}) + "\n" + json.dumps("Wie lange hält die Batterie?")
+                     + "\n", "utf-8")
+    assert main(["--home", home, "eval", str(asked), "--space", "demo", "--json"]) == 0
+    full = json.loads(capsys.readouterr().out)["metrics"]["full"]
+    assert full["unjudged"] == 2 and full["hit_rate"] is None and full["mean_chunks"] > 0
     assert main(["--home", home, "map", Q, "--space", "demo", "--out", str(tmp_path / "m.gif")]) == 2
     assert "png or .svg" in capsys.readouterr().err
 

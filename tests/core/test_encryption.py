@@ -11,7 +11,7 @@ import pytest
 from biny.core.config import Settings
 from biny.core.crypto.secrets import SecretStore, keyring_status
 from biny.core.engine import Engine
-from biny.core.errors import DataTampered, PassphraseRequired, SecretStoreUnavailable, WrongPassphrase
+from biny.core.errors import DataTampered, PassphraseRequired, SecretStoreUnavailable, SpaceExists, WrongPassphrase
 from tests.conftest import CountingEmbedder, MemoryKeyring
 
 SECRET_SENTENCE = "The Zyphoria valve NX4471Q must be torqued to 42 newton metres before the blue seal is fitted."
@@ -248,6 +248,10 @@ def test_export_import_keeps_it_encrypted(tmp_path: Path, embedder: CountingEmbe
         eng.create_space("plant")
         eng.ingest("plant", [_doc(tmp_path)])
         eng.export_space("plant", backup)
+        # A second copy in the same folder is refused with the form that works (its keys are bound to its id).
+        with pytest.raises(SpaceExists, match=r"already in this data folder as 'plant'.*biny --home OTHER_FOLDER"):
+            eng.import_space(backup, name="plant-copy")
+        assert [s.name for s in eng.spaces()] == ["plant"]
     assert b"Zyphoria" not in backup.read_bytes() and b"NX4471Q" not in backup.read_bytes()
     with _open(tmp_path / "other", embedder) as eng:
         info = eng.import_space(backup, name="restored")

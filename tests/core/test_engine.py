@@ -175,9 +175,12 @@ def test_model_mismatch_names_reembed_command(tmp_path: Path, embedder: Counting
     with Engine.open(home, settings=Settings(), embedder=other) as eng:
         with pytest.raises(ModelMismatch, match="biny space reembed s"):
             eng.ask("s", "继承")
-        eng.reembed("s")
-        assert eng.catalog.space("s").embed_model == other.model_id
+        chunks = eng.reembed("s")
+        assert chunks > 0 and eng.catalog.space("s").embed_model == other.model_id
         assert eng.ask("s", "inheritance order of heirs", max_distance=2.0).chunks
+        # The same model again embeds nothing (a large space took minutes for identical vectors), unless forced.
+        assert eng.reembed("s") == 0
+        assert eng.reembed("s", force=True) == chunks
 
 
 def test_second_process_gets_in_use_error(engine: Engine) -> None:
