@@ -2,7 +2,7 @@
 
 Run: ``python bench/calibrate_ratio.py``. Prints characters per content token for
 pure-CJK and pure-Latin paragraphs of ../shared/corpora, by language, and the
-pooled values that belong in ``biny/core/chunking/ratio.py``.
+pooled values that belong in ``core/chunking/ratio.py``.
 """
 
 from __future__ import annotations

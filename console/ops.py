@@ -1,4 +1,4 @@
-"""The one helper that runs engine work off the UI thread (STYLE.md: Anki's CollectionOp).
+"""The one helper that runs engine work off the UI thread (after Anki's CollectionOp).
 
 ``run_op(parent, fn, on_success=..., on_failure=..., on_progress=...)`` runs ``fn``
 on the thread pool; results, errors and progress arrive on the UI thread through

@@ -96,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help=t("also compose a grounded answer from the passages (a model if configured, else extracted)"))
     ask.add_argument("--json", action="store_true")
 
-    mem = sub.add_parser("memory", help=t("facts per scope and their recall (M1–M7)"))
+    mem = sub.add_parser("memory", help=t("facts per scope and their recall"))
     msub = mem.add_subparsers(dest="memory_cmd", required=True)
     ma = msub.add_parser("add", help=t("remember a fact"))
     ma.add_argument("text")

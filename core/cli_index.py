@@ -2,7 +2,7 @@
 
 ``propose`` shows the fields a space's headers offer (kept and dropped, with why);
 ``build`` makes the table (``--fields`` to choose, ``--exact`` for S6); ``show`` prints it;
-``lint`` lists chunks that state attributes only as bare values (S7); ``drop`` removes it.
+``lint`` lists chunks that state attributes only as bare values; ``drop`` removes it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from biny.core.i18n import t
 
 
 def add_parser(sub: Any) -> None:
-    ix = sub.add_parser("index", help=t("the structured index: propose, build, show, lint, drop (S1–S7)"))
+    ix = sub.add_parser("index", help=t("the structured index: propose, build, show, lint, drop"))
     isub = ix.add_subparsers(dest="index_cmd", required=True)
     pr = isub.add_parser("propose", help=t("propose fields from the documents' headers and validate them"))
     b = isub.add_parser("build", help=t("build the index (embeds nothing)"))
@@ -26,7 +26,7 @@ def add_parser(sub: Any) -> None:
                    help=t("comma-separated fields whose values are never retyped by a model (links, images, ids)"))
     sh = isub.add_parser("show", help=t("the index's fields and a preview of its rows"))
     sh.add_argument("--rows", type=int, default=20, help=t("rows to preview"))
-    li = isub.add_parser("lint", help=t("chunks that state attributes only as bare values (S7)"))
+    li = isub.add_parser("lint", help=t("chunks that state attributes only as bare values"))
     li.add_argument("--limit", type=int, default=50)
     dr = isub.add_parser("drop", help=t("remove the index (documents stay)"))
     for p in (pr, b, sh, li, dr):

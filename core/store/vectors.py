@@ -1,6 +1,6 @@
 """Exact in-memory search over a space's visible chunks, with their lookup metadata.
 
-Measured on this class of machine (ARCHITECTURE.md): LanceDB flat search took
+Measured on this class of machine (docs/architecture.md, "Decisions measured"): LanceDB flat search took
 200–350 ms a query at 100k × 384, a float32 matrix product 8 ms, and loading the
 matrix from Lance 0.22 s. So LanceDB stays the durable store and queries run on a
 matrix built from it, rebuilt lazily after each write. Beside the vectors it keeps

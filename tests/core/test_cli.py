@@ -94,3 +94,27 @@ def test_the_cli_runs_as_a_module(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert "no spaces yet" in done.stdout
+
+
+def test_help_texts_speak_to_users_not_requirement_ids() -> None:
+    """`--help` is read by people who have not seen the requirement list: no "(S1–S7)" in it."""
+    import argparse
+    import re
+
+    from biny.core.cli import build_parser
+
+    texts: list[str] = []
+
+    def walk(parser: argparse.ArgumentParser) -> None:
+        texts.extend(filter(None, [parser.description, parser.epilog]))
+        for action in parser._actions:
+            texts.extend(filter(None, [action.help if isinstance(action.help, str) else None]))
+            if isinstance(action, argparse._SubParsersAction):
+                texts.extend(str(a.help) for a in action._choices_actions)
+                for sub in action.choices.values():
+                    walk(sub)
+
+    walk(build_parser())
+    assert len(texts) > 50
+    # Ids stand in brackets ("(S1–S7)", "(R4)"); "S3" the storage service does not.
+    assert not [h for h in texts if re.search(r"\([^)]*\b[ICMRSW][1-9]\d?\b[^)]*\)", h)]
