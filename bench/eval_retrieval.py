@@ -153,6 +153,11 @@ def _in_context(answer: str) -> Callable[[AskResult], bool]:
     return lambda r: any(answer in h.text for h in r.chunks)
 
 
+def _unmarked(answer: str) -> str:
+    """An answer's text without its citation markers: "…欧洲人权法院[2]。" holds the gold "欧洲人权法院。"."""
+    return re.sub(r"\[\d+\]", "", answer)
+
+
 def xquad_questions(q_lang: str, n: int, rng: random.Random) -> list[Question]:
     data = json.loads((CORPORA / "xquad" / f"xquad.{q_lang}.json").read_text(encoding="utf-8"))
     en = json.loads((CORPORA / "xquad" / "xquad.en.json").read_text(encoding="utf-8"))
@@ -160,8 +165,8 @@ def xquad_questions(q_lang: str, n: int, rng: random.Random) -> list[Question]:
     items = [(qa["question"], qa["id"], qa["answers"][0]["text"])
              for a in data["data"] for p in a["paragraphs"] for qa in p["qas"]]
     rng.shuffle(items)
-    return [Question(q, _in_context(ans), None, lambda t, a=ans: a in t) for q, _, ans in items[:n]], \
-        [Question(q, _in_context(en_answers[qid]), None, lambda t, a=en_answers[qid]: a in t)
+    return [Question(q, _in_context(ans), None, lambda t, a=ans: a in _unmarked(t)) for q, _, ans in items[:n]], \
+        [Question(q, _in_context(en_answers[qid]), None, lambda t, a=en_answers[qid]: a in _unmarked(t))
          for q, qid, _ in items[:n]]  # type: ignore[return-value]
 
 
@@ -186,8 +191,9 @@ def language_sets(lang: str, n: int) -> list[tuple[str, str, list[Question], str
     rng.shuffle(inside)
     rng.shuffle(outside)
     inside = inside[:n]
-    asked = [Question(q, _in_context(a), None, lambda t, a=a: a in t) for q, a, _ in inside]
-    to_en = [Question(q, _in_context(en_answers[i]), None, lambda t, a=en_answers[i]: a in t) for q, _, i in inside]
+    asked = [Question(q, _in_context(a), None, lambda t, a=a: a in _unmarked(t)) for q, a, _ in inside]
+    to_en = [Question(q, _in_context(en_answers[i]), None, lambda t, a=en_answers[i]: a in _unmarked(t))
+             for q, _, i in inside]
     unrelated = [Question(q, lambda r: False) for q, _, _ in inside]
     other = [Question(q, lambda r: False) for q in outside[:n]]
     own = f"xquad-{lang}-40"
@@ -215,7 +221,7 @@ def english_to_chinese_sets(n: int) -> list[tuple[str, str, list[Question], str]
     Chinese articles (answer: the Chinese answer span), of the Chinese encyclopedia (CMRC) that lacks them, and
     those on the 8 articles ``xquad-zh-40`` lacks (the same topics, unanswerable there)."""
     items = english_to_chinese_items()
-    asked = [Question(q, _in_context(a), None, lambda t, a=a: a in t) for q, a in items[:n]]
+    asked = [Question(q, _in_context(a), None, lambda t, a=a: a in _unmarked(t)) for q, a in items[:n]]
     return [("XQuAD en→zh", "xquad-zh", asked, "answer"),
             ("unanswerable: XQuAD-en q → cmrc", "cmrc", [Question(q, lambda r: False) for q, _ in items[:n]],
              "unans"),
@@ -229,7 +235,7 @@ def cmrc_questions(n: int, rng: random.Random, articles: slice = slice(0, 150)) 
     items = [(qa["question"], qa["answers"][0]["text"]) for a in data["data"][articles]
              for p in a["paragraphs"] for qa in p["qas"]]
     rng.shuffle(items)
-    return [Question(q, _in_context(a), None, lambda t, a=a: a in t) for q, a in items[:n]]
+    return [Question(q, _in_context(a), None, lambda t, a=a: a in _unmarked(t)) for q, a in items[:n]]
 
 
 def paraphrase_questions(space: str) -> list[Question]:
@@ -237,7 +243,7 @@ def paraphrase_questions(space: str) -> list[Question]:
     the answer is the same span, the question shares few words with the passage that holds it."""
     rows = [json.loads(line) for line in (Path(__file__).parent / "paraphrases.jsonl").read_text("utf-8").splitlines()
             if line.strip()]
-    return [Question(r["question"], _in_context(r["answer"]), None, lambda t, a=r["answer"]: a in t)
+    return [Question(r["question"], _in_context(r["answer"]), None, lambda t, a=r["answer"]: a in _unmarked(t))
             for r in rows if r["space"] == space]
 
 
@@ -327,6 +333,7 @@ VARIANTS: dict[str, dict[str, bool | float]] = {
     "no shared numbers/names": {"shared_terms": False},
     "no translated words": {"translated_words": False},
     "no space gate": {"space_gate": False},
+    "no gate sentences": {"gate_sentences": False},
     "no pair reference": {"pair_reference": False},
     "gate words 0.3": {"space_gate_words": 0.3},
     "gate words 0.5": {"space_gate_words": 0.5},

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from biny.core import cli_analysis, cli_index, cli_review
+from biny.core.answer.compose import EXTRACTED_NOTE
 from biny.core.errors import BinyError, PassphraseRequired
 from biny.core.i18n import N_, t
 from biny.core.progress import Progress
@@ -566,8 +567,9 @@ def _print_answer(answer: Any) -> None:
     if answer.removed_citations or answer.removed_placeholders:
         print("  ! " + t("removed: {items}").format(
             items=", ".join(answer.removed_citations + answer.removed_placeholders)))
-    if answer.mode != "none" and answer.note and answer.mode != "model":
-        print(f"  ({answer.note})")
+    # The label already says an extracted answer is extracted; a note says more only when something went wrong.
+    if answer.mode not in ("none", "model") and answer.note and answer.note != t(EXTRACTED_NOTE):
+        print("  " + t("note: {message}").format(message=answer.note))
     for s in answer.sources:  # W4: read pages and results only found, both listed
         print(f"  {'[read] ' if s['read'] else '[found]'} {s['url']}" + (f" — {s['error']}" if s["error"] else ""))
     if answer.review_id:

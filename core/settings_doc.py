@@ -76,7 +76,7 @@ def render() -> str:
     hints = typing.get_type_hints(config.Settings)
     for section in fields(config.Settings):
         cls = hints[section.name]
-        if not is_dataclass(cls):
+        if not (isinstance(cls, type) and is_dataclass(cls)):
             continue  # schema_version: written by biny, not a setting
         notes = _comments(cls)
         parts.append(f"\n## [{section.name}]\n")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from biny.core.answer import extractive, numbers, spans
 from biny.core.answer.citations import clean
-from biny.core.i18n import t
+from biny.core.i18n import N_, t
 from biny.core.llm.base import ChatModel, LLMError, Message, as_data
 from biny.core.results import Answer, Citation, Hit
 from biny.core.text.scripts import script_of
@@ -45,6 +45,9 @@ SYSTEM = (
     "If the passages do not answer the question, say that the material does not cover it.\n"
     "Answer in the language of the question, briefly."
 )
+
+
+EXTRACTED_NOTE = N_("extracted from the passages; no language model is configured")
 
 
 @dataclass(slots=True)
@@ -85,13 +88,15 @@ def _checked(text: str, mode: str, question: str, hits: list[Hit], lang: str, no
     return Answer(text, mode, citations, untraced, lang, removed, removed_placeholders, note)
 
 
-def extract(question: str, hits: list[Hit], cfg: ComposeSettings, note: str = "") -> Answer:
-    chosen = extractive.choose(question, [h.text for h in hits], cfg.max_sentences)
+def extract(question: str, hits: list[Hit], cfg: ComposeSettings, note: str = "",
+            distances: extractive.Distances | None = None) -> Answer:
+    chosen = extractive.choose(question, [h.text for h in hits], cfg.max_sentences, distances)
     by_passage: dict[int, list[str]] = {}
     for c in chosen:
-        by_passage.setdefault(c.passage, []).append(c.text)
+        for sentence in (c, *c.follows):
+            by_passage.setdefault(sentence.passage, []).append(sentence.text)
     return _checked(extractive.render(chosen), "extractive", question, hits, language_of(question),
-                    note or t("extracted from the passages (no language model configured)"), [], by_passage)
+                    note or t(EXTRACTED_NOTE), [], by_passage)
 
 
 def _ask_model(model: ChatModel, messages: list[Message], cfg: ComposeSettings,
@@ -112,20 +117,22 @@ def _ask_model(model: ChatModel, messages: list[Message], cfg: ComposeSettings,
 
 def compose(question: str, hits: list[Hit], model: ChatModel | None, *, space: str, documents: int,
             history: list[str] | None = None, cfg: ComposeSettings | None = None,
-            on_text: Callable[[str], None] | None = None, exact: dict[str, list[str]] | None = None) -> Answer:
-    """``exact``: per document id, values of fields marked exact (S6) — never shown to the model."""
+            on_text: Callable[[str], None] | None = None, exact: dict[str, list[str]] | None = None,
+            distances: extractive.Distances | None = None) -> Answer:
+    """``exact``: per document id, values of fields marked exact (S6) — never shown to the model. ``distances``:
+    the embedder's question → sentence distances, for an extracted answer (answer/extractive.py)."""
     cfg = cfg or ComposeSettings()
     if not hits:
         return not_covered(question, space, documents)  # no model call: nothing to ground it in
     if model is None:
-        return extract(question, hits, cfg)
+        return extract(question, hits, cfg, distances=distances)
     masked = spans.mask([h.text for h in hits], [(exact or {}).get(h.doc_id, []) for h in hits])
     try:
         reply = _ask_model(model, prompt(question, hits, masked.passages, list(history or [])), cfg, masked, on_text)
     except LLMError as exc:
-        return extract(question, hits, cfg, f"model failed ({exc.kind}): {exc} — extracted instead")
+        return extract(question, hits, cfg, f"model failed ({exc.kind}): {exc} — extracted instead", distances)
     if not reply.strip():
-        return extract(question, hits, cfg, t("the model returned an empty answer — extracted instead"))
+        return extract(question, hits, cfg, t("the model returned an empty answer — extracted instead"), distances)
     text, removed_placeholders = spans.unmask(reply.strip(), masked.spans)
     return _checked(text, "model", question, hits, language_of(question), f"composed by {model.name}",
                     removed_placeholders)

@@ -38,6 +38,8 @@ class Candidate:
     word_share: float | None = None
     # Written in another script or language than the question's, or in two scripts (judged across languages).
     elsewhere: bool = False
+    # The space-wide gate that dropped this passage, when it alone did (retrieve/threshold.py space_gate).
+    gated: float | None = None
 
 
 @dataclass(slots=True)
@@ -96,6 +98,7 @@ class RetrievalParams:
     # (retrieve/sentences.py); "firmly": sentence_window reference spreads or more.
     sentence_check: bool = True
     sentence_window: float = 0.5
+    gate_sentences: bool = True  # nothing kept: passages dropped only by the space gate read by sentence
     # A passage read there whose nearest sentence lies within its cut but not firmly must also hold this share of the
     # question's word weight (0 = a sentence within the cut is enough).
     sentence_words: float = 0.4

@@ -37,6 +37,7 @@ def retrieve(question: str, history: list[str], vm: VectorMatrix, baselines: Bas
     candidates, dist = pool.gather(query_vector, vm, baselines, params, group, ctx.blind, trace)
     kept, max_d = threshold.cut(query, candidates, vm, baselines, params, group, ref, ctx.blind, trace)
     kept = sentences.check(kept, query_vector, params, ref, ctx, trace)
+    kept = sentences.rescue_gated(kept, candidates, query_vector, params, ref, ctx, trace)
     # Issue 20: where a model is configured, it judges the passages the cut is unsure of.
     kept = judge.check(query, candidates, kept, params, ref, ctx, trace)
     # R4: identifiers pinned ahead of ranking.

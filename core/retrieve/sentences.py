@@ -93,3 +93,47 @@ def check(kept: list[Candidate], query_vector: Vectors, params: RetrievalParams,
         ms=(time.perf_counter() - t0) * 1000,
     ))
     return out
+
+
+GATE_READS = 3  # passages read at most for the rescue below: each costs an embedding per sentence
+
+
+def rescue_gated(kept: list[Candidate], pool: list[Candidate], query_vector: Vectors, params: RetrievalParams,
+                 ref: Distribution | None, ctx: Context, trace: Trace) -> list[Candidate]:
+    """Nothing kept: the passages the space-wide gate alone dropped, nearest first (at most ``GATE_READS``), are read
+    by sentence, and one holding a sentence (alone or with the next) firmly within the gate stays.
+
+    The gate measures a passage whole. A passage that covers several subjects — a price list's five plans, a manual's
+    section of light codes — lies as far from a question about one of them as unrelated questions do, though the
+    sentence that answers lies well inside ("Which plan suits a workshop?": the price list 0.216 against a gate of
+    0.215, its sentence "The Starter plan is for households and small workshops …" 0.170). Firmly: ``sentence_window``
+    reference spreads inside, as for the sentence check above."""
+    if kept or not params.gate_sentences or not params.sentence_check or not params.use_threshold \
+            or params.max_distance is not None or ref is None or ctx.sentence_vectors is None:
+        return kept
+    gated = sorted((c for c in pool if c.gated is not None), key=lambda c: c.distance)[:GATE_READS]
+    if not gated:
+        return kept
+    t0 = time.perf_counter()
+    window = params.sentence_window * (ref.median - ref.quantile(params.threshold_quantile))
+    nearest: dict[str, float] = {}
+    rescued: list[Candidate] = []
+    for c in gated:
+        assert c.gated is not None
+        vectors = ctx.sentence_vectors([c.row])[0]
+        if vectors is None:
+            continue  # one sentence: the passage is its sentence, already judged whole
+        s = float(np.min(1.0 - vectors @ query_vector))
+        nearest[c.chunk_id] = round(s, 4)
+        # Its own cut already let it through (by distance, or by its words): the gate is what the sentence answers.
+        if s <= c.gated - window:
+            rescued.append(c)
+    trace.add(Stage(
+        "gate_sentences", t("nothing kept: {read} passage(s) dropped by the space-wide gate read by sentence, {kept} "
+                            "kept for a sentence {window} or more inside it").format(
+            read=len(nearest), kept=len(rescued), window=f"{window:.3f}"),
+        kept=[c.chunk_id for c in rescued],
+        data={"window": round(window, 4), "nearest_sentences": nearest},
+        ms=(time.perf_counter() - t0) * 1000,
+    ))
+    return rescued

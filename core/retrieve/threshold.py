@@ -230,6 +230,7 @@ def space_gate(pool: list[Candidate], reasons: dict[int, str | None], words: Wor
             by_words.append(c.chunk_id)
             continue
         share = f"{c.word_share:.0%}" if c.word_share is not None else t("none asked")
+        c.gated = gate
         reasons[c.row] = t("beyond the space-wide gate ({gate}) and shares {share} of the question's words (needs "
                            "{needed} there)").format(gate=f"{gate:.3f}", share=share,
                                                      needed=f"{params.space_gate_words:.0%}")

@@ -15,14 +15,45 @@ import re
 _ENDS = "。！？!?।॥؟۔።፧։"
 _SENTENCE = re.compile(rf"[^{_ENDS}\n]*?(?:[{_ENDS}]+|\.(?=\s|$)|\n|$)")
 _END = re.compile(rf"[{_ENDS}.;；:：]$")
+# A Latin full stop that ends an abbreviation or an initial, not a sentence: "St. Johns River", "Y. pestis",
+# "John F. Kennedy", "Dr. Ng".
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:[A-Z]|St|Mr|Mrs|Ms|Dr|Mt|Jr|Sr|Prof|Gen|Col|Lt|Sgt|Rev|Fr|No|vs|e\.g|"
+                           r"i\.e|cf|ca|approx)\.$")
+_NUMBERED = re.compile(r"(?:[A-Z][a-z]{1,11}\s)?\d{1,3}\.")
+# A line that starts a list item ("1. Mount …", "（一）第一顺序…", "- Steady green"): never the rest of the line above.
+LIST_ITEM = re.compile(r"\s*(?:[-*•·]\s|\d{1,3}[.)、]\s?|[（(](?:[一二三四五六七八九十]{1,3}|\d{1,3})[）)]|"
+                       r"[一二三四五六七八九十]{1,3}、|[a-z][.)]\s)")
+
+
+def _continues(piece: str, rest: str) -> bool:
+    """Whether the text after ``piece`` goes on with the same sentence: after an abbreviation, or over a single
+    line break in the middle of a sentence (a wrapped line, "O\\n2 concentration")."""
+    nxt = rest.lstrip(" \t")
+    if not nxt or nxt[0] == "\n":
+        return False
+    if piece.endswith("."):
+        line = piece.rstrip()
+        # "1." alone is the number of a list item whose text follows; "Article 3." / "Section 4." the number of one.
+        return bool(_ABBREVIATION.search(line)) or nxt[0].islower() or bool(_NUMBERED.fullmatch(line.lstrip()))
+    if piece.endswith("\n") and not LIST_ITEM.match(nxt):
+        line = piece.rstrip()
+        return bool(line) and not _END.search(line) and (nxt[0].islower() or nxt[0].isdigit()) and nxt[0].isascii()
+    return False
 
 
 def sentences_of(text: str) -> list[str]:
     """Sentences of a passage; headings (short lines without end punctuation) are not sentences."""
     out = []
+    pending = ""
     for m in _SENTENCE.finditer(text):
-        s = m.group(0).strip().lstrip("#>*-•· \t").strip()
-        heading = not _END.search(s) and len(s) < 40
+        piece = pending + m.group(0)
+        if m.group(0) and _continues(piece, text[m.end():]):
+            pending = piece.rstrip("\n") + (" " if piece.endswith("\n") else "")
+            continue
+        pending = ""
+        item = bool(LIST_ITEM.match(piece.lstrip("\n")))
+        s = piece.strip().lstrip("#>*-•· \t").strip()
+        heading = not _END.search(s) and len(s) < 40 and not item
         if len(s) >= 2 and not heading:
             out.append(s)
     return out
