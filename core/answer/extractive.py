@@ -1,14 +1,16 @@
 """The no-model answer: the sentences of the final context that best answer the question, best first.
 
-Scored by string evidence only — the question's terms (IDF-weighted within the context, matched by word or
-stem), its identifiers, the aspect it asks about (price, duration, contact …), the form its question word asks for
-(a year, a count, a name: answer/expected.py), and, for sentences in the other language of a Chinese ↔ English
-pair, the renderings of the question's words (text/dictionary.py). A sentence is read in its place: the sentence
-before it in its paragraph and the heading of its section count for it at half weight ("Team" / "The Team plan
-covers … . It costs $129 per month."), and a sentence whose surroundings lack the thing the question names, when
-others have it, is about something else ("It costs $49" under "Starter" for a question about the Team plan). The
-same sentence met twice (overlapping passages) counts once; a sentence ending in a colon brings the list after it.
-At most ``max_sentences`` sentences, each with its citation, the best first. Fast (no model, no network).
+Scored by string evidence — the question's terms (IDF-weighted within the context, matched by word or stem), its
+identifiers, the aspect it asks about (price, duration, contact …), the form its question word asks for (a year, a
+count, a name: answer/expected.py), and, for sentences in the other language of a Chinese ↔ English pair, the
+renderings of the question's words (text/dictionary.py) — and, when the caller passes the embedder's distances, by
+meaning: each sentence's nearness to the question against the context's other sentences. A sentence is read in its
+place: the sentence before it in its paragraph and the heading of its section count for it at half weight ("Team" /
+"The Team plan covers … . It costs $129 per month."), and a sentence whose surroundings lack the thing the question
+names, when others have it, is about something else ("It costs $49" under "Starter" for a question about the Team
+plan). The same sentence met twice (overlapping passages) counts once; a sentence ending in a colon brings the list
+after it. At most ``max_sentences`` sentences, each with its citation, the best first. Words alone take a few
+milliseconds; meaning costs one embedding per sentence (≈0.2–0.5 s on two cores, bench/eval_answers.py).
 """
 
 from __future__ import annotations
@@ -36,8 +38,7 @@ _CONTEXT_WEIGHT = 0.5  # a question term met only beside the sentence (before it
 _ELSEWHERE = 0.6  # a sentence whose surroundings lack every term naming what the question is about
 _FORM_BONUS = 0.25  # the sentence holds the form the question word asks for (a year, a count, a name)
 # How far a sentence's meaning counts beside its words: its distance to the question as a z-score among the context's
-# sentences (nearer than most: positive). Measured (bench/README.md, grounded answers): gold in the answer, XQuAD
-# en→en 0.880 → 0.925, zh→en 0.735 → 0.775.
+# sentences (nearer than most: positive). Measured (bench/README.md, grounded answers).
 _MEANING_WEIGHT = 0.3
 
 # Question → the distance of each sentence to it (the embedder, with its query / passage roles); None: words only.
@@ -51,7 +52,8 @@ class Sentence:
     text: str
     score: float = 0.0
     item: bool = False  # a list item
-    context: str = ""  # the sentence before it in its paragraph and its section's heading
+    previous: str = ""  # the sentence before it in its paragraph
+    heading: str = ""  # its section's heading
     follows: list[Sentence] = field(default_factory=list)  # a colon's list items, shown after it
 
 
@@ -70,7 +72,7 @@ def _units(passage: int, text: str) -> list[Sentence]:
         for s in found:
             line = next((ln for ln in para.splitlines() if s[:20] in ln), "")
             out.append(Sentence(passage, len(out), s[:_MAX_CHARS], item=bool(LIST_ITEM.match(line)),
-                                context=f"{heading}\n{previous}"))
+                                previous=previous, heading=heading))
             previous = s
     return out
 
@@ -125,7 +127,7 @@ def choose(question: str, passages: list[str], max_sentences: int = 3,
 def _score(question: str, candidates: list[Sentence]) -> None:
     asked = query_terms(question)
     own = [_terms(c.text) for c in candidates]
-    near = [_terms(c.context) for c in candidates]
+    near = [_terms(f"{c.heading}\n{c.previous}") for c in candidates]
     # IDF within the context: a word every sentence has says little about which one answers.
     idf = {t: math.log(1 + len(candidates) / (1 + sum(_held(t, ts) for ts in own))) for t in asked}
     total = sum(idf.values()) or 1.0
@@ -156,8 +158,12 @@ def _score(question: str, candidates: list[Sentence]) -> None:
 def _by_meaning(question: str, candidates: list[Sentence], distances: Distances) -> None:
     """Add each sentence's nearness to the question, against the other sentences of the context: the answer to "Who
     led the most rapid expansion?" is "Under Genghis's successor Ögedei Khan the speed of expansion reached its
-    peak" — few shared words, one meaning."""
-    d = np.asarray(distances(question, [c.text for c in candidates]), dtype=np.float64)
+    peak" — few shared words, one meaning. A sentence is measured alone and with the one before it in its paragraph
+    (the mean of both): "It costs $129 per month" means little without "The Team plan covers …"."""
+    alone = [c.text for c in candidates]
+    placed = [f"{c.previous} {c.text}".strip() for c in candidates]
+    d = np.asarray(distances(question, alone + placed), dtype=np.float64)
+    d = (d[: len(alone)] + d[len(alone) :]) / 2
     spread = float(d.std())
     if spread <= 0:
         return
@@ -202,7 +208,7 @@ def _translated(question: str, sentences: list[str], texts: list[str]) -> list[f
     return [sum(w for w, hit in zip(weights, h, strict=True) if hit) / total for h in held]
 
 
-_CJK_END = re.compile(r"([。！？]+)$")
+_CJK_END = re.compile(r"([。！？；]+)$")
 
 
 def _cited(text: str, n: int) -> str:
@@ -217,8 +223,8 @@ def render(chosen: list[Sentence]) -> str:
     """Sentences with their citations, a colon's list on lines of its own, CJK sentences joined without spaces."""
     out = ""
     for c in chosen:
-        if out:
-            out += "\n" if out.endswith("\n") or c.follows else ("" if _is_cjk(c.text) and _is_cjk(out[-2:]) else " ")
+        if out and not out.endswith("\n"):
+            out += "\n" if c.follows else ("" if _is_cjk(c.text) and _is_cjk(out[-2:]) else " ")
         if c.follows:
             out += c.text + "\n" + "\n".join(_cited(f.text, f.passage) for f in c.follows) + "\n"
             # The list's items carry the citation: its opening sentence ends in a colon.
@@ -228,4 +234,4 @@ def render(chosen: list[Sentence]) -> str:
 
 
 def _is_cjk(text: str) -> bool:
-    return bool(re.search(r"[\u3040-\u30ff\u3400-\u9fff。！？]", text))
+    return bool(re.search(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]", text))

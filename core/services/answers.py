@@ -30,8 +30,10 @@ class Answers:
     def _sentence_distances(self, question: str, sentences: list[str]) -> list[float]:
         """Cosine distance of each sentence to the question, by the space's embedder (answer/extractive.py)."""
         query = self.models.embed_queries([question])[0]
-        vectors = self.models.embedder.embed_passages(sentences)
-        return [float(d) for d in 1.0 - vectors @ query]
+        unique = list(dict.fromkeys(sentences))  # a sentence with nothing before it is asked for twice
+        vectors = self.models.embedder.embed_passages(unique)
+        distance = dict(zip(unique, (float(d) for d in 1.0 - vectors @ query), strict=True))
+        return [distance[s] for s in sentences]
 
     def answer(self, space: str, question: str, *, history: list[str] | None = None, k: int | None = None,
                max_distance: float | None = None, params: RetrievalParams | None = None,

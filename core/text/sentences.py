@@ -17,7 +17,7 @@ _SENTENCE = re.compile(rf"[^{_ENDS}\n]*?(?:[{_ENDS}]+|\.(?=\s|$)|\n|$)")
 _END = re.compile(rf"[{_ENDS}.;；:：]$")
 # A Latin full stop that ends an abbreviation or an initial, not a sentence: "St. Johns River", "Y. pestis",
 # "John F. Kennedy", "Dr. Ng".
-_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:[A-Z]|St|Mr|Mrs|Ms|Dr|Mt|Jr|Sr|Prof|Gen|Col|Lt|Sgt|Rev|Fr|No|vs|e\.g|"
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:[A-Z]|St|Mr|Mrs|Ms|Dr|Mt|Jr|Sr|Prof|Gen|Col|Lt|Sgt|Rev|Fr|No|vs|al|e\.g|"
                            r"i\.e|cf|ca|approx)\.$")
 _NUMBERED = re.compile(r"(?:[A-Z][a-z]{1,11}\s)?\d{1,3}\.")
 # A line that starts a list item ("1. Mount …", "（一）第一顺序…", "- Steady green"): never the rest of the line above.

@@ -100,6 +100,60 @@ def test_the_extracted_answer_reads_the_other_language_through_the_dictionary() 
     assert [c.position for c in opening] == [0, 1]
 
 
+def test_sentences_hold_across_abbreviations_wrapped_lines_and_numbered_items() -> None:
+    assert sentences_of("A force from St. Johns River attacked. Scholars favour the Y. pestis theory. "
+                        "Jones et al. 1998 agreed.") == [
+        "A force from St. Johns River attacked.", "Scholars favour the Y. pestis theory.", "Jones et al. 1998 agreed."]
+    # A line wrapped inside a sentence (a subscript on its own line), a numbered item, a bilingual article number.
+    assert sentences_of("It raises the pressure of O\n2 around the patient. Done.") == [
+        "It raises the pressure of O 2 around the patient.", "Done."]
+    assert sentences_of("1. Mount the bracket.\n2. Connect the power.\n- Amber: starting up") == [
+        "1. Mount the bracket.", "2. Connect the power.", "Amber: starting up"]
+    assert sentences_of("第三条 服务可用性不低于 99.5%。Article 3. The Provider commits to 99.5%.") == [
+        "第三条 服务可用性不低于 99.5%。", "Article 3. The Provider commits to 99.5%."]
+
+
+PRICES = ("Tallow Plans and Pricing\n\nStarter\n\nThe Starter plan is for small workshops. It costs $49 per month."
+          "\n\nTeam\n\nThe Team plan covers up to 100 sensors. It costs $129 per month.")
+
+
+def test_the_sentence_about_the_named_thing_comes_first() -> None:
+    """"It costs $49" sits under Starter, "It costs $129" under Team: the question names the Team plan, so its price
+    leads, and the Starter price (about something else) ranks below it."""
+    from biny.core.answer import extractive
+
+    chosen = extractive.choose("How much does the Team plan cost per month?", [PRICES])
+    assert chosen[0].text == "It costs $129 per month."
+    texts = [c.text for c in chosen]
+    assert "It costs $49 per month." not in texts[:1]
+
+
+def test_repeats_count_once_and_a_colon_brings_its_list() -> None:
+    from biny.core.answer import extractive
+
+    law = ("第一千一百二十七条 遗产按照下列顺序继承：\n\n（一）第一顺序：配偶、子女、父母；\n\n"
+           "（二）第二顺序：兄弟姐妹、祖父母、外祖父母。\n\n继承开始后，由第一顺序继承人继承。")
+    overlap = "（二）第二顺序：兄弟姐妹、祖父母、外祖父母。\n\n继承开始后，由第一顺序继承人继承。"
+    chosen = extractive.choose("遗产按照什么顺序继承？", [law, overlap], max_sentences=2)
+    text = extractive.render(chosen)
+    # The heading line, then each item on a line of its own with its citation before its closing mark.
+    assert text.startswith("第一千一百二十七条 遗产按照下列顺序继承：\n（一）第一顺序：配偶、子女、父母[1]；\n"
+                           "（二）第二顺序：兄弟姐妹、祖父母、外祖父母[1]。")
+    assert text.count("第二顺序：兄弟姐妹") == 1, "a sentence met in two overlapping passages is said once"
+    assert [f.text[:5] for f in chosen[0].follows] == ["（一）第一", "（二）第二"]
+
+
+def test_the_form_a_question_word_asks_for() -> None:
+    from biny.core.answer import expected
+
+    assert expected.expected("What year did Tesla die?") == {"year"}
+    assert expected.expected("纽卡斯尔有多少所大学？") == {"number"}
+    assert expected.expected("谁对库兹涅茨曲线假说提出了质疑?") == {"person"}
+    assert expected.holds("year", "Tesla died on 7 January 1943.", "What year did Tesla die?")
+    assert not expected.holds("number", "It was founded in 1834.", "Was it founded in 1834?")
+    assert expected.holds("person", "经济学家 托马斯·皮凯蒂 提出了挑战。", "谁提出了质疑?")
+
+
 # ---- a scripted model on loopback ---------------------------------------------------------------
 class ScriptedModel(BaseHTTPRequestHandler):
     respond: Callable[[dict[str, Any]], str] = staticmethod(lambda body: "")  # type: ignore[assignment]
