@@ -77,3 +77,21 @@ def test_citations_render_cleanly(demo: Engine) -> None:
     assert re.search(r"\[\d\]。", zh.text) and set(re.findall(r"\[\d+\](.?)", zh.text)) <= {"。", "！", "？", "", "\n"}
     assert set(re.findall(r"\[\d+\](.?)", en.text)) <= {" ", "", "\n"} and "((" not in en.text
     assert len(re.findall(r"\[\d+\]", en.text)) == len(re.findall(r"[.!?] \[\d+\]", en.text))
+
+
+def test_an_article_whose_heading_ends_in_a_colon_answers_with_its_list(tmp_path_factory: pytest.TempPathFactory
+                                                                          ) -> None:
+    """「遗产按照什么顺序继承？」: the article's heading ends in a colon, the answer is the list after it."""
+    from tests.conftest import corpus
+
+    law = corpus("cn_laws", "民法典__继承编.md")
+    with Engine.open(tmp_path_factory.mktemp("laws") / "home") as eng:
+        eng.set_llm(None)
+        eng.create_space("laws", encrypted=False)
+        eng.ingest("laws", [law])
+        answer = eng.answer("laws", "遗产按照什么顺序继承？").answer
+    assert answer is not None
+    lines = answer.text.splitlines()
+    assert lines[0] == "第一千一百二十七条 遗产按照下列顺序继承："
+    assert re.fullmatch(r"（一）第一顺序：配偶、子女、父母\[\d\]；", lines[1])
+    assert re.fullmatch(r"（二）第二顺序：兄弟姐妹、祖父母、外祖父母\[\d\]。", lines[2])
