@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from biny.core.analysis.fonts import has_cjk_font
+from biny.core import has_cjk_font
 
 # Shared libraries Qt's xcb plugin links or loads at start → the Debian package that has them.
 LIBRARIES = {

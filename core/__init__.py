@@ -12,6 +12,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from biny.core.analysis.fonts import has_cjk_font
     from biny.core.analysis.plots import collection_figure, histogram_figure, save_figure, star_map_figure
     from biny.core.config import EDITABLE_SETTINGS, Settings
     from biny.core.demo import build_demo
@@ -76,6 +77,8 @@ _EXPORTS: dict[str, str] = {
     # Analysts' figures (matplotlib, no Qt): the console draws them on its canvas, the CLI saves them.
     **{name: "analysis.plots" for name in ("collection_figure", "histogram_figure", "save_figure",
                                            "star_map_figure")},
+    # Whether a font draws Chinese (fontconfig's answer): the figures and the console's preflight share the rule.
+    "has_cjk_font": "analysis.fonts",
     "Fact": "memory.facts", "FactNotFound": "memory.facts",
     "RecallResult": "memory.recall", "RecalledFact": "memory.recall", "DroppedFact": "memory.recall",
     "Step": "memory.recall",
@@ -152,6 +155,7 @@ __all__ = [
     "build_demo",
     "collection_figure",
     "default_home",
+    "has_cjk_font",
     "histogram_figure",
     "save_figure",
     "script_name",

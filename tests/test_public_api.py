@@ -27,7 +27,7 @@ PUBLIC = {
     # Team spaces, the interface language and the demo space (issue 21).
     "ReadOnlyFolder", "ObjectStoreUnavailable", "set_language", "build_demo", "script_name",
     # Analysts' figures (SPEC C3).
-    "collection_figure", "histogram_figure", "save_figure", "star_map_figure",
+    "collection_figure", "histogram_figure", "save_figure", "star_map_figure", "has_cjk_font",
 }
 
 
