@@ -99,6 +99,7 @@ class RetrievalParams:
     sentence_check: bool = True
     sentence_window: float = 0.5
     gate_sentences: bool = True  # nothing kept: passages dropped only by the space gate read by sentence
+    gate_sentence_words: float = 0.3  # … when they hold this share of the question's word weight
     # A passage read there whose nearest sentence lies within its cut but not firmly must also hold this share of the
     # question's word weight (0 = a sentence within the cut is enough).
     sentence_words: float = 0.4

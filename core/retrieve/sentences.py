@@ -96,26 +96,33 @@ def check(kept: list[Candidate], query_vector: Vectors, params: RetrievalParams,
 
 
 GATE_READS = 3  # passages read at most for the rescue below: each costs an embedding per sentence
+# How far inside the gate, in reference spreads, the rescuing sentence must lie. Measured over the unanswerable sets
+# of bench/eval_retrieval.py: the sentences that rescued passages for questions the space cannot answer lay 0.51–0.92
+# spreads inside, those of answers 1.76 (XQuAD ru) and 2.1 (the demo's workshop question).
+GATE_MARGIN = 1.0
 
 
 def rescue_gated(kept: list[Candidate], pool: list[Candidate], query_vector: Vectors, params: RetrievalParams,
                  ref: Distribution | None, ctx: Context, trace: Trace) -> list[Candidate]:
-    """Nothing kept: the passages the space-wide gate alone dropped, nearest first (at most ``GATE_READS``), are read
-    by sentence, and one holding a sentence (alone or with the next) firmly within the gate stays.
+    """Nothing kept: the passages the space-wide gate alone dropped that hold ``gate_sentence_words`` of the question's
+    word weight, nearest first (at most ``GATE_READS``), are read by sentence, and one holding a sentence (alone or
+    with the next) firmly within the gate stays.
 
     The gate measures a passage whole. A passage that covers several subjects — a price list's five plans, a manual's
     section of light codes — lies as far from a question about one of them as unrelated questions do, though the
     sentence that answers lies well inside ("Which plan suits a workshop?": the price list 0.216 against a gate of
-    0.215, its sentence "The Starter plan is for households and small workshops …" 0.170). Firmly: ``sentence_window``
-    reference spreads inside, as for the sentence check above."""
+    0.215, its sentence "The Starter plan is for households and small workshops …" 0.170). Firmly: ``GATE_MARGIN``
+    reference spreads inside."""
     if kept or not params.gate_sentences or not params.sentence_check or not params.use_threshold \
             or params.max_distance is not None or ref is None or ctx.sentence_vectors is None:
         return kept
-    gated = sorted((c for c in pool if c.gated is not None), key=lambda c: c.distance)[:GATE_READS]
+    # Words and meaning must agree: the passage holds part of the question's words, a sentence of it the meaning.
+    gated = sorted((c for c in pool if c.gated is not None and (c.word_share or 0.0) >= params.gate_sentence_words),
+                   key=lambda c: c.distance)[:GATE_READS]
     if not gated:
         return kept
     t0 = time.perf_counter()
-    window = params.sentence_window * (ref.median - ref.quantile(params.threshold_quantile))
+    window = GATE_MARGIN * (ref.median - ref.quantile(params.threshold_quantile))
     nearest: dict[str, float] = {}
     rescued: list[Candidate] = []
     for c in gated:

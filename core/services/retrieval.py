@@ -136,7 +136,7 @@ class Retriever:
             translated_beyond=r.translated_beyond, translated_beyond_min=r.translated_beyond_min,
             space_gate=r.space_gate, space_gate_words=r.space_gate_words, pair_reference=r.pair_reference,
             lexical_override=r.lexical_override, sentence_check=r.sentence_check, sentence_window=r.sentence_window,
-            gate_sentences=r.gate_sentences,
+            gate_sentences=r.gate_sentences, gate_sentence_words=r.gate_sentence_words,
             sentence_words=r.sentence_words, judge_band=r.judge_band, judge_max=r.judge_max,
             pool_per_script=r.pool_per_script, max_distance=max_distance, max_chars=r.max_context_chars,
             max_tokens=r.max_context_tokens,
