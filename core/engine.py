@@ -243,8 +243,7 @@ class Engine:
 
     def reembed(self, space: str, *, progress: ProgressCallback = no_progress,
                 cancel: CancelToken | None = None, force: bool = False) -> int:
-        """Re-embed every stored chunk with the configured model (after changing embedding.model); 0 when the
-        space is already embedded by it, unless ``force``."""
+        """Re-embed every chunk with the configured model; 0 when the space already uses it, unless ``force``."""
         n = self._documents.reembed(space, progress=progress, cancel=cancel, force=force)
         if n:
             self._retriever.refresh_baselines(space)
