@@ -101,7 +101,8 @@ def _distinct(passages: list[str]) -> list[Sentence]:
                 out.append(c)
                 keys.append(key)
             elif len(key) > len(keys[same]):
-                out[same].text, keys[same] = c.text, key
+                # The whole sentence, cited to the passage that holds it whole (its numbers are traced there).
+                out[same], keys[same] = c, key
     return out
 
 
