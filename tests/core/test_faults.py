@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import numpy as np
 import pytest
 
@@ -404,3 +405,36 @@ def test_an_interrupted_ingest_is_cleaned_at_open_without_naming_a_sealed_path(t
         assert eng.recovery_notes == ["s: removed half-ingested a document (its name is sealed); ingest it again"]
         eng.unlock("s", "correct horse battery staple")
         assert eng.documents("s") == []
+
+
+@pytest.mark.parametrize(("exc", "kind"), [
+    (OSError(28, "No space left on device"), "StorageFull"),
+    (OSError(30, "Read-only file system"), "StorageReadOnly"),
+    (RuntimeError("LanceError(IO): Execution error: corrupt file: checksum mismatch"), "StoreDamaged"),
+    (duckdb.IOException("IO Error: Could not read from file"), "StoreDamaged"),
+    (duckdb.BinderException('Binder Error: Referenced column "x" not found in FROM clause!'), None),
+    (duckdb.CatalogException("Catalog Error: Table with name nothing does not exist!"), None),
+    (RuntimeError("Table 'chunks' was not found"), None),
+])
+def test_only_io_and_corruption_are_storage_errors(exc: BaseException, kind: str | None) -> None:
+    """A binder error is a bug in biny, not a damaged data folder (exit 3 with the traceback logged, not exit 2
+    telling the user to restore a backup)."""
+    from biny.core.store.failures import storage_problem
+
+    problem = storage_problem(exc)
+    assert (type(problem).__name__ if problem is not None else None) == kind
+
+
+def test_a_sql_bug_exits_3_with_its_traceback_in_the_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from biny.core.cli import main
+
+    def broken(self: Engine) -> list[object]:
+        raise duckdb.BinderException('Binder Error: Referenced column "nme" not found in FROM clause!')
+
+    monkeypatch.setattr(Engine, "spaces", broken)
+    home = tmp_path / "home"
+    assert main(["--home", str(home), "space", "list"]) == 3
+    err = capsys.readouterr().err
+    assert "This is a bug in biny" in err and "doctor" not in err
+    assert "BinderException" in (home / "logs" / "biny.log").read_text(encoding="utf-8")
