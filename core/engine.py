@@ -162,10 +162,6 @@ class Engine:
         save_settings(self.settings, self.home / "config.toml")
         return notes
 
-    def load_models(self) -> str:
-        """Load the embedder now (so a later call does not pay for it); returns its model id."""
-        return self.models.embedder.model_id
-
     # ---- spaces and keys -----------------------------------------------------------------------
     def spaces(self) -> list[SpaceInfo]:
         return self._spaces.all()

@@ -8,12 +8,10 @@ caller turns into its fallback — never a crashed turn.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from biny.core.errors import BinyError
-from biny.core.i18n import t
 
 
 class LLMError(BinyError):
@@ -55,24 +53,6 @@ class ChatModel(Protocol):
     def complete(self, messages: list[Message], *, max_tokens: int, timeout_s: float) -> str:
         """One chat completion; raises an ``LLMError`` subclass on any failure."""
         ...
-
-
-class StreamingChatModel(ChatModel, Protocol):
-    """A chat model that can also report its reply as it is generated."""
-
-    def stream(self, messages: list[Message], *, max_tokens: int, timeout_s: float,
-               on_text: Callable[[str], None]) -> str:
-        """Like ``complete``; ``on_text`` receives the reply so far after each piece."""
-        ...
-
-
-class NoModel:
-    """Configured when no model is: every call says so, and callers use their fallback."""
-
-    name = "none"
-
-    def complete(self, messages: list[Message], *, max_tokens: int, timeout_s: float) -> str:
-        raise LLMUnavailable(t("No language model is configured (llm.base_url is empty)."))
 
 
 _FENCE = re.compile(r"<\s*/?\s*passages\s*>", re.I)
