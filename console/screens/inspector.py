@@ -362,7 +362,7 @@ class InspectorScreen(QWidget):
             self.answer_view.setHtml("")
             return
         label = tr(ANSWER_MODES[a.mode]) if a.mode in ANSWER_MODES else a.mode
-        body = _escape(a.text)
+        body = _escape(a.text).replace("\n", "<br>")  # a colon's list comes one item a line
         mark = ("<span style='background:#ffd43b;color:#000' title='" + tr("Not found in the cited passages")
                 + "'>\\g<0></span>")
         for value in a.untraced_numbers:  # W5: a number no cited passage states is marked — whole numbers only
