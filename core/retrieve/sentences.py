@@ -64,10 +64,9 @@ def check(kept: list[Candidate], query_vector: Vectors, params: RetrievalParams,
     # the rest stay unread as beside a firm one (an unanswerable question has every passage read and dropped).
     for c in near:
         assert c.cut is not None
-        vectors = ctx.sentence_vectors([c.row])[0]
-        if vectors is None:
+        s = _nearest_sentence(c, ctx, query_vector)
+        if s is None:
             continue
-        s = float(np.min(1.0 - vectors @ query_vector))
         nearest[c.chunk_id] = round(s, 4)
         # A sentence firmly inside the cut says it; one just inside it must have the question's words beside it.
         if s <= c.cut - window or (s <= c.cut and (c.word_share is None or c.word_share >= params.sentence_words)):
@@ -93,6 +92,14 @@ def check(kept: list[Candidate], query_vector: Vectors, params: RetrievalParams,
         ms=(time.perf_counter() - t0) * 1000,
     ))
     return out
+
+
+def _nearest_sentence(c: Candidate, ctx: Context, query_vector: Vectors) -> float | None:
+    """The distance of the passage's nearest sentence (alone or with the next) to the question; None for a passage
+    of one sentence (nothing finer to read)."""
+    assert ctx.sentence_vectors is not None
+    vectors = ctx.sentence_vectors([c.row])[0]
+    return None if vectors is None else float(np.min(1.0 - vectors @ query_vector))
 
 
 GATE_READS = 3  # passages read at most for the rescue below: each costs an embedding per sentence
@@ -127,10 +134,9 @@ def rescue_gated(kept: list[Candidate], pool: list[Candidate], query_vector: Vec
     rescued: list[Candidate] = []
     for c in gated:
         assert c.gated is not None
-        vectors = ctx.sentence_vectors([c.row])[0]
-        if vectors is None:
+        s = _nearest_sentence(c, ctx, query_vector)
+        if s is None:
             continue  # one sentence: the passage is its sentence, already judged whole
-        s = float(np.min(1.0 - vectors @ query_vector))
         nearest[c.chunk_id] = round(s, 4)
         # Its own cut already let it through (by distance, or by its words): the gate is what the sentence answers.
         if s <= c.gated - window:
