@@ -290,7 +290,10 @@ class InspectorScreen(QWidget):
             s = result.structured
             self.status.setText(tr("Answered exactly by the structured index ({tool}, {n} matched, {ms} ms) — no "
                                    "passage retrieved, nothing embedded.").format(tool=s.call.tool, n=number(s.total),
-                                                                                  ms=f"{s.ms:.1f}"))
+                                                                                  ms=f"{s.ms:.1f}")
+                                + " " + tr("Counted over the {n} documents of the index ({total} in the space).")
+                                .format(n=number(s.over), total=number(s.documents))
+                                + (" " + tr("Filter: {filter}").format(filter=s.filter_text) if s.filter_text else ""))
         elif result.chunks:
             self.status.setText(tr("{n} passage(s). Unrelated-pair baseline {baseline}; cut {cut} (measured against "
                                    "unrelated {group} questions).").format(n=len(result.chunks), baseline=base_s,

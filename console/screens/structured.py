@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from biny.console.i18n import QT_TR_NOOP, number, tr
 from biny.console.models.structured import IndexModel, Tried
 from biny.console.ops import run_op
-from biny.core import Engine
+from biny.core import Engine, ToolResult
 
 FIELD_COLUMNS = [QT_TR_NOOP("Use"), QT_TR_NOOP("Exact"), QT_TR_NOOP("Field"), QT_TR_NOOP("Type"),
                  QT_TR_NOOP("Coverage"), QT_TR_NOOP("Examples"), QT_TR_NOOP("Why")]
@@ -285,7 +285,7 @@ class StructuredScreen(QWidget):
         groups = "".join(f"<li>{_escape(k)} — {n}</li>" for k, n in r.groups[:10])
         self.outcome.setHtml(
             f"<p><b>{tr('Tool:')}</b> {r.call.tool} · " + tr("{n} matched").format(n=number(r.total))
-            + f" · {r.ms:.1f} ms</p><p><b>{tr('Result:')}</b> {shown}</p>"
+            + f" · {r.ms:.1f} ms</p><p><b>{tr('Result:')}</b> {shown}</p>" + _scope(r)
             + (f"<p><b>{tr('Groups')}</b></p><ul>{groups}</ul>" if groups else "")
             + f"<p><b>SQL</b></p><pre>{_escape(r.query)}</pre><p><b>{tr('Why')}</b></p><ul>{why}</ul>")
         if r.groups:  # a group answers with its groups, largest first
@@ -304,6 +304,18 @@ class StructuredScreen(QWidget):
             for c, name in enumerate(names):
                 value = row["title"] if c == 0 else row["fields"].get(name, "")
                 self.rows.setItem(i, c, _cell(str(value)[:120], str(value)))
+
+
+def _scope(r: ToolResult) -> str:
+    """What the result was computed over: the filter, the index's documents, those without the filtered field
+    and the space's documents without a header (issue 48: a count says what it counted)."""
+    filt = r.filter_text or tr("none")
+    lines = [tr("Filter: {filter}").format(filter=_escape(filt)),
+             tr("Counted over the {n} documents of the index ({total} in the space).").format(
+                 n=number(r.over), total=number(r.documents))]
+    lines += [tr("{n} give no {field} and were not counted.").format(n=number(n), field=_escape(name))
+              for name, n in r.lacking.items()]
+    return "<p>" + "<br>".join(lines) + "</p>"
 
 
 def _looks_exact(kind: str) -> bool:

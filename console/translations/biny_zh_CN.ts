@@ -504,6 +504,14 @@
         <translation>由结构化索引精确回答（{tool}，匹配 {n} 条，{ms} 毫秒）——未检索段落，未做嵌入。</translation>
     </message>
     <message>
+        <source>Counted over the {n} documents of the index ({total} in the space).</source>
+        <translation>统计范围：索引中的 {n} 份文档（空间共 {total} 份）。</translation>
+    </message>
+    <message>
+        <source>Filter: {filter}</source>
+        <translation>筛选条件：{filter}</translation>
+    </message>
+    <message>
         <source>{n} passage(s). Unrelated-pair baseline {baseline}; cut {cut} (measured against unrelated {group} questions).</source>
         <translation>{n} 个段落。无关对基线 {baseline}；截断 {cut}（以无关的{group}问题实测）。</translation>
     </message>
@@ -1780,6 +1788,10 @@ This cannot be undone.</source>
     <message>
         <source>rows</source>
         <translation>行数</translation>
+    </message>
+    <message>
+        <source>{n} give no {field} and were not counted.</source>
+        <translation>{n} 份没有{field}，未计入。</translation>
     </message>
     <message>
         <source>New space</source>

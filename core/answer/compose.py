@@ -22,6 +22,8 @@ from biny.core.results import Answer, Citation, Hit
 from biny.core.text.scripts import script_of
 
 LANGUAGE_OF_SCRIPT = {"han": "zh", "kana": "ja", "hangul": "ko"}
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 NOT_COVERED = {
     "en": "That is not in your material: nothing in “{space}” ({docs} documents) came close enough to "
@@ -58,7 +60,13 @@ class ComposeSettings:
 
 
 def language_of(question: str) -> str:
-    return LANGUAGE_OF_SCRIPT.get(script_of(question), "en")
+    """The language to answer in. A Chinese question naming Latin-script things ("主题为Packaging的PEP有哪些？")
+    has more Latin letters than Han characters, yet a Han character carries about a word: more of them than
+    Latin words makes the question Chinese."""
+    script = script_of(question)
+    if script == "latin" and len(_HAN.findall(question)) > len(_LATIN_WORD.findall(question)):
+        return "zh"
+    return LANGUAGE_OF_SCRIPT.get(script, "en")
 
 
 def not_covered(question: str, space: str, documents: int) -> Answer:

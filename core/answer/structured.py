@@ -12,12 +12,8 @@ from typing import Any
 from biny.core.answer.compose import language_of
 from biny.core.i18n import t
 from biny.core.results import Answer
-from biny.core.structured.tools import Condition, ToolResult
+from biny.core.structured.tools import ToolResult, describe
 
-_OPS_EN = {"=": "is", "<": "under", "<=": "at most", ">": "over", ">=": "at least", "in": "is",
-           "contains": "contains", "between": "between"}
-_OPS_ZH = {"=": "为", "<": "低于", "<=": "不超过", ">": "高于", ">=": "不低于", "in": "为", "contains": "包含",
-           "between": "介于"}
 _SHOWN = 10
 
 
@@ -29,30 +25,35 @@ def _value(v: Any) -> str:
     return str(v)
 
 
-def _conditions(conds: list[Condition], zh: bool) -> str:
-    ops = _OPS_ZH if zh else _OPS_EN
+def _scope(r: ToolResult, zh: bool) -> str:
+    """What a count or list was computed over (issue 48): the index's documents, those whose filtered field is
+    empty (they cannot match), and the space's documents with no header (no row at all)."""
     parts = []
-    for c in conds:
-        if c.op == "between":
-            lo, hi = c.value
-            parts.append(f"{c.field} {ops['between']} {_value(lo)}–{_value(hi)}")
-        else:
-            parts.append(f"{c.field} {ops[c.op]} {_value(c.value)}")
-    return ("，" if zh else ", ").join(parts)
+    for name, n in r.lacking.items():
+        parts.append(f"{n} 份没有{name}，未计入" if zh else f"{n} give no {name} and were not counted")
+    outside = r.documents - r.over
+    if outside > 0:
+        parts.append(f"另有 {outside} 份文档没有可读的字段头，不在索引中" if zh
+                     else f"{outside} more documents have no header the index reads and were not counted")
+    return ("（" + "；".join(parts) + "）" if zh else " (" + "; ".join(parts) + ")") if parts else ""
 
 
 def _text(r: ToolResult, zh: bool) -> str:
     call = r.call
-    where = _conditions(call.conditions, zh)
+    where = describe(call.conditions, zh)
     if call.tool == "count":
         if zh:
-            return f"共有 {r.result} 条" + (f"符合（{where}）" if where else "") + "。"
-        return f"{r.result} " + ("match: " + where if where else "in total") + "."
+            return (f"索引的 {r.over} 份文档中，" + (f"{r.result} 份符合（{where}）" if where else f"共 {r.result} 份")
+                    + _scope(r, zh) + "。")
+        return (f"{r.result} of the {r.over} documents in the index " + (f"match {where}" if where else "in total")
+                + _scope(r, zh) + ".")
     if call.tool == "filter":
         shown = "; ".join(r.result[:_SHOWN]) + ("…" if r.total > _SHOWN else "")
         if zh:
-            return f"符合（{where}）的共 {r.total} 条" + (f"：{shown}" if shown else "") + "。"
-        return f"{r.total} match ({where})" + (f": {shown}" if shown else "") + "."
+            return f"索引的 {r.over} 份文档中，符合（{where}）的共 {r.total} 份{_scope(r, zh)}" + (
+                f"：{shown}" if shown else "") + "。"
+        return f"{r.total} of the {r.over} documents match ({where}){_scope(r, zh)}" + (
+            f": {shown}" if shown else "") + "."
     if call.tool == "group":
         if r.result is None:
             return "没有可分组的值。" if zh else f"No values of {call.field} to group."

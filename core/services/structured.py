@@ -211,6 +211,7 @@ class StructuredIndex:
         except ToolError as exc:
             raise BinyError(t("Space {space!r}: {detail}.").format(space=space, detail=exc)) from exc
         result.ms = (time.perf_counter() - t0) * 1000
+        result.documents = len(self._active(self.folder.catalog.space(space)))
         return result
 
     def answer(self, space: str, question: str) -> tuple[Routed | None, ToolResult | None]:

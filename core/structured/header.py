@@ -2,8 +2,10 @@
 
 Three shapes are read, all from the document's own stored text so every value is a
 verbatim slice of it: RFC 822-style lines at the top (PEPs, RFCs, e-mail, and the row
-documents biny writes for CSV/JSONL rows), YAML-style front matter between ``---``
-lines, and a leading two-column Markdown table (``| Field | Value |``).
+documents biny writes for CSV/JSONL rows) — also as Markdown writes them, bulleted and bold
+(``- **Price:** $10``) — YAML-style front matter between ``---`` lines, and a leading two-column
+Markdown table (``| Field | Value |``). A field continued on indented lines is read whole, its
+line breaks as spaces; a field with no value ("BDFL-Delegate:") neither counts nor ends the header.
 """
 
 from __future__ import annotations
@@ -14,7 +16,12 @@ from dataclasses import dataclass
 # A field name: starts with a letter or digit (any script), up to 60 characters of words, spaces and
 # light punctuation, then an ASCII or full-width colon. No sentence punctuation, so prose
 # ("Note: the value ...") rarely qualifies past the first line.
-_FIELD = re.compile(r"^[ \t]*([^\W_][\w .()/#&'+-]{0,59}?)[ \t]*[:：][ \t]*(\S.*?)[ \t]*$")
+# Markdown dresses the same line: a bullet ("- Price: $10") and bold or italic around the name, with the colon
+# inside or outside it ("**Price:** $10", "**Price**: $10"). An empty value ("BDFL-Delegate:") is a header line
+# with nothing to index; it does not end the header.
+_MARK = r"(?:\*\*|__|\*|_)?"
+_FIELD = re.compile(rf"^[ \t]*(?:[-*+•][ \t]+)?{_MARK}([^\W_][\w .()/#&'+-]{{0,59}}?){_MARK}[ \t]*[:：]{_MARK}"
+                    r"[ \t]*(\S.*?)?[ \t]*$")
 _TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _HEADING = re.compile(r"^\s*#{1,6}\s")
@@ -39,10 +46,19 @@ def _lines(text: str) -> list[tuple[int, str]]:
 
 
 def _field_at(pos: int, line: str) -> HeaderField | None:
+    """The field a header line holds; an empty value gives a field whose value is ""."""
     m = _FIELD.match(line)
-    if m is None or len(m.group(1).split()) > 8:
+    if m is None or len(m.group(1).split()) > 8 or m.group(1).endswith(("*", "_")):
         return None
+    if m.group(2) is None:
+        return HeaderField(m.group(1).strip(), "", pos + len(line), pos + len(line))
     return HeaderField(m.group(1).strip(), m.group(2), pos + m.start(2), pos + m.end(2))
+
+
+def _continued(text: str, f: HeaderField, end: int) -> HeaderField:
+    """An RFC 822 field continued on indented lines: its span runs to ``end``, its value is the whole, with the
+    line breaks read as spaces ("Author: A,\n        B" → "A, B")."""
+    return HeaderField(f.name, " ".join(text[f.start : end].split()), f.start, end)
 
 
 def _front_matter(lines: list[tuple[int, str]]) -> list[HeaderField]:
@@ -77,15 +93,31 @@ def _table(lines: list[tuple[int, str]], i: int) -> list[HeaderField]:
     return out
 
 
+def _run(text: str, lines: list[tuple[int, str]], i: int) -> list[HeaderField]:
+    """The field lines from line ``i`` on, up to the first line that is neither a field nor its continuation."""
+    found: list[HeaderField] = []
+    indent = len(lines[i][1]) - len(lines[i][1].lstrip())
+    for pos, line in lines[i:]:
+        deeper = len(line) - len(line.lstrip()) > indent
+        if deeper and line.strip() and found and found[-1].value:
+            found[-1] = _continued(text, found[-1], pos + len(line.rstrip()))
+            continue
+        f = _field_at(pos, line)
+        if f is None:
+            break
+        found.append(f)
+    return found
+
+
 def read_header(text: str) -> list[HeaderField]:
     """The header fields a document opens with; [] if it has none.
 
     A header is at least two field lines (one line is too often prose), found within
-    the first few non-blank lines after an optional title heading; it ends at the first
-    blank or non-field line. The first occurrence of a name wins.
+    the first few non-blank lines after an optional title (a heading, or a line that only looks
+    like one field); it ends at the first blank or non-field line. The first occurrence of a name wins.
     """
     lines = _lines(text)
-    found = _front_matter(lines)
+    found = [f for f in _front_matter(lines) if f.value]
     if not found:
         seen = 0
         for i, (pos, line) in enumerate(lines):
@@ -99,14 +131,11 @@ def read_header(text: str) -> list[HeaderField]:
                 break
             if _field_at(pos, line) is None:
                 continue
-            for pos2, line2 in lines[i:]:
-                f = _field_at(pos2, line2)
-                if f is None:
-                    if line2[:1] in {" ", "\t"} and line2.strip() and found:
-                        continue  # an RFC 822 continuation line: the field's first line stands for it
-                    break
-                found.append(f)
-            break
+            # A title that reads like a field ("Pacific Rim: Extinction", its "#" gone in the stored text) is a
+            # run of one: the header may still follow it.
+            found = [f for f in _run(text, lines, i) if f.value]
+            if len(found) >= 2:
+                break
     if len(found) < 2:
         return []
     out: dict[str, HeaderField] = {}

@@ -31,7 +31,7 @@ SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g) for g in (
     {"stock", "inventory", "库存"},
     {"color", "colour", "颜色"},
     {"size", "dimensions", "尺寸", "大小"},
-    {"date", "created", "日期"},
+    {"date", "created", "日期", "创建", "创建于", "建立"},
     {"status", "状态"},
     {"edition", "editions", "版本"},
     {"page", "pages", "页数"},
@@ -64,8 +64,9 @@ WHICH = re.compile(
 SUPERLATIVES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I), o, k) for p, o, k in (
     (r"\bcheapest\b|\bleast expensive\b|\blowest[- ]priced\b|最便宜|价格最低|最低价|售价最低", "asc", "money"),
     (r"\bmost expensive\b|\bpriciest\b|\bhighest[- ]priced\b|最贵|价格最高|最高价|售价最高", "desc", "money"),
-    (r"\boldest\b|\bearliest\b|最早|最老|最旧|最古老", "asc", "time"),
-    (r"\bnewest\b|\blatest\b|\bmost recent(?:ly)?\b|最新|最晚|最近", "desc", "time"),
+    # "first" / "last" only closing the question ("Which PEP was created first?"); "first published in" is no extreme.
+    (r"\boldest\b|\bearliest\b|\bfirst\s*[?？.]*$|最早|最老|最旧|最古老", "asc", "time"),
+    (r"\bnewest\b|\blatest\b|\bmost recent(?:ly)?\b|\blast\s*[?？.]*$|最新|最晚|最近", "desc", "time"),
     (r"\bhighest\b|\bbest\b|\btop\b|\blargest\b|\bbiggest\b|\bgreatest\b|\bheaviest\b|\blongest\b|(?<!at )\bmost\b"
      r"|最高|最好|最大|最多|最重|最长|最受欢迎", "desc", ""),
     (r"\blowest\b|\bworst\b|\bsmallest\b|\blightest\b|\bshortest\b|(?<!at )\bleast\b|\bfewest\b"

@@ -42,7 +42,8 @@ class DocHeader:
 def headers(docs: Sequence[DocText]) -> list[DocHeader]:
     out = []
     for d in docs:
-        fields = {f.name: f for f in read_header(d.text) if d.text[f.start : f.end] == f.value}
+        # Every value is its document's own text (a continued line's breaks read as spaces).
+        fields = {f.name: f for f in read_header(d.text) if " ".join(d.text[f.start : f.end].split()) == f.value}
         out.append(DocHeader(d.doc_id, d.revision, d.title, fields))
     return out
 

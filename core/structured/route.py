@@ -25,9 +25,11 @@ _HAS_CJK = re.compile(rf"[{_CJK}]")
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 # A trailing e-mail, handle or note in brackets: "Guido van Rossum <guido@python.org>" is also "Guido van Rossum".
 _BRACKET_TAIL = re.compile(r"\s*[<(（\[][^<>()（）\[\]]*[>)）\]]\s*$")
-_QUOTED = re.compile(r"[\"“「『《‘]([^\"”」』》’]{2,120})[\"”」』》’]")
+# A title in quotes, each opening mark with its own closing one: “Skateboard 28" x 8"” keeps its inch marks.
+_QUOTED = re.compile(r'“([^”]{2,400})”|「([^」]{2,400})」|『([^』]{2,400})』|《([^》]{2,400})》|"([^"]{2,400})"'
+                     r"|‘([^’]{2,400})’")
 _PAREN_TAIL = re.compile(r"\s*[(（\[][^()（）\[\]]*[)）\]]\s*$")
-_MAX_NGRAM = 16
+_MAX_NGRAM = 64  # product names run to 40 words and more
 # A run of capitalised words (Latin script): a name, a title, a place.
 _CAP = r"[A-Z][A-Za-z0-9'’.&-]*"
 _NAME = re.compile(rf"(?<![A-Za-z0-9]){_CAP}(?:\s+(?:of|the|and|de|von|van|&)?\s*{_CAP})*")
@@ -94,7 +96,10 @@ class Router:
         self.cjk_values: list[str] = []
         self.titles: dict[str, list[str]] = defaultdict(list)  # key → doc_ids
         self.cjk_titles: list[str] = []
+        # Items named by a key instead of a title ("PEP 484", "model number B0123"): field → value key → doc_ids.
+        self.keyed: dict[str, dict[str, list[str]]] = {}
         self._load(table)
+        self._load_keys(table)
 
     # ---- building ------------------------------------------------------------------------------
     def _add_surfaces(self, f: FieldSpec) -> None:
@@ -143,6 +148,31 @@ class Router:
             self._language_aliases(f, distinct)
         self.cjk_values = [k for k in self.values if _HAS_CJK.search(k)]
 
+    def _load_keys(self, table: QueryTable) -> None:
+        """Identifier and integer fields whose values name one document each (nine in ten distinct or more)."""
+        for f in self.spec.fields:
+            if f.name == self.spec.title_field or f.type not in {"identifier", "integer"}:
+                continue
+            by_value: dict[str, list[str]] = defaultdict(list)
+            for doc_id, value in table.query(f"SELECT doc_id, {q(f.name)} FROM idx WHERE {q(f.name)} IS NOT NULL"):
+                text = str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+                by_value[key(text)].append(doc_id)
+            if by_value and len(by_value) >= 0.9 * sum(map(len, by_value.values())):
+                self.keyed[f.name] = dict(by_value)
+
+    def _keyed_item(self, question: str, qf: str) -> tuple[list[str], Span | None, str]:
+        """An item named by its key field and value: "PEP 484", "PEP 8的状态", "model number 55324"."""
+        for name, by_value in self.keyed.items():
+            surface = re.escape(key(name)).replace(r"\ ", r"[\s_-]*")
+            # The value stops at a CJK character: "PEP 647的状态" names 647.
+            rx = rf"(?<![^\W_]){surface}\s*(?:#|no\.?|number)?\s*[:：]?\s*((?:(?![{_CJK}])[^\W_])(?:(?![{_CJK}])[\w./-])*)"
+            for m in re.finditer(rx, qf):
+                value = m.group(1).rstrip(".")
+                ids = by_value.get(key(value))
+                if ids:
+                    return ids, Span(m.start(), m.start(1) + len(value)), question[m.start() : m.start(1) + len(value)]
+        return [], None, ""
+
     def _language_aliases(self, f: FieldSpec, distinct: list[str]) -> None:
         prefixes = [v.split("-")[0].casefold() for v in distinct]
         known = sum(p in lx.LANGUAGE_NAMES for p in prefixes)
@@ -177,11 +207,15 @@ class Router:
         return out
 
     def _item(self, question: str, qf: str) -> tuple[list[str], Span | None, str]:
-        """The row the question names by its title: (doc_ids, span, words)."""
+        """The row the question names by its title or its key: (doc_ids, span, words)."""
+        keyed = self._keyed_item(question, qf)
+        if keyed[0]:
+            return keyed
         for m in _QUOTED.finditer(question):
-            ids = self.titles.get(key(m.group(1)))
+            quoted = next(g for g in m.groups() if g is not None)
+            ids = self.titles.get(key(quoted))
             if ids:
-                return ids, Span(m.start(), m.end()), m.group(1)
+                return ids, Span(m.start(), m.end()), quoted
         toks = _tokens(qf)
         best: tuple[int, int, int] | None = None
         for i in range(len(toks)):
@@ -219,10 +253,10 @@ class Router:
                     return True
         return False
 
-    def _value_conditions(self, question: str, qf: str, taken: list[Span],
-                          evidence: list[str]) -> list[Condition]:
+    def _value_spans(self, qf: str, taken: list[Span]) -> list[tuple[int, int, str]]:
+        """Where the question writes a value of a filterable field: (start, end, value key), longest first."""
         toks = _tokens(qf)
-        found: list[tuple[int, int, str, object]] = []
+        found: list[tuple[int, int, str]] = []
         i = 0
         while i < len(toks):
             hit = None
@@ -233,17 +267,21 @@ class Router:
                     hit = (s, e, k, j)
                     break
             if hit:
-                found.append((hit[0], hit[1], hit[2], None))
+                found.append((hit[0], hit[1], hit[2]))
                 i = hit[3]
             else:
                 i += 1
-        for k in self.cjk_values:
+        for k in sorted(self.cjk_values, key=len, reverse=True):
             s = qf.find(k)
             if s >= 0 and not any(t.overlaps(s, s + len(k)) for t in taken) \
-                    and not any(a <= s < b for a, b, _, _ in found):
-                found.append((s, s + len(k), k, None))
+                    and not any(a <= s < b for a, b, _ in found):
+                found.append((s, s + len(k), k))
+        return found
+
+    def _value_conditions(self, question: str, qf: str, taken: list[Span],
+                          evidence: list[str]) -> list[Condition]:
         conds: list[Condition] = []
-        for s, e, k, _ in found:
+        for s, e, k in self._value_spans(qf, taken):
             fname, value = self.values[k][0]
             f = self.spec.get(fname)
             assert f is not None
@@ -257,6 +295,11 @@ class Router:
 
     def _number_field(self, pos: int, unit: str, op: str, value: float, mentions: list[Mention]) -> str | None:
         numeric = [m for m in mentions if (f := self.spec.get(m.field)) is not None and f.numeric]
+        # A unit says which kind of field: "2005年以前创建的PEP" compares a date, not the number named "PEP".
+        kinds = {"money"} if unit and unit not in {"年"} and not unit.lower().startswith("star") else \
+            {"year", "date"} if unit == "年" else set()
+        if kinds and any(self.spec.get(m.field).type in kinds for m in numeric):  # type: ignore[union-attr]
+            numeric = [m for m in numeric if self.spec.get(m.field).type in kinds]  # type: ignore[union-attr]
         if numeric:
             best = min(numeric, key=lambda m: (min(abs(m.start - pos), abs(m.end - pos)), -m.score))
             return best.field
@@ -322,12 +365,12 @@ class Router:
         f = self.spec.get(name)
         return f is not None and f.type in {"text", "list"} and name != self.spec.title_field
 
-    def _best(self, mentions: list[Mention], want: str) -> str | None:
-        """The best-named field of a kind: "numeric", "categorical" or "any" (not the title)."""
+    def _best(self, mentions: list[Mention], want: str, with_title: bool = False) -> str | None:
+        """The best-named field of a kind: "numeric", "categorical" or "any" (the title only ``with_title``)."""
         pool = []
         for m in mentions:
             f = self.spec.get(m.field)
-            if f is None or m.field == self.spec.title_field:
+            if f is None or (m.field == self.spec.title_field and not with_title):
                 continue
             if (want == "numeric" and not f.numeric) or (want == "categorical" and not self._categorical(m.field)):
                 continue
@@ -347,11 +390,15 @@ class Router:
         if item_span is not None and self._value_covers(qf, item_span):
             ids, item_span, item_words = [], None, ""  # "Stephen King" is an author, not the book "King"
         taken = [item_span] if item_span else []
-        mentions = self._mentions(qf, taken)
+        # A value outweighs a field's name inside it: "母婴用品类" is the category 母婴用品, not the word 品类.
+        values = [Span(a, b) for a, b, _ in self._value_spans(qf, taken)]
+        mentions = [m for m in self._mentions(qf, taken)
+                    if not any(v.overlaps(m.start, m.end) and v.end - v.start > m.end - m.start for v in values)]
         counting = lx.COUNT_QUESTION.search(qf)
         # A lookup: a named item and one of its fields ("the link of The Hunger Games").
         if ids:
-            target = self._best(mentions, "any")
+            # Named by its key ("PEP 8"), an item's title is a field one may ask for ("the title of PEP 8").
+            target = self._best(mentions, "any", with_title=key(item_words) not in self.titles)
             if target is not None:
                 ev.append(f"item {item_words!r} (title field {self.spec.title_field or 'title'})")
                 ev.append(t("field {target!r} named in the question").format(target=target))

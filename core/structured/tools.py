@@ -13,6 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from biny.core.i18n import language
 from biny.core.store.structured import QueryTable
 from biny.core.structured.spec import IndexSpec
 from biny.core.structured.values import number_of, split_items
@@ -61,6 +62,16 @@ class ToolResult:
     groups: list[tuple[str, int]] = dc_field(default_factory=list)
     ties: list[str] = dc_field(default_factory=list)  # other keys or titles sharing the winning value
     ms: float = 0.0
+    # What the answer was computed over: the index's documents, the space's (services fill it: a document
+    # without a header has no row), and per filtered field the rows that give no value and so cannot match.
+    over: int = 0
+    documents: int = 0
+    lacking: dict[str, int] = dc_field(default_factory=dict)
+
+    @property
+    def filter_text(self) -> str:
+        """The conditions in the interface's language, for screens (answers follow the question's)."""
+        return describe(self.call.conditions, zh=language() == "zh_CN")
 
     @property
     def query(self) -> str:
@@ -69,7 +80,36 @@ class ToolResult:
     def to_dict(self) -> dict[str, Any]:
         return {"tool": self.call.tool, "query": self.query, "result": self.result, "rows": self.rows,
                 "call": self.call.to_dict(), "total": self.total,
-                "groups": [[k, n] for k, n in self.groups], "ties": self.ties}
+                "groups": [[k, n] for k, n in self.groups], "ties": self.ties,
+                "filter": describe(self.call.conditions), "counted_over": self.over, "documents": self.documents,
+                "lacking": self.lacking}
+
+
+_OPS_EN = {"=": "is", "<": "under", "<=": "at most", ">": "over", ">=": "at least", "in": "is",
+           "contains": "contains", "between": "between"}
+_OPS_ZH = {"=": "为", "<": "低于", "<=": "不超过", ">": "高于", ">=": "不低于", "in": "为", "contains": "包含",
+           "between": "介于"}
+
+
+def _shown(v: Any) -> str:
+    if isinstance(v, list):
+        return " / ".join(_shown(x) for x in v)
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def describe(conds: Sequence[Condition], zh: bool = False) -> str:
+    """The conditions as a reader says them ("Category is Baby Products, Price under 15"); "" for none."""
+    ops = _OPS_ZH if zh else _OPS_EN
+    parts = []
+    for c in conds:
+        if c.op == "between":
+            lo, hi = c.value
+            parts.append(f"{c.field} {ops['between']} {_shown(lo)}–{_shown(hi)}")
+        else:
+            parts.append(f"{c.field} {ops[c.op]} {_shown(c.value)}")
+    return ("，" if zh else ", ").join(parts)
 
 
 def q(name: str) -> str:
@@ -175,6 +215,16 @@ def _rows(table: QueryTable, spec: IndexSpec, doc_ids: list[str]) -> list[dict[s
 
 
 def run(table: QueryTable, spec: IndexSpec, call: ToolCall) -> ToolResult:
+    result = _run(table, spec, call)
+    result.over = len(table)
+    for name in dict.fromkeys(c.field for c in call.conditions):
+        missing = int(table.query(f"SELECT count(*) FROM idx WHERE {q(name)} IS NULL")[0][0])
+        if missing:
+            result.lacking[name] = missing
+    return result
+
+
+def _run(table: QueryTable, spec: IndexSpec, call: ToolCall) -> ToolResult:
     if call.tool not in TOOLS:
         raise ToolError(f"unknown tool {call.tool!r}; the tools are {', '.join(TOOLS)}")
     where, params = _where(spec, call.conditions)

@@ -207,3 +207,79 @@ def test_pep_headers_route_in_both_languages_and_names_match_without_their_email
     assert routed.call is not None and run(table, spec, routed.call).result == guido  # type: ignore[arg-type]
     routed = router.route("What is the status of Style Guide for Python Code?")
     assert routed.call is not None and run(table, spec, routed.call).result == heads["pep-0008"]["Status"]  # type: ignore[arg-type]
+
+
+def test_headers_as_markdown_writes_them_with_empty_and_continued_fields() -> None:
+    bullets = "Pacific Rim: Extinction - Starter Set\n\n- **Category:** Board Games\n- **Price:** $44.95\n\nAbout it."
+    got = read_header(bullets)  # the title reads like one field; the header follows it
+    assert [(f.name, f.value) for f in got] == [("Category", "Board Games"), ("Price", "$44.95")]
+    assert all(bullets[f.start : f.end] == f.value for f in got)
+    bold = "**Price**: $10  \n**Colour**: red\n"
+    assert [(f.name, f.value) for f in read_header(bold)] == [("Price", "$10"), ("Colour", "red")]
+    pep = ("PEP: 634\nAuthor: Brandt Bucher <b@python.org>,\n        Guido van Rossum <g@python.org>\nBDFL-Delegate:\n"
+           "Status: Final\nType: Standards Track\n\nAbstract\n")
+    fields = {f.name: f for f in read_header(pep)}
+    assert set(fields) == {"PEP", "Author", "Status", "Type"}  # an empty field neither counts nor ends the header
+    assert fields["Author"].value == "Brandt Bucher <b@python.org>, Guido van Rossum <g@python.org>"
+    indented = "  Price: 1\n  Colour: 2\n"  # an indented header is not one field with continuations
+    assert [f.name for f in read_header(indented)] == ["Price", "Colour"]
+
+
+def _pep_index() -> tuple[IndexSpec, Router, object, dict[str, dict[str, str]]]:
+    folder = corpus("python_peps")
+    docs = [DocText(p.stem, 1, p.stem, p.read_text(encoding="utf-8")) for p in sorted(folder.glob("pep-*.rst"))]
+    spec = select(propose(docs), None, None)
+    table = build_table(spec, [(h.doc_id, 1, h.title, row_values(h, spec)) for h in headers(docs)])
+    # The gold: each file's own header lines, read here without the index's reader.
+    gold: dict[str, dict[str, str]] = {}
+    for p in sorted(folder.glob("pep-*.rst")):
+        head: dict[str, str] = {}
+        for line in p.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                break
+            name, _, value = line.partition(":")
+            if not line[:1].isspace():
+                head.setdefault(name.strip(), value.strip())
+        gold[p.stem] = head
+    return spec, Router(spec, table), table, gold
+
+
+def test_pep_items_named_by_their_number_and_counts_over_dates_in_both_languages() -> None:
+    from datetime import datetime
+
+    spec, router, table, gold = _pep_index()
+    for stem, head in gold.items():  # every PEP counted: an empty "BDFL-Delegate:" no longer ends a header
+        assert head.get("Status") and stem
+    final = sum(h["Status"] == "Final" for h in gold.values())
+    routed = router.route("How many PEPs have the status Final?")
+    assert routed.call is not None and run(table, spec, routed.call).result == final  # type: ignore[arg-type]
+    for q, field, stem in (("What is the status of PEP 572?", "Status", "pep-0572"),
+                           ("PEP 647的状态是什么？", "Status", "pep-0647"),
+                           ("What is the title of PEP 8?", "Title", "pep-0008"),
+                           ("PEP 3105的标题是什么？", "Title", "pep-3105")):
+        routed = router.route(q)
+        assert routed.call is not None and routed.call.tool == "lookup", q
+        assert run(table, spec, routed.call).result == gold[stem][field], q  # type: ignore[arg-type]
+    created = {s: datetime.strptime(h["Created"], "%d-%b-%Y") for s, h in gold.items()}
+    before = sum(d.year < 2015 for d in created.values())
+    for q in ("How many PEPs were created before 2015?", "2015年以前创建的PEP有多少个？"):
+        routed = router.route(q)
+        assert routed.call is not None and routed.call.conditions[0].field == "Created", q
+        assert run(table, spec, routed.call).result == before, q  # type: ignore[arg-type]
+    first = min(created, key=lambda s: created[s])
+    routed = router.route("Which PEP was created first?")
+    assert routed.call is not None and run(table, spec, routed.call).result == gold[first]["Title"]  # type: ignore[arg-type]
+    # "first published in" is no extreme: no item, no field of this index — not routed as a top.
+    routed = router.route("Which PEPs were first published in 2001?")
+    assert routed.call is None or routed.call.tool != "top"
+
+
+def test_a_value_outweighs_a_field_name_written_inside_it() -> None:
+    """"母婴用品类" holds the word 品类 (a synonym of category): the value 母婴用品 is what it names."""
+    rows = [("d1", "母婴用品", "$5"), ("d2", "母婴用品", "$7"), ("d3", "玩具游戏", "$9"), ("d4", "办公用品", "$3"),
+            ("d5", "玩具游戏", "$4")]
+    docs = [DocText(d, 1, f"商品{d}", f"名称：商品{d}\n类别：{c}\n价格：{p}\n\n正文。") for d, c, p in rows]
+    spec = select(propose(docs), None, None)
+    table = build_table(spec, [(h.doc_id, 1, h.title, row_values(h, spec)) for h in headers(docs)])
+    routed = Router(spec, table).route("母婴用品类的商品有多少个？")
+    assert routed.call is not None and run(table, spec, routed.call).result == 2  # type: ignore[arg-type]
