@@ -57,6 +57,9 @@ def test_curator_proposes_chooses_builds_and_tries_a_question(qtbot, window: Mai
     assert tried is not None and tried.result is not None and tried.result.call.tool == "count"
     html = screen.outcome.toPlainText()
     assert "SELECT count(*)" in html and str(tried.result.result) in html
+    # The count says what it counted: its filter and the documents it ran over (issue 48).
+    assert "Filter: original_publication_year under 1950" in html
+    assert "Counted over the 30 documents of the index (30 in the space)." in html
     assert screen.rows.rowCount() == min(tried.result.result, 50)
     screen.question.setText("What is this book about?")
     screen.try_question()
