@@ -330,13 +330,16 @@ def evaluate(engine: Engine, space: str, golds: list[Gold]) -> dict[str, Any]:
 
 def s7_distance(engine: Engine, space: str, emb: Any, n: int = 40) -> tuple[float, float]:
     """Mean distance question↔chunk before and after adding the suggested sentence (S7), real model."""
-    from biny.core.structured.lint import suggest
+    from biny.core.structured.lint import lint_chunk, suggest
 
-    _, items = engine.index.lint(space, n)
+    # The lint lists no table rows (their source has no place for a sentence); S7's measure reads them here.
     before, after = [], []
-    for item in items:
-        chunks = {c.chunk_id: c for d in [item.doc_id] for c in engine.document_chunks(space, d)}
-        text = chunks[item.chunk_id].text
+    for doc in engine.documents(space)[:n]:
+        item = next((i for c in engine.document_chunks(space, doc.doc_id)
+                     if (i := lint_chunk(c.chunk_id, doc.doc_id, doc.title, c.text)) is not None), None)
+        if item is None:
+            continue
+        text = next(c.text for c in engine.document_chunks(space, doc.doc_id) if c.chunk_id == item.chunk_id)
         attrs = dict(item.attributes)
         if "average_rating" not in attrs:
             continue

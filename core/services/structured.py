@@ -247,12 +247,17 @@ class StructuredIndex:
         return {r[0]: {n: v for n, v in zip(loaded.spec.exact_names, r[1:], strict=True) if v} for r in found}
 
     def lint(self, space: str, limit: int = 200) -> tuple[int, list[LintItem]]:
-        """S7: (chunks flagged, the first ``limit`` of them with a suggested sentence)."""
+        """S7: (chunks flagged, the first ``limit`` of them with a suggested sentence).
+
+        A table's rows are not listed: each is bare values by nature, its source (a CSV cell) has no place for a
+        sentence, and questions about its fields go to this index — flagging all 2,000 rows of a table helped no
+        one (issue 49). Pages that open with a header and say nothing more in words are what S7 is about."""
         row = self.folder.catalog.space(space)
         if self.folder.chunks.count(row.space_id) == 0:
             return 0, []
         crypto = self.keys.crypto(row)
-        titles = {d.doc_id: crypto.open_meta(d).title for d in self.folder.catalog.documents(row.space_id, ("active",))}
+        titles = {d.doc_id: crypto.open_meta(d).title for d in self.folder.catalog.documents(row.space_id, ("active",))
+                  if d.kind != "row"}
         cols = self.folder.chunks.scan(row.space_id, ["chunk_id", "doc_id", "text", "ct"])
         flagged: list[LintItem] = []
         count = 0

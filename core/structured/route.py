@@ -94,7 +94,8 @@ class Router:
             self._add_surfaces(f)
         self.values: dict[str, list[tuple[str, object]]] = defaultdict(list)  # key → (field, value or [codes])
         self.cjk_values: list[str] = []
-        self.titles: dict[str, list[str]] = defaultdict(list)  # key → doc_ids
+        self.titles: dict[str, list[str]] = defaultdict(list)  # key → doc_ids, the title as written first
+        self.exact_titles: dict[str, int] = {}  # key → rows titled exactly so
         self.cjk_titles: list[str] = []
         # Items named by a key instead of a title ("PEP 484", "model number B0123"): field → value key → doc_ids.
         self.keyed: dict[str, dict[str, list[str]]] = {}
@@ -121,11 +122,21 @@ class Router:
 
     def _load(self, table: QueryTable) -> None:
         spec = self.spec
+        # A title as written names its row before any shortened form does: "The Hobbit" is the row titled so,
+        # not "The Hobbit: Graphic Novel" shortened at its colon (issue 49). Rank 0 the title, 1 without its
+        # bracketed tail ("(Series, #1)"), 2 before its colon; each key lists its rows best first.
+        ranked: dict[str, list[tuple[int, str]]] = defaultdict(list)
         for doc_id, title in table.query("SELECT doc_id, title FROM idx WHERE title IS NOT NULL"):
-            for variant in {title, _PAREN_TAIL.sub("", title), title.split(": ")[0] if ": " in title else title}:
+            variants = (title, _PAREN_TAIL.sub("", title), title.split(": ")[0] if ": " in title else title)
+            seen: set[str] = set()
+            for rank, variant in enumerate(variants):
                 k = key(variant)
-                if k and doc_id not in self.titles[k]:
-                    self.titles[k].append(doc_id)
+                if k and k not in seen:
+                    seen.add(k)
+                    ranked[k].append((rank, doc_id))
+        for k, found in ranked.items():
+            self.titles[k] = [d for _, d in sorted(found, key=lambda x: x[0])]
+            self.exact_titles[k] = sum(rank == 0 for rank, _ in found)
         self.cjk_titles = [k for k in self.titles if _HAS_CJK.search(k)]
         for f in spec.fields:
             if f.name == spec.title_field or f.type not in {"text", "list"}:
@@ -238,6 +249,11 @@ class Router:
     def _plausible_title(k: str, question: str, start: int, n_words: int) -> bool:
         if k in lx.STOPWORDS or all(w in lx.STOPWORDS for w in k.split()):
             return False
+        if n_words == 1 and k.isdigit():
+            # A number is a year or a count unless it is what a field is asked "of" ("the image URL of 1984").
+            return len(k) >= 2 and bool(re.search(r"\b(?:of|for)\s+$", question[:start], re.I)) \
+                and not lx.COUNT_QUESTION.search(question) \
+                and not re.match(r"\s*(?:books?|items?|products?|\w+s)\b", question[start + len(k):], re.I)
         if n_words == 1:  # one word names an item only when written as a name ("Twilight", not "twilight")
             return len(k) >= 4 and question[start : start + 1].isupper()
         return len(k) >= 5
@@ -400,7 +416,10 @@ class Router:
             # Named by its key ("PEP 8"), an item's title is a field one may ask for ("the title of PEP 8").
             target = self._best(mentions, "any", with_title=key(item_words) not in self.titles)
             if target is not None:
-                ev.append(f"item {item_words!r} (title field {self.spec.title_field or 'title'})")
+                k = key(item_words)
+                how = (t("its title as written") if self.exact_titles.get(k) else
+                       t("its title before a colon or bracket") if k in self.titles else t("its key field"))
+                ev.append(t("item {item!r}, matched by {how}").format(item=item_words, how=how))
                 ev.append(t("field {target!r} named in the question").format(target=target))
                 return Routed(ToolCall("lookup", target, doc_id=ids[0], matched=item_words), ev)
             ev.append(t("names the item {item_words!r} but none of its fields: a question about it, for retrieval")

@@ -6,6 +6,7 @@ every value travels as a parameter. Nothing here accepts SQL text from anyone.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
@@ -19,6 +20,7 @@ from biny.core.structured.spec import IndexSpec
 from biny.core.structured.values import number_of, split_items
 
 TOOLS = ("count", "filter", "group", "top", "lookup")
+_WHOLE = re.compile(r"^\s*([-+]?\d+)\.0+\s*$")
 OPS = ("=", "<", "<=", ">", ">=", "between", "contains", "in")
 MAX_ROWS = 50
 
@@ -142,6 +144,8 @@ def build_table(spec: IndexSpec, rows: Sequence[tuple[str, int, str, dict[str, s
     }
     for f in spec.fields:
         vals = [r[3].get(f.name) for r in rows]
+        if f.type in {"year", "integer"}:  # "1989.0" as a spreadsheet wrote it is the year 1989 (issue 49)
+            vals = [None if v is None else _WHOLE.sub(r"\1", v) for v in vals]
         cols[f.name] = pa.array(vals, pa.string())
         if f.numeric:
             cols[num_col(f.name)] = pa.array([None if v is None else number_of(v, f.type) for v in vals],

@@ -36,7 +36,8 @@ _ISO_DATE = re.compile(r"^(\d{4})[-/.](\d{1,2})(?:[-/.](\d{1,2}))?(?:[T ].*)?$")
 _CN_DATE = re.compile(r"^(\d{4})年(?:\d{1,2}月(?:\d{1,2}[日号])?)?$")
 _DMY_DATE = re.compile(r"^\d{1,2}[-/ .](?:\d{1,2}|[A-Za-z]{3,9})[-/ .,]+(\d{4})$")
 _TEXT_DATE = re.compile(r"^(?:[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+|\d{1,2}\s+[A-Za-z]{3,9}\.?,?\s+)(\d{4})$")
-_IDENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_./:#-]{2,63}$")
+# "9.78034536858e+12" too: a spreadsheet wrote an ISBN-13 as a number; it stays the identifier it names.
+_IDENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_./:#+-]{2,63}$")
 _ID_WORDS = ("id", "isbn", "asin", "sku", "upc", "ean", "code", "number", "no", "编号", "代码", "编码", "型号")
 _YEAR_WORDS = ("year", "年")
 _LIST_SEPARATORS = (" | ", "|", "; ", ", ", "、", "，")
@@ -85,7 +86,8 @@ def _year_of(v: str) -> float | None:
 
 
 def _words(name: str) -> list[str]:
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name)
+    # "isbn13" is the words isbn and 13: an identifier's name, however numbered.
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=\d)", " ", name)
     return [w for w in re.split(r"[\W_]+", spaced.lower()) if w]
 
 

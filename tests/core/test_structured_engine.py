@@ -341,3 +341,20 @@ def test_a_model_maps_what_the_rules_cannot_and_its_json_is_validated(eng: Engin
     ScriptedModel.mode = "500"  # a dead endpoint: not routed, no error
     routed, result = eng.index.answer("books", q)
     assert result is None and routed is not None and any("model not used" in e for e in routed.evidence)
+
+
+def test_lint_lists_pages_of_bare_values_not_a_tables_rows(tmp_path: Path) -> None:
+    """S7 names what a curator can fix: a page of "Key: value" lines only, not each row of a CSV (issue 49)."""
+    eng = Engine.open(tmp_path / "home", settings=Settings(), embedder=CountingEmbedder())
+    try:
+        eng.create_space("mixed", encrypted=False)
+        _books_csv(tmp_path / "books.csv", rows=12)
+        (tmp_path / "kit.md").write_text("Reading level: 1\nAge: 5\nPieces: 24\n", encoding="utf-8")
+        (tmp_path / "story.md").write_text("# Story\n\nA long tale told in words about a kit for children.\n",
+                                           encoding="utf-8")
+        assert eng.ingest("mixed", [tmp_path / "books.csv", tmp_path / "kit.md", tmp_path / "story.md"]).ok
+        count, items = eng.index.lint("mixed")
+        assert count == 1 and [i.title for i in items] == ["kit"]
+        assert items[0].suggestion == "kit: its Reading level is 1; its Age is 5; its Pieces is 24."
+    finally:
+        eng.close()

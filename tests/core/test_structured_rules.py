@@ -283,3 +283,34 @@ def test_a_value_outweighs_a_field_name_written_inside_it() -> None:
     table = build_table(spec, [(h.doc_id, 1, h.title, row_values(h, spec)) for h in headers(docs)])
     routed = Router(spec, table).route("母婴用品类的商品有多少个？")
     assert routed.call is not None and run(table, spec, routed.call).result == 2  # type: ignore[arg-type]
+
+
+def test_a_title_as_written_wins_over_a_shortened_one_whatever_the_row_order() -> None:
+    """"The Hobbit" names the row titled so, never "The Hobbit: Graphic Novel" cut at its colon (issue 49)."""
+    _, rows = _rows(corpus("goodbooks10k", "books.csv"), 10000)
+    hobbits = [r for r in rows if r["title"] in {"The Hobbit", "The Hobbit: Graphic Novel"}]
+    others = [r for r in rows[:300] if "Hobbit" not in r["title"] and r["title"] != "1984"]
+    orwell = [r for r in rows if r["title"] == "1984"]
+    assert len(hobbits) == 2 and len(orwell) == 1
+    for order in (hobbits, hobbits[::-1]):
+        chosen = [*order, *orwell, *others]
+        docs = [DocText(f"d{i}", 1, "", "\n".join(f"{k}: {' '.join(v.split())}" for k, v in r.items() if v.strip()))
+                for i, r in enumerate(chosen)]
+        spec = select(propose(docs), None, ["isbn"])
+        table = build_table(spec, [(h.doc_id, 1, h.title, row_values(h, spec)) for h in headers(docs)])
+        router = Router(spec, table)
+        real = next(r for r in chosen if r["title"] == "The Hobbit")
+        for q, want in (("What is the ISBN of The Hobbit?", real["isbn"]), ("Who wrote The Hobbit?", real["authors"]),
+                        ("When was The Hobbit first published?", "1937")):
+            routed = router.route(q)
+            assert routed.call is not None and run(table, spec, routed.call).result == want, q  # type: ignore[arg-type]
+            assert "its title as written" in " ".join(routed.evidence)
+        # A number that a field is asked "of" is a title; elsewhere it stays a year.
+        routed = router.route("What is the image URL of 1984?")
+        assert routed.call is not None and routed.call.tool == "lookup"
+        assert run(table, spec, routed.call).result == orwell[0]["image_url"]  # type: ignore[arg-type]
+        routed = router.route("How many books were published in 1984?")
+        assert routed.call is not None and routed.call.tool == "count"
+        # Integers stay integers; an ISBN-13 a spreadsheet wrote as 9.78e+12 is an identifier, not a number.
+        assert spec.get("isbn13").type == "identifier"  # type: ignore[union-attr]
+        assert spec.get("original_publication_year").type == "year"  # type: ignore[union-attr]
