@@ -36,8 +36,9 @@ CORPORA = ROOT.parent / "shared" / "corpora"
 PRODUCTS = CORPORA / "amazon_products" / "test_sample_1000.csv"
 PEPS = CORPORA / "python_peps"
 
-from biny.core.engine import Engine  # noqa: E402
 from eval_structured import Gold, StandInEmbedder, evaluate  # noqa: E402
+
+from biny.core.engine import Engine  # noqa: E402
 
 # Top-level categories of the product sample, in Chinese (for the Chinese pages).
 ZH_CATEGORY = {
@@ -300,7 +301,8 @@ def main() -> None:
             kinds[(lang, tool)] += oks
             print(f"| {space} | {lang} | {tool} | {len(oks)} | {sum(oks)} | {sum(oks) / len(oks):.3f} |")
     for (lang, tool), oks in sorted(kinds.items()):
-        print(f"| **all** | **{lang}** | **{tool}** | **{len(oks)}** | **{sum(oks)}** | **{sum(oks) / len(oks):.3f}** |")
+        share = sum(oks) / len(oks)
+        print(f"| **all** | **{lang}** | **{tool}** | **{len(oks)}** | **{sum(oks)}** | **{share:.3f}** |")
     print(f"\nmispaired exact values: {sum(r['mispaired'] for r in results.values())}")
     misses = [m for r in results.values() for m in r["misses"]]
     if misses:

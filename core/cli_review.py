@@ -43,7 +43,7 @@ def run(engine: Any, args: argparse.Namespace) -> int:
         if args.json:
             _dump([{"review_id": i.review_id, "status": i.status, "created_at": i.created_at,
                     "question": i.question, "sources": [s.to_dict() for s in i.sources],
-                    "untraced_numbers": i.untraced_numbers} for i in items])
+                    "untraced_numbers": i.untraced_numbers, "flagged": i.flagged} for i in items])
         else:
             for i in items:
                 read = sum(s.read for s in i.sources)
@@ -63,6 +63,9 @@ def run(engine: Any, args: argparse.Namespace) -> int:
             if item.untraced_numbers:
                 print("  ! " + t("numbers not found in the sources: {numbers}").format(
                     numbers=", ".join(item.untraced_numbers)))
+            for f in item.flagged:
+                print("  ! " + t("left out, addressed to a model or the reader: {text} ({url})").format(
+                    text=f["text"], url=f["url"]))
             print("\n" + t("Proposed entry:") + "\n" + (item.edited or item.entry.markdown()))
         return 0
     if cmd == "approve":

@@ -8,7 +8,7 @@ holds no logic of its own: each method delegates to the one service whose job it
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -230,9 +230,9 @@ class Engine:
         return expand_paths(paths)
 
     def ingest(self, space: str, paths: Iterable[Path | str], *, progress: ProgressCallback = no_progress,
-               cancel: CancelToken | None = None) -> IngestReport:
+               cancel: CancelToken | None = None, sources: Mapping[Path, str] | None = None) -> IngestReport:
         """Ingest files and folders; each file succeeds or fails on its own (SPEC I1)."""
-        report = self._documents.ingest(space, paths, progress=progress, cancel=cancel)
+        report = self._documents.ingest(space, paths, progress=progress, cancel=cancel, sources=sources)
         if report.by("ingested"):
             self._retriever.refresh_baselines(space)
         return report

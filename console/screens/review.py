@@ -237,7 +237,8 @@ class ReviewScreen(QWidget):
             mark = "" if i.status == "pending" else f"[{tr(STATUS_NAMES.get(i.status, i.status))}] "
             row = QListWidgetItem(f"{mark}{i.question}\n   " + tr("{read} read · {found} found only").format(
                 read=read, found=len(i.sources) - read)
-                + (" · " + tr("{n} untraced").format(n=len(i.untraced_numbers)) if i.untraced_numbers else ""))
+                + (" · " + tr("{n} untraced").format(n=len(i.untraced_numbers)) if i.untraced_numbers else "")
+                + (" · ⚠ " + tr("{n} addressed to a model").format(n=len(i.flagged)) if i.flagged else ""))
             row.setData(Qt.ItemDataRole.UserRole, i.review_id)
             # Height from the text itself: a CJK line is taller than the list's Latin line height.
             lines = [self.queue.fontMetrics().boundingRect(line).height() for line in row.text().split("\n")]
@@ -268,8 +269,12 @@ class ReviewScreen(QWidget):
         entry_text = item.edited or item.entry.markdown()
         untraced = (f"<p style='color:#e8590c'><b>{tr('Numbers not traced to a source:')}</b> "
                     f"{_esc(', '.join(item.untraced_numbers))}</p>" if item.untraced_numbers else "")
+        # Page text that addressed a model or the reader: shown so the operator sees what was left out (issue 49).
+        flagged = "".join(f"<li>{_esc(f['text'])} <small>({_esc(f['url'])})</small></li>" for f in item.flagged)
+        left_out = tr("Left out: page text that addresses a model or the reader")
+        flagged = f"<p style='color:#c92a2a'><b>⚠ {left_out}</b></p><ul>{flagged}</ul>" if flagged else ""
         self.compare.setHtml(
-            f"<p><b>{tr('Question')}</b> {_esc(item.question)}</p>"
+            f"{flagged}<p><b>{tr('Question')}</b> {_esc(item.question)}</p>"
             f"<p><b>{tr('Answer given')}</b> <small>{tr('(public sources, not your material)')}</small><br>"
             f"{_esc(item.answer)}</p>{untraced}<p><b>{tr('Entry compared with the answer')}</b> "
             f"<small>{tr('(green: added · red: dropped)')}</small><br>"

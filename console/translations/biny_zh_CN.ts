@@ -1270,6 +1270,14 @@ This cannot be undone.</source>
         <translation>{n} 个无出处</translation>
     </message>
     <message>
+        <source>{n} addressed to a model</source>
+        <translation>{n} 条针对模型的文字</translation>
+    </message>
+    <message>
+        <source>Left out: page text that addresses a model or the reader</source>
+        <translation>已略去：网页中针对模型或读者的指令文字</translation>
+    </message>
+    <message>
         <source>Would land near: {where}</source>
         <translation>将落在附近：{where}</translation>
     </message>

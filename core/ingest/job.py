@@ -208,9 +208,8 @@ def _document_row(path: Path, space: SpaceRow, parsed: ParsedDocument, digest: s
 
 
 def _known(path: Path, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog,
-           writer: StoreWriter) -> tuple[str | None, FileOutcome | None]:
+           writer: StoreWriter, name: str) -> tuple[str | None, FileOutcome | None]:
     """(stored content hash, None) for a new file; (None, outcome) if unreadable or already stored."""
-    name = str(path)
     # Encrypted spaces store a keyed hash of the path (for revisions), never the path.
     stored = crypto.stored_path(name)
     try:
@@ -257,9 +256,12 @@ def ingest_file(
     chunks: ChunkStore | None = None,
     reader: VisualReader | None = None,
     prepared: Callable[[], ParsedDocument | BinyError] | None = None,
+    source: str | None = None,
 ) -> FileOutcome:
-    name = str(path)
-    digest, known = _known(path, space, crypto, catalog, writer)
+    # ``source``: what the document is recorded as instead of the file's path — an approved web entry is written
+    # to a temporary file, but its source is the page it came from (issue 49); the same source is a revision.
+    name = source or str(path)
+    digest, known = _known(path, space, crypto, catalog, writer, name)
     if known is not None or digest is None:
         return known or FileOutcome(name, "failed", "unreadable")
     stored = crypto.stored_path(name)
@@ -280,6 +282,7 @@ def ingest_file(
     reuse = Reuse({}, []) if notes is not None or chunks is None else reusable_vectors(
         stored, space, crypto, catalog, chunks, emb.model_id, settings.chunking.contextual_header)
     doc = _document_row(path, space, parsed, digest, catalog.next_revision(space.space_id, stored))
+    doc.path = name
     t0 = time.perf_counter()
     chunked = chunk_document(parsed.title, parsed.blocks, settings, emb, doc.doc_id, notes, reuse.chunks)
     timings["chunk"] = time.perf_counter() - t0

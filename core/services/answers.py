@@ -27,14 +27,6 @@ class Answers:
         self.retriever = retriever
         self.web: WebFallback | None = None  # the public-web fallback (services/web.py), set by the Engine
 
-    def _sentence_distances(self, question: str, sentences: list[str]) -> list[float]:
-        """Cosine distance of each sentence to the question, by the space's embedder (answer/extractive.py)."""
-        query = self.models.embed_queries([question])[0]
-        unique = list(dict.fromkeys(sentences))  # a sentence with nothing before it is asked for twice
-        vectors = self.models.embedder.embed_passages(unique)
-        distance = dict(zip(unique, (float(d) for d in 1.0 - vectors @ query), strict=True))
-        return [distance[s] for s in sentences]
-
     def answer(self, space: str, question: str, *, history: list[str] | None = None, k: int | None = None,
                max_distance: float | None = None, params: RetrievalParams | None = None,
                on_text: Callable[[str], None] | None = None) -> AskResult:
@@ -55,7 +47,7 @@ class Answers:
         answer = compose(result.question, result.chunks, self.models.llm if result.chunks else None, space=space,
                          documents=documents, history=history,
                          cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens),
-                         on_text=on_text, exact=exact, distances=self._sentence_distances)
+                         on_text=on_text, exact=exact, distances=self.models.sentence_distances)
         result.answer = answer
         if not result.chunks and self.web is not None and self.web.ready(space):
             self.web.answer(space, result, history)  # W1–W5: only when switched on, never otherwise

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -120,8 +120,9 @@ class Documents:
         return entries
 
     def ingest(self, space: str, paths: Iterable[Path | str], *, progress: ProgressCallback = no_progress,
-               cancel: CancelToken | None = None) -> IngestReport:
-        """Ingest files and folders; each file succeeds or fails on its own (SPEC I1)."""
+               cancel: CancelToken | None = None, sources: Mapping[Path, str] | None = None) -> IngestReport:
+        """Ingest files and folders; each file succeeds or fails on its own (SPEC I1). ``sources``: a file's
+        recorded source when it is not its path (a web entry's page address)."""
         self.folder.writer.check_writable()  # before any parsing: a team space's reader writes nothing
         cancel = cancel or CancelToken()
         row = self.folder.catalog.space(space)
@@ -165,7 +166,7 @@ class Documents:
                 target = path.resolve() if path.exists() else path
                 job = ingest_rows if path.suffix.lower() in ROW_SUFFIXES else partial(
                     ingest_file, notes=notes, chunks=self.folder.chunks, reader=reader,
-                    prepared=prepared(n, target))
+                    prepared=prepared(n, target), source=(sources or {}).get(path))
                 try:
                     outcome = job(target, row, crypto=crypto, settings=settings,
                                   embedder=lambda: self.models.embedder, catalog=self.folder.catalog,

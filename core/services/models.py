@@ -64,6 +64,14 @@ class Models:
                     self._queries.popitem(last=False)
         return np.stack([known[k] for k in keys]) if keys else np.zeros((0, emb.dim), dtype=np.float32)
 
+    def sentence_distances(self, question: str, sentences: list[str]) -> list[float]:
+        """Cosine distance of each sentence to the question, by the space's embedder (answer/extractive.py)."""
+        query = self.embed_queries([question])[0]
+        unique = list(dict.fromkeys(sentences))  # a sentence with nothing before it is asked for twice
+        vectors = self.embedder.embed_passages(unique)
+        distance = dict(zip(unique, (float(d) for d in 1.0 - vectors @ query), strict=True))
+        return [distance[s] for s in sentences]
+
     def forget_queries(self) -> None:
         """Drop the cached question vectors (benchmarks that time questions asked before, cold)."""
         with self._queries_lock:

@@ -36,7 +36,7 @@ from biny.core.services.retrieval import Retriever
 from biny.core.store.catalog import now
 from biny.core.store.review import ReviewRow
 from biny.core.text.terms import query_terms, terms_of
-from biny.core.web import fingerprint, pii
+from biny.core.web import fingerprint, injection, pii
 from biny.core.web.entry import Entry, ReadPage, propose_entry
 from biny.core.web.fetch import Page, fetch
 from biny.core.web.search import SearchFailed, SearchProvider, SearxngSearch
@@ -93,6 +93,8 @@ class ReviewItem:
     reason: str = ""
     doc_id: str | None = None
     edited: str = ""  # the operator's edited entry, when there was one
+    # Sentences of the read pages that addressed a model or the reader: left out of the answer and the entry.
+    flagged: list[dict[str, str]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"review_id": self.review_id, "space": self.space, "status": self.status,
@@ -100,18 +102,23 @@ class ReviewItem:
                 "sources": [s.to_dict() for s in self.sources], "snapshot": self.snapshot,
                 "untraced_numbers": self.untraced_numbers, "entry": self.entry.to_dict(),
                 "entry_text": self.edited or self.entry.markdown(), "decided_by": self.decided_by,
-                "reason": self.reason, "doc_id": self.doc_id}
+                "reason": self.reason, "doc_id": self.doc_id, "flagged": self.flagged}
 
 
 @dataclass(slots=True)
 class _Turn:
     sources: list[WebSource] = field(default_factory=list)
     pages: list[ReadPage] = field(default_factory=list)
+    flagged: list[injection.Flagged] = field(default_factory=list)
+
+
+def _slug(title: str) -> str:
+    return re.sub(r"[^\w]+", "-", title.casefold()).strip("-")[:60]
 
 
 class WebFallback:
     def __init__(self, folder: DataFolder, models: Models, keys: KeySession, retriever: Retriever,
-                 ingest: Callable[[str, list[Path]], IngestReport],
+                 ingest: Callable[..., IngestReport],
                  set_status: Callable[[str, str, str], None]) -> None:
         self.folder = folder
         self.models = models
@@ -163,20 +170,35 @@ class WebFallback:
             self._use(page, src, turn, crypto, rejected)
         return turn
 
+    @staticmethod
+    def _question_key(question: str, crypto: SpaceCrypto) -> str:
+        masked, _ = pii.mask(question)  # the queue keeps the masked question: a rejection is keyed the same way
+        return crypto.stored_hash("question:" + " ".join(re.findall(r"\w+", masked.casefold())))
+
+    def _rejected_question(self, question: str, crypto: SpaceCrypto, space_id: str) -> bool:
+        key = self._question_key(question, crypto)
+        return any(r.url_key == key for r in self.folder.review.rejections(space_id))
+
     def _use(self, page: Page, src: WebSource, turn: _Turn, crypto: SpaceCrypto, rejected: list[Any]) -> None:
         if not page.read:
             src.error = page.error or "no readable text"
             return
         text, _ = pii.mask(page.text)  # W6: masked before a model or the queue sees it
+        # Text that addresses a model or the reader ("ignore previous instructions…") is no material: left out
+        # of the passages and the entry, listed in the queue (issue 49).
+        text, flagged = injection.strip(text, src.url)
         title, _ = pii.mask(page.title or src.title, names=False)
         src.content_hash, src.simhash = page.content_hash, fingerprint.simhash(text)
         for r in rejected:
+            if not r.content_hash:
+                continue  # a rejected question, not a page
             if r.content_hash == crypto.stored_hash("page:" + page.content_hash) or fingerprint.near(r.simhash,
                                                                                                       src.simhash):
                 src.error = t("a page rejected before in this space (same or nearly the same text)")
                 return
         src.read, src.title = True, title or src.title
         turn.pages.append(ReadPage(src.url, src.title, text))
+        turn.flagged += flagged
 
     def _passages(self, question: str, turn: _Turn) -> list[Hit]:
         """The read pages' paragraphs nearest the question, as numbered passages (never snippets).
@@ -233,6 +255,13 @@ class WebFallback:
         row = self.folder.catalog.space(space)
         crypto = self.keys.crypto(row)
         question = result.question
+        if self._rejected_question(question, crypto, row.space_id):
+            # The operator rejected a web answer to this question here: the topic is not for this space, so the
+            # answer stays "not in your material" instead of reading other pages (issue 49).
+            if result.answer is not None:
+                result.answer.note += t("; a public-web answer to this question was rejected in this space "
+                                        "(undo that rejection to search again)")
+            return
         try:
             turn = self._read(question, crypto, row.space_id)
         except SearchFailed as exc:
@@ -252,15 +281,18 @@ class WebFallback:
             return
         hits = self._passages(question, turn)
         llm = self.folder.settings.llm
+        # Read by meaning too, as the space's own answers are: the sentence that answers leads ("built in 1872"),
+        # not the page's most word-rich one (opening hours) — issue 49.
         answer = compose(question, hits, self.models.llm, space=space, documents=0, history=history,
-                         cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens))
+                         cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens),
+                         distances=self.models.sentence_distances)
         for c in answer.citations:
             c.url = hits[c.n - 1].source
         domains = ", ".join(sorted({s.domain for s in turn.sources if s.read}))
         answer.mode, answer.sources = "web", [s.to_dict() for s in turn.sources]
         answer.note = f"public sources, not your material ({domains}); {answer.note}"
         result.chunks, result.answer = hits, answer
-        entry = propose_entry(question, turn.pages, self.models.llm)
+        entry = propose_entry(question, turn.pages, self.models.llm, self.models.sentence_distances)
         result.review_id = self._enqueue(row.space_id, crypto, question, answer, turn, entry)
         answer.review_id = result.review_id
 
@@ -272,6 +304,7 @@ class WebFallback:
             "question": masked_question, "answer": answer.text, "untraced": answer.untraced_numbers,
             "sources": [{**s.to_dict(), "content_hash": s.content_hash, "simhash": s.simhash} for s in turn.sources],
             "snapshot": {p.url: p.text[:SNAPSHOT_CHARS] for p in turn.pages}, "entry": entry.to_dict(),
+            "flagged": [f.to_dict() for f in turn.flagged],
         }
         sealed = crypto.seal_note(f"review:{review_id}", json.dumps(payload, ensure_ascii=False))
         self.folder.writer.add_review(ReviewRow(review_id, space_id, now(), "pending", sealed))
@@ -287,7 +320,7 @@ class WebFallback:
         reason = crypto.open_note(f"review-reason:{row.review_id}", row.reason) if row.reason else ""
         return ReviewItem(row.review_id, space.name, row.status, row.created_at, p["question"], p["answer"], sources,
                           p["snapshot"], p.get("untraced", []), Entry.from_dict(p["entry"]), row.decided_by, reason,
-                          row.doc_id, p.get("edited", ""))
+                          row.doc_id, p.get("edited", ""), p.get("flagged", []))
 
     def items(self, space: str, statuses: tuple[str, ...] = ("pending",)) -> list[ReviewItem]:
         row = self.folder.catalog.space(space)
@@ -300,20 +333,55 @@ class WebFallback:
                              .format(review_id=review_id))
         return self._open(row)
 
+    @staticmethod
+    def _source(item: ReviewItem) -> str:
+        """What an approved entry is recorded as: the page its first sentence came from (else the first page
+        read), with its title (issue 49: not the temporary file it was written to)."""
+        read = [s.url for s in item.sources if s.read]
+        url = item.entry.sentences[0].url if item.entry.sentences else (read[0] if read else "web")
+        return f"{url}#{_slug(item.entry.title)}" if _slug(item.entry.title) else url
+
+    def _merged(self, item: ReviewItem, body: str) -> tuple[str, str, list[str]]:
+        """(text, source, merged review ids): an earlier approved entry with the same title that shares a
+        sentence with this one — the same page, or a copy of it, answered again — is one document: its
+        sentences this one lacks are added and the new text is stored as its next revision, so an answer no
+        longer cites one sentence from three entries ([1][2][3])."""
+        def paras(text: str) -> list[str]:
+            return [p.strip() for p in text.split("\n---\n")[0].split("\n\n") if p.strip()
+                    and not p.lstrip().startswith("#")]
+
+        def norm(p: str) -> str:
+            return " ".join(p.split()).casefold()
+
+        mine = {norm(p) for p in paras(body)}
+        crypto = self.keys.crypto(self.folder.catalog.space(item.space))
+        for earlier in self.items(item.space, ("approved",)):
+            doc = self.folder.catalog.document(earlier.doc_id or "")
+            theirs = paras(earlier.edited or earlier.entry.markdown())
+            if doc is None or doc.status != "active" or _slug(earlier.entry.title) != _slug(item.entry.title) \
+                    or not mine & {norm(p) for p in theirs}:
+                continue
+            extra = [p for p in theirs if norm(p) not in mine]
+            return "\n\n".join([body.rstrip(), *extra]), crypto.open_meta(doc).path, [earlier.review_id]
+        return body, self._source(item), []
+
     def approve(self, review_id: str, edited: str | None = None) -> ReviewItem:
-        """W6: ingest the entry (or the operator's edit, masked too) as a document with its provenance."""
+        """W6: ingest the entry (or the operator's edit, masked too) as a document with its provenance, recorded
+        under the page it came from; an earlier approved entry from the same page and title is merged into it."""
         item = self._pending(review_id)
         user = self.keys.owner[1]
         read = [s for s in item.sources if s.read]
+        body = pii.mask(edited)[0].rstrip() if edited is not None else item.entry.markdown().rstrip()
+        body, source, merged = self._merged(item, body)
         provenance = "Public source" + ("s" if len(read) > 1 else "") + ": " + "; ".join(
             f"{s.url} (read {s.fetched_at})" for s in read) + \
-            f". Approved by {user} on {datetime.now(UTC):%Y-%m-%d} (review {review_id})."
-        text = pii.mask(edited)[0].rstrip() + f"\n\n---\n{provenance}\n" if edited is not None else \
-            item.entry.markdown(provenance)
+            f". Approved by {user} on {datetime.now(UTC):%Y-%m-%d} (review {review_id}" + \
+            (f"; merged with {', '.join(merged)}" if merged else "") + ")."
+        text = f"{body}\n\n---\n{provenance}\n"
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / f"web-entry-{review_id}.md"
             path.write_text(text, encoding="utf-8")
-            report = self._ingest(item.space, [path])
+            report = self._ingest(item.space, [path], sources={path: source})
         done = next((f for f in report.files if f.doc_id), None)
         if done is None:
             raise BinyError(t("The entry of review {review_id} could not be stored: {reason}")
@@ -330,6 +398,8 @@ class WebFallback:
         crypto = self.keys.crypto(row)
         pages = [(crypto.stored_hash("url:" + fingerprint.normalise_url(s.url)),
                   crypto.stored_hash("page:" + s.content_hash), s.simhash) for s in item.sources if s.read]
+        # The question itself too: asked again, it is not answered from other pages (no text hash, no SimHash).
+        pages.append((self._question_key(item.question, crypto), "", 0))
         self.folder.writer.reject_pages(row.space_id, review_id, pages)
         sealed = crypto.seal_note(f"review-reason:{review_id}", reason) if reason else ""
         self.folder.writer.decide_review(review_id, "rejected", self.keys.owner[1], sealed, None)

@@ -176,7 +176,8 @@ class Router:
         for name, by_value in self.keyed.items():
             surface = re.escape(key(name)).replace(r"\ ", r"[\s_-]*")
             # The value stops at a CJK character: "PEP 647的状态" names 647.
-            rx = rf"(?<![^\W_]){surface}\s*(?:#|no\.?|number)?\s*[:：]?\s*((?:(?![{_CJK}])[^\W_])(?:(?![{_CJK}])[\w./-])*)"
+            value_rx = rf"((?:(?![{_CJK}])[^\W_])(?:(?![{_CJK}])[\w./-])*)"
+            rx = rf"(?<![^\W_]){surface}\s*(?:#|no\.?|number)?\s*[:：]?\s*{value_rx}"
             for m in re.finditer(rx, qf):
                 value = m.group(1).rstrip(".")
                 ids = by_value.get(key(value))

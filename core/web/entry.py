@@ -65,8 +65,8 @@ class ReadPage:
     text: str  # masked main text
 
 
-def _extractive(question: str, pages: list[ReadPage]) -> Entry:
-    chosen = [c for c in extractive.choose(question, [p.text for p in pages], MAX_SENTENCES + 2)
+def _extractive(question: str, pages: list[ReadPage], distances: extractive.Distances | None = None) -> Entry:
+    chosen = [c for c in extractive.choose(question, [p.text for p in pages], MAX_SENTENCES + 2, distances)
               if not c.text.lstrip().startswith("|")][:MAX_SENTENCES]  # a table row is layout, not a sentence
     sentences = [EntrySentence(c.text, c.text, pages[c.passage - 1].url) for c in chosen
                  if c.text in pages[c.passage - 1].text]
@@ -109,15 +109,17 @@ def _from_model(model: ChatModel, question: str, pages: list[ReadPage]) -> Entry
                                         .format(name=model.name, count=len(kept)))
 
 
-def propose_entry(question: str, pages: list[ReadPage], model: ChatModel | None) -> Entry:
-    """The entry to review: from the read pages (masked), never from the chat answer."""
+def propose_entry(question: str, pages: list[ReadPage], model: ChatModel | None,
+                  distances: extractive.Distances | None = None) -> Entry:
+    """The entry to review: from the read pages (masked), never from the chat answer; the sentence that answers
+    first (``distances``: the embedder's, as for the space's own answers)."""
     if not pages:
         return Entry("", [], "extractive", t("no page was read"))
     if model is not None:
         entry = _from_model(model, question, pages)
         if entry is not None:
             return entry
-        fallback = _extractive(question, pages)
+        fallback = _extractive(question, pages, distances)
         fallback.note = t("the model's entry failed its checks; the pages' own sentences instead")
         return fallback
-    return _extractive(question, pages)
+    return _extractive(question, pages, distances)
