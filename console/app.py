@@ -30,7 +30,7 @@ from biny.console.screens.analysis import AnalysisScreen
 from biny.console.screens.inspector import InspectorScreen
 from biny.console.screens.library import LibraryScreen
 from biny.console.screens.memory import MemoryScreen
-from biny.console.screens.review import ReviewScreen
+from biny.console.screens.review import QUEUE_KEYS, ReviewScreen
 from biny.console.screens.settings import SettingsScreen
 from biny.console.screens.structured import StructuredScreen
 from biny.core import BinyError, Engine
@@ -99,6 +99,9 @@ class MainWindow(QMainWindow):
         self.library.space_selected.connect(self.on_space)
         self.analysis.open_chunk.connect(self._open_chunk)
         self.library.model.connect("changed", self.show_space_state)
+        # A write on any screen (an approval, an ingest, an archive, a build) is read again by the others.
+        for model in (self.library.model, self.review.model, self.structured.model):
+            model.connect("written", lambda source=model: self._written(source))
         self.settings_screen.reembedded.connect(lambda name: self.library.refresh_spaces(select=name))
 
         self.actions_by_menu = menus.build(self)
@@ -140,6 +143,16 @@ class MainWindow(QMainWindow):
         if self.screens[index][1] is self.review and not self.review.busy:
             self.review.model.refresh()  # web answers may have arrived from the Inspector
             self.review.queue.setFocus()
+
+    def _written(self, source: object) -> None:
+        """Another screen wrote: the Library (and with it the status bar's counts), the queue and the index
+        screen read again — each only when it is not busy with work of its own."""
+        if source is not self.library.model:
+            self.library.refresh_spaces(select=self.library.model.current)
+        if source is not self.review.model and not self.review.busy:
+            self.review.model.refresh()
+        if source is not self.structured.model and not self.structured.busy:
+            self.structured.model.refresh()
 
     def _open_chunk(self, space: str, doc_id: str, chunk_id: str, note: str) -> None:
         self.show_screen(1)
@@ -198,7 +211,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(tr("The interface language changes when the console next starts."), 8000)
 
     def show_shortcuts(self) -> None:
-        self.shortcuts_dialog = menus.ShortcutsDialog(self.actions_by_menu, self)
+        self.shortcuts_dialog = menus.ShortcutsDialog(self.actions_by_menu, self, QUEUE_KEYS)
         self.shortcuts_dialog.open()
 
     def on_space(self, name: str) -> None:

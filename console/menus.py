@@ -78,11 +78,13 @@ def build(window: MainWindow) -> list[QAction]:
 class ShortcutsDialog(QDialog):
     """Help → Keyboard shortcuts: every action with its key, from the menus themselves."""
 
-    def __init__(self, actions: list[QAction], parent: MainWindow | None = None) -> None:
+    def __init__(self, actions: list[QAction], parent: MainWindow | None = None,
+                 keys: list[tuple[str, str]] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr("Keyboard shortcuts"))
         rows = [(a.text().replace("&", ""), a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
                 for a in actions if not a.shortcut().isEmpty()]
+        rows += [(tr(label), key) for label, key in keys or []]  # keys a screen handles itself (the queue's)
         self.table = QTableWidget(len(rows), 2)
         self.table.setHorizontalHeaderLabels([tr("Action"), tr("Shortcut")])
         self.table.verticalHeader().setVisible(False)

@@ -94,14 +94,19 @@ class LibraryModel(Fetching):
         if self.current and self.current != previous:
             self.emit("space_selected", self.current)
 
-    def _then_refresh(self, action: Callable[[], object], select: str | None = None) -> None:
+    def _then_refresh(self, action: Callable[[], object], select: str | None = None, *, writes: bool = False) -> None:
         engine = self.engine
 
         def work(_: Callable[[Progress], None], __: CancelToken) -> LibrarySnapshot:
             action()
             return _snapshot(engine, select or self.current)
 
-        self.fetch(work, self._apply)
+        def apply(snap: LibrarySnapshot) -> None:
+            self._apply(snap)
+            if writes:
+                self.emit("written")  # the other screens read again (issue 49)
+
+        self.fetch(work, apply)
 
     def refresh(self, select: str | None = None) -> None:
         self._then_refresh(lambda: None, select)
@@ -134,7 +139,7 @@ class LibraryModel(Fetching):
         if name:
             engine = self.engine
             target: str | list[str] = self.state.tables.get(doc_id, doc_id)  # a table: all its rows at once
-            self._then_refresh(lambda: engine.set_document_status(name, target, status), select=name)
+            self._then_refresh(lambda: engine.set_document_status(name, target, status), select=name, writes=True)
 
     def ingest(self, paths: list[Path]) -> bool:
         """Start an ingest of files and folders (folders are walked in the background)."""
@@ -161,7 +166,7 @@ class LibraryModel(Fetching):
 
         def finished() -> None:
             self.ingest_op = None
-            self.refresh(select=name)
+            self._then_refresh(lambda: None, select=name, writes=True)
 
         self.ingest_op = self._run(work, on_success=done, on_failure=failed, on_progress=on_progress,
                                    on_finished=finished)

@@ -138,5 +138,6 @@ class ReviewModel(Fetching):
             elif then_refresh or self.working == 0:
                 self.refresh()
             self.emit("changed")
+            self.emit("written")  # an approval adds a document: the other screens read again
 
         self._run(work, on_failure=lambda e, d: self.emit("error", str(e), d), on_finished=finished)

@@ -75,6 +75,7 @@ class IndexModel(Fetching):
         def finished(snap: IndexSnapshot) -> None:
             self.building = False
             self._apply(snap)
+            self.emit("written")
 
         def failed(exc: BaseException, detail: str) -> None:
             self.building = False

@@ -42,6 +42,12 @@ STATUS_NAMES = {"pending": QT_TR_NOOP("pending"), "approved": QT_TR_NOOP("approv
 KEYS = {Qt.Key.Key_A: "approve", Qt.Key.Key_X: "reject", Qt.Key.Key_E: "edit", Qt.Key.Key_Space: "skip",
         Qt.Key.Key_Backspace: "undo", Qt.Key.Key_J: "next", Qt.Key.Key_K: "previous",
         Qt.Key.Key_Down: "next", Qt.Key.Key_Up: "previous"}
+# The queue's own keys, for Help → Keyboard shortcuts (they act in the queue list, not through a menu).
+QUEUE_KEYS = [(QT_TR_NOOP("Review queue: approve"), "A"), (QT_TR_NOOP("Review queue: reject"), "X"),
+              (QT_TR_NOOP("Review queue: edit the entry (Esc returns)"), "E"),
+              (QT_TR_NOOP("Review queue: skip"), "Space"), (QT_TR_NOOP("Review queue: undo the last decision"),
+                                                            "Backspace"),
+              (QT_TR_NOOP("Review queue: next"), "J / ↓"), (QT_TR_NOOP("Review queue: previous"), "K / ↑")]
 
 
 # Texts translated inside f-strings, where pyside6-lupdate does not look: marked here for extraction

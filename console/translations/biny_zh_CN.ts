@@ -1170,6 +1170,34 @@ This cannot be undone.</source>
         <translation>已拒绝</translation>
     </message>
     <message>
+        <source>Review queue: approve</source>
+        <translation>审核队列：批准</translation>
+    </message>
+    <message>
+        <source>Review queue: reject</source>
+        <translation>审核队列：拒绝</translation>
+    </message>
+    <message>
+        <source>Review queue: edit the entry (Esc returns)</source>
+        <translation>审核队列：编辑条目（Esc 返回）</translation>
+    </message>
+    <message>
+        <source>Review queue: skip</source>
+        <translation>审核队列：跳过</translation>
+    </message>
+    <message>
+        <source>Review queue: undo the last decision</source>
+        <translation>审核队列：撤销上一个决定</translation>
+    </message>
+    <message>
+        <source>Review queue: next</source>
+        <translation>审核队列：下一条</translation>
+    </message>
+    <message>
+        <source>Review queue: previous</source>
+        <translation>审核队列：上一条</translation>
+    </message>
+    <message>
         <source>Numbers not traced to a source:</source>
         <translation>无法追溯到来源的数字：</translation>
     </message>

@@ -378,18 +378,25 @@ class WebFallback:
             f". Approved by {user} on {datetime.now(UTC):%Y-%m-%d} (review {review_id}" + \
             (f"; merged with {', '.join(merged)}" if merged else "") + ")."
         text = f"{body}\n\n---\n{provenance}\n"
+        doc_id = self._store(item.space, review_id, text, source)
+        # What was stored, and which approval it absorbed: an undo puts that one's own entry back.
+        payload = self._payload(review_id, edited=text if edited is not None else "", stored=text, source=source,
+                                merged=merged)
+        self.folder.writer.decide_review(review_id, "approved", user, "", doc_id, payload)
+        return self.item(review_id)
+
+    def _store(self, space: str, review_id: str, text: str, source: str) -> str:
+        """Ingest an entry's text as the document of ``source`` (a revision when it exists); its doc id."""
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / f"web-entry-{review_id}.md"
             path.write_text(text, encoding="utf-8")
-            report = self._ingest(item.space, [path], sources={path: source})
+            report = self._ingest(space, [path], sources={path: source})
         done = next((f for f in report.files if f.doc_id), None)
-        if done is None:
+        if done is None or done.doc_id is None:
             raise BinyError(t("The entry of review {review_id} could not be stored: {reason}")
                              .format(review_id=review_id,
                                      reason=report.files[0].message if report.files else t("nothing ingested")))
-        payload = self._payload(review_id, edited=text if edited is not None else "")
-        self.folder.writer.decide_review(review_id, "approved", user, "", done.doc_id, payload)
-        return self.item(review_id)
+        return done.doc_id
 
     def reject(self, review_id: str, reason: str = "") -> ReviewItem:
         """W7: fingerprint every read page (URL, text hash, SimHash) so it is not proposed again here."""
@@ -410,10 +417,28 @@ class WebFallback:
         item = self.item(review_id)
         if item.status == "approved" and item.doc_id:
             self._set_status(item.space, item.doc_id, "deleted")
+            self._restore_merged(review_id)
         elif item.status == "rejected":
             self.folder.writer.forget_rejection(review_id)
         self.folder.writer.decide_review(review_id, "pending", "", "", None)
         return self.item(review_id)
+
+    def _restore_merged(self, review_id: str) -> None:
+        """An undone approval that had absorbed earlier ones: each of those gets its own entry back."""
+        row = self.folder.review.item(review_id)
+        assert row is not None
+        crypto = self.keys.crypto(self.folder.catalog.space_by_id(row.space_id))
+        payload = json.loads(crypto.open_note(f"review:{review_id}", row.payload))
+        for rid in payload.get("merged", []):
+            earlier = self.folder.review.item(rid)
+            if earlier is None or earlier.status != "approved":
+                continue
+            theirs = json.loads(crypto.open_note(f"review:{rid}", earlier.payload))
+            if not theirs.get("stored"):
+                continue
+            space = self.folder.catalog.space_by_id(row.space_id).name
+            doc_id = self._store(space, rid, theirs["stored"], theirs.get("source", ""))
+            self.folder.writer.decide_review(rid, "approved", earlier.decided_by or "", "", doc_id, earlier.payload)
 
     def _pending(self, review_id: str) -> ReviewItem:
         item = self.item(review_id)

@@ -14,6 +14,7 @@ from biny.console import ops
 from biny.console.app import MainWindow
 from biny.console.ops import wait_all
 from biny.console.screens.inspector import NO_PASSAGE, STAGE_ROLE
+from biny.console.screens.review import QUEUE_KEYS
 from biny.core.engine import Engine
 from tests.conftest import corpus
 
@@ -469,7 +470,11 @@ def test_every_menu_action_and_shortcut_works(qtbot, window: MainWindow,  # type
     assert window.rail.currentRow() == last
     assert opened.count("files") == 1 and opened.count("folder") == 1
     assert "NewSpaceDialog" in opened  # asked in the background, then shown
-    assert window.shortcuts_dialog is not None and window.shortcuts_dialog.table.rowCount() == len(actions)
+    # Every menu action with a key, and the review queue's own keys (A approve, X reject, …).
+    assert window.shortcuts_dialog is not None
+    assert window.shortcuts_dialog.table.rowCount() == len(actions) + len(QUEUE_KEYS)
+    labels = [window.shortcuts_dialog.table.item(r, 0).text() for r in range(window.shortcuts_dialog.table.rowCount())]
+    assert "Review queue: approve" in labels
     window.shortcuts_dialog.close()
 
     # The same through the keyboard (a screen switch and the shortcuts dialog).

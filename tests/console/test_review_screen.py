@@ -54,6 +54,9 @@ def test_operator_reviews_by_keyboard(qtbot, window: MainWindow, web: str,  # no
     assert screen.shown_id == ids[2]
     _settle(qtbot)
     assert engine.web.item(ids[0]).status == "approved" and engine.web.item(ids[1]).status == "rejected"
+    # The approval wrote a document: the Library and the status bar read it without being asked (issue 49).
+    qtbot.waitUntil(lambda: "2 docs" in window.space_label.text(), timeout=60_000)
+    assert window.library.model.state.current is not None and window.library.model.state.current.documents == 2
     QTest.keyClick(queue, Qt.Key.Key_Backspace)  # undo the rejection
     _settle(qtbot)
     assert engine.web.item(ids[1]).status == "pending" and queue.count() == 3

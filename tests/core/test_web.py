@@ -329,3 +329,10 @@ def test_an_operator_gets_the_answering_sentence_first_no_planted_order_and_one_
     assert [d.doc_id for d in active] == [again.doc_id] and active[0].path == doc.path  # a revision of the first
     text = "".join(c.text for c in eng.document_chunks("harbour", again.doc_id))
     assert text.count("built in 1872") == 1 and "1931" in text and f"merged with {first.review_id}" in text
+    # Undoing the merging approval gives the first approval its own entry back, under the same source.
+    eng.web.undo(second.review_id)
+    active = [d for d in eng.documents("harbour", include_archived=False) if d.path.startswith(f"{web}/lighthouse")]
+    restored = eng.web.item(first.review_id)
+    assert [d.doc_id for d in active] == [restored.doc_id] and restored.status == "approved"
+    text = "".join(c.text for c in eng.document_chunks("harbour", restored.doc_id))
+    assert "built in 1872" in text and "1931" not in text
