@@ -16,7 +16,7 @@ from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from matplotlib.path import Path as MplPath
 from matplotlib.widgets import LassoSelector
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QListWidgetItem,
     QPushButton,
     QSplitter,
     QTableWidget,
@@ -34,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from biny.console.i18n import QT_TR_NOOP, date, tr
+from biny.console.i18n import QT_TR_NOOP, date, number, tr
 from biny.console.ops import run_op
 from biny.core import (
     CancelToken,
@@ -127,8 +128,10 @@ class AnalysisScreen(QWidget):
         self.metrics.setHorizontalHeaderLabels([tr(METRIC_NAMES[m]) for m in METRICS])
         self.runs = QListWidget()
         self.runs.setObjectName("runs")
-        self.compare_btn = QPushButton(tr("Compare the last run with the selected one"))
+        self.compare_btn = QPushButton(tr("Compare the run shown with the newest run"))
         self.compare_btn.clicked.connect(self.compare)
+        self.compare_btn.setEnabled(False)  # until a run is shown and another selected (issue 49)
+        self.runs.currentRowChanged.connect(lambda _row: self._run_selected())
         self.comparison = QLabel("")
         self.comparison.setWordWrap(True)
         ev = QWidget()
@@ -273,7 +276,9 @@ class AnalysisScreen(QWidget):
             share=f"{p.closer_than:.0%}")
         heading = f" › {p.heading}" if p.heading else ""
         status = tr(POINT_STATUS[p.status]) if p.status in POINT_STATUS else p.status
-        return f"{p.document}{heading} — " + tr("distance {d}").format(d=f"{p.distance:.3f}") + f"{closer} ({status})"
+        why = f" — {p.reason}" if p.reason else ""  # kept by which rule, or dropped by which stage and why
+        return (f"{p.document}{heading} — " + tr("distance {d}").format(d=f"{p.distance:.3f}")
+                + f"{closer} ({status}){why}")
 
     def _hovered(self, event: Any) -> None:
         p = self.point_at(event.x, event.y) if event.x is not None else None
@@ -351,25 +356,60 @@ class AnalysisScreen(QWidget):
         self.eval_canvas.draw_idle()
         self.status.setText(tr("Run {id}: {n} questions in {seconds} s.").format(id=run.run_id, n=len(run.results),
                                                                                  seconds=f"{run.seconds:.1f}"))
+        self._update_compare()
 
     def _load_runs(self) -> None:
         engine, space = self.engine, self.space
         self._op(lambda _p, _c: engine.analysis.runs(space), self._show_runs)
 
     def _show_runs(self, runs: list[dict[str, Any]]) -> None:
+        self.runs.blockSignals(True)
         self.runs.clear()
         for r in runs:
             full = r["metrics"].get("full", {})
-            self.runs.addItem(f"{r['run_id']} · {r['name']} · {date(r['created_at'], with_time=True)} · "
-                              + tr("hit rate {hit} · zero chunks {zero}").format(hit=full.get("hit_rate"),
-                                                                                 zero=full.get("zero_chunk_rate")))
+
+            def shown(v: Any) -> str:
+                return "—" if v is None else number(float(v), 3)
+
+            item = QListWidgetItem(f"{r['run_id']} · {r['name']} · {date(r['created_at'], with_time=True)} · "
+                                   + tr("hit rate {hit} · zero chunks {zero}").format(
+                                       hit=shown(full.get("hit_rate")), zero=shown(full.get("zero_chunk_rate"))))
+            item.setData(Qt.ItemDataRole.UserRole, r["run_id"])
+            self.runs.addItem(item)
+        self.runs.blockSignals(False)
+        self._update_compare()
+
+    def _selected_run(self) -> str | None:
+        item = self.runs.currentItem()
+        return None if item is None else str(item.data(Qt.ItemDataRole.UserRole))
+
+    def _newest_run(self) -> str | None:
+        item = self.runs.item(0)  # the list is newest first
+        return None if item is None else str(item.data(Qt.ItemDataRole.UserRole))
+
+    def _update_compare(self) -> None:
+        newest = self._newest_run()
+        ready = self.run is not None and newest is not None and newest != self.run.run_id
+        self.compare_btn.setEnabled(ready)
+        self.compare_btn.setToolTip("" if ready else tr("Click an earlier run to show it; then compare it with the "
+                                                        "newest run."))
+
+    def _run_selected(self) -> None:
+        """An earlier run clicked: its metrics and figure are shown (issue 49: clicking showed nothing)."""
+        run_id = self._selected_run()
+        if run_id is not None and (self.run is None or self.run.run_id != run_id):
+            engine = self.engine
+            self._op(lambda _p, _c: engine.analysis.run(run_id), self.show_run)
+        self._update_compare()
 
     def compare(self) -> None:
-        item = self.runs.currentItem()
-        if item is None or self.run is None:
+        """From the run shown (an earlier one) to the newest: which questions got better or worse."""
+        newest = self._newest_run()
+        if newest is None or self.run is None or newest == self.run.run_id:
+            self._update_compare()
             return
-        other = item.text().split(" · ")[0]
-        engine, last = self.engine, self.run.run_id
+        other = self.run.run_id
+        engine, last = self.engine, newest
 
         def done(diff: dict[str, list[str]]) -> None:
             worse = "; ".join(diff["worse"][:10])

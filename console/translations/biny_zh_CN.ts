@@ -260,8 +260,8 @@
         <translation>运行</translation>
     </message>
     <message>
-        <source>Compare the last run with the selected one</source>
-        <translation>将最近一次运行与所选运行比较</translation>
+        <source>Compare the run shown with the newest run</source>
+        <translation>将显示的运行与最新一次运行比较</translation>
     </message>
     <message>
         <source>Earlier runs of this space</source>
@@ -350,6 +350,10 @@
     <message>
         <source>hit rate {hit} · zero chunks {zero}</source>
         <translation>命中率 {hit} · 零片段 {zero}</translation>
+    </message>
+    <message>
+        <source>Click an earlier run to show it; then compare it with the newest run.</source>
+        <translation>点击较早的一次运行以显示它，然后与最新一次运行比较。</translation>
     </message>
     <message>
         <source>From {old} to {new}: {better} better, {worse} worse.</source>

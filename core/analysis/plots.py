@@ -6,6 +6,8 @@ written as PNG or SVG. CJK labels render with the CJK font fontconfig names (ana
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +58,31 @@ def _fonts() -> None:
         rcParams["font.family"] = ["DejaVu Sans", cjk]
 
 
+def _figure(fig: Figure | None, size: tuple[float, float]) -> Figure:
+    """A cleared figure laid out by matplotlib's constrained layout: titles, outside legends and tick labels are
+    given room inside the canvas — the console's view and every export (issue 49: "29 chunks" for 329)."""
+    fig = fig or Figure(figsize=size)
+    fig.clear()
+    fig.set_layout_engine("constrained")
+    return fig
+
+
+def _wrap(text: str, width: int) -> str:
+    """Each line of ``text`` wrapped at ``width`` columns (a CJK character is two), at spaces where there are."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        current, used = "", 0
+        for token in re.findall(r"[\u3000-\u9fff\uff00-\uffef]|\S+\s*|\s+", line):
+            cost = 2 if len(token) == 1 and ord(token) >= 0x3000 else len(token.rstrip())
+            if used + cost > width and current.strip():
+                out.append(current.rstrip())
+                current, used = "", 0
+            current += token
+            used += len(token) if cost != 2 else 2
+        out.append(current.rstrip())
+    return "\n".join(out)
+
+
 def _theme(fig: Figure, dark: bool) -> tuple[str, str]:
     fg, bg = ("#e9ecef", "#1e1e1e") if dark else ("#212529", "#ffffff")
     fig.set_facecolor(bg)
@@ -80,8 +107,7 @@ def _legend(ax: Any, fg: str, **kw: Any) -> None:
 
 def star_map_figure(sm: StarMap, *, dark: bool = False, fig: Figure | None = None) -> Figure:
     _fonts()
-    fig = fig or Figure(figsize=(7, 6.5))
-    fig.clear()
+    fig = _figure(fig, (7.5, 6.5))
     fg, bg = _theme(fig, dark)
     ax = fig.add_subplot(projection="polar")
     _style_axes(ax, fg, bg)
@@ -110,18 +136,22 @@ def star_map_figure(sm: StarMap, *, dark: bool = False, fig: Figure | None = Non
     top = max([p.radius for p in sm.points] + [r.radius for r in sm.rings] + [0.1])
     ax.set_ylim(0, top * 1.05)
     ax.set_xticklabels([])
-    ax.set_title(sm.question[:60] + "\n" + t("radius = true cosine distance · angles keep {share:.0%} of 5-nearest "
-                                             "neighbours").format(share=sm.preservation), fontsize=9, color=fg)
-    _legend(ax, fg, loc="upper left", bbox_to_anchor=(1.02, 1.0))
-    fig.subplots_adjust(left=0.05, right=0.68)
+    # The radius labels go where the fewest points lie, not across them (issue 49).
+    angles = np.asarray([p.angle for p in sm.points], dtype=np.float64)
+    crowd = [int((np.abs((angles - a + np.pi) % (2 * np.pi) - np.pi) < np.deg2rad(12)).sum())
+             for a in np.deg2rad(np.arange(0, 360, 15))]
+    ax.set_rlabel_position(15 * int(np.argmin(crowd)))
+    ax.set_title(_wrap(sm.question[:160], 60) + "\n" + _wrap(t(
+        "radius = true cosine distance · angles keep {share:.0%} of 5-nearest neighbours").format(
+        share=sm.preservation), 60), fontsize=9, color=fg)
+    _legend(ax, fg, loc="upper left", bbox_to_anchor=(1.05, 1.0))
     return fig
 
 
 def histogram_figure(distances: np.ndarray, reference: Any, cut: float | None, title: str, *,
                      dark: bool = False, fig: Figure | None = None, label: str | None = None) -> Figure:
     _fonts()
-    fig = fig or Figure(figsize=(7, 4))
-    fig.clear()
+    fig = _figure(fig, (7, 4))
     fg, bg = _theme(fig, dark)
     ax = fig.add_subplot()
     _style_axes(ax, fg, bg)
@@ -139,17 +169,15 @@ def histogram_figure(distances: np.ndarray, reference: Any, cut: float | None, t
         ax.axvline(cut, color="#009E73", lw=1.5, label=t("cut {cut:.3f}").format(cut=cut))
     ax.set_xlabel(t("cosine distance"))
     ax.set_ylabel(t("density"))
-    ax.set_title(title[:80], fontsize=9)
+    ax.set_title(_wrap(title[:200], 80), fontsize=9)
     _legend(ax, fg)
-    fig.tight_layout()
     return fig
 
 
 def collection_figure(coords: np.ndarray, groups: list[str], question: np.ndarray | None, title: str,
                       legend_note: str, *, dark: bool = False, fig: Figure | None = None) -> Figure:
     _fonts()
-    fig = fig or Figure(figsize=(7, 6))
-    fig.clear()
+    fig = _figure(fig, (7.5, 6))
     fg, bg = _theme(fig, dark)
     ax = fig.add_subplot()
     _style_axes(ax, fg, bg)
@@ -162,9 +190,8 @@ def collection_figure(coords: np.ndarray, groups: list[str], question: np.ndarra
         ax.scatter([question[0]], [question[1]], marker="P", s=160, color=fg, label=t("the question"), zorder=4)
     ax.set_xticks([])
     ax.set_yticks([])
-    ax.set_title(f"{title}\n{legend_note}", fontsize=9)
+    ax.set_title(_wrap(f"{title}\n{legend_note}", 60), fontsize=9)
     _legend(ax, fg, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.subplots_adjust(left=0.03, right=0.70)
     return fig
 
 

@@ -33,6 +33,7 @@ class StarPoint:
     closer_than: float | None = None  # share of unrelated questions farther from their nearest passage
     heading: str = ""
     cut: float | None = None
+    reason: str = ""  # why it was kept or dropped, as the retrieval trace says (issue 49: every point's hover)
 
 
 @dataclass(slots=True)
@@ -69,7 +70,7 @@ def build(question: str, query: npt.NDArray[np.floating], vectors: npt.NDArray[n
     for m, d, a in zip(meta, distances, angles, strict=True):
         share = None if reference is None else reference.share_above(float(d))
         points.append(StarPoint(m["chunk_id"], m["doc_id"], m["document"], float(d), float(d), float(a),
-                                m["status"], share, m.get("heading", ""), m.get("cut")))
+                                m["status"], share, m.get("heading", ""), m.get("cut"), m.get("reason", "")))
     rings = []
     if reference is not None:
         # The stored percentiles themselves, so a script can check the rings against the reference.

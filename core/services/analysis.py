@@ -19,6 +19,7 @@ from biny.core.analysis.starmap import Ring, StarMap, build
 from biny.core.errors import BinyError
 from biny.core.i18n import t
 from biny.core.progress import Progress, ProgressCallback, no_progress
+from biny.core.results import Hit
 from biny.core.retrieve.baseline import Distribution
 from biny.core.services.documents import Documents
 from biny.core.services.folder import DataFolder
@@ -98,13 +99,19 @@ class Analysis:
         nearest_stage = result.trace.stage("nearest")
         nearest = set(nearest_stage.kept) if nearest_stage else set()
         titles = {d.doc_id: d.title for d in self.documents.rows(space)}
+        # Why each candidate left: the first stage that dropped it and the reason it gave.
+        why = {}
+        for stage in result.trace.stages:
+            for d in stage.dropped:
+                why.setdefault(d.chunk_id, f"{stage.name}: {d.reason}")
         meta = []
         for cid in ids:
             hit = final.get(cid)
             status = "dropped" if hit is None else "pinned" if hit.pinned else "nearest" if cid in nearest else "kept"
             doc_id = vm.doc_ids[at[cid]]
             meta.append({"chunk_id": cid, "doc_id": doc_id, "document": titles.get(doc_id, doc_id), "status": status,
-                         "heading": " › ".join(hit.heading_path) if hit else "", "cut": hit.cut if hit else None})
+                         "heading": " › ".join(hit.heading_path) if hit else "", "cut": hit.cut if hit else None,
+                         "reason": _reason(status, hit, why.get(cid))})
         qvec = self.models.embed_queries([result.trace.retrieval_query])[0]
         group, reference = self.retriever.baselines(space).reference_for(question)
         sm = build(question, qvec, vm.matrix[[at[c] for c in ids]], meta, reference, group)
@@ -222,3 +229,18 @@ class Analysis:
     def compare(self, first: str, second: str) -> dict[str, list[str]]:
         a, b = self.run(first), self.run(second)
         return ev.compare({"results": a.results}, {"results": b.results})
+
+
+def _reason(status: str, hit: Hit | None, dropped: str | None) -> str:
+    """Why a star-map point was kept or dropped, in words (the trace's own reason for a dropped one)."""
+    if status == "dropped":
+        return dropped or t("not among the passages returned (beyond the number asked for)")
+    assert hit is not None
+    if status == "pinned":
+        return t("kept: it holds the identifier the question names")
+    rule = t("kept: the nearest passage that passed the cut (always in the context)") if status == "nearest" \
+        else t("kept")
+    if hit.cut is not None:
+        return rule + "; " + t("distance {distance:.3f}, its cut {cut:.3f}").format(distance=hit.distance,
+                                                                                   cut=hit.cut)
+    return rule

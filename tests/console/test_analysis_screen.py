@@ -34,6 +34,10 @@ def test_analyst_maps_hovers_opens_exports_and_evaluates(qtbot, window: MainWind
     x, y = ax.transData.transform((target.angle, target.radius))
     screen._hovered(SimpleNamespace(x=x, y=y))
     assert target.document in screen.hover.text() and "closer than" in screen.hover.text()
+    assert target.reason and target.reason in screen.hover.text()  # why it was kept (issue 49)
+    dropped = next((p for p in sm.points if p.status == "dropped"), None)
+    if dropped is not None:
+        assert dropped.reason and dropped.reason in screen.describe(dropped)
     window.grab().save(str(tmp_path / "star.png"))
     assert _rendered(tmp_path / "star.png", window)
     screen._clicked(SimpleNamespace(x=x, y=y))  # opens the chunk in the Inspector
@@ -60,9 +64,14 @@ def test_analyst_maps_hovers_opens_exports_and_evaluates(qtbot, window: MainWind
     _settle(qtbot)
     first = screen.run
     assert first is not None and screen.metrics.rowCount() == 5 and screen.runs.count() == 1
+    assert not screen.compare_btn.isEnabled()  # one run: nothing to compare with, and it says so
     screen.evaluate()
     _settle(qtbot)
-    screen.runs.setCurrentRow(1)  # newest first: the older run is the second line
+    assert screen.run is not None and screen.run.run_id != first.run_id and not screen.compare_btn.isEnabled()
+    screen.runs.setCurrentRow(1)  # newest first: clicking the older run shows it (issue 49)
+    _settle(qtbot)
+    assert screen.run is not None and screen.run.run_id == first.run_id and first.run_id in screen.status.text()
+    assert screen.compare_btn.isEnabled()
     screen.compare()
     _settle(qtbot)
     assert f"From {first.run_id}" in screen.comparison.text() and "0 worse" in screen.comparison.text()

@@ -52,6 +52,12 @@ def test_star_map_radius_is_the_true_distance_rings_are_the_reference_and_layout
                      "unrelated p90": ref.quantiles["p90"]}
     kept = [p for p in sm.points if p.status != "dropped"]
     assert kept and {p.chunk_id for p in kept} == {h.chunk_id for h in eng.ask("demo", Q).chunks}
+    # Every point says why (issue 49): a kept one its rule and cut, a dropped one the stage that dropped it.
+    stages = {s.name for s in eng.ask("demo", Q).trace.stages}
+    assert all(p.reason.startswith("kept") for p in kept)
+    assert all(p.reason.split(":")[0] in stages or p.reason.startswith("not among")
+               for p in sm.points if p.status == "dropped")
+    assert any(p.status == "dropped" for p in sm.points)
     again = eng.analysis.star_map("demo", Q)
     assert [(p.chunk_id, p.angle) for p in again.points] == [(p.chunk_id, p.angle) for p in sm.points]
     assert 0.0 <= sm.preservation <= 1.0 and sm.model_band["pair"] == "latin→latin"
@@ -188,3 +194,45 @@ def test_any_font_fontconfig_says_covers_chinese_is_used(monkeypatch: pytest.Mon
     assert plots.cjk_family() is not None
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     assert fonts.cjk_fonts() == [] and not fonts.has_cjk_font()
+
+
+def _outside(fig: Any) -> list[str]:
+    """What is drawn (even partly) outside the figure's canvas: titles and legend texts by name, and anything
+    else drawn (tick labels, within the axes' view) through the figure's tight bounding box."""
+    from matplotlib.text import Text
+
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    width, height = fig.bbox.width, fig.bbox.height
+
+    def off(box: Any) -> bool:
+        return bool(box.x0 < -0.5 or box.y0 < -0.5 or box.x1 > width + 0.5 or box.y1 > height + 0.5)
+
+    out = [text.get_text() for text in fig.findobj(Text)
+           if text.get_visible() and text.get_text().strip()
+           and not any(text in (*a.get_xticklabels(), *a.get_yticklabels()) for a in fig.axes)
+           and off(text.get_window_extent(renderer))]
+    tight = fig.get_tightbbox(renderer).transformed(fig.dpi_scale_trans)
+    return out + (["(drawn beyond the canvas)"] if off(tight) else [])
+
+
+def test_no_figure_draws_text_outside_its_canvas(eng: Engine, tmp_path: Path) -> None:
+    """Issue 49: a long question, many legend entries and a Chinese title stay inside the canvas (the console's
+    view) and so inside every export, whatever the title says ("329 chunks", never "29 chunks")."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    long_q = ("Which of the plans that the company sells would suit a small workshop with three people and a "
+              "shared printer, and what would it cost per month?")
+    sm = eng.analysis.star_map("demo", long_q)
+    col = eng.analysis.collection("demo", question="退款政策是什么？", color_by="document")
+    dist, ref, cut = eng.analysis.distances("demo", long_q)
+    figures = {
+        "star map": plots.star_map_figure(sm),
+        "collection": plots.collection_figure(col.coords, col.groups, col.question,
+                                              "演示空间 demo · 329 chunks of a collection with a long name", col.note),
+        "histogram": plots.histogram_figure(dist, ref, cut, long_q),
+    }
+    assert len(set(col.groups)) >= 5  # a legend with many entries
+    for name, fig in figures.items():
+        FigureCanvasAgg(fig)
+        assert _outside(fig) == [], name
