@@ -2,7 +2,8 @@
 
 Strings are marked with ``tr("…")`` (this module's function; ``QT_TR_NOOP`` for tables built at import),
 extracted by ``pyside6-lupdate`` into ``console/translations/biny_<lang>.ts`` — the sources, kept in the repo — and
-compiled to ``.qm`` by ``pyside6-lrelease`` at setup (``make setup``; ``make translations`` redoes both).
+compiled to ``.qm`` by ``pyside6-lrelease`` at setup (``make setup``; ``make translations`` redoes both) — or, when
+the console was installed some other way, at its first start into the user's cache (``catalogue``).
 All strings share one context (the empty one): the same English text is translated once, wherever it is.
 
 The language follows the system locale unless the user chose one (Settings → Interface language, kept in
@@ -13,10 +14,20 @@ dates are formatted by ``QLocale()``, which follows the same choice.
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QDateTime, QLibraryInfo, QLocale, QSettings, QTranslator
+from PySide6.QtCore import (
+    QCoreApplication,
+    QDateTime,
+    QLibraryInfo,
+    QLocale,
+    QSettings,
+    QStandardPaths,
+    QTranslator,
+)
 
 from biny.core import set_language as set_engine_language
 
@@ -68,9 +79,9 @@ def install(language: str) -> bool:
     if language == "en" or app is None:
         return True
     ours = QTranslator()
-    if not ours.load(str(FOLDER / f"biny_{language}.qm")):
-        log.warning("no compiled translations for %s in %s (run `make translations`); English is used",
-                    language, FOLDER)
+    compiled = catalogue(language)
+    if compiled is None or not ours.load(str(compiled)):
+        log.warning("no translations for %s could be loaded or built from %s; English is used", language, FOLDER)
         QLocale.setDefault(QLocale("en_US"))
         return False
     qt = QTranslator()
@@ -80,6 +91,34 @@ def install(language: str) -> bool:
     app.installTranslator(ours)
     _installed.append(ours)
     return True
+
+
+def catalogue(language: str, cache: Path | None = None) -> Path | None:
+    """The compiled catalogue of ``language``: the one ``make setup`` built beside its source when it is current,
+    else compiled now from the shipped ``.ts`` with PySide6's own ``lrelease`` into the user's cache — so a
+    checkout installed with pip, a wheel, or a copied folder speaks Chinese too (issue 49). None without a
+    source or a working ``lrelease``."""
+    source, built = FOLDER / f"biny_{language}.ts", FOLDER / f"biny_{language}.qm"
+    if built.is_file() and (not source.is_file() or built.stat().st_mtime >= source.stat().st_mtime):
+        return built
+    if not source.is_file():
+        return None
+    folder = cache or Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation) or
+                           Path.home() / ".cache" / "biny") / "translations"
+    target = folder / f"biny_{language}-{int(source.stat().st_mtime)}.qm"
+    if target.is_file():
+        return target
+    import PySide6
+
+    tool = Path(PySide6.__file__).resolve().parent / ("lrelease.exe" if sys.platform == "win32" else "lrelease")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        subprocess.run([str(tool), "-silent", str(source), "-qm", str(target)], check=True, timeout=60,
+                       capture_output=True)
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.warning("could not compile %s with %s: %s", source, tool, exc)
+        return None
+    return target if target.is_file() else None
 
 
 def number(value: int | float, decimals: int = -1) -> str:

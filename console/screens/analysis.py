@@ -19,7 +19,6 @@ from matplotlib.widgets import LassoSelector
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
-    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -37,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from biny.console.i18n import QT_TR_NOOP, date, number, tr
 from biny.console.ops import run_op
+from biny.console.widgets.fields import ComboBox
 from biny.core import (
     CancelToken,
     Engine,
@@ -85,7 +85,7 @@ class AnalysisScreen(QWidget):
         self.question.returnPressed.connect(self.draw)
         self.draw_btn = QPushButton(tr("Draw"))
         self.draw_btn.clicked.connect(self.draw)
-        self.color_by = QComboBox()
+        self.color_by = ComboBox()
         self.color_by.addItem(tr("document"), "document")
         self.color_by.addItem(tr("language"), "language")
         self.color_by.currentTextChanged.connect(lambda _t: self.draw_collection())

@@ -10,7 +10,6 @@ from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
-    QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -18,7 +17,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QSpinBox,
     QSplitter,
     QTextBrowser,
     QTreeWidget,
@@ -30,6 +28,7 @@ from PySide6.QtWidgets import (
 from biny.console.i18n import QT_TR_NOOP, number, tr
 from biny.console.ops import run_op
 from biny.console.widgets.distance_bar import DistanceBar
+from biny.console.widgets.fields import DoubleSpinBox, SpinBox
 from biny.core import AskResult, CancelToken, Engine, Hit, Progress, script_name
 
 NO_PASSAGE = QT_TR_NOOP("No passage close enough — this is probably not in this space's material.")
@@ -77,13 +76,13 @@ class InspectorScreen(QWidget):
         self.more_btn.setToolTip(tr("R6: the next batch of the same ranked pool — no new search (once per turn)"))
         self.more_btn.setEnabled(False)
         self.more_btn.clicked.connect(self.more)
-        self.k = QSpinBox()
+        self.k = SpinBox()
         self.k.setRange(1, 50)
         self.k.setValue(engine.settings.retrieval.k)
         self.auto_cut = QCheckBox(tr("measured cut"))
         self.auto_cut.setChecked(True)
         self.auto_cut.setToolTip(tr("Cut at the quantile of unrelated questions' nearest distance (R9)"))
-        self.cut = QDoubleSpinBox()
+        self.cut = DoubleSpinBox()
         self.cut.setRange(0.0, 2.0)
         self.cut.setSingleStep(0.01)
         self.cut.setDecimals(3)

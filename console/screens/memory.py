@@ -5,7 +5,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 from biny.console.i18n import QT_TR_NOOP, date, tr
 from biny.console.models.memory import STATUS_FILTERS, MemoryModel
 from biny.console.ops import run_op
+from biny.console.widgets.fields import ComboBox
 from biny.core import Engine, RecallResult
 
 COLUMNS = [QT_TR_NOOP("Scope"), QT_TR_NOOP("Status"), QT_TR_NOOP("Rev"), QT_TR_NOOP("Updated"), QT_TR_NOOP("Fact")]
@@ -41,7 +41,7 @@ class MemoryScreen(QWidget):
         self.model.connect("error", self.error.emit)
         self.model.connect("recalled", self.show_recall)
 
-        self.scope = QComboBox()
+        self.scope = ComboBox()
         self.scope.setObjectName("scope")
         self.scope.setEditable(True)
         self.scope.setMinimumWidth(200)
@@ -49,7 +49,7 @@ class MemoryScreen(QWidget):
         if edit is not None:
             edit.setPlaceholderText(tr("scope, e.g. tenant:acme/user:ana"))
         self.scope.currentTextChanged.connect(lambda text: self.model.refresh(scope=text))
-        self.status = QComboBox()
+        self.status = ComboBox()
         for key in STATUS_FILTERS:
             self.status.addItem(tr(FILTER_NAMES[key]), key)
         self.status.currentIndexChanged.connect(

@@ -16,7 +16,6 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
-    QComboBox,
     QHBoxLayout,
     QInputDialog,
     QLabel,
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 from biny.console.i18n import QT_TR_NOOP, tr
 from biny.console.models.review import FILTERS, ReviewModel
 from biny.console.ops import run_op
+from biny.console.widgets.fields import ComboBox
 from biny.core import Engine
 
 SNAPSHOT_SHOWN = 30_000
@@ -97,7 +97,7 @@ class ReviewScreen(QWidget):
 
         self.headline = QLabel(tr("Select a space in the Library."))
         self.headline.setObjectName("review_state")
-        self.filter = QComboBox()
+        self.filter = ComboBox()
         for key in FILTERS:
             self.filter.addItem(tr(FILTER_NAMES[key]), key)
         self.filter.currentIndexChanged.connect(lambda _i: self._filter_changed(str(self.filter.currentData())))

@@ -7,7 +7,6 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from biny.console.i18n import LANGUAGES, QT_TR_NOOP, number, tr
 from biny.console.ops import run_op
+from biny.console.widgets.fields import ComboBox, DoubleSpinBox, SpinBox
 from biny.core import EDITABLE_SETTINGS, CancelToken, Engine, SpaceInfo
 
 # `biny doctor`'s finding kinds (core/services/doctor.py), named for people.
@@ -137,10 +137,10 @@ class SettingsScreen(QWidget):
             value = getattr(getattr(s, section), key)
             box: QSpinBox | QDoubleSpinBox
             if isinstance(value, int):
-                box = QSpinBox()
+                box = SpinBox()
                 box.setRange(int(low), int(high))
             else:
-                box = QDoubleSpinBox()
+                box = DoubleSpinBox()
                 box.setRange(low, high)
                 box.setSingleStep(0.05)
             box.setValue(value)
@@ -172,14 +172,14 @@ class SettingsScreen(QWidget):
 
         look = QGroupBox(tr("Appearance"))
         lf2 = QFormLayout(look)
-        self.appearance = QComboBox()
+        self.appearance = ComboBox()
         self.appearance.setObjectName("appearance")
         self.appearance.addItems([tr("Follow the system"), tr("Light"), tr("Dark")])
         self.appearance.setToolTip(tr("Works on every desktop, X11 included: light and dark set the colours "
                                       "directly."))
         lf2.addRow(tr("Colours"), self.appearance)
         # Issue 21: the interface language; each language named in itself. Applies at the next start.
-        self.language = QComboBox()
+        self.language = ComboBox()
         self.language.setObjectName("language")
         for code, name in LANGUAGES:
             self.language.addItem(tr("Follow the system") if not code else name, code)

@@ -7,13 +7,13 @@ written as PNG or SVG. CJK labels render with the CJK font fontconfig names (ana
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from matplotlib import font_manager, rcParams
 from matplotlib.figure import Figure
+from matplotlib.projections.polar import PolarAxes
 
 from biny.core.analysis import fonts
 from biny.core.analysis.starmap import StarMap
@@ -140,7 +140,7 @@ def star_map_figure(sm: StarMap, *, dark: bool = False, fig: Figure | None = Non
     angles = np.asarray([p.angle for p in sm.points], dtype=np.float64)
     crowd = [int((np.abs((angles - a + np.pi) % (2 * np.pi) - np.pi) < np.deg2rad(12)).sum())
              for a in np.deg2rad(np.arange(0, 360, 15))]
-    ax.set_rlabel_position(15 * int(np.argmin(crowd)))
+    cast(PolarAxes, ax).set_rlabel_position(15 * int(np.argmin(crowd)))
     ax.set_title(_wrap(sm.question[:160], 60) + "\n" + _wrap(t(
         "radius = true cosine distance · angles keep {share:.0%} of 5-nearest neighbours").format(
         share=sm.preservation), 60), fontsize=9, color=fg)

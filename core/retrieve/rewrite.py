@@ -99,14 +99,24 @@ def rewrite(question: str, history: list[str], model: ChatModel | None,
             reply = model.complete(messages, max_tokens=MAX_TOKENS, timeout_s=MAX_SECONDS)
         except LLMError as exc:
             q = fallback_query(question, history, fallback)
-            return Rewrite(question, q, f"fallback:{fallback}", f"model failed ({exc.kind}): {exc}")
+            return Rewrite(question, q, f"fallback:{fallback}", t("the model failed ({kind}): {error}").format(
+                kind=exc.kind, error=exc))
         ok, why = acceptable(question, reply)
         if ok:
             return Rewrite(question, reply.strip().strip('"“”「」'), "model", t("rewritten by the model"))
         q = fallback_query(question, history, fallback)
-        return Rewrite(question, q, f"fallback:{fallback}", f"model reply rejected: {why}")
+        return Rewrite(question, q, f"fallback:{fallback}", t("the model's reply was not used: {why}").format(why=why))
     q = fallback_query(question, history, fallback)
     return Rewrite(question, q, f"fallback:{fallback}", t("no model configured"))
+
+
+def said(method: str) -> str:
+    """A rewrite method in the reader's words ("none: 此前没有对话" showed an identifier in a Chinese session)."""
+    if method == "none":
+        return t("not rewritten")
+    if method == "model":
+        return t("rewritten")
+    return t("rewritten without a model ({rule})").format(rule=method.removeprefix("fallback:"))
 
 
 def rewrite_stage(question: str, history: list[str], model: ChatModel | None, fallback: str, trace: Trace) -> str:
@@ -114,7 +124,7 @@ def rewrite_stage(question: str, history: list[str], model: ChatModel | None, fa
     t0 = time.perf_counter()
     rw = rewrite(question, history, model, fallback)
     trace.retrieval_query = rw.query
-    trace.add(Stage("rewrite", f"{rw.method}: {rw.reason}", data={
+    trace.add(Stage("rewrite", f"{said(rw.method)}: {rw.reason}", data={
         "original": question, "retrieval_query": rw.query, "method": rw.method,
     }, ms=(time.perf_counter() - t0) * 1000))
     return rw.query

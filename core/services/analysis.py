@@ -100,7 +100,7 @@ class Analysis:
         nearest = set(nearest_stage.kept) if nearest_stage else set()
         titles = {d.doc_id: d.title for d in self.documents.rows(space)}
         # Why each candidate left: the first stage that dropped it and the reason it gave.
-        why = {}
+        why: dict[str, str] = {}
         for stage in result.trace.stages:
             for d in stage.dropped:
                 why.setdefault(d.chunk_id, f"{stage.name}: {d.reason}")

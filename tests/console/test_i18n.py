@@ -231,3 +231,63 @@ def test_the_data_check_names_an_outdated_index_in_chinese(qtbot, chinese: None,
     assert "已修复" in st.check_status.text() and "已根据存储的文本重新建立索引" in st.check_status.text()
     assert engine.documents("泵站")[0].keys_version > 0
     wait_all()
+
+
+def test_translations_are_built_when_the_console_was_installed_without_make(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Issue 49: a checkout installed with pip (no `make`, no .qm) still speaks Chinese: the shipped .ts source is
+    compiled with PySide6's own lrelease into the user's cache at the first start."""
+    shipped = tmp_path / "installed" / "translations"
+    shipped.mkdir(parents=True)
+    (shipped / "biny_zh_CN.ts").write_bytes((i18n.FOLDER / "biny_zh_CN.ts").read_bytes())
+    monkeypatch.setattr(i18n, "FOLDER", shipped)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    try:
+        assert i18n.install("zh_CN")
+        assert i18n.tr("Library") != "Library" and _CJK.search(i18n.tr("Library"))
+        built = list((tmp_path / "cache").rglob("biny_zh_CN-*.qm"))
+        assert len(built) == 1 and not list(shipped.glob("*.qm"))  # built in the cache, the install untouched
+    finally:
+        i18n.install("en")
+        core_set_language(None)
+
+
+def test_a_scroll_wheel_changes_no_field_it_passes_over(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Issue 49: scrolling the Settings form over a spin box or a drop-down leaves its value alone."""
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication, QScrollArea, QVBoxLayout
+
+    from biny.console.widgets.fields import ComboBox, DoubleSpinBox, SpinBox
+
+    area = QScrollArea()
+    form = QWidget()
+    lay = QVBoxLayout(form)
+    spin, double, combo = SpinBox(), DoubleSpinBox(), ComboBox()
+    spin.setRange(0, 100)
+    spin.setValue(50)
+    double.setRange(0.0, 1.0)
+    double.setValue(0.5)
+    combo.addItems(["a", "b", "c"])
+    combo.setCurrentIndex(1)
+    for w in (spin, double, combo):
+        lay.addWidget(w)
+    lay.addSpacing(2000)
+    area.setWidget(form)
+    area.resize(300, 200)
+    qtbot.addWidget(area)
+    area.show()
+
+    def wheel(target: QWidget) -> None:
+        event = QWheelEvent(QPointF(5, 5), QPointF(target.mapToGlobal(QPoint(5, 5))), QPoint(0, 0), QPoint(0, -120),
+                            Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
+                            False)
+        QApplication.sendEvent(target, event)
+
+    for w in (spin, double, combo):
+        wheel(w)
+    assert (spin.value(), double.value(), combo.currentIndex()) == (50, 0.5, 1)  # not focused: unchanged
+    spin.setFocus()
+    qtbot.waitUntil(spin.hasFocus)
+    wheel(spin)
+    assert spin.value() != 50  # focused: the wheel is the user's intent
