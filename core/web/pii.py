@@ -3,8 +3,9 @@
 E-mail addresses; phone numbers (Google's libphonenumber via ``phonenumbers``: +86 mobiles
 and landlines, and international numbers written with their country code); Chinese
 resident ID numbers (18 characters whose ISO 7064 MOD 11-2 check character and birth date
-are valid); bank card numbers (13–19 digits passing the Luhn check); and Chinese person
-names where jieba's part-of-speech tagger finds them (``nr``). Each is replaced by a
+are valid); bank card numbers (13–19 digits passing the Luhn check); Chinese person
+names where jieba's part-of-speech tagger finds them (``nr``); and English names where a person names
+themselves or is named as a contact ("my name is …", "ask for Dr. …", "Regards, …"). Each is replaced by a
 bracketed label, so the text keeps its shape and a reader sees what was there.
 """
 
@@ -92,9 +93,24 @@ def _id_shaped(digits: str) -> bool:
     return True
 
 
+# A person naming themselves or being addressed, in English: "my name is Lena Meyer", "call me Tom", "ask for
+# Dr. Ana Ruiz", "Regards, Tom Baker". Only behind such words — a capitalised pair alone is as often a place or a
+# product ("Old Point Lighthouse"), and a public page's subject ("founded by Mitchell Baker") is its material.
+_EN_NAME = re.compile(
+    r"(?:\b(?:[Mm]y name is|[Cc]all me|[Aa]sk for|[Ss]peak (?:to|with)|"
+    r"[Rr]egards,|[Tt]hanks,|[Ss]incerely,|[Cc]heers,|[Bb]est,)\s+(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?"
+    r"|\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)"
+    r"((?:[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?)(?:\s+[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?){0,2})")
+
+
+def _english_names(text: str) -> list[Found]:
+    return [Found("name", m.start(1), m.end(1), m.group(1)) for m in _EN_NAME.finditer(text)]
+
+
 def _names(text: str) -> list[Found]:
+    found = _english_names(text)
     if not _CJK.search(text):
-        return []
+        return found
     import jieba
     import jieba.posseg
 
@@ -104,7 +120,7 @@ def _names(text: str) -> list[Found]:
         start, pos = pos, pos + len(word)
         if flag in {"nr", "nrfg", "nrt"} and _looks_like_name(word):
             out.append(Found("name", start, pos, word))
-    return out
+    return found + out
 
 
 def find(text: str, *, names: bool = True) -> list[Found]:

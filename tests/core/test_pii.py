@@ -1,9 +1,9 @@
 """Personal data masked before a model or the review queue sees it (SPEC W6): recall and precision ≥ 0.95.
 
-tests/data/pii_samples.json: 58 zh/en sentences — resident IDs with valid and broken check
+tests/data/pii_samples.json: 65 zh/en sentences — resident IDs with valid and broken check
 characters, +86 mobiles, landlines, international numbers, e-mail addresses, bank cards that
-pass and fail Luhn, Chinese names, and look-alikes (order numbers, dates, prices, ISBNs,
-article numbers) that must stay.
+pass and fail Luhn, Chinese names, English names behind "my name is" or a title, and look-alikes
+(order numbers, dates, prices, ISBNs, article numbers, "Contact Support") that must stay.
 """
 
 from __future__ import annotations
