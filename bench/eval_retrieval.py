@@ -323,7 +323,7 @@ def rfc_questions(n: int, rng: random.Random) -> list[Question]:
 VARIANTS: dict[str, dict[str, bool | float]] = {
     "full": {},
     "no threshold": {"use_threshold": False},
-    "no lexical check": {"use_lexical": False},
+    "no lexical check": {"lexical_check": False},
     "words asked of every script": {"lexical_own_script": False},
     "no per-script pool": {"pool_per_script": False},
     "one space-wide cut": {"local_cut": False},

@@ -16,9 +16,35 @@ from typing import Any
 import tomli_w
 
 from biny.core.errors import ConfigError
-from biny.core.i18n import t
+from biny.core.i18n import N_, t
 
 SCHEMA_VERSION = 1
+# What a change to an editable setting takes effect on.
+RE_INGEST, NEXT_QUESTION = "re-ingest", "next question"
+
+
+@dataclass(frozen=True, slots=True)
+class Editable:
+    """A setting a person may change from the console (Settings): its bounds, what a change applies to,
+    and the label and help the console shows (translated where shown, core/i18n.py)."""
+
+    low: float
+    high: float
+    applies: str  # RE_INGEST | NEXT_QUESTION
+    label: str
+    help: str
+
+    def shown_label(self) -> str:
+        return t(self.label)
+
+    def shown_help(self) -> str:
+        return t(self.help)
+
+
+def editable(default: Any, low: float, high: float, applies: str, label: str, help: str) -> Any:
+    """A dataclass field that is also editable: one declaration gives the default, the bounds, the validation
+    (``apply_changes``), the console's row (label, tooltip, range) and the settings reference (issue 47)."""
+    return field(default=default, metadata={"editable": Editable(low, high, applies, label, help)})
 
 
 @dataclass(slots=True)
@@ -40,10 +66,14 @@ class EmbeddingSettings:
 
 @dataclass(slots=True)
 class ChunkSettings:
-    # I6: sizes are in tokens; characters per token are estimated per document.
-    target_tokens: int = 200
+    # I6: sizes are in tokens; characters per token are estimated per document. At most 480: the model's window is
+    # 512 tokens, the title header included.
+    target_tokens: int = editable(200, 32, 480, RE_INGEST, N_("Chunk size (tokens)"), N_(
+        "Text is split by characters; the ratio is measured per document (I6). Applies to documents ingested "
+        "afterwards."))
     # Consecutive chunks share the previous chunk's tail of about this many tokens.
-    overlap_tokens: int = 30
+    overlap_tokens: int = editable(30, 0, 240, RE_INGEST, N_("Overlap (tokens)"), N_(
+        "The previous chunk's tail repeated at the start of the next; at most half the chunk size."))
     # I7: the document title is prefixed to each chunk's embedding input only.
     contextual_header: bool = True
 
@@ -51,9 +81,11 @@ class ChunkSettings:
 @dataclass(slots=True)
 class RetrievalSettings:
     # Passages handed to the answer at most (fewer is a correct result: nothing is padded).
-    k: int = 5
+    k: int = editable(5, 1, 50, NEXT_QUESTION, N_("Passages per answer (K)"), N_(
+        "At most K; fewer is the correct result when fewer answer."))
     # R2: the ranked pool is pool_factor × k before the distance cut.
-    pool_factor: int = 4
+    pool_factor: int = editable(4, 1, 20, NEXT_QUESTION, N_("Candidates looked at (× K)"), N_(
+        "The ranked pool fetched before the cut (R2)."))
     # R2/R9: cuts are set against the space's reference distribution (unrelated questions →
     # nearest passage): quantiles of a measured distribution, never a remembered absolute
     # distance. This quantile is the p10 of the margin below, and the gate when local_cut is off.
@@ -63,13 +95,17 @@ class RetrievalSettings:
     # mean distance. It corrects passages that sit close to every question ("hubs"), which
     # is what made one space-wide cut lose 22 points on Chinese questions over English text.
     local_cut: bool = True
-    local_margin: float = 1.5
+    local_margin: float = editable(1.5, 0.0, 5.0, NEXT_QUESTION, N_("Strictness of the cut"), N_(
+        "How much closer than unrelated questions a passage must come, in spreads of the measured reference (R9). "
+        "Higher = stricter."))
     # Issue 20: passages written in the question's script are also measured against bundled
     # encyclopedia-style questions of that language (resources/baseline/knowledge.jsonl), which sit
     # nearer to reference material than everyday questions, with this narrower margin. Measured
     # (bench/README.md): same-corpus refusal 0.710 → 0.765 with every answer rate within 2 points.
     knowledge_refs: bool = True
-    knowledge_margin: float = 1.0
+    knowledge_margin: float = editable(1.0, 0.0, 5.0, NEXT_QUESTION, N_("Strictness in the question's script"), N_(
+        "The same, for passages written in the question's script, which are also measured against "
+        "encyclopedia-style questions of that language. Higher = stricter."))
     # Issue 20: within the Latin script, passages in another language than the question's (recorded at ingest)
     # are not asked for its words and are measured against everyday questions of its language. Measured:
     # German questions over English articles 0.285 → 0.870 answered (no threshold 0.950).
@@ -119,7 +155,9 @@ class RetrievalSettings:
     # Chinese and English, 0.5–2.5 points lower in the other languages. Passages in another script or language, or
     # written in two scripts, are left to the signals above.
     space_gate: bool = True
-    space_gate_words: float = 0.4
+    space_gate_words: float = editable(0.4, 0.0, 1.0, NEXT_QUESTION, N_("Words that pass the space-wide gate"), N_(
+        "A passage in the question's script beyond the space-wide gate (p10 of unrelated questions' nearest "
+        "distance) is kept only when it carries this share of the question's word weight. Lower = more lenient."))
     # Issue 20: a reference per language pair. A passage in another script than a Latin-script question is also
     # measured against the everyday questions of the question's own language alone — an English question came no
     # closer to the Chinese passage answering it than the nearest German or Vietnamese everyday questions did. Beyond
@@ -141,7 +179,11 @@ class RetrievalSettings:
     # whole. Costs one embedding per sentence and pair of the passages read (~0.25–0.4 s a passage on 2 CPU cores;
     # remembered per passage).
     sentence_check: bool = True
-    sentence_window: float = 0.5
+    sentence_window: float = editable(0.5, 0.0, 5.0, NEXT_QUESTION, N_("Read by sentence when unsure"), N_(
+        "When no passage lies this far inside its cut (in spreads of the measured reference), the passages kept are "
+        "read sentence by sentence and each stays only if one sentence (alone or with the next) lies within its "
+        "cut. 0 = only when every passage was kept beyond its cut for its words; higher = more often (stricter, "
+        "slower)."))
     # When nothing is kept, a passage dropped only by the space-wide gate is read by sentence too: one sentence (alone
     # or with the next) a reference spread or more within the gate keeps it. A long passage covering several
     # subjects (a price list's five plans) lies as far from a question about one of them as unrelated questions do,
@@ -156,7 +198,10 @@ class RetrievalSettings:
     # cannot answer held a sentence a median 0.38 spread inside their cut, those answering 1.12; below 40 % of the
     # words and half a spread sat 63 of 122 of the former and 4 of 109 of the latter. Measured (bench/README.md,
     # eleventh pass).
-    sentence_words: float = 0.4
+    sentence_words: float = editable(0.4, 0.0, 1.0, NEXT_QUESTION, N_("Words beside a sentence near the cut"), N_(
+        "A passage read by sentence whose nearest sentence lies within its cut, but less far inside it than the "
+        "setting above, stays only when it carries this share of the question's word weight. 0 = a sentence within "
+        "the cut is enough."))
     # Issue 20: where a language model is configured, it judges the passages the cut is unsure of — those kept less
     # than judge_band reference spreads inside their cut, and those dropped up to judge_band beyond it (or dropped
     # for their words inside it): each stays only if the model says it answers (retrieve/judge.py); at most
@@ -164,7 +209,10 @@ class RetrievalSettings:
     # band. 0 = off (the default): it costs one model call a question, and it is only as good as the model. Measured
     # (bench/README.md, thirteenth pass): a judge that always knows meets every goal of issue 20 at band 3; one wrong
     # on a passage in ten lets most unanswerable questions through (refused 0.35–0.45) — measure a model first.
-    judge_band: float = 0.0
+    judge_band: float = editable(0.0, 0.0, 5.0, NEXT_QUESTION, N_("Model judges passages near the cut"), N_(
+        "With a language model configured, the passages within this many spreads of their cut — kept just inside "
+        "it or dropped just beyond it — are shown to the model, and each stays only if the model says it answers "
+        "the question. One model call per question. 0 = off: the cut alone decides."))
     judge_max: int = 8
     # With local_cut off, one cut for the space: the top hit must be within the
     # threshold_quantile and further hits within the keep_quantile of the reference.
@@ -178,7 +226,8 @@ class RetrievalSettings:
     # may come from as far as the rescue_quantile of the reference.
     lexical_check: bool = True
     lexical_known: float = 0.15
-    lexical_min: float = 0.15
+    lexical_min: float = editable(0.15, 0.0, 1.0, NEXT_QUESTION, N_("Words that must be shared"), N_(
+        "Share of the question's word weight a passage must carry where the space is in the question's script."))
     # ...or when the space knows lexical_familiar of the words of the bundled everyday
     # questions in the question's script: the space is written in it (retrieve/lexical.py).
     lexical_familiar: float = 0.05
@@ -192,8 +241,10 @@ class RetrievalSettings:
     # "rrf" (vector + lexical fusion, reads no text) or "cross-encoder:<local folder or package>".
     reranker: str = "rrf"
     # R8: the context handed on is capped in characters and tokens; chunks stay whole.
-    max_context_chars: int = 12000
-    max_context_tokens: int = 4000
+    max_context_chars: int = editable(12000, 500, 200_000, NEXT_QUESTION, N_("Context budget (characters)"),
+                                      N_("Whole passages only (R8)."))
+    max_context_tokens: int = editable(4000, 100, 64_000, NEXT_QUESTION, N_("Context budget (tokens)"),
+                                       N_("Whole passages only (R8)."))
     # Issue 9: above this many chunks an IVF-SQ8 index supplies the pool's candidates
     # (exact distances kept); the probed share of its lists trades latency for recall
     # (bench/vector_search.py, 1M rows: 0.125 → recall@10 0.988 at 13.7 ms).
@@ -346,23 +397,13 @@ class Settings:
         return out
 
 
-# Settings a person may change from the console or `biny config`, with their bounds and what a
-# change takes effect on. Chunk sizes shape how documents are cut, so they apply to documents
-# ingested afterwards; the rest applies to the next question.
-EDITABLE_SETTINGS: dict[str, tuple[float, float, str]] = {
-    "chunking.target_tokens": (32, 480, "re-ingest"),  # the model window is 512 tokens, header included
-    "chunking.overlap_tokens": (0, 240, "re-ingest"),
-    "retrieval.k": (1, 50, "next question"),
-    "retrieval.pool_factor": (1, 20, "next question"),
-    "retrieval.local_margin": (0.0, 5.0, "next question"),
-    "retrieval.knowledge_margin": (0.0, 5.0, "next question"),
-    "retrieval.lexical_min": (0.0, 1.0, "next question"),
-    "retrieval.space_gate_words": (0.0, 1.0, "next question"),
-    "retrieval.sentence_window": (0.0, 5.0, "next question"),
-    "retrieval.sentence_words": (0.0, 1.0, "next question"),
-    "retrieval.judge_band": (0.0, 5.0, "next question"),
-    "retrieval.max_context_chars": (500, 200_000, "next question"),
-    "retrieval.max_context_tokens": (100, 64_000, "next question"),
+# Settings a person may change from the console, read off the fields declared with
+# ``editable``: their bounds, what a change takes effect on, their label and help. Chunk sizes shape how documents
+# are cut, so they apply to documents ingested afterwards; the rest applies to the next question.
+EDITABLE_SETTINGS: dict[str, Editable] = {
+    f"{section}.{f.name}": f.metadata["editable"]
+    for section, cls in (("chunking", ChunkSettings), ("retrieval", RetrievalSettings))
+    for f in fields(cls) if "editable" in f.metadata
 }
 
 
@@ -377,7 +418,7 @@ def apply_changes(settings: Settings, changes: dict[str, float | int]) -> list[s
         if name not in EDITABLE_SETTINGS:
             raise ConfigError(t("{name} cannot be changed here. Editable: {editable}.")
                                .format(name=name, editable=", ".join(sorted(EDITABLE_SETTINGS))))
-        low, high, _ = EDITABLE_SETTINGS[name]
+        low, high = EDITABLE_SETTINGS[name].low, EDITABLE_SETTINGS[name].high
         section, key = name.split(".", 1)
         target = getattr(updated, section)
         current = getattr(target, key)
@@ -397,10 +438,10 @@ def apply_changes(settings: Settings, changes: dict[str, float | int]) -> list[s
         for f in fields(getattr(settings, section)):
             setattr(getattr(settings, section), f.name, getattr(getattr(updated, section), f.name))
     notes = []
-    if any(EDITABLE_SETTINGS[n][2] == "re-ingest" for n in changed):
+    if any(EDITABLE_SETTINGS[n].applies == RE_INGEST for n in changed):
         notes.append(t("Chunk sizes apply to documents ingested from now on; re-ingest existing documents to "
                        "re-chunk them (re-embedding alone keeps their chunks)."))
-    if any(EDITABLE_SETTINGS[n][2] == "next question" for n in changed):
+    if any(EDITABLE_SETTINGS[n].applies == NEXT_QUESTION for n in changed):
         notes.append(t("Retrieval settings apply from the next question."))
     return notes or ["Nothing changed."]
 

@@ -85,7 +85,12 @@ def render() -> str:
             parts.append(doc.strip() + "\n")
         parts.append("| key | default | what it does |\n|---|---|---|")
         for f in fields(cls):
-            note = notes.get(f.name, "").replace("|", "\\|")
+            note = notes.get(f.name, "")
+            spec = f.metadata.get("editable")
+            if spec is not None:  # the console's row for it, from the same declaration (config.editable)
+                when = "documents ingested afterwards" if spec.applies == config.RE_INGEST else "the next question"
+                note += f" Console: “{spec.label}”, {spec.low:g}–{spec.high:g}; a change applies to {when}."
+            note = note.replace("|", "\\|")
             parts.append(f"| `{f.name}` | `{_default(f)}` | {note} |")
     return "\n".join(parts) + "\n"
 

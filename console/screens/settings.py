@@ -92,47 +92,9 @@ class SettingsScreen(QWidget):
         tune = QGroupBox(tr("Chunking and retrieval"))
         tf = QFormLayout(tune)
         self.tuning: dict[str, QSpinBox | QDoubleSpinBox] = {}
-        labels = {
-            "chunking.target_tokens": (tr("Chunk size (tokens)"), tr(
-                "Text is split by characters; the ratio is measured per document (I6). Applies to documents "
-                "ingested afterwards.")),
-            "chunking.overlap_tokens": (tr("Overlap (tokens)"), tr(
-                "The previous chunk's tail repeated at the start of the next; at most half the chunk size.")),
-            "retrieval.k": (tr("Passages per answer (K)"),
-                            tr("At most K; fewer is the correct result when fewer answer.")),
-            "retrieval.pool_factor": (tr("Candidates looked at (× K)"),
-                                      tr("The ranked pool fetched before the cut (R2).")),
-            "retrieval.local_margin": (tr("Strictness of the cut"), tr(
-                "How much closer than unrelated questions a passage must come, in spreads of the measured "
-                "reference (R9). Higher = stricter.")),
-            "retrieval.knowledge_margin": (tr("Strictness in the question's script"), tr(
-                "The same, for passages written in the question's script, which are also measured against "
-                "encyclopedia-style questions of that language. Higher = stricter.")),
-            "retrieval.lexical_min": (tr("Words that must be shared"), tr(
-                "Share of the question's word weight a passage must carry where the space is in the question's "
-                "script.")),
-            "retrieval.space_gate_words": (tr("Words that pass the space-wide gate"), tr(
-                "A passage in the question's script beyond the space-wide gate (p10 of unrelated questions' nearest "
-                "distance) is kept only when it carries this share of the question's word weight. Lower = more "
-                "lenient.")),
-            "retrieval.sentence_window": (tr("Read by sentence when unsure"), tr(
-                "When no passage lies this far inside its cut (in spreads of the measured reference), the passages "
-                "kept are read sentence by sentence and each stays only if one sentence (alone or with the next) "
-                "lies within its cut. 0 = only when every passage was kept beyond its cut for its words; higher = "
-                "more often (stricter, slower).")),
-            "retrieval.sentence_words": (tr("Words beside a sentence near the cut"), tr(
-                "A passage read by sentence whose nearest sentence lies within its cut, but less far inside it than "
-                "the setting above, stays only when it carries this share of the question's word weight. 0 = a "
-                "sentence within the cut is enough.")),
-            "retrieval.judge_band": (tr("Model judges passages near the cut"), tr(
-                "With a language model configured, the passages within this many spreads of their cut — kept just "
-                "inside it or dropped just beyond it — are shown to the model, and each stays only if the model says "
-                "it answers the question. One model call per question. 0 = off: the cut alone decides.")),
-            "retrieval.max_context_chars": (tr("Context budget (characters)"), tr("Whole passages only (R8).")),
-            "retrieval.max_context_tokens": (tr("Context budget (tokens)"), tr("Whole passages only (R8).")),
-        }
-        for name, (label, tip) in labels.items():
-            low, high, _ = EDITABLE_SETTINGS[name]
+        # Every editable setting, its label, help and bounds as core/config.py declares it (one schema, issue 47).
+        for name, spec in EDITABLE_SETTINGS.items():
+            low, high, label, tip = spec.low, spec.high, spec.shown_label(), spec.shown_help()
             section, key = name.split(".")
             value = getattr(getattr(s, section), key)
             box: QSpinBox | QDoubleSpinBox

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from biny.core.config import RetrievalSettings
 from biny.core.crypto.blind import BlindIndex
 from biny.core.embed.base import Vectors
 from biny.core.llm.base import ChatModel
@@ -43,83 +44,31 @@ class Candidate:
 
 
 @dataclass(slots=True)
-class RetrievalParams:
-    k: int
-    pool_factor: int
-    threshold_quantile: float
-    keep_quantile: float = 0.30
-    # Lexical evidence (retrieve/lexical.py): see RetrievalSettings for the measured values.
-    lexical_known: float = 0.15
-    lexical_min: float = 0.15
-    lexical_familiar: float = 0.05
-    lexical_own_script: bool = True  # words asked only of passages in the question's script
-    pool_per_script: bool = True  # in a space of several scripts, also the nearest rows of each
-    lexical_rescue: float = 0.30
-    # Spreads of the reference inside its distance cut beyond which a passage keeps its place whatever
-    # words it shares (a paraphrase); 0 = off (measured in bench/README.md, issue 20).
-    lexical_override: float = 0.0
-    rescue_quantile: float = 0.50
-    # Per-passage cut (Baselines.local_reference) with this many reference spreads of margin;
-    # False = one cut for the space (p10 gate, p30 keep), kept for comparison.
-    local_cut: bool = True
-    local_margin: float = 1.5
-    # Passages in the question's script also measured against the bundled knowledge questions (issue 20).
-    knowledge_refs: bool = True
-    knowledge_margin: float = 1.0
-    # Latin-script questions by language (text/language.py): passages in another language are not asked for the
-    # question's words and are measured against everyday questions of the question's language (issue 20).
-    by_language: bool = True
-    # Passages in another script than a Latin-script question's are also measured against everyday questions of
-    # the question's language alone (threshold.local_cuts); within that cut translated words may keep them (issue 20).
-    pair_reference: bool = True
-    # Passages in another script than the question's: kept only within this many reference spreads of the
-    # nearest of them (threshold.cross_script_gap); 0 = off.
-    cross_script_gap: float = 2.5
-    # Passages in another script or language must hold one of the question's numbers or Latin-script names, when
-    # it has any (threshold.shared_terms_check).
-    shared_terms: bool = True
-    # English passages must hold renderings of this share of a Chinese question's weight (retrieve/translated.py).
-    translated_words: bool = True
-    translated_min: float = 0.25
-    translated_reach: float = 4.0  # reference spreads beyond its cut a passage holding them is still kept
-    translated_rescue: float = 0.5  # ...when it holds this share of the weight
-    # Within translated_near reference spreads of its cut, an English passage must hold translated_near_min instead.
-    translated_near: float = 0.5
-    translated_near_min: float = 0.4
-    # An English passage up to translated_beyond reference spreads beyond its cut is kept for a Chinese question when
-    # it holds translated_beyond_min of the weight (the mirror of the window above; 0 = off).
-    translated_beyond: float = 0.75
-    translated_beyond_min: float = 0.75
-    # Passages in the question's script and language must also lie within the space-wide gate (p10 of the
-    # reference) unless they hold this share of the question's word weight (threshold.space_gate).
-    space_gate: bool = True
-    space_gate_words: float = 0.4
-    # Issue 20: where no passage lies firmly inside its cut, a kept one must hold a sentence within it
-    # (retrieve/sentences.py); "firmly": sentence_window reference spreads or more.
-    sentence_check: bool = True
-    sentence_window: float = 0.5
-    gate_sentences: bool = True  # nothing kept: passages dropped only by the space gate read by sentence
-    gate_sentence_words: float = 0.3  # … when they hold this share of the question's word weight
-    # A passage read there whose nearest sentence lies within its cut but not firmly must also hold this share of the
-    # question's word weight (0 = a sentence within the cut is enough).
-    sentence_words: float = 0.4
-    # The configured model judges passages within judge_band reference spreads of their cut (retrieve/judge.py);
-    # 0 = off.
-    judge_band: float = 0.0
-    judge_max: int = 8
+class RetrievalParams(RetrievalSettings):
+    """One question's retrieval parameters: every retrieval setting, as ``config.RetrievalSettings`` declares it
+    (one schema: its defaults, bounds and documentation — issue 47), plus what a caller switches for one question."""
+
+    # Words asked only of passages in the question's script (off: of every passage; an experiment's switch).
+    lexical_own_script: bool = True
     # An explicit cut (console control, experiments); None = from the measured reference.
     max_distance: float | None = None
-    max_chars: int = 12000
-    max_tokens: int = 4000
-    # Stage switches (the evaluation harness ablates each).
+    # Stage switches (the evaluation harness ablates each; the lexical check is the setting ``lexical_check``).
     use_threshold: bool = True
-    use_lexical: bool = True
     use_identifiers: bool = True
     use_second_pass: bool = True
     use_rerank: bool = True
     keep_nearest: bool = True
     # S5: questions the space's structured index can answer exactly go to it first.
     use_structured: bool = True
+
+    @classmethod
+    def of(cls, settings: RetrievalSettings, *, k: int | None = None,
+           max_distance: float | None = None) -> RetrievalParams:
+        """The settings as configured, for one question (``k``: another number of passages)."""
+        values = {f.name: getattr(settings, f.name) for f in dataclasses.fields(RetrievalSettings)}
+        if k:
+            values["k"] = k
+        return cls(**values, max_distance=max_distance)
 
 
 @dataclass(slots=True)

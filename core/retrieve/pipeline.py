@@ -52,7 +52,7 @@ def retrieve(question: str, history: list[str], vm: VectorMatrix, baselines: Bas
     final, ranked = rerank(question, pins, unpinned + added, k, vm, ctx, trace, enabled=params.use_rerank)
     final = keep_nearest(final, kept, trace, enabled=params.keep_nearest)
     # R8: whole chunks within the budget, in final order.
-    budgeted = budget_stage(final, vm, params.max_chars, params.max_tokens, trace)
+    budgeted = budget_stage(final, vm, params.max_context_chars, params.max_context_tokens, trace)
     in_context = {c.row for c in budgeted}
     trace.add(Stage(
         "final", t("{n} chunk(s) in the context").format(n=len(budgeted))

@@ -135,7 +135,7 @@ def word_check(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: B
         familiar = baselines.familiar[group] = familiarity(texts, vm, blind)
     # Words are evidence when the space knows the question's words, or is written in its
     # script at all — then knowing none of them means the material does not cover it.
-    applies = params.use_lexical and params.use_threshold and params.max_distance is None and ref is not None \
+    applies = params.lexical_check and params.use_threshold and params.max_distance is None and ref is not None \
         and (lex.applies(params.lexical_known) or familiar >= params.lexical_familiar)
     rescue = ref.quantile(params.rescue_quantile) if applies and ref is not None else None
     # Word overlap is asked only of passages written in the script of the question's words:

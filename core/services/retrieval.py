@@ -122,25 +122,7 @@ class Retriever:
         return {k: Distribution.from_dict(v) for k, v in self.folder.catalog.baselines(row.space_id).items()}
 
     def params(self, k: int | None = None, max_distance: float | None = None) -> RetrievalParams:
-        r = self.folder.settings.retrieval
-        return RetrievalParams(
-            k=k or r.k, pool_factor=r.pool_factor, threshold_quantile=r.threshold_quantile,
-            keep_quantile=r.keep_quantile, use_lexical=r.lexical_check, lexical_known=r.lexical_known,
-            lexical_min=r.lexical_min, lexical_familiar=r.lexical_familiar, lexical_rescue=r.lexical_rescue,
-            rescue_quantile=r.rescue_quantile, local_cut=r.local_cut, local_margin=r.local_margin,
-            knowledge_refs=r.knowledge_refs, knowledge_margin=r.knowledge_margin, by_language=r.by_language,
-            cross_script_gap=r.cross_script_gap, shared_terms=r.shared_terms,
-            translated_words=r.translated_words, translated_min=r.translated_min,
-            translated_reach=r.translated_reach, translated_rescue=r.translated_rescue,
-            translated_near=r.translated_near, translated_near_min=r.translated_near_min,
-            translated_beyond=r.translated_beyond, translated_beyond_min=r.translated_beyond_min,
-            space_gate=r.space_gate, space_gate_words=r.space_gate_words, pair_reference=r.pair_reference,
-            lexical_override=r.lexical_override, sentence_check=r.sentence_check, sentence_window=r.sentence_window,
-            gate_sentences=r.gate_sentences, gate_sentence_words=r.gate_sentence_words,
-            sentence_words=r.sentence_words, judge_band=r.judge_band, judge_max=r.judge_max,
-            pool_per_script=r.pool_per_script, max_distance=max_distance, max_chars=r.max_context_chars,
-            max_tokens=r.max_context_tokens,
-        )
+        return RetrievalParams.of(self.folder.settings.retrieval, k=k, max_distance=max_distance)
 
     # ---- asking -----------------------------------------------------------------------------
     def _context(self, row: SpaceRow, vm: VectorMatrix, read: list[int]) -> tuple[Context, dict[str, DocumentRow]]:

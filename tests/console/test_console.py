@@ -558,7 +558,14 @@ def test_light_dark_and_system_colours_are_applied_and_remembered(qtbot, engine:
 
 
 def test_settings_screen_edits_retrieval_and_says_what_a_change_needs(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    from biny.core import EDITABLE_SETTINGS
+
     st = window.settings_screen
+    # One row per editable setting, its range and help as core/config.py declares them (issue 47).
+    assert list(st.tuning) == list(EDITABLE_SETTINGS)
+    for name, box in st.tuning.items():
+        spec = EDITABLE_SETTINGS[name]
+        assert (box.minimum(), box.maximum()) == (spec.low, spec.high) and spec.help in box.toolTip(), name
     window.show_screen(len(window.screens) - 1)
     st.tuning["retrieval.k"].setValue(7)
     st.tuning["chunking.target_tokens"].setValue(250)

@@ -260,3 +260,33 @@ def test_editable_settings_are_validated_all_or_nothing_and_saved(engine: Engine
     saved = load_settings(engine.home / "config.toml")
     assert saved.retrieval.k == 8 and saved.chunking.target_tokens == 300
     assert engine.retrieval_params().k == 8  # the next question uses it
+
+
+def test_one_schema_gives_params_validation_console_rows_and_the_reference() -> None:
+    """Issue 47: a retrieval setting is declared once (core/config.py); the per-question parameters, the bounds
+    that validate a change, the console's rows and docs/settings.md all come from that declaration."""
+    import dataclasses
+
+    from biny.core.config import EDITABLE_SETTINGS, RetrievalSettings, Settings
+    from biny.core.retrieve.candidates import RetrievalParams
+    from biny.core.settings_doc import render
+
+    settings = Settings()
+    # Every setting reaches the parameters with its configured value (changed from its default here).
+    for f in dataclasses.fields(RetrievalSettings):
+        value = getattr(settings.retrieval, f.name)
+        changed = (not value) if isinstance(value, bool) else value + 1 if isinstance(value, int | float) \
+            else f"{value}-changed"
+        setattr(settings.retrieval, f.name, changed)
+        assert getattr(RetrievalParams.of(settings.retrieval), f.name) == changed, f.name
+    # The parameters add only what one question switches: no setting written a second time.
+    own = {f.name for f in dataclasses.fields(RetrievalParams)} - {f.name for f in dataclasses.fields(RetrievalSettings)}
+    assert own == {"lexical_own_script", "max_distance", "use_threshold", "use_identifiers", "use_second_pass",
+                   "use_rerank", "keep_nearest", "use_structured"}
+    # Every editable setting is a real field with its default inside its bounds, labelled and documented.
+    page = render()
+    for name, spec in EDITABLE_SETTINGS.items():
+        section, key = name.split(".")
+        default = getattr(getattr(Settings(), section), key)
+        assert spec.low <= default <= spec.high and spec.label and spec.help, name
+        assert f"Console: “{spec.label}”, {spec.low:g}–{spec.high:g}" in page, name

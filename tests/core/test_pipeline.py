@@ -191,7 +191,8 @@ def test_second_pass_searches_a_missing_named_term(laws: tuple[Engine, QueryCoun
 
 def test_budget_keeps_whole_chunks(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
     eng, _ = laws
-    params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.1, max_chars=500, max_tokens=10_000)
+    params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.1, max_context_chars=500,
+                             max_context_tokens=10_000)
     result = eng.ask("laws", "遗产按照什么顺序继承？", params=params)
     assert sum(len(h.text) for h in result.chunks) <= 500
     row = eng.catalog.space("laws")
@@ -321,7 +322,7 @@ def test_lexical_check_refuses_same_script_questions_the_space_cannot_answer(
     eng, _ = laws
     questions = _cmrc_questions(80)
     base = eng.retrieval_params(5)
-    without = [eng.ask("laws", q, params=replace(base, use_lexical=False)) for q in questions]
+    without = [eng.ask("laws", q, params=replace(base, lexical_check=False)) for q in questions]
     with_check = [eng.ask("laws", q) for q in questions]
     zero_without = sum(not r.chunks for r in without) / len(questions)
     zero_with = sum(not r.chunks for r in with_check) / len(questions)
@@ -617,7 +618,7 @@ def test_a_hit_carrying_the_question_words_is_kept_beyond_the_gate(laws: tuple[E
     assert all(stage.data["lexical"]["coverage"][c] >= 0.30 for c in kept)
     assert all(h.distance <= rescue_d + 1e-6 for h in result.chunks if not h.pinned)
     # Switch the rescue off: the same question gets nothing — the gate alone refuses it.
-    plain = eng.ask("laws", words, k=3, params=replace(eng.retrieval_params(3), use_lexical=False))
+    plain = eng.ask("laws", words, k=3, params=replace(eng.retrieval_params(3), lexical_check=False))
     assert plain.chunks == []
 
 
