@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from biny.core.i18n import N_, t
 from biny.core.retrieve.trace import Trace
 from biny.core.structured.tools import ToolResult
 
@@ -58,6 +59,52 @@ class IngestReport:
         return not self.by("failed") and not self.cancelled
 
 
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """The rule that put a passage in the context (issue 47): set where hits are made (retrieve/kept.py), read by
+    the Inspector and ``--json`` — never re-derived from trace keys or translated strings."""
+
+    rule: str  # one of KEPT_RULES
+    share: float | None = None  # the share of the question's words (or of their renderings) that kept it
+    gate: float | None = None  # the space-wide gate it lies beyond ("gate words")
+    band: float | None = None  # the band near the cut the model judged ("judged")
+    model: str = ""  # the model that judged it
+    source: str = ""  # the public page it came from ("public page")
+
+    def says(self) -> str:
+        """The rule in the reader's words."""
+        if self.rule == "public page":
+            return t("a paragraph of a public page read for this answer ({source}) — not your material").format(
+                source=self.source)
+        if self.rule == "judged":
+            return t("near its distance cut (within {band}), kept because the model ({model}) judged that it answers "
+                     "the question").format(band=f"{self.band or 0:.3f}", model=self.model)
+        if self.rule == "gate words":
+            return t("within its distance cut; beyond the space-wide gate ({gate}), kept because it carries {share} "
+                     "of the question's words").format(gate=f"{self.gate or 0:.3f}", share=f"{self.share or 0:.0%}")
+        if self.rule == "translated words":
+            return t("beyond its distance cut, kept because it holds renderings of {share} of the question's words "
+                     "(dictionary)").format(share=f"{self.share or 0:.0%}")
+        if self.rule == "words":
+            return t("beyond its distance cut, kept because it carries {share} of the question's words").format(
+                share=f"{self.share or 0:.0%}")
+        return t(KEPT_RULES.get(self.rule, self.rule))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rule": self.rule, "share": self.share, "gate": self.gate, "band": self.band, "model": self.model,
+                "says": self.says()}
+
+
+# Rules whose words need no figures; the others are said by Kept.says.
+KEPT_RULES = {
+    "pinned": N_("pinned: the question names its identifier (R4)"),
+    "more material": N_("more material: the next of the same ranked pool (R6)"),
+    "within cut": N_("within its distance cut"),
+    "second pass or nearest": N_("added by the second pass or as the nearest passage (R3, R5)"),
+    "public page": "", "judged": "", "gate words": "", "translated words": "", "words": "",
+}
+
+
 @dataclass(slots=True)
 class Hit:
     chunk_id: str
@@ -80,6 +127,7 @@ class Hit:
     # R9 in plain words: the share of the space's unrelated reference questions whose nearest passage
     # is farther than this one is from the question ("closer than 93% of unrelated questions").
     closer_than: float | None = None
+    kept: Kept | None = None  # the rule that put it in the context
 
 
 @dataclass(slots=True)
@@ -155,6 +203,7 @@ class AskResult:
                     "cut": None if h.cut is None else round(h.cut, 4),
                     "word_share": None if h.word_share is None else round(h.word_share, 3),
                     "closer_than": None if h.closer_than is None else round(h.closer_than, 3),
+                    "kept": None if h.kept is None else h.kept.to_dict(),
                 }
                 for h in self.chunks
             ],

@@ -226,17 +226,8 @@ class InspectorScreen(QWidget):
         assert self.result is not None
         item = QListWidgetItem()
         cut = hit.cut if hit.cut is not None else self.result.max_distance  # each passage has its own cut
-        stage = self.result.trace.stage("threshold")
-        translated = (stage.data.get("translated") or {}) if stage is not None else {}
-        share = translated.get("shares", {}).get(hit.chunk_id) if hit.chunk_id in translated.get(
-            "kept_beyond_cut", []) else None
-        gate = (stage.data.get("space_gate") or {}) if stage is not None else {}
-        judge = self.result.trace.stage("judge")
-        judged = judge.data if judge is not None and hit.chunk_id in judge.data.get("answering", []) else None
-        widget = _HitRow(n, hit, self.result.baseline, cut, more=more,
-                         kept_by=kept_by(hit, cut, more=more, translated=share,
-                                         gate=gate["gate"] if hit.chunk_id in gate.get("kept_by_words", []) else None,
-                                         judged=judged))
+        # The rule that kept it, as the engine recorded it on the hit (issue 47: no trace keys read here).
+        widget = _HitRow(n, hit, self.result.baseline, cut, more=more)
         self.context.addItem(item)
         self.context.setItemWidget(item, widget)
         self._fit_row(item, widget)
@@ -476,36 +467,6 @@ ANSWER_MODES = {"model": QT_TR_NOOP("Composed from the passages below"), "none":
                 "extractive": QT_TR_NOOP("Extracted from the passages below (no language model)")}
 
 
-def kept_by(hit: Hit, cut: float | None, *, more: bool = False, translated: float | None = None,
-            gate: float | None = None, judged: dict[str, Any] | None = None) -> str:
-    """In words, the rule that put this passage in the context (every row shown was kept); ``translated``: the
-    share of the question's looked-up words that kept it beyond its cut (issue 20), if they did; ``gate``: the
-    space-wide gate it lies beyond, kept for its words (issue 20), if it does; ``judged``: the relevance judge's
-    trace data, when the model judged that it answers (issue 20)."""
-    if hit.doc_id == "web":
-        return tr("a paragraph of a public page read for this answer ({source}) — not your material").format(
-            source=hit.source)
-    if hit.pinned:
-        return tr("pinned: the question names its identifier (R4)")
-    if more:
-        return tr("more material: the next of the same ranked pool (R6)")
-    if judged is not None:
-        return tr("near its distance cut (within {band}), kept because the model ({model}) judged that it answers the "
-                  "question").format(band=f"{judged['band']:.3f}", model=judged["model"])
-    if gate is not None and hit.word_share is not None and (cut is None or hit.distance <= cut):
-        return tr("within its distance cut; beyond the space-wide gate ({gate}), kept because it carries {share} of "
-                  "the question's words").format(gate=f"{gate:.3f}", share=f"{hit.word_share:.0%}")
-    if cut is None or hit.distance <= cut:
-        return tr("within its distance cut")
-    if translated is not None:
-        return tr("beyond its distance cut, kept because it holds renderings of {share} of the question's words "
-                  "(dictionary)").format(share=f"{translated:.0%}")
-    if hit.word_share:
-        return tr("beyond its distance cut, kept because it carries {share} of the question's words").format(
-            share=f"{hit.word_share:.0%}")
-    return tr("added by the second pass or as the nearest passage (R3, R5)")
-
-
 def _question_of(item: QListWidgetItem) -> str:
     question = item.data(Qt.ItemDataRole.UserRole)
     return str(question) if question is not None else item.text()
@@ -527,11 +488,10 @@ def _escape(text: str) -> str:
 
 
 class _HitRow(QWidget):
-    def __init__(self, n: int, hit: Hit, baseline: float | None, cut: float | None, *, more: bool = False,
-                 kept_by: str = "") -> None:
+    def __init__(self, n: int, hit: Hit, baseline: float | None, cut: float | None, *, more: bool = False) -> None:
         super().__init__()
         self.hit = hit
-        kept_by = kept_by or tr("within its distance cut")
+        kept_by = hit.kept.says() if hit.kept is not None else ""
         pin = (f"<span style='background:#e67700;color:white'>&nbsp;{tr('PINNED')}&nbsp;</span> " if hit.pinned
                else "") + (f"<span style='background:#1971c2;color:white'>&nbsp;{tr('MORE')}&nbsp;</span> " if more
                            else "")
@@ -554,7 +514,7 @@ class _HitRow(QWidget):
         lay = QFormLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
         lay.addRow(title)
-        decision = "distance" if kept_by == tr("within its distance cut") else "other"
+        decision = "distance" if hit.kept is None or hit.kept.rule == "within cut" else "other"
         self.bar = DistanceBar(hit.distance, baseline, cut, decision=decision,
                                why=tr("Kept: {why}").format(why=kept_by))
         lay.addRow(self.bar)

@@ -652,42 +652,6 @@
         <translation>从下列段落中摘取（未用语言模型）</translation>
     </message>
     <message>
-        <source>a paragraph of a public page read for this answer ({source}) — not your material</source>
-        <translation>为此答案读取的公开网页中的一段（{source}）——不是你的资料</translation>
-    </message>
-    <message>
-        <source>pinned: the question names its identifier (R4)</source>
-        <translation>固定：问题点名了它的标识符（R4）</translation>
-    </message>
-    <message>
-        <source>more material: the next of the same ranked pool (R6)</source>
-        <translation>更多材料：同一排序候选池的下一个（R6）</translation>
-    </message>
-    <message>
-        <source>near its distance cut (within {band}), kept because the model ({model}) judged that it answers the question</source>
-        <translation>靠近其距离阈值（{band} 以内），因模型（{model}）判断它回答了问题而保留</translation>
-    </message>
-    <message>
-        <source>within its distance cut; beyond the space-wide gate ({gate}), kept because it carries {share} of the question&apos;s words</source>
-        <translation>在其距离截断以内；超出全空间门槛（{gate}），因含问题词语的 {share} 而保留</translation>
-    </message>
-    <message>
-        <source>within its distance cut</source>
-        <translation>在其距离截断内</translation>
-    </message>
-    <message>
-        <source>beyond its distance cut, kept because it holds renderings of {share} of the question&apos;s words (dictionary)</source>
-        <translation>超出其距离截断，因含问题词语 {share} 的译词（词典）而保留</translation>
-    </message>
-    <message>
-        <source>beyond its distance cut, kept because it carries {share} of the question&apos;s words</source>
-        <translation>超出其距离截断，因包含问题中 {share} 的词语而保留</translation>
-    </message>
-    <message>
-        <source>added by the second pass or as the nearest passage (R3, R5)</source>
-        <translation>由二次检索或作为最近段落加入（R3、R5）</translation>
-    </message>
-    <message>
         <source>read</source>
         <translation>已读取</translation>
     </message>

@@ -24,6 +24,7 @@ from biny.core.retrieve import baseline as baseline_mod
 from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.budget import fit_whole
 from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
+from biny.core.retrieve.kept import kept_rule
 from biny.core.retrieve.pipeline import retrieve
 from biny.core.retrieve.trace import Dropped, Stage, Trace
 from biny.core.services.folder import DataFolder
@@ -328,10 +329,11 @@ class Retriever:
             rec, doc = records.get(c.chunk_id), docs.get(c.doc_id)
             if rec is None or doc is None:
                 continue
+            cut = c.cut if c.cut is not None else max_distance
             hits.append(Hit(c.chunk_id, c.doc_id, doc.title, doc.path, rec.text, c.distance,
                             base.calibrated(c.distance), c.pinned, rec.page, rec.ordinal, rec.heading_path,
-                            rec.char_start, rec.char_end, c.cut if c.cut is not None else max_distance,
-                            c.word_share, unrelated.share_above(c.distance) if unrelated else None))
+                            rec.char_start, rec.char_end, cut, c.word_share,
+                            unrelated.share_above(c.distance) if unrelated else None, kept_rule(c, cut, trace)))
         pairs = base.passage_pairs.median if base.passage_pairs else None
         return AskResult(trace.question, hits, pairs, max_distance, reference, trace)
 

@@ -28,7 +28,7 @@ from biny.core.answer.compose import ComposeSettings, compose, language_of
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError
 from biny.core.i18n import t
-from biny.core.results import Answer, AskResult, Hit, IngestReport
+from biny.core.results import Answer, AskResult, Hit, IngestReport, Kept
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
@@ -237,7 +237,7 @@ class WebFallback:
         for i in np.argsort(-fused)[:PASSAGES]:
             page, n, text, start = paras[int(i)]
             hits.append(Hit(f"web:{uuid.uuid4().hex[:10]}", "web", page.title, page.url, text, float(dist[i]), None,
-                            False, None, n, [], start, start + len(text)))
+                            False, None, n, [], start, start + len(text), kept=Kept("public page", source=page.url)))
         return hits
 
     def _vectors_of(self, keys: list[tuple[str, str]]) -> Any:

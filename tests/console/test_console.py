@@ -390,27 +390,6 @@ def test_a_model_answer_streams_into_the_inspector(qtbot, window: MainWindow, en
         httpd.server_close()
 
 
-def test_each_kept_passage_says_which_rule_kept_it() -> None:
-    from biny.console.screens.inspector import kept_by
-    from biny.core import Hit
-
-    def hit(distance: float, *, pinned: bool = False, words: float | None = None) -> Hit:
-        return Hit("c", "d", "Doc", "doc.md", "text", distance, None, pinned, None, 0, [], 0, 4, 0.15, words)
-
-    assert kept_by(hit(0.10), 0.15) == "within its distance cut"
-    assert "carries 40%" in kept_by(hit(0.20, words=0.4), 0.15)  # beyond the cut, kept for its words
-    assert kept_by(hit(0.30, pinned=True), 0.15).startswith("pinned")
-    assert kept_by(hit(0.20), 0.15).startswith("added by the second pass")
-    # Kept by the question's looked-up words (issue 20), whatever words of the question's own language it shares.
-    assert "renderings of 62%" in kept_by(hit(0.20, words=0.26), 0.15, translated=0.62)
-    # Within its cut but beyond the space-wide gate, kept for the question's words it carries (issue 20).
-    assert "space-wide gate (0.120), kept because it carries 45%" in kept_by(hit(0.13, words=0.45), 0.15, gate=0.12)
-    # Near its cut, kept because the configured model judged that it answers (issue 20), on either side of the cut.
-    judged = {"band": 0.027, "model": "scripted", "answering": ["c"]}
-    assert "the model (scripted) judged that it answers" in kept_by(hit(0.16), 0.15, judged=judged)
-    assert "within 0.027" in kept_by(hit(0.14, words=0.1), 0.15, judged=judged)
-
-
 def test_remember_is_not_offered_where_there_is_no_keyring(qtbot, engine: Engine) -> None:  # type: ignore[no-untyped-def]
     from biny.console.widgets.dialogs import NewSpaceDialog, UnlockDialog
 

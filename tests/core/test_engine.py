@@ -280,7 +280,8 @@ def test_one_schema_gives_params_validation_console_rows_and_the_reference() -> 
         setattr(settings.retrieval, f.name, changed)
         assert getattr(RetrievalParams.of(settings.retrieval), f.name) == changed, f.name
     # The parameters add only what one question switches: no setting written a second time.
-    own = {f.name for f in dataclasses.fields(RetrievalParams)} - {f.name for f in dataclasses.fields(RetrievalSettings)}
+    names = {f.name for f in dataclasses.fields(RetrievalSettings)}
+    own = {f.name for f in dataclasses.fields(RetrievalParams)} - names
     assert own == {"lexical_own_script", "max_distance", "use_threshold", "use_identifiers", "use_second_pass",
                    "use_rerank", "keep_nearest", "use_structured"}
     # Every editable setting is a real field with its default inside its bounds, labelled and documented.
