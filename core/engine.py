@@ -14,7 +14,6 @@ from typing import Any
 
 import platformdirs
 
-from biny.core import backup
 from biny.core.config import Settings, apply_changes, load_settings, save_settings
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.embed.base import Embedder
@@ -36,6 +35,7 @@ from biny.core.services.spaces import Spaces
 from biny.core.services.structured import StructuredIndex
 from biny.core.services.team import Team
 from biny.core.services.web import WebFallback
+from biny.core.store import backup
 from biny.core.store.catalog import Catalog, DocumentRow
 from biny.core.store.lance import ChunkRecord, ChunkStore
 from biny.core.store.vectors import VectorCache

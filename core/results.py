@@ -6,11 +6,14 @@ Plain data, shared by the CLI (``--json``) and the console; no store access.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from biny.core.i18n import N_, t
-from biny.core.retrieve.trace import Trace
-from biny.core.structured.tools import ToolResult
+
+if TYPE_CHECKING:  # types only: this module sits below the stores and stages (import-linter layers)
+    from biny.core.retrieve.trace import Trace
+    from biny.core.structured.tools import ToolResult
+
 
 __all__ = ["Answer", "AskResult", "Citation", "FileOutcome", "Hit", "IngestReport", "SpaceInfo"]
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from biny.core.chunking.ratio import estimate_tokens
-from biny.core.ingest.model import Block
+from biny.core.document import Block
 
 Estimator = Callable[[str], float]
 

@@ -9,14 +9,18 @@ from __future__ import annotations
 import base64
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from biny.core.crypto.blind import BlindIndex
 from biny.core.crypto.cipher import open_sealed, seal
 from biny.core.crypto.keys import SpaceKeys
 from biny.core.errors import BinyError, DataTampered
 from biny.core.i18n import N_, t
-from biny.core.store.catalog import DocumentRow
-from biny.core.store.lance import ChunkRecord
+
+if TYPE_CHECKING:  # types only: this module sits below the stores and stages (import-linter layers)
+    from biny.core.store.catalog import DocumentRow
+    from biny.core.store.lance import ChunkRecord
+
 
 # Marks chunk ciphertext whose associated data names its document as well as the space and the chunk
 # (issue 22): moving a passage to another document, or changing its doc_id, then fails to open.

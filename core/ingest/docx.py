@@ -14,9 +14,9 @@ from docx.text.paragraph import Paragraph
 from lxml import etree
 
 from biny.core.config import LimitSettings
+from biny.core.document import Block, ParsedDocument
 from biny.core.errors import CorruptDocument, EmptyDocument
 from biny.core.i18n import t
-from biny.core.ingest.model import Block, ParsedDocument
 from biny.core.ingest.reading import VisualReader, read_into
 from biny.core.ingest.sniff import check_zip_bomb
 from biny.core.ingest.visual import (

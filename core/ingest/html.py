@@ -8,9 +8,9 @@ from pathlib import Path
 
 import trafilatura
 
+from biny.core.document import ParsedDocument
 from biny.core.errors import EmptyDocument
 from biny.core.i18n import t
-from biny.core.ingest.model import ParsedDocument
 from biny.core.ingest.text import decode_bytes, parse_text_string
 
 

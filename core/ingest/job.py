@@ -21,11 +21,11 @@ from biny.core.chunking.ratio import DocumentEstimator, cjk_share
 from biny.core.chunking.splitter import ChunkSpan, Prior, align_prior, assemble, enforce_cap, split
 from biny.core.config import Settings
 from biny.core.crypto.space import SpaceCrypto
+from biny.core.document import ParsedDocument
 from biny.core.embed.base import Embedder, Vectors
 from biny.core.errors import BinyError, Cancelled, DataTampered
 from biny.core.i18n import t
 from biny.core.ingest.keys import KEYS_VERSION, passage_keys
-from biny.core.ingest.model import ParsedDocument
 from biny.core.ingest.parse import parse_file
 from biny.core.ingest.reading import VisualReader
 from biny.core.progress import CancelToken, Progress

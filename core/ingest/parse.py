@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from biny.core.config import LimitSettings
+from biny.core.document import ParsedDocument
 from biny.core.errors import DocumentError, UnsupportedFormat
 from biny.core.i18n import t
 from biny.core.ingest.docx import parse_docx
 from biny.core.ingest.html import parse_html
-from biny.core.ingest.model import ParsedDocument
 from biny.core.ingest.pdf import parse_pdf
 from biny.core.ingest.reading import VisualReader
 from biny.core.ingest.sniff import HTML_SUFFIXES, ROW_SUFFIXES, TEXT_SUFFIXES, sniff

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from biny.core.config import LimitSettings
+from biny.core.document import Block, ParsedDocument
 from biny.core.errors import (
     CorruptDocument,
     DocumentError,
@@ -23,7 +24,6 @@ from biny.core.errors import (
 from biny.core.i18n import language, set_language, t
 from biny.core.ingest.child import spawned
 from biny.core.ingest.lines import join_lines
-from biny.core.ingest.model import Block, ParsedDocument
 from biny.core.ingest.mojibake import repair_mojibake
 from biny.core.ingest.reading import VisualReader, read_into
 from biny.core.ingest.visual import VisualSpec, mupdf, plan_pages, running_lines

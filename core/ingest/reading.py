@@ -21,11 +21,11 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from biny.core.document import Block, ParsedDocument
 from biny.core.errors import DocumentError
 from biny.core.i18n import t
 from biny.core.ingest.child import spawned
 from biny.core.ingest.lines import join_lines
-from biny.core.ingest.model import Block, ParsedDocument
 from biny.core.ingest.ocr import engine_available
 from biny.core.ingest.visual import VisualSpec, mupdf
 from biny.core.llm.base import ChatModel, LLMError, Message

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from biny.core.config import LimitSettings
+from biny.core.document import Block, ParsedDocument
 from biny.core.errors import CorruptDocument, EmptyDocument
 from biny.core.i18n import t
-from biny.core.ingest.model import Block, ParsedDocument
 from biny.core.ingest.text import decode_bytes
 from biny.core.structured.lexicon import TITLE_NAMES
 

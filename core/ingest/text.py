@@ -11,9 +11,9 @@ from pathlib import Path
 
 import charset_normalizer
 
+from biny.core.document import Block, ParsedDocument
 from biny.core.errors import CorruptDocument, EmptyDocument
 from biny.core.i18n import t
-from biny.core.ingest.model import Block, ParsedDocument
 
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _EMPTY_HEADING = re.compile(r"^#{1,6}\s*$")

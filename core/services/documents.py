@@ -14,11 +14,11 @@ import numpy as np
 from biny.core.chunking.header import embedding_input
 from biny.core.chunking.notes import NoteWriter
 from biny.core.crypto.space import SpaceCrypto
+from biny.core.document import ParsedDocument
 from biny.core.errors import BinyError, Cancelled
 from biny.core.i18n import t
 from biny.core.ingest.job import file_hash, ingest_file, parse_document
 from biny.core.ingest.lookahead import Lookahead
-from biny.core.ingest.model import ParsedDocument
 from biny.core.ingest.parse import SUPPORTED_SUFFIXES
 from biny.core.ingest.reading import VisualReader
 from biny.core.ingest.rowjob import ingest_rows

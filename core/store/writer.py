@@ -25,10 +25,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from biny.core import backup
 from biny.core.embed.base import Vectors
 from biny.core.errors import BinyError, ReadOnlyFolder
 from biny.core.i18n import t
+from biny.core.store import backup
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow
 from biny.core.store.facts import FactRow, FactTable
 from biny.core.store.guard import writing
@@ -161,7 +161,7 @@ class StoreWriter:
             self.catalog.rewrite()
 
     def import_space(self, lance_dir: Path, archive: Path, name: str | None) -> tuple[str, str]:
-        """Restore a backup (core/backup.py); nothing is left behind if it fails."""
+        """Restore a backup (core/store/backup.py); nothing is left behind if it fails."""
         with self._write():
             space_id, space_name = backup.import_space(self.catalog, lance_dir, archive, name)
             self.vectors.invalidate(space_id)
