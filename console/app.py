@@ -43,6 +43,69 @@ class MainWindow(QMainWindow):
         self.qsettings = settings or QSettings("biny", "console")
         self.setWindowTitle(tr("biny console"))
 
+        self._build_screens()
+        self._build_status_bar()
+        self._connect_screens()
+        # Column widths the user set are kept between sessions (documents and facts tables).
+        self.remembered_headers = {"library/columns": self.library.table.horizontalHeader(),
+                                   "memory/columns": self.memory.table.horizontalHeader()}
+        for key, header in self.remembered_headers.items():
+            state = self.qsettings.value(key)
+            if state is not None and header.restoreState(state):
+                (self.library if key.startswith("library") else self.memory).columns_sized = True
+
+        geometry = self.qsettings.value("geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1200, 760)
+        wanted = space or str(self.qsettings.value("last_space", "") or "")
+        self.library.refresh_spaces(select=wanted or None)  # loads in the background, then selects
+        self.rail.setCurrentRow(0)
+
+    def _connect_screens(self) -> None:
+        """Errors, selections, writes and the Settings screen's choices, wired across screens."""
+        for screen in (self.library, self.inspector, self.settings_screen, self.memory, self.structured, self.review,
+                       self.analysis):
+            screen.error.connect(self.show_error)
+        self.library.space_selected.connect(self.on_space)
+        self.analysis.open_chunk.connect(self._open_chunk)
+        self.library.model.connect("changed", self.show_space_state)
+        # A write on any screen (an approval, an ingest, an archive, a build) is read again by the others.
+        for model in (self.library.model, self.review.model, self.structured.model):
+            model.connect("written", lambda source=model: self._written(source))
+        self.settings_screen.reembedded.connect(lambda name: self.library.refresh_spaces(select=name))
+
+        self.actions_by_menu = menus.build(self)
+        choice = theme.apply(theme.remembered(self.qsettings))
+        self.settings_screen.appearance.setCurrentIndex(theme.CHOICES.index(choice))
+        self.settings_screen.appearance.currentIndexChanged.connect(
+            lambda i: theme.apply(theme.CHOICES[i], self.qsettings))
+        self.shortcuts_dialog: menus.ShortcutsDialog | None = None
+        codes = [code for code, _ in i18n.LANGUAGES]
+        remembered = str(self.qsettings.value("language", "") or "")
+        self.settings_screen.language.setCurrentIndex(codes.index(remembered) if remembered in codes else 0)
+        self.settings_screen.language.currentIndexChanged.connect(self._language_chosen)
+
+    def _build_status_bar(self) -> None:
+        """The status bar: data folder, model, team space and the current space."""
+        engine = self.engine
+        self.folder_label = QLabel(tr("Data: {folder}").format(folder=engine.home))
+        self.model_label = QLabel(tr("Model: {model}").format(model=engine.settings.embedding.model))
+        self.space_label = QLabel(tr("No space"))
+        # A team space (issue 21): where it lives and whether this console writes or reads a snapshot.
+        self.team_label = QLabel("")
+        self.team_label.setObjectName("team")
+        for w in (self.folder_label, self.model_label, self.team_label):
+            self.statusBar().addWidget(w)
+        self.statusBar().addPermanentWidget(self.space_label)
+        self.team_label.setVisible(False)
+        self.team_status: dict[str, Any] | None = None
+        run_op(lambda _p, _c: engine.team.status(), on_success=self.show_team_state)
+
+    def _build_screens(self) -> None:
+        """The screens, the navigation rail and the stack that shows one of them."""
+        engine = self.engine
         self.library = LibraryScreen(engine)
         self.inspector = InspectorScreen(engine)
         self.settings_screen = SettingsScreen(engine)
@@ -79,58 +142,6 @@ class MainWindow(QMainWindow):
         lay.addWidget(self.rail)
         lay.addWidget(self.stack, 1)
         self.setCentralWidget(central)
-
-        self.folder_label = QLabel(tr("Data: {folder}").format(folder=engine.home))
-        self.model_label = QLabel(tr("Model: {model}").format(model=engine.settings.embedding.model))
-        self.space_label = QLabel(tr("No space"))
-        # A team space (issue 21): where it lives and whether this console writes or reads a snapshot.
-        self.team_label = QLabel("")
-        self.team_label.setObjectName("team")
-        for w in (self.folder_label, self.model_label, self.team_label):
-            self.statusBar().addWidget(w)
-        self.statusBar().addPermanentWidget(self.space_label)
-        self.team_label.setVisible(False)
-        self.team_status: dict[str, Any] | None = None
-        run_op(lambda _p, _c: engine.team.status(), on_success=self.show_team_state)
-
-        for screen in (self.library, self.inspector, self.settings_screen, self.memory, self.structured, self.review,
-                       self.analysis):
-            screen.error.connect(self.show_error)
-        self.library.space_selected.connect(self.on_space)
-        self.analysis.open_chunk.connect(self._open_chunk)
-        self.library.model.connect("changed", self.show_space_state)
-        # A write on any screen (an approval, an ingest, an archive, a build) is read again by the others.
-        for model in (self.library.model, self.review.model, self.structured.model):
-            model.connect("written", lambda source=model: self._written(source))
-        self.settings_screen.reembedded.connect(lambda name: self.library.refresh_spaces(select=name))
-
-        self.actions_by_menu = menus.build(self)
-        choice = theme.apply(theme.remembered(self.qsettings))
-        self.settings_screen.appearance.setCurrentIndex(theme.CHOICES.index(choice))
-        self.settings_screen.appearance.currentIndexChanged.connect(
-            lambda i: theme.apply(theme.CHOICES[i], self.qsettings))
-        self.shortcuts_dialog: menus.ShortcutsDialog | None = None
-        codes = [code for code, _ in i18n.LANGUAGES]
-        remembered = str(self.qsettings.value("language", "") or "")
-        self.settings_screen.language.setCurrentIndex(codes.index(remembered) if remembered in codes else 0)
-        self.settings_screen.language.currentIndexChanged.connect(self._language_chosen)
-
-        # Column widths the user set are kept between sessions (documents and facts tables).
-        self.remembered_headers = {"library/columns": self.library.table.horizontalHeader(),
-                                   "memory/columns": self.memory.table.horizontalHeader()}
-        for key, header in self.remembered_headers.items():
-            state = self.qsettings.value(key)
-            if state is not None and header.restoreState(state):
-                (self.library if key.startswith("library") else self.memory).columns_sized = True
-
-        geometry = self.qsettings.value("geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1200, 760)
-        wanted = space or str(self.qsettings.value("last_space", "") or "")
-        self.library.refresh_spaces(select=wanted or None)  # loads in the background, then selects
-        self.rail.setCurrentRow(0)
 
     def show_screen(self, index: int) -> None:
         """Switch screens; past either end it wraps around (next/previous screen)."""

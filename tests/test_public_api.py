@@ -56,3 +56,18 @@ def test_the_console_imports_only_the_public_api_from_core() -> None:
 def test_unknown_names_fail_clearly() -> None:
     with pytest.raises(AttributeError, match="NoSuchThing"):
         importlib.import_module("biny.core").__getattr__("NoSuchThing")
+
+
+def test_screens_are_built_by_small_constructors() -> None:
+    """Issue 47: no console constructor runs over 60 lines — a screen's parts are built by named methods, its work
+    done by its model or helpers, so a change to one part does not mean reading all of them."""
+    import ast
+
+    long = []
+    for path in sorted((ROOT / "console").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.name == "__init__":
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > 60:
+                    long.append(f"{path.relative_to(ROOT)}:{node.lineno} ({lines} lines)")
+    assert long == []

@@ -79,28 +79,7 @@ class AnalysisScreen(QWidget):
         self.run: Any = None  # the last evaluation run
         self._lasso: LassoSelector | None = None
 
-        self.question = QLineEdit()
-        self.question.setObjectName("analysis_question")
-        self.question.setPlaceholderText(tr("A question to map (Enter)"))
-        self.question.returnPressed.connect(self.draw)
-        self.draw_btn = QPushButton(tr("Draw"))
-        self.draw_btn.clicked.connect(self.draw)
-        self.color_by = ComboBox()
-        self.color_by.addItem(tr("document"), "document")
-        self.color_by.addItem(tr("language"), "language")
-        self.color_by.currentTextChanged.connect(lambda _t: self.draw_collection())
-        self.png_btn = QPushButton(tr("Export PNG…"))
-        self.png_btn.clicked.connect(lambda: self.ask_export("png"))
-        self.svg_btn = QPushButton(tr("Export SVG…"))
-        self.svg_btn.clicked.connect(lambda: self.ask_export("svg"))
-        top = QHBoxLayout()
-        top.addWidget(self.question, 1)
-        top.addWidget(self.draw_btn)
-        top.addWidget(QLabel(tr("colour by")))
-        top.addWidget(self.color_by)
-        top.addWidget(self.png_btn)
-        top.addWidget(self.svg_btn)
-
+        top = self._build_top_row()
         self.star_canvas, self.col_canvas, self.hist_canvas = Canvas(), Canvas(), Canvas()
         self.hover = QLabel(tr("Hover a point for its document and distance; click to open it in the Inspector."))
         self.hover.setObjectName("hover")
@@ -116,6 +95,23 @@ class AnalysisScreen(QWidget):
         col.addWidget(self.selection)
         col.setSizes([700, 300])
 
+        ev = self._build_evaluation()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(star, tr("Star map"))
+        self.tabs.addTab(col, tr("Collection"))
+        self.tabs.addTab(self.hist_canvas, tr("Distances"))
+        self.tabs.addTab(ev, tr("Evaluation"))
+        self.status = QLabel("")
+        self.status.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(self.status)
+        lay.addWidget(self.tabs, 1)
+        self.star_canvas.mpl_connect("motion_notify_event", self._hovered)
+        self.star_canvas.mpl_connect("button_press_event", self._clicked)
+
+    def _build_evaluation(self) -> QWidget:
+        """Evaluation: a question set, its run's metrics and figure, earlier runs and the comparison."""
         self.eval_file = QLineEdit()
         self.eval_file.setPlaceholderText(tr("question set: JSONL or CSV (question; expected_text / "
                                              "expected_document / answer, or unanswerable)"))
@@ -151,20 +147,32 @@ class AnalysisScreen(QWidget):
         el.addWidget(self.runs, 1)
         el.addWidget(self.compare_btn)
         el.addWidget(self.comparison)
+        return ev
 
-        self.tabs = QTabWidget()
-        self.tabs.addTab(star, tr("Star map"))
-        self.tabs.addTab(col, tr("Collection"))
-        self.tabs.addTab(self.hist_canvas, tr("Distances"))
-        self.tabs.addTab(ev, tr("Evaluation"))
-        self.status = QLabel("")
-        self.status.setWordWrap(True)
-        lay = QVBoxLayout(self)
-        lay.addLayout(top)
-        lay.addWidget(self.status)
-        lay.addWidget(self.tabs, 1)
-        self.star_canvas.mpl_connect("motion_notify_event", self._hovered)
-        self.star_canvas.mpl_connect("button_press_event", self._clicked)
+    def _build_top_row(self) -> QHBoxLayout:
+        """The question, Draw, colour-by and export controls."""
+        self.question = QLineEdit()
+        self.question.setObjectName("analysis_question")
+        self.question.setPlaceholderText(tr("A question to map (Enter)"))
+        self.question.returnPressed.connect(self.draw)
+        self.draw_btn = QPushButton(tr("Draw"))
+        self.draw_btn.clicked.connect(self.draw)
+        self.color_by = ComboBox()
+        self.color_by.addItem(tr("document"), "document")
+        self.color_by.addItem(tr("language"), "language")
+        self.color_by.currentTextChanged.connect(lambda _t: self.draw_collection())
+        self.png_btn = QPushButton(tr("Export PNG…"))
+        self.png_btn.clicked.connect(lambda: self.ask_export("png"))
+        self.svg_btn = QPushButton(tr("Export SVG…"))
+        self.svg_btn.clicked.connect(lambda: self.ask_export("svg"))
+        top = QHBoxLayout()
+        top.addWidget(self.question, 1)
+        top.addWidget(self.draw_btn)
+        top.addWidget(QLabel(tr("colour by")))
+        top.addWidget(self.color_by)
+        top.addWidget(self.png_btn)
+        top.addWidget(self.svg_btn)
+        return top
 
     @property
     def busy(self) -> bool:

@@ -59,6 +59,18 @@ class InspectorScreen(QWidget):
         self.result: AskResult | None = None
         self.busy = False
 
+        row = self._controls()
+        split = self._views()
+        lay = QVBoxLayout(self)
+        lay.addWidget(QLabel("<b>" + tr("Conversation") + "</b> "
+                             + tr("(double-click a turn to ask its question again)")))
+        lay.addWidget(self.history)
+        lay.addLayout(row)
+        lay.addWidget(self.status)
+        lay.addWidget(split, 1)
+
+    def _controls(self) -> QHBoxLayout:
+        """The conversation list and the question row (question, K, measured or explicit cut, Ask, More)."""
         self.history = QListWidget()
         self.history.setObjectName("history")
         self.history.setMaximumHeight(90)
@@ -78,7 +90,7 @@ class InspectorScreen(QWidget):
         self.more_btn.clicked.connect(self.more)
         self.k = SpinBox()
         self.k.setRange(1, 50)
-        self.k.setValue(engine.settings.retrieval.k)
+        self.k.setValue(self.engine.settings.retrieval.k)
         self.auto_cut = QCheckBox(tr("measured cut"))
         self.auto_cut.setChecked(True)
         self.auto_cut.setToolTip(tr("Cut at the quantile of unrelated questions' nearest distance (R9)"))
@@ -98,7 +110,10 @@ class InspectorScreen(QWidget):
         row.addWidget(self.cut)
         row.addWidget(self.ask_btn)
         row.addWidget(self.more_btn)
+        return row
 
+    def _views(self) -> QSplitter:
+        """The trace on the left; the answer, the final context and the passage on the right."""
         self.status = QLabel("")
         self.status.setObjectName("status")
         self.status.setWordWrap(True)
@@ -153,14 +168,7 @@ class InspectorScreen(QWidget):
         split.addWidget(self.stages)
         split.addWidget(right)
         split.setSizes([420, 620])
-
-        lay = QVBoxLayout(self)
-        lay.addWidget(QLabel("<b>" + tr("Conversation") + "</b> "
-                             + tr("(double-click a turn to ask its question again)")))
-        lay.addWidget(self.history)
-        lay.addLayout(row)
-        lay.addWidget(self.status)
-        lay.addWidget(split, 1)
+        return split
 
     def set_space(self, name: str) -> None:
         if name != self.space:

@@ -113,28 +113,59 @@ class LibraryScreen(QWidget):
         # Why this console may not change the library (a team space another machine writes), or None.
         self.read_only: str | None = None
 
-        # Spaces column
-        self.spaces = QListWidget()
-        self.spaces.setObjectName("spaces")
-        self.spaces.currentItemChanged.connect(
-            lambda cur, _prev: self.model.select(str(cur.data(Qt.ItemDataRole.UserRole)) if cur else ""))
-        self.new_space_btn = QPushButton(tr("New space…"))
-        self.new_space_btn.clicked.connect(self.ask_new_space)
-        self.delete_space_btn = QPushButton(tr("Delete space…"))
-        self.delete_space_btn.clicked.connect(self.ask_delete_space)
-        self.unlock_btn = QPushButton(tr("Unlock…"))
-        self.unlock_btn.setObjectName("unlock")
-        self.unlock_btn.clicked.connect(self.ask_unlock)
-        self.unlock_btn.setVisible(False)
-        left = QVBoxLayout()
-        left.addWidget(QLabel("<b>" + tr("Spaces") + "</b>"))
-        left.addWidget(self.spaces, 1)
-        left.addWidget(self.unlock_btn)
-        left.addWidget(self.new_space_btn)
-        left.addWidget(self.delete_space_btn)
-        left_w = QWidget()
-        left_w.setLayout(left)
+        left_w = self._build_spaces_column()
+        bar, doc_bar = self._build_documents()
+        prog = self._build_ingest()
+        mid = QVBoxLayout()
+        mid.addLayout(bar)
+        mid.addWidget(self.table, 1)
+        mid.addLayout(doc_bar)
+        mid.addWidget(self.empty_hint)
+        mid.addWidget(QLabel("<b>" + tr("Ingestion") + "</b>"))
+        mid.addLayout(prog)
+        mid.addWidget(self.progress_label)
+        mid.addWidget(self.queue)
+        mid_w = QWidget()
+        mid_w.setLayout(mid)
 
+        split = QSplitter()
+        split.addWidget(left_w)
+        split.addWidget(mid_w)
+        split.addWidget(self.report)
+        split.setStretchFactor(1, 3)
+        split.setSizes([180, 640, 280])
+        lay = QVBoxLayout(self)
+        lay.addWidget(split)
+        self.refresh_spaces()
+
+    # ---- state from the model -----------------------------------------------------------------
+    def _build_ingest(self) -> QHBoxLayout:
+        """The ingest queue, its progress bars and the report."""
+        # Ingest queue
+        self.queue = QListWidget()
+        self.queue.setObjectName("queue")
+        self.queue.setMaximumHeight(110)
+        self.file_progress = QProgressBar()
+        self.file_progress.setFormat(tr("%p% of this file"))
+        self.overall_progress = QProgressBar()
+        self.overall_progress.setFormat(tr("%v of %m files"))
+        self.progress_label = QLabel("")
+        self.progress_label.setWordWrap(True)
+        self.cancel_btn = QPushButton(tr("Cancel"))
+        self.cancel_btn.setEnabled(False)
+        self.cancel_btn.clicked.connect(self.cancel_ingest)
+        prog = QHBoxLayout()
+        prog.addWidget(self.overall_progress, 1)
+        prog.addWidget(self.file_progress, 1)
+        prog.addWidget(self.cancel_btn)
+
+        self.report = QTextBrowser()
+        self.report.setObjectName("report")
+        self.report.setMinimumWidth(180)
+        return prog
+
+    def _build_documents(self) -> tuple[QHBoxLayout, QHBoxLayout]:
+        """The add bar, the documents table and the selected document's actions."""
         # Documents
         self.add_files_btn = QPushButton(tr("Add files…"))
         self.add_files_btn.clicked.connect(self.pick_files)
@@ -177,52 +208,33 @@ class LibraryScreen(QWidget):
         self.empty_hint = QLabel(tr("No documents yet. Add files or drop them here (PDF, DOCX, HTML, Markdown, text)."))
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_hint.setWordWrap(True)  # a long hint must not set the window's minimum width
+        return bar, doc_bar
 
-        # Ingest queue
-        self.queue = QListWidget()
-        self.queue.setObjectName("queue")
-        self.queue.setMaximumHeight(110)
-        self.file_progress = QProgressBar()
-        self.file_progress.setFormat(tr("%p% of this file"))
-        self.overall_progress = QProgressBar()
-        self.overall_progress.setFormat(tr("%v of %m files"))
-        self.progress_label = QLabel("")
-        self.progress_label.setWordWrap(True)
-        self.cancel_btn = QPushButton(tr("Cancel"))
-        self.cancel_btn.setEnabled(False)
-        self.cancel_btn.clicked.connect(self.cancel_ingest)
-        prog = QHBoxLayout()
-        prog.addWidget(self.overall_progress, 1)
-        prog.addWidget(self.file_progress, 1)
-        prog.addWidget(self.cancel_btn)
+    def _build_spaces_column(self) -> QWidget:
+        """The spaces list with Unlock, New and Delete."""
+        # Spaces column
+        self.spaces = QListWidget()
+        self.spaces.setObjectName("spaces")
+        self.spaces.currentItemChanged.connect(
+            lambda cur, _prev: self.model.select(str(cur.data(Qt.ItemDataRole.UserRole)) if cur else ""))
+        self.new_space_btn = QPushButton(tr("New space…"))
+        self.new_space_btn.clicked.connect(self.ask_new_space)
+        self.delete_space_btn = QPushButton(tr("Delete space…"))
+        self.delete_space_btn.clicked.connect(self.ask_delete_space)
+        self.unlock_btn = QPushButton(tr("Unlock…"))
+        self.unlock_btn.setObjectName("unlock")
+        self.unlock_btn.clicked.connect(self.ask_unlock)
+        self.unlock_btn.setVisible(False)
+        left = QVBoxLayout()
+        left.addWidget(QLabel("<b>" + tr("Spaces") + "</b>"))
+        left.addWidget(self.spaces, 1)
+        left.addWidget(self.unlock_btn)
+        left.addWidget(self.new_space_btn)
+        left.addWidget(self.delete_space_btn)
+        left_w = QWidget()
+        left_w.setLayout(left)
+        return left_w
 
-        self.report = QTextBrowser()
-        self.report.setObjectName("report")
-        self.report.setMinimumWidth(180)
-
-        mid = QVBoxLayout()
-        mid.addLayout(bar)
-        mid.addWidget(self.table, 1)
-        mid.addLayout(doc_bar)
-        mid.addWidget(self.empty_hint)
-        mid.addWidget(QLabel("<b>" + tr("Ingestion") + "</b>"))
-        mid.addLayout(prog)
-        mid.addWidget(self.progress_label)
-        mid.addWidget(self.queue)
-        mid_w = QWidget()
-        mid_w.setLayout(mid)
-
-        split = QSplitter()
-        split.addWidget(left_w)
-        split.addWidget(mid_w)
-        split.addWidget(self.report)
-        split.setStretchFactor(1, 3)
-        split.setSizes([180, 640, 280])
-        lay = QVBoxLayout(self)
-        lay.addWidget(split)
-        self.refresh_spaces()
-
-    # ---- state from the model -----------------------------------------------------------------
     @property
     def current_space(self) -> str | None:
         return self.model.current

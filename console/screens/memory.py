@@ -41,6 +41,61 @@ class MemoryScreen(QWidget):
         self.model.connect("error", self.error.emit)
         self.model.connect("recalled", self.show_recall)
 
+        top, actions = self._build_filters()
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setObjectName("facts")
+        self.table.setHorizontalHeaderLabels([tr(c) for c in COLUMNS])
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # the user's widths are kept
+        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        self.columns_sized = False
+
+        bottom = self._build_recall()
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(bottom)
+        split.setSizes([300, 380])
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addLayout(actions)
+        lay.addWidget(split, 1)
+        self.reload_scopes()
+
+    def _build_recall(self) -> QWidget:
+        """The recall test: a question, the recall chain and the reference block."""
+        self.question = QLineEdit()
+        self.question.setObjectName("recall_question")
+        self.question.setPlaceholderText(tr("Try a recall: a question in this scope…"))
+        self.question.returnPressed.connect(self.recall)
+        self.recall_btn = QPushButton(tr("Recall"))
+        self.recall_btn.clicked.connect(self.recall)
+        row = QHBoxLayout()
+        row.addWidget(self.question, 1)
+        row.addWidget(self.recall_btn)
+        self.chain = QTreeWidget()
+        self.chain.setObjectName("chain")
+        self.chain.setHeaderLabels([tr("Step"), tr("What happened")])
+        self.chain.setColumnWidth(0, 140)
+        self.block = QLabel("")
+        self.block.setObjectName("reference_block")
+        self.block.setWordWrap(True)
+        self.block.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        bottom = QWidget()
+        bl = QVBoxLayout(bottom)
+        bl.setContentsMargins(0, 0, 0, 0)
+        bl.addWidget(QLabel("<b>" + tr("Recall test") + "</b> — " + tr("the recall chain, step by step (M1–M7)")))
+        bl.addLayout(row)
+        bl.addWidget(self.chain, 1)
+        bl.addWidget(self.block)
+        return bottom
+
+    def _build_filters(self) -> tuple[QHBoxLayout, QHBoxLayout]:
+        """The scope and status filters, and the fact actions."""
         self.scope = ComboBox()
         self.scope.setObjectName("scope")
         self.scope.setEditable(True)
@@ -74,53 +129,7 @@ class MemoryScreen(QWidget):
         for b in (self.add_btn, self.edit_btn, self.archive_btn, self.restore_btn, self.delete_btn):
             actions.addWidget(b)
         actions.addStretch(1)
-
-        self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setObjectName("facts")
-        self.table.setHorizontalHeaderLabels([tr(c) for c in COLUMNS])
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # the user's widths are kept
-        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
-        self.columns_sized = False
-
-        self.question = QLineEdit()
-        self.question.setObjectName("recall_question")
-        self.question.setPlaceholderText(tr("Try a recall: a question in this scope…"))
-        self.question.returnPressed.connect(self.recall)
-        self.recall_btn = QPushButton(tr("Recall"))
-        self.recall_btn.clicked.connect(self.recall)
-        row = QHBoxLayout()
-        row.addWidget(self.question, 1)
-        row.addWidget(self.recall_btn)
-        self.chain = QTreeWidget()
-        self.chain.setObjectName("chain")
-        self.chain.setHeaderLabels([tr("Step"), tr("What happened")])
-        self.chain.setColumnWidth(0, 140)
-        self.block = QLabel("")
-        self.block.setObjectName("reference_block")
-        self.block.setWordWrap(True)
-        self.block.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-
-        bottom = QWidget()
-        bl = QVBoxLayout(bottom)
-        bl.setContentsMargins(0, 0, 0, 0)
-        bl.addWidget(QLabel("<b>" + tr("Recall test") + "</b> — " + tr("the recall chain, step by step (M1–M7)")))
-        bl.addLayout(row)
-        bl.addWidget(self.chain, 1)
-        bl.addWidget(self.block)
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.table)
-        split.addWidget(bottom)
-        split.setSizes([300, 380])
-        lay = QVBoxLayout(self)
-        lay.addLayout(top)
-        lay.addLayout(actions)
-        lay.addWidget(split, 1)
-        self.reload_scopes()
+        return top, actions
 
     @property
     def busy(self) -> bool:

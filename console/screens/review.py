@@ -119,6 +119,18 @@ class ReviewScreen(QWidget):
         ll.addWidget(self.queue, 1)
         ll.addWidget(self.keys_hint)
 
+        right = self._build_detail()
+        body = QSplitter(Qt.Orientation.Horizontal)
+        body.addWidget(left)
+        body.addWidget(right)
+        body.setSizes([300, 800])
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(body, 1)
+        self._render()
+
+    def _build_detail(self) -> QSplitter:
+        """The item in review: answer against entry, the entry and its actions, the sources and their snapshots."""
         self.compare = QTextBrowser()
         self.compare.setObjectName("compare")
         self.entry = QPlainTextEdit()
@@ -163,14 +175,7 @@ class ReviewScreen(QWidget):
         right.addWidget(entry_box)
         right.addWidget(source_box)
         right.setSizes([200, 230, 260])
-        body = QSplitter(Qt.Orientation.Horizontal)
-        body.addWidget(left)
-        body.addWidget(right)
-        body.setSizes([300, 800])
-        lay = QVBoxLayout(self)
-        lay.addLayout(top)
-        lay.addWidget(body, 1)
-        self._render()
+        return right
 
     @property
     def busy(self) -> bool:

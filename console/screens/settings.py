@@ -39,20 +39,95 @@ class SettingsScreen(QWidget):
         self.engine = engine
         self.space: str | None = None
         self._model_shown = False
-        s = engine.settings
 
-        model = QGroupBox(tr("Embedding model"))
-        f = QFormLayout(model)
-        self.model_label = QLabel(s.embedding.model)
-        f.addRow(tr("Configured"), self.model_label)
-        self.model_detail = QLabel(tr("loaded on first use"))
-        f.addRow(tr("Model id"), self.model_detail)
-        self.space_model = QLabel("")
-        f.addRow(tr("This space's vectors"), self.space_model)
-        self.reembed_btn = QPushButton(tr("Re-embed this space with the configured model"))
-        self.reembed_btn.clicked.connect(self.reembed)
-        f.addRow(self.reembed_btn)
+        model = self._build_model_group()
+        data = self._build_data_group()
+        tune = self._build_tuning_group()
+        llm = self._build_llm_group()
+        look = self._build_look_group()
+        lay = QVBoxLayout(self)
+        lay.addWidget(look)
+        lay.addWidget(model)
+        lay.addWidget(llm)
+        lay.addWidget(tune)
+        lay.addWidget(data)
+        lay.addStretch(1)
 
+    def _build_look_group(self) -> QGroupBox:
+        """Colours and the interface language."""
+        look = QGroupBox(tr("Appearance"))
+        lf2 = QFormLayout(look)
+        self.appearance = ComboBox()
+        self.appearance.setObjectName("appearance")
+        self.appearance.addItems([tr("Follow the system"), tr("Light"), tr("Dark")])
+        self.appearance.setToolTip(tr("Works on every desktop, X11 included: light and dark set the colours "
+                                      "directly."))
+        lf2.addRow(tr("Colours"), self.appearance)
+        # Issue 21: the interface language; each language named in itself. Applies at the next start.
+        self.language = ComboBox()
+        self.language.setObjectName("language")
+        for code, name in LANGUAGES:
+            self.language.addItem(tr("Follow the system") if not code else name, code)
+        self.language.setToolTip(tr("Takes effect when the console next starts."))
+        lf2.addRow(tr("Interface language"), self.language)
+        return look
+
+    def _build_llm_group(self) -> QGroupBox:
+        """The optional language model: endpoint, model and key."""
+        s = self.engine.settings
+        llm = QGroupBox(tr("Language model (optional: follow-up rewrite, situating notes, relevance judge)"))
+        lf = QFormLayout(llm)
+        self.llm_url = QLineEdit(s.llm.base_url)
+        self.llm_url.setPlaceholderText(tr("e.g. http://127.0.0.1:11434/v1 (empty: no model)"))
+        self.llm_model = QLineEdit(s.llm.model)
+        self.llm_key = QLineEdit()
+        self.llm_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.llm_key.setPlaceholderText(tr("stored in the OS keyring, never in config.toml"))
+        self.llm_save = QPushButton(tr("Save"))
+        self.llm_save.clicked.connect(self.save_llm)
+        self.llm_status = QLabel("")
+        self.llm_status.setWordWrap(True)
+        lf.addRow(tr("Endpoint (OpenAI-compatible)"), self.llm_url)
+        lf.addRow(tr("Model"), self.llm_model)
+        lf.addRow(tr("API key"), self.llm_key)
+        lf.addRow(self.llm_save, self.llm_status)
+        return llm
+
+    def _build_tuning_group(self) -> QGroupBox:
+        """Every editable setting as core/config.py declares it, and Apply."""
+        s = self.engine.settings
+        # Chunking and retrieval, editable within the bounds core/config.py declares (EDITABLE_SETTINGS).
+        tune = QGroupBox(tr("Chunking and retrieval"))
+        tf = QFormLayout(tune)
+        self.tuning: dict[str, QSpinBox | QDoubleSpinBox] = {}
+        # Every editable setting, its label, help and bounds as core/config.py declares it (one schema, issue 47).
+        for name, spec in EDITABLE_SETTINGS.items():
+            low, high, label, tip = spec.low, spec.high, spec.shown_label(), spec.shown_help()
+            section, key = name.split(".")
+            value = getattr(getattr(s, section), key)
+            box: QSpinBox | QDoubleSpinBox
+            if isinstance(value, int):
+                box = SpinBox()
+                box.setRange(int(low), int(high))
+            else:
+                box = DoubleSpinBox()
+                box.setRange(low, high)
+                box.setSingleStep(0.05)
+            box.setValue(value)
+            box.setObjectName(name)
+            box.setToolTip(f"{tip}\n({name}, {low:g}–{high:g})")
+            self.tuning[name] = box
+            tf.addRow(label, box)
+        self.tune_save = QPushButton(tr("Apply"))
+        self.tune_save.clicked.connect(self.save_tuning)
+        self.tune_status = QLabel("")
+        self.tune_status.setWordWrap(True)
+        tf.addRow(self.tune_save, self.tune_status)
+        return tune
+
+    def _build_data_group(self) -> QGroupBox:
+        """The data folder, its integrity check and repair, encryption, the web switch, the passphrase source."""
+        engine = self.engine
         data = QGroupBox(tr("Data"))
         d = QFormLayout(data)
         d.addRow(tr("Data folder"), QLabel(str(engine.home)))
@@ -87,74 +162,23 @@ class SettingsScreen(QWidget):
         self.secret_source = QLabel("…")
         self.secret_source.setWordWrap(True)
         d.addRow(tr("Passphrase source"), self.secret_source)
+        return data
 
-        # Chunking and retrieval, editable within the bounds core/config.py declares (EDITABLE_SETTINGS).
-        tune = QGroupBox(tr("Chunking and retrieval"))
-        tf = QFormLayout(tune)
-        self.tuning: dict[str, QSpinBox | QDoubleSpinBox] = {}
-        # Every editable setting, its label, help and bounds as core/config.py declares it (one schema, issue 47).
-        for name, spec in EDITABLE_SETTINGS.items():
-            low, high, label, tip = spec.low, spec.high, spec.shown_label(), spec.shown_help()
-            section, key = name.split(".")
-            value = getattr(getattr(s, section), key)
-            box: QSpinBox | QDoubleSpinBox
-            if isinstance(value, int):
-                box = SpinBox()
-                box.setRange(int(low), int(high))
-            else:
-                box = DoubleSpinBox()
-                box.setRange(low, high)
-                box.setSingleStep(0.05)
-            box.setValue(value)
-            box.setObjectName(name)
-            box.setToolTip(f"{tip}\n({name}, {low:g}–{high:g})")
-            self.tuning[name] = box
-            tf.addRow(label, box)
-        self.tune_save = QPushButton(tr("Apply"))
-        self.tune_save.clicked.connect(self.save_tuning)
-        self.tune_status = QLabel("")
-        self.tune_status.setWordWrap(True)
-        tf.addRow(self.tune_save, self.tune_status)
-        llm = QGroupBox(tr("Language model (optional: follow-up rewrite, situating notes, relevance judge)"))
-        lf = QFormLayout(llm)
-        self.llm_url = QLineEdit(s.llm.base_url)
-        self.llm_url.setPlaceholderText(tr("e.g. http://127.0.0.1:11434/v1 (empty: no model)"))
-        self.llm_model = QLineEdit(s.llm.model)
-        self.llm_key = QLineEdit()
-        self.llm_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.llm_key.setPlaceholderText(tr("stored in the OS keyring, never in config.toml"))
-        self.llm_save = QPushButton(tr("Save"))
-        self.llm_save.clicked.connect(self.save_llm)
-        self.llm_status = QLabel("")
-        self.llm_status.setWordWrap(True)
-        lf.addRow(tr("Endpoint (OpenAI-compatible)"), self.llm_url)
-        lf.addRow(tr("Model"), self.llm_model)
-        lf.addRow(tr("API key"), self.llm_key)
-        lf.addRow(self.llm_save, self.llm_status)
-
-        look = QGroupBox(tr("Appearance"))
-        lf2 = QFormLayout(look)
-        self.appearance = ComboBox()
-        self.appearance.setObjectName("appearance")
-        self.appearance.addItems([tr("Follow the system"), tr("Light"), tr("Dark")])
-        self.appearance.setToolTip(tr("Works on every desktop, X11 included: light and dark set the colours "
-                                      "directly."))
-        lf2.addRow(tr("Colours"), self.appearance)
-        # Issue 21: the interface language; each language named in itself. Applies at the next start.
-        self.language = ComboBox()
-        self.language.setObjectName("language")
-        for code, name in LANGUAGES:
-            self.language.addItem(tr("Follow the system") if not code else name, code)
-        self.language.setToolTip(tr("Takes effect when the console next starts."))
-        lf2.addRow(tr("Interface language"), self.language)
-
-        lay = QVBoxLayout(self)
-        lay.addWidget(look)
-        lay.addWidget(model)
-        lay.addWidget(llm)
-        lay.addWidget(tune)
-        lay.addWidget(data)
-        lay.addStretch(1)
+    def _build_model_group(self) -> QGroupBox:
+        """The configured embedding model, the space's, and re-embedding."""
+        s = self.engine.settings
+        model = QGroupBox(tr("Embedding model"))
+        f = QFormLayout(model)
+        self.model_label = QLabel(s.embedding.model)
+        f.addRow(tr("Configured"), self.model_label)
+        self.model_detail = QLabel(tr("loaded on first use"))
+        f.addRow(tr("Model id"), self.model_detail)
+        self.space_model = QLabel("")
+        f.addRow(tr("This space's vectors"), self.space_model)
+        self.reembed_btn = QPushButton(tr("Re-embed this space with the configured model"))
+        self.reembed_btn.clicked.connect(self.reembed)
+        f.addRow(self.reembed_btn)
+        return model
 
     def set_space(self, info: SpaceInfo) -> None:
         """Show a space's settings; the facts come with ``info`` (no engine call on the UI thread)."""

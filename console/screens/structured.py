@@ -97,22 +97,37 @@ class StructuredScreen(QWidget):
         for b in (self.refresh_btn, self.build_btn, self.drop_btn):
             top.addWidget(b)
 
-        self.fields = QTableWidget(0, len(FIELD_COLUMNS))
-        self.fields.setObjectName("fields")
-        self.fields.setHorizontalHeaderLabels([tr(c) for c in FIELD_COLUMNS])
-        self.fields.verticalHeader().setVisible(False)
-        self.fields.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        header = self.fields.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(WHY, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((USE, 40), (EXACT, 48), (NAME, 170), (TYPE, 80), (COVERAGE, 110), (EXAMPLES, 260)):
-            self.fields.setColumnWidth(col, width)
-
+        self._build_fields()
         self.preview = QTableWidget(0, 0)
         self.preview.setObjectName("preview")
         self.preview.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.preview.verticalHeader().setVisible(False)
 
+        ask = self._build_try()
+        self.lint = QTableWidget(0, 3)
+        self.lint.setObjectName("lint")
+        self.lint.setHorizontalHeaderLabels([tr("Document"), tr("Bare values"), tr("Say it in words (S7)")])
+        self.lint.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.lint.verticalHeader().setVisible(False)
+        self.lint.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.lint.setColumnWidth(0, 220)
+        self.lint.setColumnWidth(1, 260)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.preview, tr("Table preview"))
+        self.tabs.addTab(ask, tr("Try a question"))
+        self.tabs.addTab(self.lint, tr("Attribute-only chunks"))
+        body = QSplitter(Qt.Orientation.Vertical)
+        body.addWidget(self.fields)
+        body.addWidget(self.tabs)
+        body.setSizes([260, 420])
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(body, 1)
+        self._render()
+
+    def _build_try(self) -> QWidget:
+        """The live question box: the routed tool, its SQL, result and rows."""
         self.question = QLineEdit()
         self.question.setObjectName("index_question")
         self.question.setPlaceholderText(tr("Try a question: how many… / which… the most / the link of …  (Enter)"))
@@ -136,28 +151,20 @@ class StructuredScreen(QWidget):
         split.addWidget(self.rows)
         split.setSizes([160, 200])
         al.addWidget(split, 1)
+        return ask
 
-        self.lint = QTableWidget(0, 3)
-        self.lint.setObjectName("lint")
-        self.lint.setHorizontalHeaderLabels([tr("Document"), tr("Bare values"), tr("Say it in words (S7)")])
-        self.lint.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.lint.verticalHeader().setVisible(False)
-        self.lint.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        self.lint.setColumnWidth(0, 220)
-        self.lint.setColumnWidth(1, 260)
-
-        self.tabs = QTabWidget()
-        self.tabs.addTab(self.preview, tr("Table preview"))
-        self.tabs.addTab(ask, tr("Try a question"))
-        self.tabs.addTab(self.lint, tr("Attribute-only chunks"))
-        body = QSplitter(Qt.Orientation.Vertical)
-        body.addWidget(self.fields)
-        body.addWidget(self.tabs)
-        body.setSizes([260, 420])
-        lay = QVBoxLayout(self)
-        lay.addLayout(top)
-        lay.addWidget(body, 1)
-        self._render()
+    def _build_fields(self) -> None:
+        """The proposed fields: use, exact, name, type, coverage, examples and why."""
+        self.fields = QTableWidget(0, len(FIELD_COLUMNS))
+        self.fields.setObjectName("fields")
+        self.fields.setHorizontalHeaderLabels([tr(c) for c in FIELD_COLUMNS])
+        self.fields.verticalHeader().setVisible(False)
+        self.fields.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        header = self.fields.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(WHY, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((USE, 40), (EXACT, 48), (NAME, 170), (TYPE, 80), (COVERAGE, 110), (EXAMPLES, 260)):
+            self.fields.setColumnWidth(col, width)
 
     @property
     def busy(self) -> bool:
