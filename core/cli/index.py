@@ -10,10 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from biny.core.errors import BinyError
 from biny.core.i18n import t
+
+if TYPE_CHECKING:  # the engine is imported when a command runs (a quick --help)
+    from biny.core.engine import Engine
 
 
 def add_parser(sub: Any) -> None:
@@ -42,7 +45,7 @@ def _dump(data: object) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str) + "\n")
 
 
-def run(engine: Any, args: argparse.Namespace) -> int:
+def run(engine: Engine, args: argparse.Namespace) -> int:
     cmd = args.index_cmd
     if cmd == "propose":
         proposal = engine.index.propose(args.space)
@@ -70,19 +73,19 @@ def run(engine: Any, args: argparse.Namespace) -> int:
                 exact=", ".join(exact) or t("none")))
         return 0
     if cmd == "show":
-        info = engine.index.info(args.space, preview=args.rows)
-        if info is None:
+        index = engine.index.info(args.space, preview=args.rows)
+        if index is None:
             raise BinyError(t("Space {name} has no structured index; `biny index propose --space {plain}` shows what "
                               "it could hold.").format(name=repr(args.space), plain=args.space))
         if args.json:
-            _dump(info.to_dict())
+            _dump(index.to_dict())
         else:
             print(t("{rows} rows of {docs} documents; title field: {title}").format(
-                rows=info.rows, docs=info.documents, title=info.spec.title_field or "-"))
-            for f in info.spec.fields:
-                exact_mark = " (" + t("exact") + ")" if f.exact else ""
-                print(f"  {f.name}\t{f.type}{exact_mark}\t{f.coverage:.0%}")
-            for r in info.preview:
+                rows=index.rows, docs=index.documents, title=index.spec.title_field or "-"))
+            for spec in index.spec.fields:
+                exact_mark = " (" + t("exact") + ")" if spec.exact else ""
+                print(f"  {spec.name}\t{spec.type}{exact_mark}\t{spec.coverage:.0%}")
+            for r in index.preview:
                 print(f"  · {r['title']}")
         return 0
     if cmd == "lint":

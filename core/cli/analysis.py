@@ -6,10 +6,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from biny.core.errors import BinyError
 from biny.core.i18n import N_, t
+
+if TYPE_CHECKING:  # the engine is imported when a command runs (a quick --help)
+    from biny.core.engine import Engine
 
 EVAL_FORMAT = N_(
     'A question set is JSONL (one object per line) or CSV (a header row with the same names):\n'
@@ -44,7 +47,7 @@ def _dump(data: object) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str) + "\n")
 
 
-def run_map(engine: Any, args: argparse.Namespace) -> int:
+def run_map(engine: Engine, args: argparse.Namespace) -> int:
     from biny.core.analysis import plots
 
     if args.kind != "collection" and not args.question:
@@ -78,7 +81,7 @@ def run_map(engine: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def run_eval(engine: Any, args: argparse.Namespace) -> int:
+def run_eval(engine: Engine, args: argparse.Namespace) -> int:
     run = engine.analysis.evaluate(args.space, args.file, compare_to=args.compare)
     if args.json:
         _dump(run.to_dict())

@@ -6,10 +6,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from biny.core.errors import BinyError
 from biny.core.i18n import t
+
+if TYPE_CHECKING:  # the engine is imported when a command runs (a quick --help)
+    from biny.core.engine import Engine
 
 
 def add_parser(sub: Any) -> None:
@@ -35,7 +38,7 @@ def _dump(data: object) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str) + "\n")
 
 
-def run(engine: Any, args: argparse.Namespace) -> int:
+def run(engine: Engine, args: argparse.Namespace) -> int:
     cmd = args.review_cmd
     if cmd == "list":
         statuses = ("pending", "approved", "rejected") if args.all else ("pending",)

@@ -1,0 +1,104 @@
+"""What the command line prints: JSON lines for scripts, plain text for people."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, TextIO
+
+from biny.core.answer.compose import EXTRACTED_NOTE
+from biny.core.cli import index as cli_index
+from biny.core.i18n import t
+from biny.core.progress import Progress
+
+
+def _json_default(obj: object) -> Any:
+    if hasattr(obj, "isoformat"):
+        return obj.isoformat()
+    raise TypeError(type(obj).__name__)
+
+
+def _dump(data: object, out: TextIO) -> None:
+    out.write(json.dumps(data, ensure_ascii=False, default=_json_default) + "\n")
+
+
+def _shown(path: str) -> str:
+    """A file name for a terminal line: control characters (a newline in a name) written as escapes."""
+    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode() for c in path)
+
+
+def _print_answer(answer: Any) -> None:
+    label = {"extractive": t("Answer (extracted from your material, no model):"),
+             "web": t("Answer from PUBLIC web pages — not your material:")}.get(answer.mode, t("Answer:"))
+    print(f"{label}\n  " + answer.text.replace("\n", "\n  "))
+    if answer.untraced_numbers:
+        print("  ! " + t("numbers not found in the cited sources: {numbers}").format(
+            numbers=", ".join(answer.untraced_numbers)))
+    if answer.removed_citations or answer.removed_placeholders:
+        print("  ! " + t("removed: {items}").format(
+            items=", ".join(answer.removed_citations + answer.removed_placeholders)))
+    # The label already says an extracted answer is extracted; a note says more only when something went wrong.
+    if answer.mode not in ("none", "model") and answer.note and answer.note != t(EXTRACTED_NOTE):
+        print("  " + t("note: {message}").format(message=answer.note))
+    for s in answer.sources:  # W4: read pages and results only found, both listed
+        print(f"  {'[read] ' if s['read'] else '[found]'} {s['url']}" + (f" — {s['error']}" if s["error"] else ""))
+    if answer.review_id:
+        print(f"  queued for review: biny review show {answer.review_id}")
+    print()
+
+
+def _print_result(result: Any) -> None:
+    if result.structured is not None:
+        if result.answer is not None:
+            print(t("Answer:") + f"\n  {result.answer.text}\n")
+        cli_index.print_structured(result)
+        return
+    if result.answer is not None:
+        _print_answer(result.answer)
+        if result.answer.mode == "none":
+            return
+        print(t("Sources:"))
+    if not result.chunks:
+        print(t("No passage is close enough to answer this: it is probably not in this space."))
+    for n, h in enumerate(result.chunks, 1):
+        pin = " [" + t("pinned") + "]" if h.pinned else ""
+        cal = ", " + t("{s} vs baseline").format(s=f"{h.calibrated:+.2f}") if h.calibrated is not None else ""
+        page = " " + t("p.{n}").format(n=h.page) if h.page else ""
+        print(f"[{n}] {h.document}{page} — " + t("distance {d}").format(d=f"{h.distance:.3f}") + f"{cal}{pin}")
+        print("    " + h.text.replace("\n", "\n    ")[:800])
+    cut = f"{result.max_distance:.3f}" if result.max_distance is not None else t("none")
+    print(t("(cut {cut} from {reference} reference)").format(cut=cut, reference=result.reference))
+
+
+def _asdict(obj: Any) -> dict[str, Any]:
+    from dataclasses import asdict, is_dataclass
+
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return asdict(obj)
+    return dict(obj)
+
+
+class _Bar:
+    """A terminal progress bar over files (tqdm on stderr)."""
+
+    def __init__(self) -> None:
+        from tqdm import tqdm
+
+        self._bar = tqdm(total=0, unit="file", file=sys.stderr, dynamic_ncols=True, leave=False,
+                         disable=not sys.stderr.isatty())
+
+    def __call__(self, p: Progress) -> None:
+        # An ingest counts files (file_index of file_count) and names the step within the file;
+        # other jobs (re-embed) count their own units.
+        total, done = (p.file_count, p.file_index + (p.stage == "file_done")) if p.file_count else (p.total, p.done)
+        if p.stage == "done":
+            done = total
+        if total and self._bar.total != total:
+            self._bar.total = total
+        self._bar.n = done
+        step = f" {p.done}/{p.total}" if p.file_count and p.stage in ("embed", "read") else ""
+        self._bar.set_description_str(f"{p.stage}{step} {p.file or p.detail}"[:60])
+        self._bar.refresh()
+
+    def close(self) -> None:
+        self._bar.close()
