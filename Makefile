@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup console demo test lint typecheck linktree bundle translations bench clean
+.PHONY: test-slow setup console demo test lint typecheck linktree bundle translations bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -39,13 +39,20 @@ console: setup
 demo: setup
 	$(BIN)/biny --home "$${BINY_HOME:-data}" demo
 
-## Set up and run the whole test suite (what CI runs). The preflight installs the system packages the tests use
-## (Qt's libraries, a CJK font, Xvfb, Tesseract, objdump) when run as root, else prints the apt-get line and stops.
+## Set up and run the tests (what CI runs, with test-slow after it). The preflight installs the system packages
+## the tests use (Qt's libraries, a CJK font, Xvfb, Tesseract, objdump) when run as root, else prints the apt-get
+## line and stops. Type check, lint, import layers, then every test but the slow packaging ones.
 test: setup typecheck
 	$(BIN)/python -m biny.console.preflight --tests
 	$(BIN)/ruff check .
 	cd build/typecheck && PYTHONPATH=. ../../$(BIN)/lint-imports --config ../../pyproject.toml --no-cache
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q --durations=15
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m "not slow" --durations=15
+
+## The slow tests: the desktop bundle built and run, the wheel installed in a fresh venv, the README's walkthrough
+## (about 6 minutes more; CI runs them after `make test`).
+test-slow: setup linktree
+	$(BIN)/python -m biny.console.preflight --tests
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -m slow --durations=10
 
 # The package as it is installed (biny/core, biny/console, biny/resources), linked from the source folders:
 # what mypy and PyInstaller read.

@@ -35,10 +35,10 @@ from PySide6.QtWidgets import (
 )
 
 from biny.console.i18n import QT_TR_NOOP, date, number, tr
+from biny.console.models.analysis import AnalysisModel
 from biny.console.ops import run_op
 from biny.console.widgets.fields import ComboBox
 from biny.core import (
-    CancelToken,
     Engine,
     collection_figure,
     histogram_figure,
@@ -73,7 +73,15 @@ class AnalysisScreen(QWidget):
         super().__init__(parent)
         self.engine = engine
         self.space = ""
-        self.pending = 0
+        # The engine's work lives in the model (issue 47); this screen draws its events.
+        self.model = AnalysisModel(engine, run_op)
+        self.model.connect("question", self._show_question)
+        self.model.connect("collection", self._show_collection)
+        self.model.connect("run", self.show_run)
+        self.model.connect("runs", self._show_runs)
+        self.model.connect("compared", self._show_comparison)
+        self.model.connect("error", self.error.emit)
+        self.model.connect("eval_failed", self._eval_failed)
         self.star: Any = None  # the StarMap on display
         self.col: Any = None  # the Collection on display
         self.run: Any = None  # the last evaluation run
@@ -176,20 +184,12 @@ class AnalysisScreen(QWidget):
 
     @property
     def busy(self) -> bool:
-        return self.pending > 0
+        return self.model.pending > 0
 
     def set_space(self, name: str) -> None:
         self.space = name
         self.draw_collection()
         self._load_runs()
-
-    def _op(self, work: Any, done: Any) -> None:
-        self.pending += 1
-
-        def finished() -> None:
-            self.pending -= 1
-
-        run_op(work, on_success=done, on_failure=lambda e, d: self.error.emit(str(e), d), on_finished=finished)
 
     # ---- drawing ----------------------------------------------------------------------------------
     def draw(self) -> None:
@@ -197,13 +197,8 @@ class AnalysisScreen(QWidget):
         q = self.question.text().strip()
         if not q or not self.space:
             return
-        engine, space = self.engine, self.space
         self.status.setText(tr("Measuring…"))
-
-        def work(_: Any, __: CancelToken) -> tuple[Any, Any]:
-            return engine.analysis.star_map(space, q), engine.analysis.distances(space, q)
-
-        self._op(work, self._show_question)
+        self.model.measure(self.space, q)
         self.draw_collection()
 
     def _show_question(self, data: tuple[Any, Any]) -> None:
@@ -228,15 +223,7 @@ class AnalysisScreen(QWidget):
     def draw_collection(self) -> None:
         if not self.space:
             return
-        engine, space, by = self.engine, self.space, str(self.color_by.currentData())
-        q = self.question.text().strip() or None
-
-        def work(_: Any, __: CancelToken) -> Any:
-            if engine.space(space).chunks == 0:
-                return None  # nothing to map yet: said on the canvas, not in an error box
-            return engine.analysis.collection(space, question=q, color_by=by)
-
-        self._op(work, self._show_collection)
+        self.model.collection(self.space, self.question.text().strip() or None, str(self.color_by.currentData()))
 
     def _show_collection(self, col: Any) -> None:
         self.col = col
@@ -325,31 +312,17 @@ class AnalysisScreen(QWidget):
         path = self.eval_file.text().strip()
         if not path or not self.space:
             return
-        engine, space = self.engine, self.space
         self.eval_btn.setEnabled(False)
         self.status.setText(tr("Running the question set (full, then each stage off)…"))
+        self.model.evaluate(self.space, Path(path))
 
-        def work(_: Any, __: CancelToken) -> Any:
-            return engine.analysis.evaluate(space, Path(path))
-
-        def done(run: Any) -> None:
-            self.eval_btn.setEnabled(True)
-            self.show_run(run)
-            self._load_runs()
-
-        def failed(exc: BaseException, detail: str) -> None:
-            self.eval_btn.setEnabled(True)
-            self.error.emit(str(exc), detail)
-
-        self.pending += 1
-
-        def finished() -> None:
-            self.pending -= 1
-
-        run_op(work, on_success=done, on_failure=failed, on_finished=finished)
+    def _eval_failed(self, message: str, detail: str) -> None:
+        self.eval_btn.setEnabled(True)
+        self.error.emit(message, detail)
 
     def show_run(self, run: Any) -> None:
         self.run = run
+        self.eval_btn.setEnabled(True)
         self.metrics.setRowCount(len(run.metrics))
         self.metrics.setVerticalHeaderLabels([tr(VARIANTS[v]) if v in VARIANTS else v for v in run.metrics])
         for r, m in enumerate(run.metrics.values()):
@@ -367,8 +340,7 @@ class AnalysisScreen(QWidget):
         self._update_compare()
 
     def _load_runs(self) -> None:
-        engine, space = self.engine, self.space
-        self._op(lambda _p, _c: engine.analysis.runs(space), self._show_runs)
+        self.model.runs(self.space)
 
     def _show_runs(self, runs: list[dict[str, Any]]) -> None:
         self.runs.blockSignals(True)
@@ -406,8 +378,7 @@ class AnalysisScreen(QWidget):
         """An earlier run clicked: its metrics and figure are shown (issue 49: clicking showed nothing)."""
         run_id = self._selected_run()
         if run_id is not None and (self.run is None or self.run.run_id != run_id):
-            engine = self.engine
-            self._op(lambda _p, _c: engine.analysis.run(run_id), self.show_run)
+            self.model.open_run(run_id)
         self._update_compare()
 
     def compare(self) -> None:
@@ -416,14 +387,12 @@ class AnalysisScreen(QWidget):
         if newest is None or self.run is None or newest == self.run.run_id:
             self._update_compare()
             return
-        other = self.run.run_id
-        engine, last = self.engine, newest
+        self.model.compare(self.run.run_id, newest)
 
-        def done(diff: dict[str, list[str]]) -> None:
-            worse = "; ".join(diff["worse"][:10])
-            better = "; ".join(diff["better"][:10])
-            self.comparison.setText(tr("From {old} to {new}: {better} better, {worse} worse.").format(
-                old=other, new=last, better=len(diff["better"]), worse=len(diff["worse"]))
-                + "\n" + tr("Better:") + f" {better or '—'}\n" + tr("Worse:") + f" {worse or '—'}")
-
-        self._op(lambda _p, _c: engine.analysis.compare(other, last), done)
+    def _show_comparison(self, compared: tuple[str, str, dict[str, list[str]]]) -> None:
+        other, last, diff = compared
+        worse = "; ".join(diff["worse"][:10])
+        better = "; ".join(diff["better"][:10])
+        self.comparison.setText(tr("From {old} to {new}: {better} better, {worse} worse.").format(
+            old=other, new=last, better=len(diff["better"]), worse=len(diff["worse"]))
+            + "\n" + tr("Better:") + f" {better or '—'}\n" + tr("Worse:") + f" {worse or '—'}")

@@ -26,10 +26,11 @@ from PySide6.QtWidgets import (
 )
 
 from biny.console.i18n import QT_TR_NOOP, number, tr
+from biny.console.models.inspector import InspectorModel
 from biny.console.ops import run_op
 from biny.console.widgets.distance_bar import DistanceBar
 from biny.console.widgets.fields import DoubleSpinBox, SpinBox
-from biny.core import AskResult, CancelToken, Engine, Hit, Progress, script_name
+from biny.core import AskResult, Engine, Hit, script_name
 
 NO_PASSAGE = QT_TR_NOOP("No passage close enough — this is probably not in this space's material.")
 
@@ -55,9 +56,14 @@ class InspectorScreen(QWidget):
     def __init__(self, engine: Engine, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.engine = engine
-        self.space: str | None = None
-        self.result: AskResult | None = None
-        self.busy = False
+        # The state and the engine's work live in the model (issue 47); this screen renders its events.
+        self.model = InspectorModel(engine, run_op)
+        self.model.connect("answered", self.show_result)
+        self.model.connect("more", self._show_more)
+        self.model.connect("streamed", self._streamed)
+        self.model.connect("chunk", self._show_opened)
+        self.model.connect("idle", self._done)
+        self.model.connect("error", self._failed)
 
         row = self._controls()
         split = self._views()
@@ -170,59 +176,46 @@ class InspectorScreen(QWidget):
         split.setSizes([420, 620])
         return split
 
+    @property
+    def space(self) -> str | None:
+        return self.model.space
+
+    @property
+    def result(self) -> AskResult | None:
+        return self.model.result
+
+    @property
+    def busy(self) -> bool:
+        return self.model.busy
+
     def set_space(self, name: str) -> None:
-        if name != self.space:
+        if self.model.set_space(name):
             self.history.clear()  # a new space starts a new conversation
-        self.space = name
         self.status.setText(tr("Space: {name}").format(name=name))
 
     def ask(self) -> None:
         q = self.question.text().strip()
-        if not q or not self.space or self.busy:
+        cut = None if self.auto_cut.isChecked() else self.cut.value()
+        if not self.model.ask(q, self.k.value(), cut):
             return
-        self.busy = True
         self.ask_btn.setEnabled(False)
         self.status.setText(tr("Searching…"))
-        # Earlier questions of this conversation: a follow-up is rewritten for retrieval (R1).
-        history = [_question_of(self.history.item(i)) for i in range(self.history.count())]
         turn = QListWidgetItem(tr("You: {question}").format(question=q))
         turn.setData(Qt.ItemDataRole.UserRole, q)
         self.history.addItem(turn)
-        space, k = self.space, self.k.value()
-        cut = None if self.auto_cut.isChecked() else self.cut.value()
-
-        engine = self.engine
-
-        def work(progress: Any, __: CancelToken) -> AskResult:
-            # A model's reply streams in as provisional text; the checked answer replaces it.
-            return engine.answer(space, q, k=k, max_distance=cut, history=history,
-                                 on_text=lambda text: progress(Progress(0, 0, "answer", text)))
-
         self.answer_view.setHtml("")
-        run_op(work, on_success=self.show_result, on_failure=self._failed, on_finished=self._done,
-               on_progress=self._streamed)
 
-    def _streamed(self, p: Progress) -> None:
-        if p.stage == "answer":
-            self.status.setText(tr("Composing the answer…"))
-            self.answer_view.setHtml(f"<p><small><b>{tr('Composing…')}</b></small></p><p>{_escape(p.detail)}</p>")
+    def _streamed(self, text: str) -> None:
+        self.status.setText(tr("Composing the answer…"))
+        self.answer_view.setHtml(f"<p><small><b>{tr('Composing…')}</b></small></p><p>{_escape(text)}</p>")
 
     def more(self) -> None:
-        if self.result is None or self.busy:
-            return
-        self.busy = True
-        turn = self.result.turn_id
-
-        def work(_: Any, __: CancelToken) -> AskResult:
-            return self.engine.more_material(turn)
-
-        run_op(work, on_success=self._show_more, on_failure=self._failed, on_finished=self._done)
+        self.model.more()
 
     def _show_more(self, more: AskResult) -> None:
         if self.result is None:
             return
-        start = len(self.result.chunks)
-        self.result.chunks.extend(more.chunks)
+        start = len(self.result.chunks) - len(more.chunks)  # the model has added them
         for stage in more.trace.stages:
             self.stages.addTopLevelItem(QTreeWidgetItem([stage.name, stage.summary]))
         for n, hit in enumerate(more.chunks, start + 1):
@@ -257,7 +250,6 @@ class InspectorScreen(QWidget):
         return super().eventFilter(watched, event)
 
     def _done(self) -> None:
-        self.busy = False
         self.ask_btn.setEnabled(True)
 
     def _failed(self, exc: BaseException, detail: str) -> None:
@@ -265,7 +257,6 @@ class InspectorScreen(QWidget):
         self.error.emit(str(exc), detail)
 
     def show_result(self, result: AskResult) -> None:
-        self.result = result
         base = result.baseline
         cut = result.max_distance
         base_s = f"{base:.3f}" if base is not None else tr("not measured")
@@ -412,20 +403,15 @@ class InspectorScreen(QWidget):
 
     def open_chunk(self, space: str, doc_id: str, chunk_id: str, note: str = "") -> None:
         """Show one stored chunk (from the star map or the collection), read in the background."""
-        engine = self.engine
+        self.model.open_chunk(space, doc_id, chunk_id, note)
 
-        def work(_: Any, __: CancelToken) -> Any:
-            return next((c for c in engine.document_chunks(space, doc_id) if c.chunk_id == chunk_id), None)
-
-        def show(chunk: Any) -> None:
-            if chunk is None:
-                self.chunk_view.setHtml(f"<p><i>{tr('That chunk is no longer in the space.')}</i></p>")
-                return
-            heading = " › ".join(chunk.heading_path)
-            self.chunk_view.setHtml(f"<h3>{_escape(heading or doc_id)}</h3><p><small>{tr('chunk')} {chunk_id} · "
-                                    f"{_escape(note)}</small></p><p>{_escape(chunk.text)}</p>")
-
-        run_op(work, on_success=show, on_failure=lambda e, d: self.error.emit(str(e), d))
+    def _show_opened(self, chunk: Any, note: str) -> None:
+        if chunk is None:
+            self.chunk_view.setHtml(f"<p><i>{tr('That chunk is no longer in the space.')}</i></p>")
+            return
+        heading = " › ".join(chunk.heading_path)
+        self.chunk_view.setHtml(f"<h3>{_escape(heading or chunk.doc_id)}</h3><p><small>{tr('chunk')} "
+                                f"{chunk.chunk_id} · {_escape(note)}</small></p><p>{_escape(chunk.text)}</p>")
 
     def open_citation(self, n: int) -> None:
         """Show passage ``n`` of the answer, its cited sentences highlighted."""

@@ -376,8 +376,7 @@ def test_a_model_answer_streams_into_the_inspector(qtbot, window: MainWindow, en
         engine.set_llm(OpenAICompatible(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "scripted"))
         insp = window.inspector
         shown: list[str] = []
-        original = insp._streamed
-        insp._streamed = lambda p: (shown.append(p.detail), original(p))  # type: ignore[method-assign]
+        insp.model.connect("streamed", shown.append)  # the model's provisional text, as the screen receives it
         insp.question.setText("Which plan is for small workshops?")
         insp.ask()
         _settle(qtbot)
