@@ -7,22 +7,12 @@ never be paired with another row's link. The text follows the question's languag
 
 from __future__ import annotations
 
-from typing import Any
-
 from biny.core.answer.compose import language_of
 from biny.core.i18n import t
 from biny.core.results import Answer
 from biny.core.structured.tools import ToolResult, describe
 
 _SHOWN = 10
-
-
-def _value(v: Any) -> str:
-    if isinstance(v, list):
-        return " / ".join(_value(x) for x in v)
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
 
 
 def _scope(r: ToolResult, zh: bool) -> str:

@@ -119,6 +119,13 @@ class Documents:
             e["message"] = crypto.open_log(e["path"], e["message"] or "")
         return entries
 
+    def _note_writer(self, crypto: SpaceCrypto) -> NoteWriter | None:
+        """Situating notes (when switched on and a model is configured), cached sealed in the space."""
+        model = self.models.llm
+        if self.folder.settings.llm.situating_notes and model is not None:
+            return NoteWriter(model, SealedNoteCache(self.folder, crypto))
+        return None
+
     def ingest(self, space: str, paths: Iterable[Path | str], *, progress: ProgressCallback = no_progress,
                cancel: CancelToken | None = None, sources: Mapping[Path, str] | None = None) -> IngestReport:
         """Ingest files and folders; each file succeeds or fails on its own (SPEC I1). ``sources``: a file's
@@ -129,10 +136,7 @@ class Documents:
         self.models.check_space(row, self.folder.chunks)
         crypto = self.keys.crypto(row)
         files = expand_paths(paths)
-        notes = None
-        model = self.models.llm
-        if self.folder.settings.llm.situating_notes and model is not None:
-            notes = NoteWriter(model, SealedNoteCache(self.folder, crypto))
+        notes = self._note_writer(crypto)
         reader = self._reader()
         settings = self.folder.settings
         report = IngestReport()
