@@ -38,7 +38,7 @@ def main() -> int:
             with Engine.open(Path(tmp) / f"home-{encrypted}", embedder=emb) as eng:
                 eng.create_space("s", encrypted=encrypted, passphrase="bench" if encrypted else None, remember=False)
                 eng.ingest("s", files)
-                row = eng.catalog.space("s")
+                row = eng.catalog.spaces.named("s")
                 crypto: SpaceCrypto = eng.crypto(row.name)
                 ask_ms: list[float] = []
                 dec_ms: list[float] = []

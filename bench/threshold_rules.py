@@ -29,8 +29,8 @@ from biny.core.text.scripts import script_of
 
 
 def rows(eng: Engine, space: str, questions: list, answerable: bool) -> list[dict]:  # type: ignore[type-arg]
-    row = eng.catalog.space(space)
-    vm = eng.vectors.get(row.space_id, eng.catalog.known_doc_ids_active(row.space_id), row.dim)
+    row = eng.catalog.spaces.named(space)
+    vm = eng.vectors.get(row.space_id, eng.catalog.docs.active_ids(row.space_id), row.dim)
     base = eng.baselines(space)
     out = []
     for q in questions:

@@ -195,11 +195,11 @@ class Engine:
 
     def crypto(self, space: str) -> SpaceCrypto:
         """The space's keys for this session (PassphraseRequired / WrongPassphrase if not openable)."""
-        return self.keys.crypto(self.catalog.space(space))
+        return self.keys.crypto(self.catalog.spaces.named(space))
 
     def unlock(self, space: str, passphrase: str, *, remember: bool = False) -> None:
         """Open an encrypted space with its passphrase for this session (WrongPassphrase if not)."""
-        self.keys.unlock(self.catalog.space(space), passphrase, remember=remember)
+        self.keys.unlock(self.catalog.spaces.named(space), passphrase, remember=remember)
 
     def lock_all(self) -> None:
         """Forget every key and passphrase this session holds."""
@@ -207,7 +207,7 @@ class Engine:
 
     def change_passphrase(self, space: str, old: str, new: str) -> list[str]:
         """Re-wrap the data keys of this owner that ``old`` opens; returns the names re-wrapped."""
-        return self.keys.change_passphrase(self.catalog.space(space), old, new)
+        return self.keys.change_passphrase(self.catalog.spaces.named(space), old, new)
 
     # ---- documents -----------------------------------------------------------------------------
     def documents(self, space: str, *, include_archived: bool = True) -> list[DocumentRow]:
@@ -288,7 +288,7 @@ class Engine:
         """Write a space (catalog rows incl. its wrapped key, and its Lance table) to a .tar file. Encrypted spaces
         stay encrypted in the backup (ciphertext and the wrapped key; the passphrase reads it after import)."""
         lance = self.folder.local_lance("export")
-        return backup.export_space(self.catalog, lance, self.catalog.space(space), Path(dest))
+        return backup.export_space(self.catalog, lance, self.catalog.spaces.named(space), Path(dest))
 
     def import_space(self, archive: Path | str, *, name: str | None = None) -> SpaceInfo:
         """Restore a space exported by ``export_space`` (optionally under another name)."""

@@ -166,7 +166,7 @@ class Reuse:
 def reusable_vectors(stored: str, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog, chunks: ChunkStore,
                      model_id: str, contextual_header: bool) -> Reuse:
     """Input key → vector, and (text, start, end) in order, of the chunks of the revision this file replaces."""
-    prior = catalog.document_at(space.space_id, stored)
+    prior = catalog.docs.at(space.space_id, stored)
     if prior is None:
         return Reuse({}, [])
     title = crypto.open_meta(prior).title
@@ -218,7 +218,7 @@ def _known(path: Path, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog,
         writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(exc)))
         return None, FileOutcome(name, "failed", t("{name} could not be read ({reason}).")
                                                   .format(name=path.name, reason=exc.strerror or exc))
-    same = catalog.find_unchanged(space.space_id, digest)
+    same = catalog.docs.find_unchanged(space.space_id, digest)
     if same is None:
         return digest, None
     same = crypto.open_meta(same)
@@ -281,7 +281,7 @@ def ingest_file(
     # part of the input and not stored, so then every chunk is embedded).
     reuse = Reuse({}, []) if notes is not None or chunks is None else reusable_vectors(
         stored, space, crypto, catalog, chunks, emb.model_id, settings.chunking.contextual_header)
-    doc = _document_row(path, space, parsed, digest, catalog.next_revision(space.space_id, stored))
+    doc = _document_row(path, space, parsed, digest, catalog.docs.next_revision(space.space_id, stored))
     doc.path = name
     t0 = time.perf_counter()
     chunked = chunk_document(parsed.title, parsed.blocks, settings, emb, doc.doc_id, notes, reuse.chunks)

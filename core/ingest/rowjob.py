@@ -116,14 +116,14 @@ def _row(run: _Run, table: RowTable, index: int, name: str, base: str) -> tuple[
     parsed = row_document(table, index, run.path.stem)
     text = parsed.blocks[0].text
     digest = run.crypto.stored_hash(row_hash(text))
-    same = run.catalog.find_unchanged(run.space.space_id, digest)
+    same = run.catalog.docs.find_unchanged(run.space.space_id, digest)
     if same is not None and same.path.startswith(base + "#"):
         run.kept_ids.add(same.doc_id)
         return None
     stored = f"{base}#{index + 1}"  # for people: the row number; identity is the content hash
     doc = DocumentRow(
         doc_id=uuid.uuid4().hex, space_id=run.space.space_id, path=stored, title=parsed.title, kind="row",
-        content_hash=digest, revision=run.catalog.next_revision(run.space.space_id, stored), status="pending",
+        content_hash=digest, revision=run.catalog.docs.next_revision(run.space.space_id, stored), status="pending",
         bytes=len(text.encode("utf-8")), ingested_at=now(), keys_version=KEYS_VERSION,
     )
     t0 = time.perf_counter()
@@ -176,7 +176,7 @@ def ingest_rows(
         return FileOutcome(name, "failed", t("{name}: storage error ({detail}). Free disk space and retry.")
                                             .format(name=path.name, detail=exc))
     # Rows no longer in the file leave the space (their chunks too).
-    gone = [d for d in catalog.docs_under(space.space_id, base + "#")
+    gone = [d for d in catalog.docs.under(space.space_id, base + "#")
             if d not in run.kept_ids and d not in run.new_ids]
     if gone:
         writer.set_statuses(space.space_id, gone, "deleted")

@@ -88,7 +88,7 @@ class Analysis:
 
     # ---- the star map ------------------------------------------------------------------------------
     def star_map(self, space: str, question: str) -> StarMap:
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         result = self.retriever.ask(space, question, params=self._params())
         vm = self.retriever.matrix(row)
         at = {cid: i for i, cid in enumerate(vm.chunk_ids)}
@@ -127,7 +127,7 @@ class Analysis:
     # ---- distances -------------------------------------------------------------------------------
     def distances(self, space: str, question: str) -> tuple[Any, Distribution | None, float | None]:
         """Every chunk's distance to the question, the unrelated reference, and the tightest kept cut."""
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         result = self.retriever.ask(space, question, params=self._params())
         vm = self.retriever.matrix(row)
         qvec = self.models.embed_queries([result.trace.retrieval_query])[0]
@@ -138,7 +138,7 @@ class Analysis:
     # ---- the collection --------------------------------------------------------------------------
     def collection(self, space: str, *, question: str | None = None, color_by: str = "document",
                    limit: int = COLLECTION_LIMIT) -> Collection:
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         vm = self.retriever.matrix(row)
         n = len(vm)
         if n == 0:
@@ -172,7 +172,7 @@ class Analysis:
     # ---- evaluation runs -------------------------------------------------------------------------
     def evaluate(self, space: str, path: Path, *, progress: ProgressCallback = no_progress,
                  compare_to: str | None = None) -> EvalRun:
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         crypto = self.keys.crypto(row)
         items = ev.load(Path(path))
         t0 = time.perf_counter()
@@ -211,17 +211,17 @@ class Analysis:
         return run
 
     def runs(self, space: str) -> list[dict[str, Any]]:
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         return [{"run_id": r, "created_at": at, "name": name, "metrics": json.loads(m)}
-                for r, at, name, m in self.folder.catalog.eval_runs(row.space_id)]
+                for r, at, name, m in self.folder.catalog.evals.of(row.space_id)]
 
     def run(self, run_id: str) -> EvalRun:
-        stored = self.folder.catalog.eval_run(run_id)
+        stored = self.folder.catalog.evals.get(run_id)
         if stored is None:
             raise BinyError(t("No evaluation run {run_id!r}; `biny eval FILE --space S` makes one.")
                              .format(run_id=run_id))
         space_id, name, metrics, payload = stored
-        row = self.folder.catalog.space_by_id(space_id)
+        row = self.folder.catalog.spaces.by_id(space_id)
         data = json.loads(self.keys.crypto(row).open_note(f"eval:{run_id}", payload))
         return EvalRun(run_id, row.name, name, json.loads(metrics), data["results"],
                        reference=self.retriever.baselines(row.name).question_nearest.get("all"))

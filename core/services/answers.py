@@ -37,7 +37,7 @@ class Answers:
         llm = self.folder.settings.llm
         # The document count only appears in "not in your material": read it only then.
         documents = 0 if result.chunks else len(
-            self.folder.catalog.documents(self.folder.catalog.space(space).space_id, ("active",)))
+            self.folder.catalog.docs.of(self.folder.catalog.spaces.named(space).space_id, ("active",)))
         t0 = time.perf_counter()
         index = self.retriever.structured
         exact = None

@@ -73,7 +73,7 @@ class Doctor:
 
     def check(self, space: str | None = None, *, repair: bool = False) -> DoctorReport:
         report = DoctorReport()
-        rows = [self.folder.catalog.space(space)] if space else self.folder.catalog.spaces()
+        rows = [self.folder.catalog.spaces.named(space)] if space else self.folder.catalog.spaces.all()
         for row in rows:
             self._space(row, report, repair)
         return report
@@ -81,7 +81,7 @@ class Doctor:
     def _space(self, row: SpaceRow, report: DoctorReport, repair: bool) -> None:
         catalog, chunks = self.folder.catalog, self.folder.chunks
         report.spaces += 1
-        docs = catalog.documents(row.space_id)
+        docs = catalog.docs.of(row.space_id)
         report.documents += len(docs)
         if not chunks.count(row.space_id):
             for doc in docs:
@@ -102,7 +102,7 @@ class Doctor:
         moved = mismatches({d.doc_id: (d.chunks, d.chunk_digest) for d in docs}, doc_ids,
                            table.column("chunk_id").to_pylist())
         listed = {d.doc_id for d in docs}
-        orphans = sorted(set(have) - listed - set(catalog.pending_and_retired(row.space_id)[0]))
+        orphans = sorted(set(have) - listed - set(catalog.docs.pending_and_retired(row.space_id)[0]))
         if orphans:
             n = sum(have[d] for d in orphans)
             f = Finding(row.name, "orphans", f"{n} passage(s) of {len(orphans)} document(s) no longer listed",
@@ -124,14 +124,14 @@ class Doctor:
 
     def _marked(self, row: SpaceRow, report: DoctorReport, repair: bool) -> None:
         """Documents already marked damaged (when the folder opened, or by an earlier check)."""
-        for doc in self.folder.catalog.documents(row.space_id, ("damaged",)):
+        for doc in self.folder.catalog.docs.of(row.space_id, ("damaged",)):
             report.documents += 1
             report.findings.append(self._damaged(row, doc.doc_id, t("marked damaged: its stored passages did not "
                                                                     "match the catalog"), repair))
 
     def _outdated(self, row: SpaceRow, report: DoctorReport, repair: bool) -> None:
         """Documents keyed by an older ``KEYS_VERSION``: one finding for the space; repair re-keys them."""
-        old = [d for d in self.folder.catalog.documents(row.space_id) if d.keys_version < KEYS_VERSION and d.chunks]
+        old = [d for d in self.folder.catalog.docs.of(row.space_id) if d.keys_version < KEYS_VERSION and d.chunks]
         if not old:
             return
         detail = t("{docs} document(s), {n} passage(s) indexed by an older version: questions in other word forms "
@@ -173,7 +173,7 @@ class Doctor:
         self.folder.writer.rekey(row.space_id, keys, list(titles), KEYS_VERSION)
 
     def _damaged(self, row: SpaceRow, doc_id: str, detail: str, repair: bool) -> Finding:
-        doc = self.folder.catalog.document(doc_id)
+        doc = self.folder.catalog.docs.get(doc_id)
         assert doc is not None
         try:
             doc = self.keys.crypto(row).open_meta(doc)

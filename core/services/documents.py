@@ -44,7 +44,7 @@ class SealedNoteCache:
 
     def get(self, key: str) -> str | None:
         stored = self.crypto.stored_hash(key)
-        value = self.folder.catalog.get_note(stored)
+        value = self.folder.catalog.notes.get(stored)
         return None if value is None else self.crypto.open_note(stored, value)
 
     def put(self, key: str, note: str) -> None:
@@ -83,22 +83,22 @@ class Documents:
     def rows(self, space: str, *, include_archived: bool = True) -> list[DocumentRow]:
         # Damaged documents are listed (issue 22): the user must see what no longer answers, and re-ingest it.
         statuses = ("active", "archived", "damaged") if include_archived else ("active", "damaged")
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         crypto = self.keys.crypto(row)
-        docs = [crypto.open_meta(d) for d in self.folder.catalog.documents(row.space_id, statuses)]
+        docs = [crypto.open_meta(d) for d in self.folder.catalog.docs.of(row.space_id, statuses)]
         return sorted(docs, key=lambda d: (d.title, d.revision))
 
     def chunks(self, space: str, doc_id: str) -> list[ChunkRecord]:
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         crypto = self.keys.crypto(row)
         return [crypto.open_record(r) for r in self.folder.chunks.doc_chunks(row.space_id, doc_id)]
 
     def set_status(self, space: str, doc_id: str | list[str], status: str) -> None:
         if status not in STATUSES:
             raise BinyError(t("Unknown document status {status!r}.").format(status=status))
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         ids = [doc_id] if isinstance(doc_id, str) else list(doc_id)
-        known = self.folder.catalog.known_doc_ids(row.space_id)
+        known = self.folder.catalog.docs.known_ids(row.space_id)
         missing = [d for d in ids if d not in known]
         if missing:
             raise BinyError(t("No document {missing} in space {space!r}.").format(missing=missing[0], space=space))
@@ -107,8 +107,8 @@ class Documents:
 
     def log(self, space: str) -> list[dict[str, Any]]:
         """The ingest log, messages opened (they are sealed in encrypted spaces: they name files)."""
-        row = self.folder.catalog.space(space)
-        entries = self.folder.catalog.ingest_log(row.space_id)
+        row = self.folder.catalog.spaces.named(space)
+        entries = self.folder.catalog.ingest_log.recent(row.space_id)
         if not self.keys.is_unlocked(row):  # a locked space still lists its log, messages unread
             for e in entries:
                 if str(e["message"] or "").startswith("enc:"):
@@ -132,7 +132,7 @@ class Documents:
         recorded source when it is not its path (a web entry's page address)."""
         self.folder.writer.check_writable()  # before any parsing: a team space's reader writes nothing
         cancel = cancel or CancelToken()
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         self.models.check_space(row, self.folder.chunks)
         crypto = self.keys.crypto(row)
         files = expand_paths(paths)
@@ -208,7 +208,8 @@ class Documents:
     def _unchanged(self, path: Path, row: SpaceRow, crypto: SpaceCrypto) -> bool:
         """Is this exact content stored already (so parsing it ahead would be wasted)? Unreadable: no."""
         try:
-            return self.folder.catalog.find_unchanged(row.space_id, crypto.stored_hash(file_hash(path))) is not None
+            stored = crypto.stored_hash(file_hash(path))
+            return self.folder.catalog.docs.find_unchanged(row.space_id, stored) is not None
         except OSError:
             return False
 
@@ -229,7 +230,7 @@ class Documents:
         the same vectors, and re-embedding a large space costs minutes for nothing.
         """
         cancel = cancel or CancelToken()
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         emb = self.models.embedder
         if not force and row.embed_model == emb.model_id and row.dim == emb.dim:
             progress(Progress(0, 0, "done", space))
@@ -238,7 +239,7 @@ class Documents:
         records: list[ChunkRecord] = []
         inputs: list[str] = []
         header = self.folder.settings.chunking.contextual_header
-        for doc in self.folder.catalog.documents(row.space_id):
+        for doc in self.folder.catalog.docs.of(row.space_id):
             title = crypto.open_meta(doc).title
             for rec in self.folder.chunks.doc_chunks(row.space_id, doc.doc_id):
                 records.append(rec)  # written back as stored (sealed); only vectors change

@@ -156,7 +156,7 @@ class KeySession:
         owner = (target.tenant, target.owner)
         changed = []
         writer = self.folder.writer
-        for row in self.folder.catalog.spaces():
+        for row in self.folder.catalog.spaces.all():
             if not row.encrypted or (row.tenant, row.owner) != owner:
                 continue
             try:
@@ -167,7 +167,7 @@ class KeySession:
             writer.set_wrapped_key(row.space_id, kdf, wrapped)
             self._keys[row.space_id] = keys
             changed.append(row.name)
-        stored = self.folder.catalog.memory_key(*owner)
+        stored = self.folder.catalog.memory_keys.get(*owner)
         if stored is not None:
             try:
                 memory = self._unwrap(old, stored[0], stored[1], MEMORY_KEY_ID, *owner, "memory")
@@ -199,7 +199,7 @@ class KeySession:
 
     def _memory_crypto(self, tenant: str, user: str, create: bool) -> MemoryCrypto | None:
         if self._memory is None:
-            stored = self.folder.catalog.memory_key(tenant, user)
+            stored = self.folder.catalog.memory_keys.get(tenant, user)
             if stored is None and not create:
                 return None
             candidates = [c for c in dict.fromkeys([self._session_secret, self.secrets.get(tenant, user)]) if c]

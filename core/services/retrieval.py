@@ -86,13 +86,13 @@ class Retriever:
 
     def matrix(self, row: SpaceRow) -> VectorMatrix:
         return self.folder.vectors.get(row.space_id,
-                                       lambda: self.folder.catalog.expected_chunks(row.space_id, active_only=True),
+                                       lambda: self.folder.catalog.docs.expected_chunks(row.space_id, active_only=True),
                                        row.dim)
 
     # ---- references (R9) ------------------------------------------------------------------
     def baselines(self, space: str) -> Baselines:
         """The space's measured references, re-measured (in memory) whenever its visible chunks changed."""
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         vm = self.matrix(row)
         cached = self._baselines.get(row.space_id)
         if cached is not None and cached[0] == vm.generation:
@@ -111,7 +111,7 @@ class Retriever:
     def refresh_baselines(self, space: str) -> Baselines:
         """Measure now and store the distributions (after an ingest; analysts read them)."""
         b = self.baselines(space)
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         stored = {f"question_nearest:{g}": d.to_dict() for g, d in b.question_nearest.items()}
         if b.passage_pairs is not None:
             stored["passage_pairs"] = b.passage_pairs.to_dict()
@@ -119,8 +119,8 @@ class Retriever:
         return b
 
     def stored_baselines(self, space: str) -> dict[str, Distribution]:
-        row = self.folder.catalog.space(space)
-        return {k: Distribution.from_dict(v) for k, v in self.folder.catalog.baselines(row.space_id).items()}
+        row = self.folder.catalog.spaces.named(space)
+        return {k: Distribution.from_dict(v) for k, v in self.folder.catalog.baselines.of(row.space_id).items()}
 
     def params(self, k: int | None = None, max_distance: float | None = None) -> RetrievalParams:
         return RetrievalParams.of(self.folder.settings.retrieval, k=k, max_distance=max_distance)
@@ -199,7 +199,7 @@ class Retriever:
         question = question.strip()
         if not question:
             raise BinyError(t("Ask a question: the text is empty."))
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         params = params or self.params(k, max_distance)
         if params.use_structured and self.structured is not None:
             routed = self._structured(space, question)
@@ -251,7 +251,7 @@ class Retriever:
             fresh.trace.stages[0].summary += t(" (second 'more material' request in the turn: fresh query)")
             return fresh
         turn.more_used = True
-        row = self.folder.catalog.space(turn.space)
+        row = self.folder.catalog.spaces.named(turn.space)
         vm = self.matrix(row)
         trace = Trace(question=turn.question, retrieval_query=turn.question)
         r = self.folder.settings.retrieval
@@ -285,7 +285,7 @@ class Retriever:
         if cached is not None and cached[0] == vm.generation:
             return cached[1]
         crypto = self.keys.crypto(row)
-        docs = {d.doc_id: crypto.open_meta(d) for d in self.folder.catalog.documents(row.space_id)}
+        docs = {d.doc_id: crypto.open_meta(d) for d in self.folder.catalog.docs.of(row.space_id)}
         self._docs[row.space_id] = (vm.generation, docs)
         return docs
 

@@ -22,16 +22,16 @@ class Spaces:
         self.on_forget: list[Callable[[str], None]] = []  # caches to clear when a space goes
 
     def _info(self, s: SpaceRow) -> SpaceInfo:
-        docs = self.folder.catalog.documents(s.space_id)
+        docs = self.folder.catalog.docs.of(s.space_id)
         return SpaceInfo(s.name, s.space_id, s.created_at, s.embed_model, s.dim, s.encrypted, len(docs),
                          sum(d.chunks for d in docs if d.status == "active"), s.tenant, s.owner,
-                         not self.keys.is_unlocked(s), self.folder.catalog.web_enabled(s.space_id))
+                         not self.keys.is_unlocked(s), self.folder.catalog.spaces.web_enabled(s.space_id))
 
     def all(self) -> list[SpaceInfo]:
-        return [self._info(s) for s in self.folder.catalog.spaces()]
+        return [self._info(s) for s in self.folder.catalog.spaces.all()]
 
     def get(self, name: str) -> SpaceInfo:
-        return self._info(self.folder.catalog.space(name))
+        return self._info(self.folder.catalog.spaces.named(name))
 
     def create(self, name: str, *, encrypted: bool = True, passphrase: str | None = None,
                remember: bool = True) -> SpaceInfo:
@@ -51,7 +51,7 @@ class Spaces:
         return self.get(name)
 
     def delete(self, name: str) -> None:
-        row = self.folder.catalog.space(name)
+        row = self.folder.catalog.spaces.named(name)
         self.folder.writer.delete_space(row)
         self.folder.vectors.forget(row.space_id)
         self.keys.forget(row.space_id)

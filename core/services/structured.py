@@ -81,7 +81,7 @@ class StructuredIndex:
         for cid, did, start, text, ct in zip(*(cols.column(c).to_pylist() for c in cols.column_names), strict=True):
             if did in pieces:
                 pieces[did].append((start, crypto.open_text(cid, did, text, ct)))
-        docs = {d.doc_id: d for d in self.folder.catalog.documents(row.space_id, ("active",)) if d.doc_id in doc_ids}
+        docs = {d.doc_id: d for d in self.folder.catalog.docs.of(row.space_id, ("active",)) if d.doc_id in doc_ids}
         out = []
         for did, parts in pieces.items():
             text = ""
@@ -94,11 +94,11 @@ class StructuredIndex:
         return sorted(out, key=lambda d: d.doc_id)
 
     def _active(self, row: SpaceRow) -> set[str]:
-        return self.folder.catalog.known_doc_ids_active(row.space_id)
+        return self.folder.catalog.docs.active_ids(row.space_id)
 
     # ---- proposal and build ----------------------------------------------------------------------
     def propose(self, space: str) -> Proposal:
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         return propose(self._texts(row, self.keys.crypto(row), self._active(row)))
 
     def _stored_rows(self, heads: list[DocHeader], spec: IndexSpec, crypto: SpaceCrypto) -> list[tuple[str, int, str]]:
@@ -111,7 +111,7 @@ class StructuredIndex:
     def build(self, space: str, fields: list[str] | None = None, exact: list[str] | None = None) -> IndexInfo:
         """Build (or rebuild) the index from the proposal; ``fields``/``exact`` as the curator chose."""
         t0 = time.perf_counter()
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         crypto = self.keys.crypto(row)
         docs = self._texts(row, crypto, self._active(row))
         proposal = propose(docs)
@@ -132,13 +132,13 @@ class StructuredIndex:
         return IndexInfo(space, loaded.spec, loaded.rows, len(docs), 0, time.perf_counter() - t0)
 
     def drop(self, space: str) -> None:
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         self.folder.writer.drop_index(row.space_id)
         self._loaded.pop(row.space_id, None)
 
     def sync(self, space: str) -> int:
         """After ingest or a status change: rows for new active documents, none for the others."""
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         stored = self.folder.structured.spec(row.space_id)
         if stored is None:
             return 0
@@ -154,7 +154,7 @@ class StructuredIndex:
 
     # ---- the query side --------------------------------------------------------------------------
     def _load(self, space: str) -> _Loaded | None:
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         stored = self.folder.structured.spec(row.space_id)
         if stored is None:
             return None
@@ -187,7 +187,7 @@ class StructuredIndex:
         loaded = self._load(space)
         if loaded is None:
             return None
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         names = ", ".join(q(n) for n in ["title", *loaded.spec.names])
         sample = loaded.table.query(f"SELECT doc_id, {names} FROM idx ORDER BY title LIMIT ?", [preview]) \
             if preview else []
@@ -211,7 +211,7 @@ class StructuredIndex:
         except ToolError as exc:
             raise BinyError(t("Space {space!r}: {detail}.").format(space=space, detail=exc)) from exc
         result.ms = (time.perf_counter() - t0) * 1000
-        result.documents = len(self._active(self.folder.catalog.space(space)))
+        result.documents = len(self._active(self.folder.catalog.spaces.named(space)))
         return result
 
     def answer(self, space: str, question: str) -> tuple[Routed | None, ToolResult | None]:
@@ -252,11 +252,11 @@ class StructuredIndex:
         A table's rows are not listed: each is bare values by nature, its source (a CSV cell) has no place for a
         sentence, and questions about its fields go to this index — flagging all 2,000 rows of a table helped no
         one (issue 49). Pages that open with a header and say nothing more in words are what S7 is about."""
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         if self.folder.chunks.count(row.space_id) == 0:
             return 0, []
         crypto = self.keys.crypto(row)
-        titles = {d.doc_id: crypto.open_meta(d).title for d in self.folder.catalog.documents(row.space_id, ("active",))
+        titles = {d.doc_id: crypto.open_meta(d).title for d in self.folder.catalog.docs.of(row.space_id, ("active",))
                   if d.kind != "row"}
         cols = self.folder.chunks.scan(row.space_id, ["chunk_id", "doc_id", "text", "ct"])
         flagged: list[LintItem] = []

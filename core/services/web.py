@@ -131,10 +131,10 @@ class WebFallback:
 
     # ---- the switch (W1) ----------------------------------------------------------------------------
     def enabled(self, space: str) -> bool:
-        return self.folder.catalog.web_enabled(self.folder.catalog.space(space).space_id)
+        return self.folder.catalog.spaces.web_enabled(self.folder.catalog.spaces.named(space).space_id)
 
     def set_enabled(self, space: str, on: bool) -> None:
-        self.folder.writer.set_web(self.folder.catalog.space(space).space_id, on)
+        self.folder.writer.set_web(self.folder.catalog.spaces.named(space).space_id, on)
 
     def _search(self) -> SearchProvider | None:
         if self.provider is not None:
@@ -252,7 +252,7 @@ class WebFallback:
 
     def answer(self, space: str, result: AskResult, history: list[str] | None) -> None:
         """Fill ``result.answer`` from the public web (W2–W4) and queue it for review (W5)."""
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         crypto = self.keys.crypto(row)
         question = result.question
         if self._rejected_question(question, crypto, row.space_id):
@@ -312,7 +312,7 @@ class WebFallback:
 
     # ---- the queue (W5–W7) -----------------------------------------------------------------------------
     def _open(self, row: ReviewRow) -> ReviewItem:
-        space = self.folder.catalog.space_by_id(row.space_id)
+        space = self.folder.catalog.spaces.by_id(row.space_id)
         crypto = self.keys.crypto(space)
         p = json.loads(crypto.open_note(f"review:{row.review_id}", row.payload))
         sources = [WebSource(s["url"], s["title"], s["read"], s.get("error", ""), s.get("fetched_at", ""),
@@ -323,7 +323,7 @@ class WebFallback:
                           row.doc_id, p.get("edited", ""), p.get("flagged", []))
 
     def items(self, space: str, statuses: tuple[str, ...] = ("pending",)) -> list[ReviewItem]:
-        row = self.folder.catalog.space(space)
+        row = self.folder.catalog.spaces.named(space)
         return [self._open(r) for r in self.folder.review.items(row.space_id, statuses)]
 
     def item(self, review_id: str) -> ReviewItem:
@@ -354,9 +354,9 @@ class WebFallback:
             return " ".join(p.split()).casefold()
 
         mine = {norm(p) for p in paras(body)}
-        crypto = self.keys.crypto(self.folder.catalog.space(item.space))
+        crypto = self.keys.crypto(self.folder.catalog.spaces.named(item.space))
         for earlier in self.items(item.space, ("approved",)):
-            doc = self.folder.catalog.document(earlier.doc_id or "")
+            doc = self.folder.catalog.docs.get(earlier.doc_id or "")
             theirs = paras(earlier.edited or earlier.entry.markdown())
             if doc is None or doc.status != "active" or _slug(earlier.entry.title) != _slug(item.entry.title) \
                     or not mine & {norm(p) for p in theirs}:
@@ -401,7 +401,7 @@ class WebFallback:
     def reject(self, review_id: str, reason: str = "") -> ReviewItem:
         """W7: fingerprint every read page (URL, text hash, SimHash) so it is not proposed again here."""
         item = self._pending(review_id)
-        row = self.folder.catalog.space(item.space)
+        row = self.folder.catalog.spaces.named(item.space)
         crypto = self.keys.crypto(row)
         pages = [(crypto.stored_hash("url:" + fingerprint.normalise_url(s.url)),
                   crypto.stored_hash("page:" + s.content_hash), s.simhash) for s in item.sources if s.read]
@@ -427,7 +427,7 @@ class WebFallback:
         """An undone approval that had absorbed earlier ones: each of those gets its own entry back."""
         row = self.folder.review.item(review_id)
         assert row is not None
-        crypto = self.keys.crypto(self.folder.catalog.space_by_id(row.space_id))
+        crypto = self.keys.crypto(self.folder.catalog.spaces.by_id(row.space_id))
         payload = json.loads(crypto.open_note(f"review:{review_id}", row.payload))
         for rid in payload.get("merged", []):
             earlier = self.folder.review.item(rid)
@@ -436,7 +436,7 @@ class WebFallback:
             theirs = json.loads(crypto.open_note(f"review:{rid}", earlier.payload))
             if not theirs.get("stored"):
                 continue
-            space = self.folder.catalog.space_by_id(row.space_id).name
+            space = self.folder.catalog.spaces.by_id(row.space_id).name
             doc_id = self._store(space, rid, theirs["stored"], theirs.get("source", ""))
             self.folder.writer.decide_review(rid, "approved", earlier.decided_by or "", "", doc_id, earlier.payload)
 
@@ -450,7 +450,7 @@ class WebFallback:
     def _payload(self, review_id: str, **changes: Any) -> str:
         row = self.folder.review.item(review_id)
         assert row is not None
-        crypto = self.keys.crypto(self.folder.catalog.space_by_id(row.space_id))
+        crypto = self.keys.crypto(self.folder.catalog.spaces.by_id(row.space_id))
         key = f"review:{review_id}"
         payload = json.loads(crypto.open_note(key, row.payload)) | changes
         return crypto.seal_note(key, json.dumps(payload, ensure_ascii=False))

@@ -69,14 +69,14 @@ def import_space(catalog: Catalog, lance_dir: Path, archive: Path, name: str | N
         if name:
             space_row["name"] = name
         space_id, space_name = str(space_row["space_id"]), str(space_row["name"])
-        same = [s.name for s in catalog.spaces() if s.space_id == space_id]
+        same = [s.name for s in catalog.spaces.all() if s.space_id == space_id]
         if same:
             # Its keys and ciphertext are bound to the space's id, so a second copy in one folder would need every
             # passage re-sealed; a copy lives in another data folder instead.
             raise SpaceExists(t("This backup's space is already in this data folder as {existing!r}. To keep a "
                                 "second copy, import it into another data folder: biny --home OTHER_FOLDER space "
                                 "import {archive}").format(existing=same[0], archive=archive))
-        if any(s.name == space_name for s in catalog.spaces()):
+        if any(s.name == space_name for s in catalog.spaces.all()):
             raise SpaceExists(t("A space named {space_name!r} exists; import with another --name.")
                                .format(space_name=space_name))
         src = Path(tmp) / "chunks.lance"

@@ -1,6 +1,6 @@
 """The review queue's storage (SPEC W5–W7): items with their payload, and rejected pages' fingerprints.
 
-Tables live in the catalog (store/catalog.py SCHEMA); every write goes through the writer.
+Tables live in the catalog (store/catalog/schema.py); every write goes through the writer.
 """
 
 from __future__ import annotations

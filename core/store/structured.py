@@ -21,7 +21,7 @@ import pyarrow as pa
 from biny.core.store.catalog import Catalog
 from biny.core.store.guard import mutation, write_stamp
 
-# Created with the rest of the catalog (store/catalog.py SCHEMA).
+# Created with the rest of the catalog (store/catalog/schema.py).
 TABLES = ("structured_spec", "structured_rows")
 
 

@@ -101,19 +101,19 @@ class StoreWriter:
         no longer match the catalog (issue 22); returns human-readable notes."""
         notes: list[str] = []
         with self._write():
-            for space in self.catalog.spaces():
-                pending, retired = self.catalog.pending_and_retired(space.space_id)
+            for space in self.catalog.spaces.all():
+                pending, retired = self.catalog.docs.pending_and_retired(space.space_id)
                 doc_ids, chunk_ids = self.chunks.ids(space.space_id)
                 in_lance = set(doc_ids)
-                known = self.catalog.known_doc_ids(space.space_id)
+                known = self.catalog.docs.known_ids(space.space_id)
                 orphans = sorted(in_lance - known)
                 if orphans:
                     self.chunks.delete_docs(space.space_id, orphans)
                 for doc_id in pending:
-                    doc = self.catalog.document(doc_id)
-                    self.catalog.drop_document_row(doc_id)
+                    doc = self.catalog.docs.get(doc_id)
+                    self.catalog.docs.drop(doc_id)
                     if doc is not None:
-                        self.catalog.log(space.space_id, doc.path, "interrupted",
+                        self.catalog.ingest_log.add(space.space_id, doc.path, "interrupted",
                                          t("an earlier ingest stopped mid-way; cleaned up"))
                         # An encrypted space stores a keyed hash of the path, meaningless to a person, and the
                         # folder opens before any key: the note then says what happened without a name.
@@ -122,9 +122,9 @@ class StoreWriter:
                 stale = [d for d in retired if d in in_lance]
                 if stale:
                     self.chunks.delete_docs(space.space_id, stale)
-                damaged = mismatches(self.catalog.expected_chunks(space.space_id), doc_ids, chunk_ids)
+                damaged = mismatches(self.catalog.docs.expected_chunks(space.space_id), doc_ids, chunk_ids)
                 if damaged:
-                    self.catalog.set_statuses(sorted(damaged), "damaged")
+                    self.catalog.docs.set_statuses(sorted(damaged), "damaged")
                     self.chunks.delete_docs(space.space_id, sorted(damaged))
                     notes.append(t("{name}: {count} document(s) marked damaged — their stored passages no longer "
                                    "match the catalog ({which}). They are left out of answers; re-ingest them or run "
@@ -137,7 +137,7 @@ class StoreWriter:
     # ---- spaces and keys --------------------------------------------------------------------
     def create_space(self, row: SpaceRow) -> None:
         with self._write():
-            self.catalog.insert_space(row)
+            self.catalog.spaces.insert(row)
             self.chunks.ensure_table(row.space_id, row.dim)
 
     def delete_space(self, space: SpaceRow) -> None:
@@ -148,11 +148,11 @@ class StoreWriter:
 
     def set_wrapped_key(self, space_id: str, kdf: str, wrapped: bytes) -> None:
         with self._write():
-            self.catalog.set_wrapped_key(space_id, kdf, wrapped)
+            self.catalog.spaces.set_wrapped_key(space_id, kdf, wrapped)
 
     def set_memory_key(self, tenant: str, owner: str, kdf: str, wrapped: bytes) -> None:
         with self._write():
-            self.catalog.set_memory_key(tenant, owner, kdf, wrapped)
+            self.catalog.memory_keys.set(tenant, owner, kdf, wrapped)
 
     def scrub(self) -> None:
         """Rewrite the catalog file so overwritten values (old wrapped keys and salts, plaintext since
@@ -170,12 +170,12 @@ class StoreWriter:
     def save_baselines(self, space_id: str, chunk_count: int, dists: dict[str, dict[str, Any]]) -> None:
         with self._write():
             for kind, dist in dists.items():
-                self.catalog.save_baseline(space_id, kind, chunk_count, dist)
+                self.catalog.baselines.save(space_id, kind, chunk_count, dist)
 
     # ---- documents ----------------------------------------------------------------------------
     def begin_document(self, doc: DocumentRow) -> None:
         with self._write():
-            self.catalog.insert_pending(doc)
+            self.catalog.docs.insert_pending(doc)
 
     def add_chunks(self, space: SpaceRow, records: list[ChunkRecord], vectors: Vectors) -> None:
         # Rows of a pending document: invisible until its commit, which publishes (one upload per embedding
@@ -189,13 +189,13 @@ class StoreWriter:
     def commit_document(self, doc: DocumentRow) -> None:
         with self._write():
             doc.chunk_digest = chunk_digest(self._added.pop(doc.doc_id, []))
-            retired = self.catalog.activate(doc)
+            retired = self.catalog.docs.activate(doc)
             self.vectors.invalidate(doc.space_id)
             self.chunks.delete_docs(doc.space_id, retired)
 
     def begin_documents(self, docs: list[DocumentRow]) -> None:
         with self._write():
-            self.catalog.insert_pending_many(docs)
+            self.catalog.docs.insert_pending_many(docs)
 
     def commit_documents(self, docs: list[DocumentRow], *, by_path: bool = True) -> None:
         """Step 3 for a batch of documents: one transaction, then retired chunks deleted."""
@@ -204,7 +204,7 @@ class StoreWriter:
         with self._write():
             for doc in docs:
                 doc.chunk_digest = chunk_digest(self._added.pop(doc.doc_id, []))
-            retired = self.catalog.activate_many(docs, by_path=by_path)
+            retired = self.catalog.docs.activate_many(docs, by_path=by_path)
             self.vectors.invalidate(docs[0].space_id)
             self.chunks.delete_docs(docs[0].space_id, retired)
 
@@ -213,9 +213,9 @@ class StoreWriter:
             for doc in docs:
                 self._added.pop(doc.doc_id, None)
                 self.chunks.delete_docs(doc.space_id, [doc.doc_id])
-                self.catalog.drop_document_row(doc.doc_id)
+                self.catalog.docs.drop(doc.doc_id)
             if docs:
-                self.catalog.log(docs[0].space_id, docs[0].path.split("#")[0], outcome, message)
+                self.catalog.ingest_log.add(docs[0].space_id, docs[0].path.split("#")[0], outcome, message)
 
     def compact(self, space_id: str) -> None:
         """Merge small Lance fragments and drop superseded versions (after an ingest run)."""
@@ -227,22 +227,22 @@ class StoreWriter:
         with self._write():
             self._added.pop(doc.doc_id, None)
             self.chunks.delete_docs(doc.space_id, [doc.doc_id])
-            self.catalog.drop_document_row(doc.doc_id)
-            self.catalog.log(doc.space_id, doc.path, outcome, message)
+            self.catalog.docs.drop(doc.doc_id)
+            self.catalog.ingest_log.add(doc.space_id, doc.path, outcome, message)
 
     def log(self, space_id: str, path: str, outcome: str, message: str = "", doc_id: str | None = None) -> None:
         with self._write():
-            self.catalog.log(space_id, path, outcome, message, doc_id)
+            self.catalog.ingest_log.add(space_id, path, outcome, message, doc_id)
 
     def put_note(self, key: str, note: str) -> None:
         with self._write():
-            self.catalog.put_note(key, note)
+            self.catalog.notes.put(key, note)
 
     def set_statuses(self, space_id: str, doc_ids: list[str], status: str) -> None:
         """Archive, restore or delete documents; many at once (a table's rows): one statement, one Lance delete.
         ``damaged`` (biny doctor) also removes the passages: what is left of them cannot be trusted."""
         with self._write():
-            self.catalog.set_statuses(doc_ids, status)
+            self.catalog.docs.set_statuses(doc_ids, status)
             if status in ("deleted", "damaged"):
                 self.chunks.delete_docs(space_id, doc_ids)
             self.vectors.invalidate(space_id)
@@ -262,7 +262,7 @@ class StoreWriter:
         """
         with self._write():
             self.chunks.rekey(space_id, keys)
-            self.catalog.set_keys_version(doc_ids, version)
+            self.catalog.docs.set_keys_version(doc_ids, version)
             self.vectors.invalidate(space_id)
 
     def replace_space_vectors(
@@ -273,7 +273,7 @@ class StoreWriter:
             self.chunks.drop_table(space.space_id)
             self.chunks.ensure_table(space.space_id, dim)
             self.chunks.add(space.space_id, records, vectors)
-            self.catalog.set_space_model(space.space_id, model, dim)
+            self.catalog.spaces.set_model(space.space_id, model, dim)
             self.vectors.invalidate(space.space_id)
 
     # ---- the structured index (S1, S3): rows only, nothing embedded --------------------------------
@@ -291,12 +291,12 @@ class StoreWriter:
 
     def add_eval_run(self, run_id: str, space_id: str, name: str, metrics: str, payload: str) -> None:
         with self._write():
-            self.catalog.add_eval_run(run_id, space_id, name, metrics, payload)
+            self.catalog.evals.add(run_id, space_id, name, metrics, payload)
 
     # ---- the public-web fallback and its review queue (W1, W5–W7) --------------------------------
     def set_web(self, space_id: str, on: bool) -> None:
         with self._write():
-            self.catalog.set_web(space_id, on)
+            self.catalog.spaces.set_web(space_id, on)
 
     def add_review(self, row: ReviewRow) -> None:
         with self._write():

@@ -147,7 +147,7 @@ def test_cancel_leaves_nothing_half_added(qtbot, window: MainWindow, engine: Eng
     assert lib.op is not None
     _wait_ingest(qtbot, window)
     assert cancelled and "cancelled" in lib.progress_label.text()
-    sid = engine.catalog.space("s").space_id
+    sid = engine.catalog.spaces.named("s").space_id
     visible = engine.documents("s")
     assert engine.chunks.doc_ids(sid) == {d.doc_id for d in visible}
     assert engine.chunks.count(sid) == sum(d.chunks for d in visible)
@@ -605,7 +605,7 @@ def test_settings_checks_and_repairs_the_data_folder(qtbot, window: MainWindow, 
     qtbot.waitUntil(lambda: st.check_btn.isEnabled() and "checked" in st.check_status.text(), timeout=60_000)
     assert "all consistent" in st.check_status.text() and not st.repair_btn.isEnabled()
     engine = window.engine
-    row = engine.folder.catalog.space("s")
+    row = engine.folder.catalog.spaces.named("s")
     with writing():  # damage the vector store behind the writer's back
         engine.folder.chunks.delete_docs(row.space_id, list(engine.folder.chunks.doc_ids(row.space_id)))
     st.check_btn.click()
@@ -622,7 +622,7 @@ def test_a_damaged_document_is_listed_and_says_what_to_do(qtbot, window: MainWin
     shutil.copy(corpus("cn_laws", "民法典__继承编.md"), src)
     lib = _one_document(qtbot, window, "s", src)
     engine = window.engine
-    row = engine.folder.catalog.space("s")
+    row = engine.folder.catalog.spaces.named("s")
     doc_id = engine.documents("s")[0].doc_id
     engine.folder.writer.set_statuses(row.space_id, [doc_id], "damaged")  # as opening the folder marks it
     lib.refresh_documents()

@@ -206,7 +206,7 @@ def test_the_data_check_names_an_outdated_index_in_chinese(qtbot, chinese: None,
                                                            tmp_path: Path) -> None:
     """Documents indexed by an older version (core/ingest/keys.py): the finding and its repair read in Chinese."""
     _pump_station(engine, tmp_path)
-    row = engine.folder.catalog.space("泵站")
+    row = engine.folder.catalog.spaces.named("泵站")
     [doc] = engine.documents("泵站")
     stored = {r.chunk_id: (r.ids, r.terms, r.aspects) for r in engine.document_chunks("泵站", doc.doc_id)}
     engine.folder.writer.rekey(row.space_id, stored, [doc.doc_id], 0)  # as a folder written before versions

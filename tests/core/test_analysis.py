@@ -32,7 +32,7 @@ def eng(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
 
 def _true_distances(eng: Engine, question: str) -> dict[str, float]:
     """Computed apart from the map: the stored vectors against a fresh query embedding."""
-    space = eng.catalog.space("demo")
+    space = eng.catalog.spaces.named("demo")
     table = eng.chunks.scan(space.space_id, ["chunk_id", "vector"])
     q = eng.embedder.embed_queries([question])[0]
     vecs = np.asarray(table.column("vector").to_pylist(), dtype=np.float64)

@@ -21,8 +21,8 @@ def _open(home: Path, embedder: CountingEmbedder, min_rows: int = 20) -> Engine:
 
 
 def _matrix(eng: Engine, space: str) -> VectorMatrix:
-    row = eng.catalog.space(space)
-    vm = eng.vectors.get(row.space_id, eng.catalog.known_doc_ids_active(row.space_id), row.dim)
+    row = eng.catalog.spaces.named(space)
+    vm = eng.vectors.get(row.space_id, eng.catalog.docs.active_ids(row.space_id), row.dim)
     assert eng.vectors.wait_for_index(row.space_id, timeout=120)
     return vm
 

@@ -26,7 +26,7 @@ def _space(engine: Engine, tmp_path: Path) -> tuple[str, Path, Path]:
     shutil.copy(corpus("python_peps", "pep-0020.rst"), a)
     shutil.copy(corpus("python_peps", "pep-0257.rst"), b)
     assert len(engine.ingest("s", [a, b]).by("ingested")) == 2
-    return engine.folder.catalog.space("s").space_id, a, b
+    return engine.folder.catalog.spaces.named("s").space_id, a, b
 
 
 def _doc(engine: Engine, path: Path):  # type: ignore[no-untyped-def]
@@ -95,7 +95,7 @@ def test_cli_doctor_exit_codes_and_json(tmp_path: Path, capsys: pytest.CaptureFi
     out = json.loads(capsys.readouterr().out)
     assert out["healthy"] is True and out["findings"] == [] and out["documents"] == 1
     with Engine.open(home) as eng:
-        row = eng.folder.catalog.space("s")
+        row = eng.folder.catalog.spaces.named("s")
         with writing():
             eng.folder.chunks.delete_docs(row.space_id, list(eng.folder.chunks.doc_ids(row.space_id)))
     assert main(["--home", home, "doctor"]) == 1
@@ -115,7 +115,7 @@ def test_invalid_vectors_count_against_their_document() -> None:
 def _age(engine: Engine, name: str) -> list[str]:
     """Store a space's passages as a version before ``KEYS_VERSION`` did (no stems, no language marks) and
     record version 0, as a data folder written then holds them. Returns the doc ids."""
-    row, crypto = engine.folder.catalog.space(name), engine.crypto(name)
+    row, crypto = engine.folder.catalog.spaces.named(name), engine.crypto(name)
     docs = engine.documents(name)
     keys = {}
     for doc in docs:
@@ -129,7 +129,7 @@ def _age(engine: Engine, name: str) -> list[str]:
 
 
 def _stored(engine: Engine, name: str) -> dict[str, tuple[list[str], list[str], list[str], list[float]]]:
-    row = engine.folder.catalog.space(name)
+    row = engine.folder.catalog.spaces.named(name)
     return {rec.chunk_id: (rec.ids, rec.terms, rec.aspects, [float(x) for x in vec])
             for doc in engine.documents(name)
             for rec, vec in engine.folder.chunks.doc_vectors(row.space_id, doc.doc_id)}
@@ -155,7 +155,7 @@ def test_passages_indexed_by_an_older_version_are_found_and_indexed_again(engine
     aged = _stored(engine, "s")
     assert aged.keys() == fresh.keys() and not any(STEM_MARK in w for _, terms, _, _ in aged.values() for w in terms)
     q = "Какой нагревательный элемент используют в игрушечной паровой машине?"
-    vm = engine.vectors.get(space_id, engine.catalog.known_doc_ids_active(space_id), 384)
+    vm = engine.vectors.get(space_id, engine.catalog.docs.active_ids(space_id), 384)
     assert lexical.units(query_terms(q), vm, engine.crypto("s").blind) == query_terms(q)  # whole words only
 
     [f] = engine.doctor.check("s").findings
@@ -167,7 +167,7 @@ def test_passages_indexed_by_an_older_version_are_found_and_indexed_again(engine
     assert _stored(engine, "s") == fresh, "keys as ingest computes them; vectors and chunk ids unchanged"
     assert {d.keys_version for d in engine.documents("s")} == {KEYS_VERSION}
     assert {d.doc_id for d in engine.documents("s")} == set(doc_ids) and engine.doctor.check("s").findings == []
-    vm = engine.vectors.get(space_id, engine.catalog.known_doc_ids_active(space_id), 384)
+    vm = engine.vectors.get(space_id, engine.catalog.docs.active_ids(space_id), 384)
     assert {"~нагре", "~элеме"} <= lexical.units(query_terms(q), vm, engine.crypto("s").blind)
     assert "спиртовка" in engine.ask("s", q).chunks[0].text
 
@@ -186,8 +186,9 @@ def test_an_encrypted_space_is_indexed_again_only_when_unlocked(engine: Engine, 
     engine.lock_all()
     [f] = engine.doctor.check("sealed", repair=True).findings
     assert f.kind == "locked" and not f.repaired and "BINY_PASSPHRASE" in f.action
-    assert {d.keys_version for d in engine.folder.catalog.documents(engine.folder.catalog.space("sealed").space_id)} \
-        == {0}, "nothing written without the key"
+    catalog = engine.folder.catalog
+    assert {d.keys_version for d in catalog.docs.of(catalog.spaces.named("sealed").space_id)} == {0}, \
+        "nothing written without the key"
     engine.unlock("sealed", "test passphrase — not a real secret")
     assert engine.doctor.check("sealed", repair=True).healthy
     assert _stored(engine, "sealed") == fresh, "blinded keys, as ingest stores them"

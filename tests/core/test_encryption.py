@@ -97,14 +97,14 @@ def test_wrong_and_missing_passphrase(tmp_path: Path, embedder: CountingEmbedder
     with _open(home, embedder) as eng:
         eng.create_space("plant", passphrase=PASS, remember=False)
         eng.ingest("plant", [_doc(tmp_path)])
-        before = eng.chunks.count(eng.catalog.space("plant").space_id)
+        before = eng.chunks.count(eng.catalog.spaces.named("plant").space_id)
     with _open(home, embedder) as eng:
         with pytest.raises(PassphraseRequired, match="BINY_PASSPHRASE"):
             eng.ask("plant", "torque?")
         with pytest.raises(WrongPassphrase, match="does not open space 'plant'"):
             eng.unlock("plant", "wrong guess")
         assert eng.space("plant").locked
-        assert eng.chunks.count(eng.catalog.space("plant").space_id) == before  # nothing changed
+        assert eng.chunks.count(eng.catalog.spaces.named("plant").space_id) == before  # nothing changed
         monkeypatch.setenv("BINY_PASSPHRASE", "also wrong")
         with pytest.raises(WrongPassphrase):
             eng.ask("plant", "torque?")
@@ -123,7 +123,7 @@ def test_unencrypted_only_by_explicit_choice(tmp_path: Path, embedder: CountingE
 
 
 def _tamper(eng: Engine, space: str, fn) -> None:  # type: ignore[no-untyped-def]
-    sid = eng.catalog.space(space).space_id
+    sid = eng.catalog.spaces.named(space).space_id
     tbl = eng.chunks.db.open_table(eng.chunks.table_name(sid))
     rows = tbl.search().select(["chunk_id", "ct"]).limit(100).to_arrow().to_pylist()
     for chunk_id, ct in fn(rows):
@@ -182,7 +182,7 @@ def test_change_passphrase_rewraps_only(tmp_path: Path, embedder: CountingEmbedd
         eng.create_space("a", passphrase=PASS, remember=False)
         eng.create_space("b", passphrase=PASS, remember=False)
         eng.ingest("a", [_doc(tmp_path)])
-        sid = eng.catalog.space("a").space_id
+        sid = eng.catalog.spaces.named("a").space_id
         before = {r.chunk_id: r.ct for r in eng.chunks.doc_chunks(sid, eng.documents("a")[0].doc_id)}
         with pytest.raises(WrongPassphrase):
             eng.change_passphrase("a", "not it", "new one")

@@ -31,7 +31,7 @@ def _law_copy(tmp_path: Path, name: str = LAW) -> Path:
 
 def _state(engine: Engine, space: str) -> tuple[list[tuple[str, int, str]], int]:
     docs = [(d.path, d.revision, d.status) for d in engine.documents(space)]
-    sid = engine.catalog.space(space).space_id
+    sid = engine.catalog.spaces.named(space).space_id
     return sorted(docs), engine.chunks.count(sid)
 
 
@@ -101,7 +101,7 @@ def test_unchanged_reingest_embeds_nothing_and_changed_file_is_new_revision(
     assert [f.outcome for f in report.files] == ["ingested"]
     docs = engine.documents("s")
     assert [(d.revision, d.status) for d in docs] == [(2, "active")]
-    sid = engine.catalog.space("s").space_id
+    sid = engine.catalog.spaces.named("s").space_id
     assert engine.chunks.doc_ids(sid) == {docs[0].doc_id}  # old revision's chunks are gone
     hit = engine.ask("s", "测试新增条款 继承人应当诚信").chunks
     assert any("第九百九十九条" in h.text for h in hit)
@@ -151,7 +151,7 @@ def test_archive_and_delete_hide_documents(engine: Engine, tmp_path: Path) -> No
     assert engine.ask("s", q).chunks
     engine.set_document_status("s", doc.doc_id, "deleted")
     assert engine.documents("s") == []
-    assert engine.chunks.count(engine.catalog.space("s").space_id) == 0
+    assert engine.chunks.count(engine.catalog.spaces.named("s").space_id) == 0
 
 
 def test_spaces_errors(engine: Engine) -> None:
@@ -176,7 +176,7 @@ def test_model_mismatch_names_reembed_command(tmp_path: Path, embedder: Counting
         with pytest.raises(ModelMismatch, match="biny space reembed s"):
             eng.ask("s", "继承")
         chunks = eng.reembed("s")
-        assert chunks > 0 and eng.catalog.space("s").embed_model == other.model_id
+        assert chunks > 0 and eng.catalog.spaces.named("s").embed_model == other.model_id
         assert eng.ask("s", "inheritance order of heirs", max_distance=2.0).chunks
         # The same model again embeds nothing (a large space took minutes for identical vectors), unless forced.
         assert eng.reembed("s") == 0
@@ -223,7 +223,7 @@ def test_killed_ingest_leaves_nothing_visible_and_rerun_has_no_duplicates(tmp_pa
     assert proc.returncode == 9, proc.stderr
     with Engine.open(home) as eng:
         assert any("half-ingested" in n for n in eng.recovery_notes)
-        sid = eng.catalog.space("s").space_id
+        sid = eng.catalog.spaces.named("s").space_id
         visible = eng.documents("s")
         assert len(visible) == 1  # only the fully committed first file
         assert eng.chunks.doc_ids(sid) == {visible[0].doc_id}

@@ -55,7 +55,7 @@ def _settings() -> Settings:
 
 
 def _table(eng: Engine, space: str) -> tuple[str, Any]:
-    sid = eng.catalog.space(space).space_id
+    sid = eng.catalog.spaces.named(space).space_id
     return sid, eng.chunks.db.open_table(eng.chunks.table_name(sid))
 
 
@@ -366,7 +366,7 @@ def test_after_a_passphrase_change_the_old_wrapped_key_is_gone_from_the_files(
         eng.create_space("s", passphrase="the old passphrase", remember=False)
         eng.ingest("s", list(files))
         fact = eng.memory.add("The night shift logs pump readings hourly.", scope="plant")
-        old = eng.catalog.space("s")
+        old = eng.catalog.spaces.named("s")
     # Closing checkpoints: the old wrapping is now in the catalog file's blocks, not only in its log.
     assert old.wrapped_key is not None and old.wrapped_key in _raw(home)
     with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
@@ -375,7 +375,7 @@ def test_after_a_passphrase_change_the_old_wrapped_key_is_gone_from_the_files(
         tables = {t: eng.catalog.con.execute(f'SELECT count(*) FROM "{t}"').fetchone()
                   for (t,) in eng.catalog.con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
         assert eng.change_passphrase("s", "the old passphrase", "a new passphrase")
-        new = eng.catalog.space("s")
+        new = eng.catalog.spaces.named("s")
         # Everything else came through the rewrite of the catalog file unchanged.
         assert {t: eng.catalog.con.execute(f'SELECT count(*) FROM "{t}"').fetchone() for t in tables} == tables
         assert "every 5 weeks" in eng.ask("s", Q_PUMP).chunks[0].text
@@ -396,7 +396,7 @@ def test_an_interrupted_ingest_is_cleaned_at_open_without_naming_a_sealed_path(t
     home = tmp_path / "home"
     with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
         eng.create_space("s", passphrase="correct horse battery staple", remember=False)
-        row = eng.catalog.space("s")
+        row = eng.catalog.spaces.named("s")
         stored = eng.crypto("s").stored_path(str(tmp_path / "secret-plans.md"))
         assert stored.startswith("bi:")
         # What a kill -9 between "begin" and "commit" leaves: a pending row.

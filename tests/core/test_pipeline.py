@@ -101,8 +101,8 @@ def test_named_article_is_pinned_first_in_every_form(laws: tuple[Engine, QueryCo
 
 def test_neighbouring_numbers_do_not_match(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
     eng, _ = laws
-    sid = eng.catalog.space("laws").space_id
-    vm = eng.vectors.get(sid, eng.catalog.known_doc_ids_active(sid), 384)
+    sid = eng.catalog.spaces.named("laws").space_id
+    vm = eng.vectors.get(sid, eng.catalog.docs.active_ids(sid), 384)
     synthetic = next(d.doc_id for d in eng.documents("laws") if d.title == "测试条例")
     blind = eng.crypto("laws").blind
     assert blind.active and "art:18" not in vm.id_index  # encrypted space: keys stored as HMACs
@@ -159,7 +159,7 @@ def test_never_padded_and_no_second_pass_when_nothing_retrieved(laws: tuple[Engi
 
 def _merged(eng: Engine, chunk_ids: list[str]) -> list[tuple[str, str]]:
     """(document title, chunk text) of chunks the second pass merged."""
-    row = eng.catalog.space("laws")
+    row = eng.catalog.spaces.named("laws")
     crypto = eng.crypto("laws")
     titles = {d.doc_id: d.title for d in eng.documents("laws")}
     return [(titles[r.doc_id], crypto.open_record(r).text) for r in eng.chunks.fetch(row.space_id, chunk_ids).values()]
@@ -195,7 +195,7 @@ def test_budget_keeps_whole_chunks(laws: tuple[Engine, QueryCountingEmbedder]) -
                              max_context_tokens=10_000)
     result = eng.ask("laws", "遗产按照什么顺序继承？", params=params)
     assert sum(len(h.text) for h in result.chunks) <= 500
-    row = eng.catalog.space("laws")
+    row = eng.catalog.spaces.named("laws")
     crypto = eng.crypto(row.name)
     for h in result.chunks:
         stored = crypto.open_record(eng.chunks.fetch(row.space_id, [h.chunk_id])[h.chunk_id])
@@ -260,8 +260,8 @@ def test_each_passage_is_cut_against_its_own_unrelated_questions(laws: tuple[Eng
     group, ref = base.reference_for(q)
     assert ref is not None and group == "han"
     spread = ref.median - ref.quantile(0.10)
-    sid = eng.catalog.space("laws").space_id
-    vm = eng.vectors.get(sid, eng.catalog.known_doc_ids_active(sid), 384)
+    sid = eng.catalog.spaces.named("laws").space_id
+    vm = eng.vectors.get(sid, eng.catalog.docs.active_ids(sid), 384)
     cuts = stage.data["cuts"]
     pool = result.trace.stage("pool")
     assert pool is not None and set(cuts) == set(pool.kept)
@@ -442,8 +442,8 @@ def test_inflected_question_words_meet_their_passage_and_old_spaces_match_whole_
                        "Город Варшава стоит на реке Висле и является столицей Польши.", encoding="utf-8")
         assert eng.ingest("ru", [doc]).ok
         q = "Какой нагревательный элемент используют в игрушечной паровой машине?"
-        row = eng.catalog.space("ru")
-        vm = eng.vectors.get(row.space_id, eng.catalog.known_doc_ids_active(row.space_id), 384)
+        row = eng.catalog.spaces.named("ru")
+        vm = eng.vectors.get(row.space_id, eng.catalog.docs.active_ids(row.space_id), 384)
         blind = eng.crypto("ru").blind
         units = lexical.units(query_terms(q), vm, blind)
         assert {"~нагре", "~элеме", "~паров", "~машин", "~игруш"} <= units and "элемент" not in units
@@ -492,8 +492,8 @@ def test_scripts_of_a_passage() -> None:
 
 def test_pool_of_one_script_adds_its_own_nearest_rows(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
     eng, emb = laws
-    sid = eng.catalog.space("laws").space_id
-    vm = eng.vectors.get(sid, eng.catalog.known_doc_ids_active(sid), 384)
+    sid = eng.catalog.spaces.named("laws").space_id
+    vm = eng.vectors.get(sid, eng.catalog.docs.active_ids(sid), 384)
     q = emb.embed_queries(["继承开始后，遗产按照什么顺序继承？"])[0]
     raw, _ = vm.nearest(q, 20)
     d_all = vm.distances(q)
@@ -576,8 +576,8 @@ def test_words_are_asked_only_of_passages_in_the_questions_language(tmp_path_fac
         # The English passages' cuts are set against the German everyday questions alone (3 nearest, 1.5 spreads).
         assert "in another language than the question's (de)" in stage.summary
         b = eng.baselines("s")
-        row = eng.catalog.space("s")
-        vm = eng.vectors.get(row.space_id, eng.catalog.known_doc_ids_active(row.space_id), 384)
+        row = eng.catalog.spaces.named("s")
+        vm = eng.vectors.get(row.space_id, eng.catalog.docs.active_ids(row.space_id), 384)
         ref = b.question_nearest["latin"]
         spread = ref.median - ref.quantile(0.10)
         for cid in exempt:
@@ -627,8 +627,8 @@ def test_term_sets_match_the_stored_terms(laws: tuple[Engine, QueryCountingEmbed
     from collections import Counter
 
     eng, _ = laws
-    row = eng.catalog.space("laws")
-    visible = eng.catalog.known_doc_ids_active(row.space_id)
+    row = eng.catalog.spaces.named("laws")
+    visible = eng.catalog.docs.active_ids(row.space_id)
     vm = eng.vectors.get(row.space_id, visible, 384)
     tbl = eng.chunks.scan(row.space_id, ["chunk_id", "doc_id", "terms"])
     stored = {c: t for c, d, t in zip(tbl.column("chunk_id").to_pylist(), tbl.column("doc_id").to_pylist(),
@@ -652,8 +652,8 @@ def test_final_context_is_taken_by_row_position(laws: tuple[Engine, QueryCountin
     """The final context is read by LanceDB row offset, not a filtered scan of the table;
     stale offsets (a write moved rows) fall back to the scan and still return the right rows."""
     eng, _ = laws
-    row = eng.catalog.space("laws")
-    vm = eng.vectors.get(row.space_id, eng.catalog.known_doc_ids_active(row.space_id), 384)
+    row = eng.catalog.spaces.named("laws")
+    vm = eng.vectors.get(row.space_id, eng.catalog.docs.active_ids(row.space_id), 384)
     picks = [0, len(vm) // 2, len(vm) - 1]
     ids = [vm.chunk_ids[r] for r in picks]
     by_scan = eng.chunks.fetch(row.space_id, ids)
@@ -689,8 +689,8 @@ def test_encyclopedia_questions_judge_passages_in_the_question_script_only(tmp_p
         group, ref = base.reference_for(question)
         assert group == "han" and ref is not None
         spread = ref.median - ref.quantile(0.10)
-        sid = eng.catalog.space("mixed").space_id
-        vm = eng.vectors.get(sid, eng.catalog.known_doc_ids_active(sid), 384)
+        sid = eng.catalog.spaces.named("mixed").space_id
+        vm = eng.vectors.get(sid, eng.catalog.docs.active_ids(sid), 384)
         seen = set()
         for chunk_id, cut in stage.data["cuts"].items():
             row = vm.chunk_ids.index(chunk_id)

@@ -88,7 +88,7 @@ def test_an_engine_answers_the_same_on_the_codes(tmp_path: Path, engine: Engine)
     questions = ["How much can crane C-7 lift?", "第5号水泵多久检修一次？", "起重机C-12由谁检查？",
                  "What is the capital of Peru?"]
     before = [engine.ask("s", q) for q in questions]
-    sid = engine.catalog.space("s").space_id
+    sid = engine.catalog.spaces.named("s").space_id
     vm = engine.vectors.get(sid, set(), 384)  # the cached matrix the asks used
     assert len(vm.groups) >= 2  # the pool made each script a group
     vm.quant_min_rows = 0

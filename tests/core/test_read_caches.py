@@ -23,8 +23,9 @@ VALVES = "The relief valve V-77 opens at 12 bar and is replaced after 40,000 cyc
 def test_the_context_view_matches_lance_and_holds_no_plaintext(tmp_path: Path, engine: Engine) -> None:
     engine.create_space("s")  # encrypted
     engine.ingest("s", [_doc(tmp_path, "pumps.md", PUMPS)])
-    sid = engine.catalog.space("s").space_id
-    vm = engine.vectors.get(sid, lambda: {d.doc_id for d in engine.documents("s")}, engine.catalog.space("s").dim)
+    sid = engine.catalog.spaces.named("s").space_id
+    dim = engine.catalog.spaces.named("s").dim
+    vm = engine.vectors.get(sid, lambda: {d.doc_id for d in engine.documents("s")}, dim)
     rows = [len(vm) - 1, 0, len(vm) // 2]
     assert len(set(rows)) == 3
     ids = [vm.chunk_ids[r] for r in rows]
@@ -56,10 +57,10 @@ def test_writes_retire_the_kept_reads(tmp_path: Path, engine: Engine) -> None:
     hit = engine.ask("s", "At what pressure does relief valve V-77 open?").chunks
     assert hit and "12 bar" in hit[0].text
     # A space deleted and made again under the same name is the new one at once (rows are kept by name).
-    old_id = engine.catalog.space("s").space_id
+    old_id = engine.catalog.spaces.named("s").space_id
     engine.delete_space("s")
     engine.create_space("s", encrypted=False)
-    assert engine.catalog.space("s").space_id != old_id
+    assert engine.catalog.spaces.named("s").space_id != old_id
     assert engine.documents("s") == [] and not engine.ask("s", "At what pressure does relief valve V-77 open?").chunks
 
 

@@ -1,0 +1,102 @@
+"""The ``spaces`` table (one row per space: its model, encryption and web switch) and ``memory_keys``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from biny.core.errors import SpaceExists, SpaceNotFound
+from biny.core.i18n import t
+from biny.core.store.catalog.table import Db, Table
+from biny.core.store.guard import mutation, write_stamp
+
+_SPACE_COLS = "space_id, name, created_at, embed_model, dim, encrypted, tenant, owner, kdf, wrapped_key"
+
+
+@dataclass(slots=True)
+class SpaceRow:
+    space_id: str
+    name: str
+    created_at: datetime
+    embed_model: str
+    dim: int
+    encrypted: bool
+    tenant: str = "default"
+    owner: str = ""
+    kdf: str = ""
+    wrapped_key: bytes | None = None
+
+
+class SpaceTable(Table):
+    def __init__(self, db: Db) -> None:
+        super().__init__(db)
+        self._named: dict[str, tuple[int, SpaceRow]] = {}
+
+    def forget(self) -> None:
+        """Drop the rows kept for ``named`` (the catalog file was swapped)."""
+        self._named.clear()
+
+    def all(self) -> list[SpaceRow]:
+        return [SpaceRow(*r) for r in self._rows(f"SELECT {_SPACE_COLS} FROM spaces ORDER BY name")]
+
+    def named(self, name: str) -> SpaceRow:
+        # Asked several times per question; a DuckDB point query costs ~0.7 ms, so rows are kept until
+        # the next write (issue 23: ask overhead). Callers must not modify the row.
+        stamp = write_stamp()
+        cached = self._named.get(name)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        row = self._row(f"SELECT {_SPACE_COLS} FROM spaces WHERE name = ?", [name])
+        if row is None:
+            known = ", ".join(s.name for s in self.all()) or t("none yet")
+            raise SpaceNotFound(
+                t("No space named {name} (spaces: {known}). Create it with `biny space create {plain}`.").format(
+                    name=repr(name), known=known, plain=name))
+        found = SpaceRow(*row)
+        self._named[name] = (stamp, found)
+        return found
+
+    def by_id(self, space_id: str) -> SpaceRow:
+        """The space a stored row (review item, evaluation run) belongs to."""
+        row = self._row(f"SELECT {_SPACE_COLS} FROM spaces WHERE space_id = ?", [space_id])
+        if row is None:
+            raise SpaceNotFound(t("The space {id} no longer exists.").format(id=space_id))
+        return SpaceRow(*row)
+
+    @mutation
+    def insert(self, row: SpaceRow) -> None:
+        with self.db.lock:
+            if self._row("SELECT 1 FROM spaces WHERE name = ?", [row.name]):
+                raise SpaceExists(t("A space named {name!r} already exists.").format(name=row.name))
+            self._run(f"INSERT INTO spaces ({_SPACE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      [row.space_id, row.name, row.created_at, row.embed_model, row.dim, row.encrypted,
+                       row.tenant, row.owner, row.kdf, row.wrapped_key])
+
+    @mutation
+    def set_wrapped_key(self, space_id: str, kdf: str, wrapped: bytes) -> None:
+        self._run("UPDATE spaces SET kdf = ?, wrapped_key = ? WHERE space_id = ?", [kdf, wrapped, space_id])
+
+    @mutation
+    def set_model(self, space_id: str, model: str, dim: int) -> None:
+        self._run("UPDATE spaces SET embed_model = ?, dim = ? WHERE space_id = ?", [model, dim, space_id])
+
+    def web_enabled(self, space_id: str) -> bool:
+        row = self._row("SELECT web FROM spaces WHERE space_id = ?", [space_id])
+        return bool(row and row[0])
+
+    @mutation
+    def set_web(self, space_id: str, on: bool) -> None:
+        self._run("UPDATE spaces SET web = ? WHERE space_id = ?", [on, space_id])
+
+
+class MemoryKeyTable(Table):
+    """Each memory owner's key (SPEC M), wrapped like a space's data key."""
+
+    def get(self, tenant: str, owner: str) -> tuple[str, bytes] | None:
+        """(kdf params, wrapped key) of an owner's memory key, if one was made."""
+        row = self._row("SELECT kdf, wrapped_key FROM memory_keys WHERE tenant = ? AND owner = ?", [tenant, owner])
+        return None if row is None else (str(row[0]), bytes(row[1]))
+
+    @mutation
+    def set(self, tenant: str, owner: str, kdf: str, wrapped: bytes) -> None:
+        self._run("INSERT OR REPLACE INTO memory_keys VALUES (?, ?, ?, ?)", [tenant, owner, kdf, wrapped])
