@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,42 @@ from biny.core.store.lance import ChunkStore
 
 _KEYRING_SERVICE = "biny-llm"
 QUERY_CACHE = 1024  # questions whose vectors are kept (≈1.6 MB at 384 dimensions)
+SENTENCE_CACHE = 8192  # sentences whose vectors are kept (≈12.6 MB at 384 dimensions)
+
+
+class VectorCache:
+    """Vectors of recent texts by (model, digest of the text), least recently used dropped first.
+
+    Keyed by a digest, not the text: what an encrypted space's passages say is not kept here in the clear.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._vectors: OrderedDict[tuple[str, bytes], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def vectors(self, model: str, texts: list[str], embed: Callable[[list[str]], Vectors], dim: int) -> Vectors:
+        """One row per text, each embedded once (repeats in ``texts`` too) and kept for the next call."""
+        keys = [(model, hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()) for text in texts]
+        with self._lock:
+            known = {k: self._vectors[k] for k in keys if k in self._vectors}
+            for k in known:
+                self._vectors.move_to_end(k)
+        missing = dict(zip(keys, texts, strict=True))
+        for k in known:
+            missing.pop(k, None)
+        if missing:
+            fresh = dict(zip(missing, embed(list(missing.values())), strict=True))
+            known |= fresh
+            with self._lock:
+                self._vectors.update(fresh)
+                while len(self._vectors) > self.size:
+                    self._vectors.popitem(last=False)
+        return np.stack([known[k] for k in keys]) if keys else np.zeros((0, dim), dtype=np.float32)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._vectors.clear()
 
 
 class Models:
@@ -34,8 +72,10 @@ class Models:
         self._llm_override = False
         # Question vectors by (model, text): the Inspector's re-runs, an evaluation's ablations and the
         # star map ask the same question again and again; a repeat costs no embedding.
-        self._queries: OrderedDict[tuple[str, str], Any] = OrderedDict()
-        self._queries_lock = threading.Lock()
+        self._queries = VectorCache(QUERY_CACHE)
+        # Sentence vectors, for the extracted answers: a web page's sentences are read for its answer and again
+        # for its proposed entry, a passage's for every question it answers (1.6 s a page on two cores).
+        self._sentences = VectorCache(SENTENCE_CACHE)
 
     @property
     def embedder(self) -> Embedder:
@@ -49,33 +89,19 @@ class Models:
     def embed_queries(self, texts: list[str]) -> Vectors:
         """``embedder.embed_queries`` with a bounded cache of recent questions (exact text, same model)."""
         emb = self.embedder
-        keys = [(emb.model_id, t) for t in texts]
-        with self._queries_lock:
-            known = {k: self._queries[k] for k in keys if k in self._queries}
-            for k in known:
-                self._queries.move_to_end(k)
-        missing = list(dict.fromkeys(k for k in keys if k not in known))
-        if missing:
-            fresh = dict(zip(missing, emb.embed_queries([t for _, t in missing]), strict=True))
-            known |= fresh
-            with self._queries_lock:
-                self._queries.update(fresh)
-                while len(self._queries) > QUERY_CACHE:
-                    self._queries.popitem(last=False)
-        return np.stack([known[k] for k in keys]) if keys else np.zeros((0, emb.dim), dtype=np.float32)
+        return self._queries.vectors(emb.model_id, texts, emb.embed_queries, emb.dim)
 
     def sentence_distances(self, question: str, sentences: list[str]) -> list[float]:
         """Cosine distance of each sentence to the question, by the space's embedder (answer/extractive.py)."""
         query = self.embed_queries([question])[0]
-        unique = list(dict.fromkeys(sentences))  # a sentence with nothing before it is asked for twice
-        vectors = self.embedder.embed_passages(unique)
-        distance = dict(zip(unique, (float(d) for d in 1.0 - vectors @ query), strict=True))
-        return [distance[s] for s in sentences]
+        emb = self.embedder
+        vectors = self._sentences.vectors(emb.model_id, sentences, emb.embed_passages, emb.dim)
+        return [float(d) for d in 1.0 - vectors @ query]
 
     def forget_queries(self) -> None:
-        """Drop the cached question vectors (benchmarks that time questions asked before, cold)."""
-        with self._queries_lock:
-            self._queries.clear()
+        """Drop the cached question and sentence vectors (benchmarks that time questions asked before, cold)."""
+        self._queries.clear()
+        self._sentences.clear()
 
     @property
     def loaded(self) -> bool:

@@ -48,6 +48,7 @@ PARAGRAPHS_PER_PAGE = 200
 EMBEDDED_CANDIDATES = 12  # paragraphs embedded per turn: the lexically best, plus each page's first three
 EMBED_CHARS = 600
 VECTOR_CACHE = 2000  # paragraph vectors kept for the session
+ENTRY_PARAGRAPHS = 8  # the nearest paragraphs a proposed entry's sentences are chosen from (no model)
 SNAPSHOT_CHARS = 200_000
 NEAR_DUPLICATE = 0.99  # closer than 99% of unrelated questions: the entry says what the space already says
 
@@ -110,6 +111,18 @@ class _Turn:
     sources: list[WebSource] = field(default_factory=list)
     pages: list[ReadPage] = field(default_factory=list)
     flagged: list[injection.Flagged] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Paragraph:
+    """A read page's paragraph: its ordinal on the page, text, offset and distance to the question (2.0: not
+    embedded)."""
+
+    page: ReadPage
+    n: int
+    text: str
+    start: int
+    distance: float = 2.0
 
 
 def _slug(title: str) -> str:
@@ -200,45 +213,57 @@ class WebFallback:
         turn.pages.append(ReadPage(src.url, src.title, text))
         turn.flagged += flagged
 
-    def _passages(self, question: str, turn: _Turn) -> list[Hit]:
-        """The read pages' paragraphs nearest the question, as numbered passages (never snippets).
+    def _ranked(self, question: str, turn: _Turn) -> list[_Paragraph]:
+        """The read pages' paragraphs, nearest the question first.
 
         Meaning and the question's own words vote together (reciprocal rank fusion): e5 distances
         bunch within one page, and "created in 1998" must not be outranked by its neighbours. Only
         the lexically best and the leading paragraphs are embedded (a page has hundreds), and a
         page's paragraph vectors are kept for the session by its text hash.
         """
-        paras: list[tuple[ReadPage, int, str, int]] = []
+        paras: list[_Paragraph] = []
         for page in turn.pages:
             pos = 0
             for n, para in enumerate(p for p in re.split(r"\n\s*\n", page.text) if len(p.strip()) > 30):
                 start = page.text.find(para, pos)
                 pos = max(pos, start)
-                paras.append((page, n, para.strip(), start))
+                paras.append(_Paragraph(page, n, para.strip(), start))
                 if n + 1 >= PARAGRAPHS_PER_PAGE:
                     break
         if not paras:
             return []
         asked = query_terms(question)
-        terms = [terms_of(p[2]) for p in paras]
+        terms = [terms_of(p.text) for p in paras]
         idf = {t: math.log(1 + len(paras) / (1 + sum(t in ts for ts in terms))) for t in asked}
         lexical = np.array([sum(w for t, w in idf.items() if t in ts) for ts in terms])
         lex_rank = np.argsort(-lexical, kind="stable")
-        chosen = sorted(set(lex_rank[:EMBEDDED_CANDIDATES].tolist()) | {i for i, p in enumerate(paras) if p[1] < 3})
-        emb = self.models.embedder
-        q = emb.embed_queries([question])[0]
-        vecs = self._vectors_of([(paras[i][0].url, paras[i][2][:EMBED_CHARS]) for i in chosen])
+        chosen = sorted(set(lex_rank[:EMBEDDED_CANDIDATES].tolist()) | {i for i, p in enumerate(paras) if p.n < 3})
+        q = self.models.embed_queries([question])[0]
+        vecs = self._vectors_of([(paras[i].page.url, paras[i].text[:EMBED_CHARS]) for i in chosen])
         dist = np.full(len(paras), 2.0)
         dist[chosen] = 1.0 - vecs @ q
         fused = np.zeros(len(paras))
         for ranking in (np.argsort(dist, kind="stable"), lex_rank):
             fused[ranking] += 1.0 / (60 + np.arange(len(paras)))
-        hits = []
-        for i in np.argsort(-fused)[:PASSAGES]:
-            page, n, text, start = paras[int(i)]
-            hits.append(Hit(f"web:{uuid.uuid4().hex[:10]}", "web", page.title, page.url, text, float(dist[i]), None,
-                            False, None, n, [], start, start + len(text), kept=Kept("public page", source=page.url)))
-        return hits
+        for p, d in zip(paras, dist, strict=True):
+            p.distance = float(d)
+        return [paras[int(i)] for i in np.argsort(-fused, kind="stable")]
+
+    @staticmethod
+    def _hits(ranked: list[_Paragraph]) -> list[Hit]:
+        """The nearest paragraphs as numbered passages (never snippets), for the composer."""
+        return [Hit(f"web:{uuid.uuid4().hex[:10]}", "web", p.page.title, p.page.url, p.text, p.distance, None,
+                    False, None, p.n, [], p.start, p.start + len(p.text), kept=Kept("public page", source=p.page.url))
+                for p in ranked[:PASSAGES]]
+
+    @staticmethod
+    def _focus(ranked: list[_Paragraph], pages: list[ReadPage]) -> list[ReadPage]:
+        """Each read page cut to its paragraphs among the nearest ``ENTRY_PARAGRAPHS``, in page order: what the
+        proposed entry's sentences are chosen from. Reading every sentence of every page by meaning cost seconds a
+        page (a Wikipedia article has hundreds); the paragraphs nearest the question hold the answering ones."""
+        near = ranked[:ENTRY_PARAGRAPHS]
+        return [ReadPage(page.url, page.title, "\n\n".join(p.text for p in sorted(held, key=lambda p: p.n)))
+                for page in pages if (held := [p for p in near if p.page is page])]
 
     def _vectors_of(self, keys: list[tuple[str, str]]) -> Any:
         """Vectors of (url, paragraph) pairs: cached ones reused, the rest embedded in one batch."""
@@ -279,7 +304,8 @@ class WebFallback:
             result.answer = Answer(text, "web", [], [], lang, note="public results found, none read; nothing cited")
             result.answer.sources = [s.to_dict() for s in turn.sources]
             return
-        hits = self._passages(question, turn)
+        ranked = self._ranked(question, turn)
+        hits = self._hits(ranked)
         llm = self.folder.settings.llm
         # Read by meaning too, as the space's own answers are: the sentence that answers leads ("built in 1872"),
         # not the page's most word-rich one (opening hours) — issue 49.
@@ -292,7 +318,8 @@ class WebFallback:
         answer.mode, answer.sources = "web", [s.to_dict() for s in turn.sources]
         answer.note = f"public sources, not your material ({domains}); {answer.note}"
         result.chunks, result.answer = hits, answer
-        entry = propose_entry(question, turn.pages, self.models.llm, self.models.sentence_distances)
+        entry = propose_entry(question, turn.pages, self.models.llm, self.models.sentence_distances,
+                              self._focus(ranked, turn.pages))
         result.review_id = self._enqueue(row.space_id, crypto, question, answer, turn, entry)
         answer.review_id = result.review_id
 

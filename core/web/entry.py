@@ -110,16 +110,17 @@ def _from_model(model: ChatModel, question: str, pages: list[ReadPage]) -> Entry
 
 
 def propose_entry(question: str, pages: list[ReadPage], model: ChatModel | None,
-                  distances: extractive.Distances | None = None) -> Entry:
+                  distances: extractive.Distances | None = None, focus: list[ReadPage] | None = None) -> Entry:
     """The entry to review: from the read pages (masked), never from the chat answer; the sentence that answers
-    first (``distances``: the embedder's, as for the space's own answers)."""
+    first (``distances``: the embedder's, as for the space's own answers). A model reads the pages; without one
+    the sentences are chosen from ``focus`` when given (the pages cut to their paragraphs nearest the question)."""
     if not pages:
         return Entry("", [], "extractive", t("no page was read"))
     if model is not None:
         entry = _from_model(model, question, pages)
         if entry is not None:
             return entry
-        fallback = _extractive(question, pages, distances)
+        fallback = _extractive(question, focus or pages, distances)
         fallback.note = t("the model's entry failed its checks; the pages' own sentences instead")
         return fallback
-    return _extractive(question, pages, distances)
+    return _extractive(question, focus or pages, distances)

@@ -78,3 +78,27 @@ def test_the_bundled_model_loads_with_a_short_openmp_spin() -> None:
     env["GOMP_SPINCOUNT"] = "300000"  # a value the user chose is kept
     out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "300000"
+
+
+def test_sentence_vectors_are_embedded_once_and_kept_by_digest(engine: Engine, embedder) -> None:  # type: ignore[no-untyped-def]
+    """A page's sentences are read for its web answer and its entry, a passage's for each question: embedded once."""
+    from biny.core.services import models
+
+    sentences = ["The relief valve V-77 opens at 12 bar.", "It is replaced after 40,000 cycles.",
+                 "The relief valve V-77 opens at 12 bar."]  # a repeat within one call is embedded once too
+    first = engine.models.sentence_distances("At what pressure does V-77 open?", sentences)
+    assert embedder.passages_embedded == 2 and first[0] == first[2] and first[0] < first[1]
+    again = engine.models.sentence_distances("When is V-77 replaced?", sentences[:2])
+    assert embedder.passages_embedded == 2, "the second question re-used the sentences' vectors"
+    assert again != first[:2]  # measured against the new question
+    # The same distances as embedding afresh: the cache changes cost, never a result.
+    fresh = embedder.embed_passages(sentences[:2]) @ engine.models.embed_queries(["When is V-77 replaced?"])[0]
+    assert [round(1.0 - float(d), 5) for d in fresh] == [round(d, 5) for d in again]
+    cache = engine.models._sentences
+    assert all(sentences[0].encode() not in key[1] for key in cache._vectors), "keys are digests, not the text"
+    small = models.VectorCache(2)
+    small.vectors("m", ["a", "b", "c"], embedder.embed_passages, 384)
+    assert len(small._vectors) == 2
+    engine.models.forget_queries()
+    engine.models.sentence_distances("At what pressure does V-77 open?", sentences[:1])
+    assert embedder.passages_embedded == 2 + 2 + 3 + 1  # the check's own embeddings, the small cache, then afresh

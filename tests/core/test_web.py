@@ -336,3 +336,28 @@ def test_an_operator_gets_the_answering_sentence_first_no_planted_order_and_one_
     assert [d.doc_id for d in active] == [restored.doc_id] and restored.status == "approved"
     text = "".join(c.text for c in eng.document_chunks("harbour", restored.doc_id))
     assert "built in 1872" in text and "1931" not in text
+
+
+def test_the_entry_reads_the_paragraphs_nearest_the_question_not_every_sentence_of_the_page(
+        eng: Engine, web: str) -> None:
+    """Without a model the proposed entry is chosen from the read page's paragraphs nearest the question: a long
+    article is not embedded sentence by sentence (seconds a page), and the entry leads as reading it all would."""
+    from biny.core.answer.extractive import choose
+    from biny.core.web.entry import ReadPage, propose_entry
+
+    eng.create_space("long", encrypted=False)
+    assert eng.ingest("long", [ROOT / "resources" / "demo" / "pricing.md"]).ok
+    eng.web.set_enabled("long", True)
+    Web.results = ["/wiki/mozilla"]
+    embedder = eng.models.embedder.inner  # type: ignore[attr-defined]
+    before = embedder.passages_embedded
+    asked = eng.answer("long", "Which company began the Mozilla project?")
+    embedded = embedder.passages_embedded - before
+    item = eng.web.item(asked.review_id)
+    text = item.snapshot[f"{web}/wiki/mozilla"]
+    sentences = len(choose.__globals__["_distinct"]([text]))
+    assert sentences > 150 and embedded < sentences / 2, (embedded, sentences)
+    whole = propose_entry(item.question, [ReadPage(f"{web}/wiki/mozilla", "Mozilla", text)], None,
+                          eng.models.sentence_distances)
+    assert item.entry.sentences[0].text == whole.sentences[0].text
+    assert "Netscape" in item.entry.sentences[0].text
