@@ -83,10 +83,16 @@ def test_layout_text_orders_lines_and_paragraphs() -> None:
     assert layout_text(boxes) == "hello world\nsecond\n\nnext"
 
 
-def _render(path: Path, page: int, dpi: int = 150) -> bytes:
+def _render(path: Path, page: int, dpi: int = 150, around: str = "") -> bytes:
+    """A page as a PNG; ``around``: only the band of the page (full width) around the first place it is written."""
     doc = pymupdf.open(path)
     doc.authenticate("")
-    return bytes(doc[page - 1].get_pixmap(dpi=dpi, alpha=False).tobytes("png"))
+    at = doc[page - 1]
+    clip = None
+    if around:
+        found = at.search_for(around)[0]
+        clip = pymupdf.Rect(at.rect.x0, max(at.rect.y0, found.y0 - 40), at.rect.x1, min(at.rect.y1, found.y1 + 40))
+    return bytes(at.get_pixmap(dpi=dpi, alpha=False, clip=clip).tobytes("png"))
 
 
 def test_ocr_reads_chinese_offline(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -108,7 +114,9 @@ def test_tesseract_is_the_alternative_engine() -> None:
     if missing:
         pytest.skip(f"Tesseract is not installed here ({missing}); .ci/run installs it")
     read = make_engine("tesseract")
-    text = read(decode_image(_render(corpus("pdfs", "redp5110_sampled.pdf"), 2)))
+    # A band of the page around a word the text layer holds: the engine runs end to end on less than the whole
+    # page (Tesseract with three languages takes ~20 s a page here).
+    text = read(decode_image(_render(corpus("pdfs", "redp5110_sampled.pdf"), 2, around="IBM")))
     assert "IBM" in text
 
 
@@ -134,28 +142,28 @@ def _image_only_copy(src: Path, dest: Path, pages: int) -> None:
 def test_a_scanned_copy_answers_like_the_original(engine: Engine, tmp_path: Path) -> None:
     src = corpus("pdfs", "CH32V00x Evaluation Board Reference-EN.pdf")
     scanned = tmp_path / "scanned-board.pdf"
-    _image_only_copy(src, scanned, pages=5)
+    _image_only_copy(src, scanned, pages=3)  # OCR costs ~6 s a page here: three pages ask enough questions
     assert not "".join(p.get_text() for p in pymupdf.open(scanned)).strip()
     engine.create_space("orig", encrypted=False)
     engine.create_space("scan", encrypted=False)
     trimmed = tmp_path / "board.pdf"
     original = pymupdf.open(src)
     original.authenticate("")
-    original.select(range(5))
+    original.select(range(3))
     original.save(trimmed)
     assert engine.ingest("orig", [trimmed]).by("ingested")
     steps: list[Any] = []
     assert engine.ingest("scan", [scanned], progress=steps.append).by("ingested")
     reads = [p for p in steps if p.stage == "read"]
-    assert [p.done for p in reads] == list(range(1, 6)) and {p.total for p in reads} == {5}
+    assert [p.done for p in reads] == list(range(1, 4)) and {p.total for p in reads} == {3}
     doc = engine.documents("scan")[0]
-    assert doc.pages_ocr == 5 and doc.visual_pages["pages_ocr"] == [1, 2, 3, 4, 5]
+    assert doc.pages_ocr == 3 and doc.visual_pages["pages_ocr"] == [1, 2, 3]
     # Questions: sentences of the original's text layer, asked of both spaces. A space answers one
     # when a returned passage carries the sentence (80% of its words, so OCR slips are tolerated).
     questions = []
-    for page in list(pymupdf.open(trimmed))[:5]:
+    for page in list(pymupdf.open(trimmed))[:3]:
         lines = [ln.strip() for ln in page.get_text().split("\n") if len(ln.strip()) >= 40]
-        questions += lines[:4]
+        questions += lines[:6]
     assert len(questions) >= 12
     answered = {name: [q for q in questions if _carries(engine.ask(name, q).chunks, q)] for name in ("orig", "scan")}
     assert len(answered["orig"]) >= 0.9 * len(questions)
