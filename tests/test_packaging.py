@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import tomllib
 import venv
 import zipfile
 from pathlib import Path
@@ -48,6 +49,16 @@ def test_wheel_installs_and_imports_in_a_fresh_venv(tmp_path: Path) -> None:
     out = subprocess.run([str(py), "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert float(out.stdout) > 1.0
+
+
+def test_every_source_package_is_listed_for_the_wheel() -> None:
+    # The fast half of the wheel test above: a new folder of modules that pyproject's explicit `packages`
+    # list does not name would be dropped from the wheel, and only the slow test would notice.
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]["packages"])
+    for top in ("core", "console", "resources"):
+        for init in (ROOT / top).rglob("__init__.py"):
+            package = ".".join(("biny", *init.parent.relative_to(ROOT).parts))
+            assert package in listed, f"{package} is missing from [tool.setuptools] packages in pyproject.toml"
 
 
 def test_core_never_imports_qt() -> None:
