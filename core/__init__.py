@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from biny.core.results import Answer, AskResult, Citation, FileOutcome, Hit, IngestReport, SpaceInfo
     from biny.core.retrieve.baseline import Baselines, Distribution
     from biny.core.retrieve.candidates import RetrievalParams
+    from biny.core.retrieve.records import PoolRecord, RewriteRecord, SentencesRecord, ThresholdRecord
     from biny.core.retrieve.trace import Dropped, Stage, Trace
     from biny.core.services.structured import IndexInfo, NoIndex
     from biny.core.store.catalog import DocumentRow
@@ -68,6 +69,8 @@ _EXPORTS: dict[str, str] = {
     "SpaceInfo": "results",
     "CancelToken": "progress", "Progress": "progress", "ProgressCallback": "progress",
     "Trace": "retrieve.trace", "Stage": "retrieve.trace", "Dropped": "retrieve.trace",
+    # The stages' typed records the Inspector reads (issue 47).
+    **{name: "retrieve.records" for name in ("PoolRecord", "RewriteRecord", "SentencesRecord", "ThresholdRecord")},
     "Baselines": "retrieve.baseline", "Distribution": "retrieve.baseline",
     "RetrievalParams": "retrieve.candidates",
     "DocumentRow": "store.catalog", "ChunkRecord": "store.lance",
@@ -129,6 +132,7 @@ __all__ = [
     "ObjectStoreUnavailable",
     "ParserCrashed",
     "PassphraseRequired",
+    "PoolRecord",
     "Progress",
     "ProgressCallback",
     "Proposal",
@@ -137,8 +141,10 @@ __all__ = [
     "RecallResult",
     "RecalledFact",
     "RetrievalParams",
+    "RewriteRecord",
     "Routed",
     "SecretStoreUnavailable",
+    "SentencesRecord",
     "Settings",
     "SpaceExists",
     "SpaceInfo",
@@ -148,6 +154,7 @@ __all__ = [
     "StorageFull",
     "StorageReadOnly",
     "StoreDamaged",
+    "ThresholdRecord",
     "ToolResult",
     "Trace",
     "UnsupportedFormat",

@@ -26,6 +26,8 @@ PUBLIC = {
     "IndexInfo", "LintItem", "NoIndex", "Proposal", "ProposedField", "Routed", "ToolResult",
     # Team spaces, the interface language and the demo space (issue 21).
     "ReadOnlyFolder", "ObjectStoreUnavailable", "set_language", "build_demo", "script_name",
+    # The retrieval stages' typed records the Inspector reads (issue 47).
+    "PoolRecord", "RewriteRecord", "SentencesRecord", "ThresholdRecord",
     # Analysts' figures (SPEC C3).
     "collection_figure", "histogram_figure", "save_figure", "star_map_figure", "has_cjk_font",
 }

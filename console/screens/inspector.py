@@ -30,7 +30,7 @@ from biny.console.models.inspector import InspectorModel
 from biny.console.ops import run_op
 from biny.console.widgets.distance_bar import DistanceBar
 from biny.console.widgets.fields import DoubleSpinBox, SpinBox
-from biny.core import AskResult, Engine, Hit, script_name
+from biny.core import AskResult, Engine, Hit, PoolRecord, RewriteRecord, SentencesRecord, ThresholdRecord, script_name
 
 NO_PASSAGE = QT_TR_NOOP("No passage close enough — this is probably not in this space's material.")
 
@@ -264,11 +264,11 @@ class InspectorScreen(QWidget):
         cuts = sorted({round(h.cut, 3) for h in result.chunks if h.cut is not None})
         if len(cuts) > 1:  # R2/R9: each passage is cut against its own nearest unrelated questions
             cut_s = tr("{low}–{high} per passage").format(low=f"{cuts[0]:.3f}", high=f"{cuts[-1]:.3f}")
-        rewrite = result.trace.stage("rewrite")
+        rewrite = result.trace.record(RewriteRecord)
         rw = ""
-        if rewrite is not None and rewrite.data.get("retrieval_query") != result.question:
-            rw = " " + tr("Searched as: “{query}” ({method}).").format(query=rewrite.data.get("retrieval_query"),
-                                                                        method=rewrite.data.get("method"))
+        if rewrite is not None and rewrite.retrieval_query != result.question:
+            rw = " " + tr("Searched as: “{query}” ({method}).").format(query=rewrite.retrieval_query,
+                                                                        method=rewrite.method)
         group = script_name(result.reference)
         if result.answer is not None and result.answer.mode == "web":
             read = sum(1 for src in result.answer.sources if src["read"])
@@ -295,7 +295,8 @@ class InspectorScreen(QWidget):
             top = QTreeWidgetItem([tr(STAGES[stage.name]) if stage.name in STAGES else stage.name, stage.summary])
             top.setData(0, STAGE_ROLE, stage.name)  # the engine's name, whatever the language shows
             top.setToolTip(1, stage.summary)
-            dist = dict(zip(stage.kept, stage.data.get("distances", []), strict=False))
+            data = stage.data
+            dist = dict(zip(stage.kept, data.distances if isinstance(data, PoolRecord) else [], strict=False))
             named = dict(result.trace.documents)
             if result.structured is not None:  # the index's rows are named by their titles
                 named.update({r["doc_id"]: r["title"] for r in result.structured.rows})
@@ -303,9 +304,11 @@ class InspectorScreen(QWidget):
                 if h.heading_path:
                     named[h.chunk_id] = f"{h.document} › {' › '.join(h.heading_path)}"
             # Issue 20: a passage in the other language judged by the question's looked-up words shows its share.
-            translated = stage.data.get("translated") or {}
-            shares, rescued = translated.get("shares", {}), set(translated.get("kept_beyond_cut", []))
-            nearest_sentence = stage.data.get("nearest_sentences") or {}  # passages read by sentence near their cut
+            translated = data.translated if isinstance(data, ThresholdRecord) else None
+            shares = translated.shares if translated is not None else {}
+            rescued = set(translated.kept_beyond_cut if translated is not None else [])
+            # Passages read by sentence near their cut.
+            nearest_sentence = data.nearest_sentences if isinstance(data, SentencesRecord) else {}
             for cid in stage.kept[:60]:
                 d = dist.get(cid)
                 label = named.get(cid, cid[:10]) + (f"  d={d:.3f}" if d is not None else "")
@@ -317,8 +320,8 @@ class InspectorScreen(QWidget):
                 child = QTreeWidgetItem(top, [tr("kept"), label])
                 child.setData(0, Qt.ItemDataRole.UserRole, (cid, stage.name, "kept", d))
             for dr in stage.dropped[:60]:
-                d = f"  d={dr.distance:.3f}" if dr.distance is not None else ""
-                label = f"{named.get(dr.chunk_id, dr.chunk_id[:10])}{d} — {dr.reason}"
+                at = f"  d={dr.distance:.3f}" if dr.distance is not None else ""
+                label = f"{named.get(dr.chunk_id, dr.chunk_id[:10])}{at} — {dr.reason}"
                 child = QTreeWidgetItem(top, [tr("dropped"), label])
                 child.setToolTip(1, dr.reason)  # the whole reason, however long
                 child.setData(0, Qt.ItemDataRole.UserRole, (dr.chunk_id, stage.name, dr.reason, dr.distance))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from biny.core.errors import BinyError
 from biny.core.i18n import t
+from biny.core.retrieve.records import StructuredRecord
 
 if TYPE_CHECKING:  # the engine is imported when a command runs (a quick --help)
     from biny.core.engine import Engine
@@ -115,5 +116,6 @@ def print_structured(result: Any) -> None:
         for title in r.result[:20]:
             print(f"  · {title}")
     print("  " + t("query: {sql}").format(sql=r.query))
-    for line in result.trace.stages[0].data.get("evidence", []):
+    routed = result.trace.record(StructuredRecord)
+    for line in routed.evidence if routed is not None else []:
         print("  " + t("why: {line}").format(line=line))

@@ -20,6 +20,7 @@ from biny.core.config import RetrievalSettings
 from biny.core.crypto.blind import BlindIndex
 from biny.core.embed.base import Vectors
 from biny.core.llm.base import ChatModel
+from biny.core.retrieve.baseline import Distribution
 from biny.core.retrieve.rerankers import Reranker, RRFReranker
 from biny.core.retrieve.trace import Trace
 from biny.core.store.vectors import VectorMatrix
@@ -149,3 +150,18 @@ class QueryDistances:
         if source == "vector":
             self._pool[row] = c
         return c
+
+
+@dataclass(slots=True)
+class Judging:
+    """One question's cut in progress (retrieve/threshold.py): what every check reads, and each passage's verdict
+    (``reasons``: row → why it is dropped, None while kept). The checks take it whole and return what they record."""
+
+    query: str
+    pool: list[Candidate]
+    params: RetrievalParams
+    vm: VectorMatrix
+    blind: BlindIndex
+    ref: Distribution | None
+    group: str
+    reasons: dict[int, str | None] = field(default_factory=dict)

@@ -32,6 +32,7 @@ from biny.core.i18n import t
 from biny.core.llm.base import LLMError, LLMMalformedReply, Message, as_data
 from biny.core.retrieve.baseline import Distribution
 from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
+from biny.core.retrieve.records import JudgeRecord
 from biny.core.retrieve.trace import Dropped, Stage, Trace
 
 MAX_TOKENS = 64
@@ -89,8 +90,7 @@ def check(question: str, pool: list[Candidate], kept: list[Candidate], params: R
     candidates = unsure(pool, kept, band, params.judge_max)
     texts = ctx.passage_texts([c.row for c in candidates]) if candidates else []
     judged = [(c, text) for c, text in zip(candidates, texts, strict=True) if text.strip()]  # unreadable: cut decides
-    data: dict[str, object] = {"band": round(band, 4), "model": ctx.model.name,
-                               "judged": [c.chunk_id for c, _ in judged]}
+    data = JudgeRecord(round(band, 4), ctx.model.name, [c.chunk_id for c, _ in judged])
     if not judged:
         return kept
     try:
@@ -98,7 +98,7 @@ def check(question: str, pool: list[Candidate], kept: list[Candidate], params: R
                                    timeout_s=ctx.judge_timeout_s)
         yes = {judged[n - 1][0].row for n in parse(reply, len(judged))}
     except LLMError as exc:
-        data["error"] = f"{exc.kind}: {exc}"
+        data.error = f"{exc.kind}: {exc}"
         trace.add(Stage("judge", t("the model could not judge the {n} passage(s) within {band} of their cut ({kind}: "
                                    "{error}); the cut decided").format(n=len(judged), band=f"{band:.3f}",
                                                                        kind=exc.kind, error=exc),
@@ -109,7 +109,7 @@ def check(question: str, pool: list[Candidate], kept: list[Candidate], params: R
     out = [c for c in pool if c.row in yes or (c.row in inside and c.row not in rows)]
     answering = [c.chunk_id for c, _ in judged if c.row in yes]
     back = [c.chunk_id for c, _ in judged if c.row in yes and c.row not in inside]
-    data.update(answering=answering, kept_by_model=back)
+    data.answering, data.kept_by_model = answering, back
     dropped = [Dropped(c.chunk_id, t("within {band} of its cut, and the model judged it does not answer the "
                                      "question").format(band=f"{band:.3f}"), c.distance)
                for c, _ in judged if c.row in inside and c.row not in yes]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from biny.core.results import Kept
 from biny.core.retrieve.candidates import Candidate
+from biny.core.retrieve.records import JudgeRecord, ThresholdRecord
 from biny.core.retrieve.trace import Trace
 
 
@@ -18,20 +19,19 @@ def kept_rule(c: Candidate, cut: float | None, trace: Trace) -> Kept:
         return Kept("pinned")
     if trace.stage("more_material") is not None:
         return Kept("more material")
-    judge = trace.stage("judge")
-    if judge is not None and c.chunk_id in judge.data.get("answering", []):
-        return Kept("judged", band=judge.data.get("band"), model=str(judge.data.get("model", "")))
-    threshold = trace.stage("threshold")
-    data = threshold.data if threshold is not None else {}
-    gate = data.get("space_gate") or {}
+    judge = trace.record(JudgeRecord)
+    if judge is not None and c.chunk_id in judge.answering:
+        return Kept("judged", band=judge.band, model=judge.model)
+    threshold = trace.record(ThresholdRecord)
+    gate = threshold.space_gate if threshold is not None else None
     within = cut is None or c.distance <= cut
-    if within and c.word_share is not None and c.chunk_id in gate.get("kept_by_words", []):
-        return Kept("gate words", share=c.word_share, gate=gate.get("gate"))
+    if within and c.word_share is not None and gate is not None and c.chunk_id in gate.kept_by_words:
+        return Kept("gate words", share=c.word_share, gate=gate.gate)
     if within:
         return Kept("within cut")
-    translated = data.get("translated") or {}
-    if c.chunk_id in translated.get("kept_beyond_cut", []):
-        return Kept("translated words", share=translated.get("shares", {}).get(c.chunk_id))
+    translated = threshold.translated if threshold is not None else None
+    if translated is not None and c.chunk_id in translated.kept_beyond_cut:
+        return Kept("translated words", share=translated.shares.get(c.chunk_id))
     if c.word_share:
         return Kept("words", share=c.word_share)
     return Kept("second pass or nearest")

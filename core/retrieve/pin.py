@@ -9,6 +9,7 @@ import numpy as np
 
 from biny.core.i18n import t
 from biny.core.retrieve.candidates import Candidate, Context, QueryDistances
+from biny.core.retrieve.records import IdentifierPin, PinRecord
 from biny.core.retrieve.trace import Stage, Trace
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.identifiers import Identifier, question_keys
@@ -61,7 +62,7 @@ def named_docs(question: str, ctx: Context) -> set[str]:
 
 
 def _pin_one(ident: Identifier, vm: VectorMatrix, dist: QueryDistances, ctx: Context, scope: set[str],
-             slots: int, pinned: set[int]) -> tuple[list[int], dict[str, object]]:
+             slots: int, pinned: set[int]) -> tuple[list[int], IdentifierPin]:
     """Rows to pin for one identifier, and what the trace says about it."""
     entries = vm.id_index.get(ctx.blind(ident.key), [])
     defining = [r for r, tier in entries if tier == "def"]
@@ -79,16 +80,15 @@ def _pin_one(ident: Identifier, vm: VectorMatrix, dist: QueryDistances, ctx: Con
     taken = [r for r in rows[:n_keep] if r not in pinned]
     rule = ("all fit" if len(rows) <= slots else "cliff" if n_keep and not one_document
             else "one document named: its nearest chunk" if n_keep else "smooth slope: none rescued")
-    return taken, {"identifier": ident.surface, "key": ident.key, "hits": len(rows),
-                   "tier": "def" if defining else "ref", "scoped_to_named_documents": bool(scope),
-                   "pinned": len(taken), "rule": rule}
+    return taken, IdentifierPin(ident.surface, ident.key, len(rows), "def" if defining else "ref", bool(scope),
+                                len(taken), rule)
 
 
 def pin_identifiers(question: str, vm: VectorMatrix, dist: QueryDistances, k: int, ctx: Context, trace: Trace,
                     *, enabled: bool = True) -> list[Candidate]:
     t0 = time.perf_counter()
     pins: list[Candidate] = []
-    id_data: list[dict[str, object]] = []
+    id_data: list[IdentifierPin] = []
     if enabled:
         scope = named_docs(question, ctx)
         for ident in question_keys(question):
@@ -99,7 +99,7 @@ def pin_identifiers(question: str, vm: VectorMatrix, dist: QueryDistances, k: in
         "identifiers",
         t("{n} pinned from {ids} identifier(s)").format(n=len(pins), ids=len(id_data)) if id_data
         else t("no identifier in the question"),
-        kept=[p.chunk_id for p in pins], data={"identifiers": id_data},
+        kept=[p.chunk_id for p in pins], data=PinRecord(id_data),
         ms=(time.perf_counter() - t0) * 1000,
     ))
     return pins

@@ -12,6 +12,7 @@ from biny.core.embed.base import Vectors
 from biny.core.i18n import t
 from biny.core.retrieve.baseline import Baselines
 from biny.core.retrieve.candidates import Candidate, QueryDistances, RetrievalParams
+from biny.core.retrieve.records import PoolRecord
 from biny.core.retrieve.trace import Stage, Trace
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.scripts import SCRIPTS
@@ -80,8 +81,8 @@ def gather(query: Vectors, vm: VectorMatrix, baselines: Baselines, params: Retri
         "pool", t("{n} nearest{more} of {total} chunks (K={k} × {factor}, {how})").format(
             n=len(pool) - n_per_script, more=more, total=len(vm), k=k, factor=params.pool_factor, how=how_searched),
         kept=[c.chunk_id for c in pool],
-        data={"distances": [round(c.distance, 4) for c in pool], "searched": len(vm), "per_script_added": n_per_script,
-              "standout": None if stands is None else round(stands, 2)},
+        data=PoolRecord([round(c.distance, 4) for c in pool], len(vm), n_per_script,
+                        None if stands is None else round(stands, 2)),
         ms=(time.perf_counter() - t0) * 1000,
     ))
     return pool, dist

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from biny.core.i18n import t
 from biny.core.llm.base import ChatModel, LLMError, Message
+from biny.core.retrieve.records import RewriteRecord
 from biny.core.retrieve.trace import Stage, Trace
 from biny.core.text.terms import named_terms
 
@@ -124,7 +125,6 @@ def rewrite_stage(question: str, history: list[str], model: ChatModel | None, fa
     t0 = time.perf_counter()
     rw = rewrite(question, history, model, fallback)
     trace.retrieval_query = rw.query
-    trace.add(Stage("rewrite", f"{said(rw.method)}: {rw.reason}", data={
-        "original": question, "retrieval_query": rw.query, "method": rw.method,
-    }, ms=(time.perf_counter() - t0) * 1000))
+    trace.add(Stage("rewrite", f"{said(rw.method)}: {rw.reason}", data=RewriteRecord(question, rw.query, rw.method),
+                    ms=(time.perf_counter() - t0) * 1000))
     return rw.query

@@ -11,6 +11,7 @@ import time
 
 from biny.core.i18n import t
 from biny.core.retrieve.candidates import Candidate, Context, QueryDistances
+from biny.core.retrieve.records import SecondPassRecord
 from biny.core.retrieve.trace import Stage, Trace
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.aspects import ASPECT_WORDS, asked_aspects
@@ -22,7 +23,7 @@ DerivedQuery = tuple[str, str | None, str | None]
 
 
 def derived_queries(question: str, vm: VectorMatrix, retrieved: list[int],
-                    ctx: Context) -> tuple[list[DerivedQuery], dict[str, object]]:
+                    ctx: Context) -> tuple[list[DerivedQuery], SecondPassRecord]:
     """The queries a failed check asks for, and what the checks found (for the trace)."""
     id_surfaces = {i.surface.lower() for i in question_keys(question)}
     named = named_terms(question, ctx.glossary, ctx.folded_glossary)
@@ -30,8 +31,7 @@ def derived_queries(question: str, vm: VectorMatrix, retrieved: list[int],
     missing_terms = [term for term in terms if not any(contains_term(vm.terms[r], term, ctx.blind) for r in retrieved)]
     asked = asked_aspects(question)
     missing_aspects = sorted(a for a in asked if not any(ctx.blind.aspect(a) in vm.aspects[r] for r in retrieved))
-    data: dict[str, object] = {"terms": terms, "missing_terms": missing_terms, "aspects": sorted(asked),
-                               "missing_aspects": missing_aspects}
+    data = SecondPassRecord(terms, missing_terms, sorted(asked), missing_aspects)
     queries: list[DerivedQuery] = []
     aspect_words = " ".join(ASPECT_WORDS.get(a, a.split(":")[-1]) for a in missing_aspects)
     for term in missing_terms:
@@ -77,7 +77,7 @@ def second_pass(question: str, pins: list[Candidate], candidates: list[Candidate
     t0 = time.perf_counter()
     retrieved = [p.row for p in pins] + [c.row for c in candidates[:k]]
     added: list[Candidate] = []
-    data: dict[str, object] = {}
+    data = SecondPassRecord()
     derived: list[str] = []
     # R3 asks what a *successful* retrieval is missing: with nothing retrieved the
     # honest answer is "not in your material", and nothing is searched again.
@@ -87,7 +87,7 @@ def second_pass(question: str, pins: list[Candidate], candidates: list[Candidate
             seen = {p.row for p in pins} | {c.row for c in candidates}
             added = _merge(queries, k, vm, dist, ctx, seen, ceiling)
             derived = [q for q, _, _ in queries]
-            data["queries"] = derived
+            data.queries = derived
     trace.add(Stage(
         "second_pass",
         (t("searched {n} derived quer(ies) once, merged {added}").format(n=len(derived), added=len(added))

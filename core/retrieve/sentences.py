@@ -36,6 +36,7 @@ from biny.core.embed.base import Vectors
 from biny.core.i18n import t
 from biny.core.retrieve.baseline import Distribution
 from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
+from biny.core.retrieve.records import SentencesRecord
 from biny.core.retrieve.trace import Dropped, Stage, Trace
 
 
@@ -54,7 +55,7 @@ def check(kept: list[Candidate], query_vector: Vectors, params: RetrievalParams,
     if firm is not None:
         trace.add(Stage("sentences", t("a passage lies {window} or more inside its cut: none read by sentence").format(
             window=f"{window:.3f}"), kept=[c.chunk_id for c in kept],
-            data={"window": round(window, 4), "firm": firm.chunk_id, "nearest_sentences": {}},
+            data=SentencesRecord(round(window, 4), {}, firm=firm.chunk_id),
             ms=(time.perf_counter() - t0) * 1000))
         return kept
     near = sorted((c for c in kept if c.cut is not None and not c.elsewhere), key=lambda c: c.distance)
@@ -88,7 +89,7 @@ def check(kept: list[Candidate], query_vector: Vectors, params: RetrievalParams,
                        "sentence within it (or one just inside, beside under {needed} of the question's words)").format(
             read=len(nearest), window=f"{window:.3f}", dropped=len(dropped), needed=f"{params.sentence_words:.0%}"),
         kept=[c.chunk_id for c in out], dropped=dropped,
-        data={"window": round(window, 4), "nearest_sentences": nearest, "words_needed": params.sentence_words},
+        data=SentencesRecord(round(window, 4), nearest, words_needed=params.sentence_words),
         ms=(time.perf_counter() - t0) * 1000,
     ))
     return out
@@ -146,7 +147,7 @@ def rescue_gated(kept: list[Candidate], pool: list[Candidate], query_vector: Vec
                             "kept for a sentence {window} or more inside it").format(
             read=len(nearest), kept=len(rescued), window=f"{window:.3f}"),
         kept=[c.chunk_id for c in rescued],
-        data={"window": round(window, 4), "nearest_sentences": nearest},
+        data=SentencesRecord(round(window, 4), nearest),
         ms=(time.perf_counter() - t0) * 1000,
     ))
     return rescued

@@ -16,8 +16,9 @@ from biny.core.crypto.blind import BlindIndex
 from biny.core.i18n import t
 from biny.core.retrieve import translated
 from biny.core.retrieve.baseline import Baselines, Distribution, load_questions
-from biny.core.retrieve.candidates import Candidate, RetrievalParams
+from biny.core.retrieve.candidates import Candidate, Judging, RetrievalParams
 from biny.core.retrieve.lexical import LexicalEvidence, evidence, familiarity
+from biny.core.retrieve.records import LexicalRecord, SharedTermsRecord, SpaceGateRecord, ThresholdRecord
 from biny.core.retrieve.trace import Dropped, Stage, Trace
 from biny.core.retrieve.translated import shared_terms
 from biny.core.store.vectors import VectorMatrix
@@ -61,10 +62,10 @@ class Cuts:
     paired: dict[int, float] = field(default_factory=dict)
 
 
-def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
-                  group: str, ref: Distribution | None, blind: BlindIndex, language: str | None = None,
+def distance_cuts(j: Judging, baselines: Baselines, language: str | None = None,
                   other_language: frozenset[int] = frozenset()) -> Cuts:
     """Row → the distance that passage must beat, with a sentence saying how it was set."""
+    pool, params, group, ref = j.pool, j.params, j.group, j.ref
     if not params.use_threshold:
         return Cuts({}, t("threshold switched off"))
     if params.max_distance is not None:
@@ -73,7 +74,7 @@ def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
     if ref is None:
         return Cuts({}, t("no reference measured yet: nothing cut"))
     if params.local_cut and baselines.questions:
-        return local_cuts(pool, vm, baselines, params, group, ref, blind, language, other_language)
+        return local_cuts(j, ref, baselines, language, other_language)
     gate = ref.quantile(params.threshold_quantile)
     keep = max(gate, ref.quantile(params.keep_quantile))
     # Nothing comes as close as the closest tenth of unrelated questions do: nothing answers.
@@ -85,11 +86,11 @@ def distance_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
                     kq=f"{params.keep_quantile * 100:.0f}", group=script_name(group), median=f"{ref.median:.3f}"))
 
 
-def local_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
-               group: str, ref: Distribution, blind: BlindIndex, language: str | None,
+def local_cuts(j: Judging, ref: Distribution, baselines: Baselines, language: str | None,
                other_language: frozenset[int]) -> Cuts:
     """Each passage against the unrelated questions closest to *it*: a margin of the reference's own spread
     (median − p10) below their mean distance (retrieve/baseline.py)."""
+    pool, vm, params, group, blind = j.pool, j.vm, j.params, j.group, j.blind
     spread = ref.median - ref.quantile(params.threshold_quantile)
     margin = params.local_margin * spread
     # Passages marked as written in the question's script meet the knowledge questions too, which
@@ -125,10 +126,10 @@ def local_cuts(pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, pa
                 {r: float(h - margin) for r, h in zip(paired, pair_local, strict=True)})
 
 
-def word_check(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines,
-               params: RetrievalParams, group: str, ref: Distribution | None, blind: BlindIndex,
-               language: str | None = None, other_language: frozenset[int] = frozenset()) -> WordCheck:
-    lex = evidence(query, vm, blind)
+def word_check(j: Judging, baselines: Baselines, language: str | None = None,
+               other_language: frozenset[int] = frozenset()) -> WordCheck:
+    pool, vm, params, group, ref, blind = j.pool, j.vm, j.params, j.group, j.ref, j.blind
+    lex = evidence(j.query, vm, blind)
     familiar = baselines.familiar.get(group)
     if familiar is None:
         texts = [q for g, q in load_questions() if g == group or group == "all"]
@@ -178,8 +179,7 @@ def verdict(c: Candidate, words: WordCheck, params: RetrievalParams, encyclopedi
     return None
 
 
-def cross_script_gap(pool: list[Candidate], reasons: dict[int, str | None], words: WordCheck,
-                     params: RetrievalParams, ref: Distribution | None) -> str:
+def cross_script_gap(j: Judging, words: WordCheck) -> str:
     """Passages in another script than the question's, kept by their cut, must also be about as close as the
     nearest of them: within ``cross_script_gap`` × the reference's spread behind it (issue 20).
 
@@ -187,6 +187,7 @@ def cross_script_gap(pool: list[Candidate], reasons: dict[int, str | None], word
     its neighbours through too (a Chinese question over English articles kept 4.5 passages of 5 where one
     language keeps ~3). Words cannot judge there, so the distance gap does. Returns a sentence for the trace.
     """
+    pool, reasons, params, ref = j.pool, j.reasons, j.params, j.ref
     if not params.cross_script_gap or ref is None or not words.cross_script or not params.use_threshold \
             or params.max_distance is not None:
         return ""
@@ -203,9 +204,7 @@ def cross_script_gap(pool: list[Candidate], reasons: dict[int, str | None], word
              "median − p10)").format(gap=f"{gap:.3f}", factor=f"{params.cross_script_gap:g}")
 
 
-def space_gate(pool: list[Candidate], reasons: dict[int, str | None], words: WordCheck, params: RetrievalParams,
-               group: str, ref: Distribution | None, vm: VectorMatrix, blind: BlindIndex, foreign: frozenset[int],
-               data: dict[str, object] | None = None) -> str:
+def space_gate(j: Judging, words: WordCheck, foreign: frozenset[int]) -> tuple[str, SpaceGateRecord | None]:
     """Passages written in the question's script alone and in its language, kept by their own cut, must also lie
     within the space-wide gate — the ``threshold_quantile`` of unrelated questions' nearest distance — unless they
     hold ``space_gate_words`` of the question's word weight (issue 20: two signals agreeing).
@@ -214,11 +213,12 @@ def space_gate(pool: list[Candidate], reasons: dict[int, str | None], words: Wor
     about a neighbouring subject (CMRC questions about articles the space lacks kept passages 1 time in 4). Across
     scripts and languages the distances bunch apart from this reference, and the signals above judge instead — so
     too for a passage written in two scripts (a Chinese article full of English names, asked in English).
-    Returns a sentence for the trace; ``data`` receives the gate, the passages it dropped and those beyond it kept
-    for their words."""
+    Returns a sentence for the trace, and the gate, the passages it dropped and those beyond it kept for their
+    words."""
+    pool, reasons, params, group, ref, vm, blind = j.pool, j.reasons, j.params, j.group, j.ref, j.vm, j.blind
     if not params.space_gate or not params.local_cut or ref is None or not params.use_threshold \
             or params.max_distance is not None:
-        return ""
+        return "", None
     gate = ref.quantile(params.threshold_quantile)
     others = {blind.aspect(f"script:{g}") for g, _ in SCRIPTS if g != group}
     dropped, by_words = [], []
@@ -235,45 +235,40 @@ def space_gate(pool: list[Candidate], reasons: dict[int, str | None], words: Wor
                            "{needed} there)").format(gate=f"{gate:.3f}", share=share,
                                                      needed=f"{params.space_gate_words:.0%}")
         dropped.append(c.chunk_id)
-    if data is not None:
-        data["space_gate"] = {"gate": round(gate, 4), "words_needed": params.space_gate_words, "dropped": dropped,
-                              "kept_by_words": by_words}
+    record = SpaceGateRecord(round(gate, 4), params.space_gate_words, dropped, by_words)
     return t("passages in the question's script must also be within {gate} (p{q} of unrelated {group} questions' "
              "nearest distance) or share ≥{needed} of its words").format(
                  gate=f"{gate:.3f}", q=f"{params.threshold_quantile * 100:.0f}", group=script_name(group),
-                 needed=f"{params.space_gate_words:.0%}")
+                 needed=f"{params.space_gate_words:.0%}"), record
 
 
-def shared_terms_check(query: str, pool: list[Candidate], reasons: dict[int, str | None], words: WordCheck,
-                       params: RetrievalParams, vm: VectorMatrix, blind: BlindIndex,
-                       data: dict[str, object] | None = None) -> str:
+def shared_terms_check(j: Judging, words: WordCheck) -> tuple[str, SharedTermsRecord | None]:
     """Passages in another script or language than the question's, kept by their cut, must hold one of its
     ``shared_terms`` when it has any (issue 20). Words cannot judge there and the model's distances bunch
     together; a number or a Latin-script name is the one thing both sides write the same way (measured on XQuAD:
     of the questions with one, 91–94 % have it in the English paragraph answering them). Returns a sentence for
-    the trace; ``data`` receives the terms asked and the candidates holding one."""
+    the trace, and the terms asked and the candidates holding one."""
+    pool, reasons, params, vm, blind = j.pool, j.reasons, j.params, j.vm, j.blind
     if not params.shared_terms or not words.cross_script or not params.use_threshold \
             or params.max_distance is not None:
-        return ""
+        return "", None
     # A Latin-script word the space holds nowhere says nothing about one passage: a name misspelt ("Abilene" asked
     # as "ableine"), or one the material lacks — which distance already judges. A number is asked regardless.
-    names = {n for n in shared_terms(query, words.evidence.script) if n.isdigit() or vm.df.get(blind(n), 0) > 0}
+    names = {n for n in shared_terms(j.query, words.evidence.script) if n.isdigit() or vm.df.get(blind(n), 0) > 0}
     if not names:
-        return ""
+        return "", None
     coded = [blind(n) for n in names]
     listed = ", ".join(sorted(names))
     # A document names its year or subject once, not in every passage: one of its candidates holding a shared term
     # vouches for the others (a Super Bowl article's passages about "the 2015 season" that say "that season").
     holding = [c for c in pool if any(n in vm.terms[c.row] for n in coded)]
     vouched = {c.doc_id for c in holding}
-    if data is not None:
-        data["shared_terms"] = {"terms": sorted(names), "holding": [c.chunk_id for c in holding]}
     for c in pool:
         if c.row in words.cross_script and reasons[c.row] is None and c.doc_id not in vouched:
             reasons[c.row] = t("in another script or language and holds none of the question's numbers or "
                                "Latin-script names ({names})").format(names=listed)
     return t("passages in another script or language must hold one of the question's numbers or Latin-script "
-             "names ({names})").format(names=listed)
+             "names ({names})").format(names=listed), SharedTermsRecord(sorted(names), [c.chunk_id for c in holding])
 
 
 def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
@@ -281,12 +276,12 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
         trace: Trace) -> tuple[list[Candidate], float | None]:
     """The kept candidates, in pool order, and the top hit's cut (the space's headline cut)."""
     t0 = time.perf_counter()
+    j = Judging(query, pool, params, vm, blind, ref, group)
     # The question's language, when its script is Latin (one script, many languages: text/language.py).
     language = language_of(query) if group == "latin" and params.by_language else None
     foreign = frozenset(other_language_rows(pool, vm, blind, language))
-    cuts = distance_cuts(pool, vm, baselines, params, group, ref, blind, language, foreign)
-    how, encyclopedic = cuts.how, cuts.encyclopedic
-    words = word_check(query, pool, vm, baselines, params, group, ref, blind, language, foreign)
+    cuts = distance_cuts(j, baselines, language, foreign)
+    words = word_check(j, baselines, language, foreign)
     shares = words.evidence.coverages(vm, [c.row for c in pool]) if words.applies else [None] * len(pool)
     # Passages in another script or language, or written in two scripts, are judged by the cross-language signals
     # below; the sentence check (retrieve/sentences.py) leaves them to those, as the space gate does.
@@ -295,6 +290,35 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
         c.cut = cuts.cuts.get(c.row)
         c.word_share = share
         c.elsewhere = c.row in words.cross_script or c.row in foreign or bool(others & vm.aspects[c.row])
+    how = cuts.how + _words_how(words, params, group)
+    j.reasons = {c.row: verdict(c, words, params, c.row in cuts.encyclopedic) for c in pool}
+    # The space-wide gate first (passages in the question's script alone), then translated words (they may keep a
+    # passage just beyond its cut), then shared numbers and names: the gap is then measured from the nearest passage
+    # that passed them.
+    gate_how, gate = space_gate(j, words, foreign)
+    translated_how, looked_up = translated.check(j, words.cross_script, cuts.paired)
+    terms_how, terms = shared_terms_check(j, words)
+    how += "".join(f"; {extra}" for extra in (gate_how, translated_how, terms_how, cross_script_gap(j, words))
+                   if extra)
+    reasons = j.reasons
+    kept = [c for c in pool if reasons[c.row] is None]
+    max_d = pool[0].cut if pool and cuts.cuts else None
+    record = ThresholdRecord(
+        max_d, group, params.threshold_quantile, {c.chunk_id: round(c.cut, 4) for c in pool if c.cut is not None},
+        [vm.chunk_ids[r] for r in sorted(cuts.encyclopedic)], _lexical_record(words, pool, vm), gate, terms,
+        looked_up)
+    trace.add(Stage(
+        "threshold", t("{kept} of {total} kept").format(kept=len(kept), total=len(pool)) + f"; {how}",
+        kept=[c.chunk_id for c in kept],
+        dropped=[Dropped(c.chunk_id, reasons[c.row] or "", c.distance) for c in pool if reasons[c.row]],
+        data=record, ms=(time.perf_counter() - t0) * 1000,
+    ))
+    return kept, max_d
+
+
+def _words_how(words: WordCheck, params: RetrievalParams, group: str) -> str:
+    """The trace's words on how the question's words judge its passages ("" when they do not)."""
+    how = ""
     if words.applies and words.rescue_distance is not None:
         how += "; " + t(
             "the space knows {known} of the question's words ({familiar} of everyday {group} questions' words), so a "
@@ -308,37 +332,12 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
     if words.applies and words.language:
         how += "; " + t("the question reads as language {language}: passages in other languages are not asked for "
                         "its words").format(language=words.language)
-    reasons = {c.row: verdict(c, words, params, c.row in encyclopedic) for c in pool}
-    shared: dict[str, object] = {}
-    # The space-wide gate first (passages in the question's script alone), then translated words (they may keep a
-    # passage just beyond its cut), then shared numbers and names: the gap is then measured from the nearest passage
-    # that passed them.
-    how += "".join(f"; {extra}" for extra in (
-        space_gate(pool, reasons, words, params, group, ref, vm, blind, foreign, shared),
-        translated.check(query, pool, reasons, words.cross_script, params, vm, blind, ref, cuts.paired, shared),
-        shared_terms_check(query, pool, reasons, words, params, vm, blind, shared),
-        cross_script_gap(pool, reasons, words, params, ref)) if extra)
-    kept = [c for c in pool if reasons[c.row] is None]
-    max_d = pool[0].cut if pool and cuts.cuts else None
-    trace.add(Stage(
-        "threshold", t("{kept} of {total} kept").format(kept=len(kept), total=len(pool)) + f"; {how}",
-        kept=[c.chunk_id for c in kept],
-        dropped=[Dropped(c.chunk_id, reasons[c.row] or "", c.distance) for c in pool if reasons[c.row]],
-        data={"max_distance": max_d, "reference": group, "quantile": params.threshold_quantile,
-              "cuts": {c.chunk_id: round(c.cut, 4) for c in pool if c.cut is not None},
-              # Passages whose cut also counts the encyclopedia questions (issue 20); the rest: everyday only.
-              "encyclopedia_reference": [vm.chunk_ids[r] for r in sorted(encyclopedic)],
-              # The space-wide gate and the passages it dropped; the question's numbers and Latin-script names asked
-              # across scripts and who held one; its words looked up for passages in the other language and each
-              # one's share (retrieve/translated.py).
-              **shared,
-              "lexical": {"applies": words.applies, "known_share": round(words.evidence.known_share, 3),
-                          "script_familiarity": round(words.familiar, 3),
-                          "other_script": [vm.chunk_ids[r] for r in sorted(words.other_script)],
-                          "question_language": words.language,
-                          "coverage": {c.chunk_id: round(c.word_share, 3) for c in pool
-                                       if c.word_share is not None},
-                          "rescue_distance": words.rescue_distance, "override_inside_by": words.inside_by}},
-        ms=(time.perf_counter() - t0) * 1000,
-    ))
-    return kept, max_d
+    return how
+
+
+def _lexical_record(words: WordCheck, pool: list[Candidate], vm: VectorMatrix) -> LexicalRecord:
+    return LexicalRecord(
+        words.applies, round(words.evidence.known_share, 3), round(words.familiar, 3),
+        [vm.chunk_ids[r] for r in sorted(words.other_script)], words.language,
+        {c.chunk_id: round(c.word_share, 3) for c in pool if c.word_share is not None},
+        words.rescue_distance, words.inside_by)

@@ -6,7 +6,11 @@ The console's inspector and the CLI's ``--json`` print this same object.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from biny.core.retrieve.records import Record
+
+R = TypeVar("R", bound=Record)
 
 
 @dataclass(slots=True)
@@ -22,7 +26,7 @@ class Stage:
     summary: str
     kept: list[str] = field(default_factory=list)
     dropped: list[Dropped] = field(default_factory=list)
-    data: dict[str, Any] = field(default_factory=dict)
+    data: Record | None = None  # what the stage records beside its summary (retrieve/records.py)
     ms: float = 0.0
 
 
@@ -43,5 +47,12 @@ class Trace:
     def stage(self, name: str) -> Stage | None:
         return next((s for s in self.stages if s.name == name), None)
 
+    def record(self, kind: type[R]) -> R | None:
+        """The record of the first stage that made one of ``kind``."""
+        return next((s.data for s in self.stages if isinstance(s.data, kind)), None)
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        for stage in out["stages"]:
+            stage["data"] = stage["data"] or {}  # a stage without a record: {} as ``--json`` always gave
+        return out

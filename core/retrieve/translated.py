@@ -32,11 +32,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from biny.core.crypto.blind import BlindIndex
 from biny.core.i18n import t
-from biny.core.retrieve.baseline import Distribution
-from biny.core.retrieve.candidates import Candidate, RetrievalParams
-from biny.core.store.vectors import VectorMatrix
+from biny.core.retrieve.candidates import Candidate, Judging, RetrievalParams
+from biny.core.retrieve.records import TranslatedRecord
 from biny.core.text import dictionary
 from biny.core.text.scripts import script_of
 from biny.core.text.terms import query_terms
@@ -96,19 +94,18 @@ def direction(query: str, params: RetrievalParams) -> Direction | None:
     return None
 
 
-def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cross_script: set[int],
-          params: RetrievalParams, vm: VectorMatrix, blind: BlindIndex, ref: Distribution | None,
-          paired: dict[int, float], data: dict[str, object]) -> str:
-    """Judge the passages in the other language (module doc); returns a sentence for the trace, and
-    ``data["translated"]`` receives the words looked up, each judged passage's share and the passages kept.
+def check(j: Judging, cross_script: set[int], paired: dict[int, float]) -> tuple[str, TranslatedRecord | None]:
+    """Judge the passages in the other language (module doc); returns a sentence for the trace, and the words
+    looked up, each judged passage's share and the passages kept.
     ``paired``: row → the cut the language pair's reference sets it (threshold.local_cuts), where there is one."""
+    query, pool, reasons, params, vm, blind, ref = j.query, j.pool, j.reasons, j.params, j.vm, j.blind, j.ref
     way = direction(query, params)
     mark, not_marks = (blind.aspect(way.mark), [blind.aspect(m) for m in way.not_marks]) if way else ("", [])
     judged = [c for c in pool if way is not None and (way.mixed or c.row in cross_script)
               and mark in vm.aspects[c.row] and not any(m in vm.aspects[c.row] for m in not_marks)]
     words = _words(way, query, params) if way is not None and judged else []
     if way is None or not any(w.renderings for w in words):
-        return ""
+        return "", None
     n = max(len(vm), 1)
     unknown = UNKNOWN_SHARE * math.log(1 + n)
 
@@ -162,19 +159,16 @@ def check(query: str, pool: list[Candidate], reasons: dict[int, str | None], cro
             reasons[c.row] = t("in the other language and holds renderings of {share} of the weight of the "
                                "question's words (needs {needed})").format(share=f"{shares[c.row]:.0%}",
                                                                           needed=f"{needs(c):.0%}")
-    data["translated"] = {"words": {w.word: list(w.renderings[:20]) for w in words},
-                          "weights": {w.word: round(x, 3) for w, (x, _) in zip(words, weighed, strict=True)},
-                          "found": {c.chunk_id: [words[i].word for i in found[c.row]] for c in judged},
-                          "shares": {c.chunk_id: round(shares[c.row], 3) for c in judged},
-                          "needed": needed if way.drop else None,
-                          "needed_near_cut": near_needed if way.drop and near else None,
-                          "near": round(near, 4) if way.drop else None,
-                          "rescue": way.rescue if reach > 0 else None,
-                          "kept_beyond_cut": [c.chunk_id for c in rescued],
-                          "pair_cuts": {c.chunk_id: round(paired[c.row], 4) for c in judged if c.row in paired},
-                          "kept_within_pair_cut": [c.chunk_id for c in by_pair]}
+    record = TranslatedRecord(
+        {w.word: list(w.renderings[:20]) for w in words},
+        {w.word: round(x, 3) for w, (x, _) in zip(words, weighed, strict=True)},
+        {c.chunk_id: [words[i].word for i in found[c.row]] for c in judged},
+        {c.chunk_id: round(shares[c.row], 3) for c in judged},
+        needed if way.drop else None, near_needed if way.drop and near else None,
+        round(near, 4) if way.drop else None, way.rescue if reach > 0 else None, [c.chunk_id for c in rescued],
+        {c.chunk_id: round(paired[c.row], 4) for c in judged if c.row in paired}, [c.chunk_id for c in by_pair])
     return _how(way, words, params, (near, near_needed), reach, len(rescued) - len(by_pair), len(by_pair),
-                any(c.row in paired for c in judged))
+                any(c.row in paired for c in judged)), record
 
 
 def _words(way: Direction, query: str, params: RetrievalParams) -> list[dictionary.Word]:

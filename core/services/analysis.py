@@ -21,6 +21,7 @@ from biny.core.i18n import t
 from biny.core.progress import Progress, ProgressCallback, no_progress
 from biny.core.results import Hit
 from biny.core.retrieve.baseline import Distribution
+from biny.core.retrieve.records import PoolRecord
 from biny.core.services.documents import Documents
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
@@ -194,9 +195,9 @@ class Analysis:
                                None if top is None or top.closer_than is None else round(top.closer_than, 4),
                                [h.chunk_id for h in r.chunks])
                 outcomes.append(o)
-                pool = r.trace.stage("pool")
-                if variant == "full" and pool is not None and pool.data.get("distances"):
-                    results[n]["nearest"] = pool.data["distances"][0]
+                pool = r.trace.record(PoolRecord)
+                if variant == "full" and pool is not None and pool.distances:
+                    results[n]["nearest"] = pool.distances[0]
                 results[n]["variants"][variant] = {"chunks": o.chunks, "hit": o.hit, "top_distance": o.top_distance,
                                                    "top_closer_than": o.top_closer_than, "chunk_ids": o.chunk_ids}
                 progress(Progress(v * len(items) + n + 1, total, "evaluate", variant))

@@ -11,6 +11,7 @@ from biny.core.answer.structured import structured_answer
 from biny.core.i18n import t
 from biny.core.results import AskResult
 from biny.core.retrieve.candidates import RetrievalParams
+from biny.core.retrieve.records import AnswerRecord
 from biny.core.retrieve.trace import Stage
 from biny.core.services.folder import DataFolder
 from biny.core.services.models import Models
@@ -55,9 +56,8 @@ class Answers:
         result.trace.add(Stage(
             "answer", f"{t(answer.mode)}: {t(answer.note)}",
             kept=[c.chunk_id for c in answer.citations],
-            data={"mode": answer.mode, "cited": [c.n for c in answer.citations],
-                  "untraced_numbers": answer.untraced_numbers, "removed_citations": answer.removed_citations,
-                  "removed_placeholders": answer.removed_placeholders, "language": answer.language},
+            data=AnswerRecord(answer.mode, [c.n for c in answer.citations], answer.untraced_numbers,
+                              answer.removed_citations, answer.removed_placeholders, answer.language),
             ms=(time.perf_counter() - t0) * 1000,
         ))
         return result

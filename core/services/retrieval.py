@@ -26,6 +26,7 @@ from biny.core.retrieve.budget import fit_whole
 from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
 from biny.core.retrieve.kept import kept_rule
 from biny.core.retrieve.pipeline import retrieve
+from biny.core.retrieve.records import IntegrityRecord, StructuredRecord
 from biny.core.retrieve.trace import Dropped, Stage, Trace
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
@@ -234,7 +235,7 @@ class Retriever:
         trace.add(Stage("structured", t("{tool} over the structured index: {count} rows")
                                        .format(tool=result.call.tool, count=len(result.rows)),
                         kept=[r["doc_id"] for r in result.rows],
-                        data={"evidence": routed.evidence, "query": result.query, "call": result.call.to_dict()},
+                        data=StructuredRecord(routed.evidence, result.query, result.call.to_dict()),
                         ms=(time.perf_counter() - t0) * 1000))
         return AskResult(question, [], None, None, "structured index", trace, structured=result)
 
@@ -361,6 +362,6 @@ def _note_integrity(trace: Trace, vm: VectorMatrix, unopened: list[str], docs: d
     if dropped:
         parts.append(f"{len(dropped)} passage(s) left out")
     trace.add(Stage("integrity", ", ".join(parts) + ". Run `biny doctor --repair` or re-ingest the documents.",
-                    dropped=dropped, data={"damaged_documents": {titles[d]: why for d, why in vm.damaged.items()},
-                                           "unopened": unopened, "unreadable_vectors": list(vm.unreadable)}))
+                    dropped=dropped, data=IntegrityRecord({titles[d]: why for d, why in vm.damaged.items()}, unopened,
+                                                          list(vm.unreadable))))
 

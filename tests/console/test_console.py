@@ -99,7 +99,7 @@ def test_create_space_ingest_and_ask(qtbot, window: MainWindow, tmp_path: Path) 
     insp.question.setText("And is it better than nested code?")  # a follow-up: rewritten for retrieval
     insp.ask()
     qtbot.waitUntil(lambda: not insp.busy, timeout=60_000)
-    assert insp.result is not None and insp.result.trace.stage("rewrite").data["method"] != "none"
+    assert insp.result is not None and insp.result.trace.stage("rewrite").data.method != "none"
     assert "Searched as" in insp.status.text()
 
     insp.question.setText("What is the best way to grow tomatoes on a balcony?")

@@ -63,7 +63,7 @@ def test_unrelated_question_gets_fewer_chunks_not_padding(engine: Engine, tmp_pa
         assert len(result.chunks) < 5  # fewer than K is a correct result: never padded (R2)
         threshold = result.trace.stage("threshold")
         pool = result.trace.stage("pool")
-        assert threshold is not None and pool is not None and threshold.data["max_distance"] is not None
+        assert threshold is not None and pool is not None and threshold.data.max_distance is not None
         assert len(pool.kept) >= 5  # there was enough to pad K with
         assert len(threshold.dropped) >= len(pool.kept) - 4  # the cut, not a short pool, made it fewer
         for hit in result.chunks:  # whatever was kept met its own cut, or carried the question's words
@@ -241,7 +241,7 @@ def test_identifier_naming_one_document_pins_its_nearest_chunk(engine: Engine) -
     result = engine.ask("peps", "Summarise the motivation of PEP 257.")
     assert result.chunks[0].pinned and result.chunks[0].document == "PEP 257 – Docstring Conventions"
     ident = result.trace.stage("identifiers")
-    assert ident is not None and ident.data["identifiers"][0]["rule"].startswith(("one document", "all fit"))
+    assert ident is not None and ident.data.identifiers[0].rule.startswith(("one document", "all fit"))
 
 
 def test_editable_settings_are_validated_all_or_nothing_and_saved(engine: Engine) -> None:

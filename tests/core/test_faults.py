@@ -105,7 +105,7 @@ def test_a_tampered_passage_read_by_the_sentence_check_leaves_only_that_passage_
         eng.vectors.invalidate(sid)
         after = eng.ask("s", Q_PUMP, params=every)
         stage = after.trace.stage("sentences")
-        assert stage is not None and top[0].chunk_id not in stage.data["nearest_sentences"]
+        assert stage is not None and top[0].chunk_id not in stage.data.nearest_sentences
         assert top[0].chunk_id not in {h.chunk_id for h in after.chunks}
         assert [d.chunk_id for d in _integrity(after).dropped] == [top[0].chunk_id]
 
@@ -142,7 +142,7 @@ def test_passages_swapped_between_documents_are_caught(tmp_path: Path, files: tu
         # Neither document answers (their passages are not the ones they were committed with), and the
         # trace says which and why; nothing is shown under the wrong document.
         assert result.chunks == []
-        damaged = _integrity(result).data["damaged_documents"]
+        damaged = _integrity(result).data.damaged_documents
         assert set(damaged) == {"pumps", "valves"} and all("not the ones" in why for why in damaged.values())
 
 
@@ -159,7 +159,7 @@ def test_a_changed_doc_id_marks_the_document_damaged_and_reingest_repairs_it(
         eng.vectors.invalidate(sid)
         result = eng.ask("s", Q_PUMP, k=50, max_distance=2.0)
         assert result.chunks == []  # neither document is trusted while it does not match
-        assert set(_integrity(result).data["damaged_documents"]) == {"pumps", "valves"}
+        assert set(_integrity(result).data.damaged_documents) == {"pumps", "valves"}
     with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
         assert any("2 document(s) marked damaged" in n for n in eng.recovery_notes)
         assert {d.title: d.status for d in eng.documents("s")} == {"pumps": "damaged", "valves": "damaged"}
@@ -191,7 +191,7 @@ def test_a_non_finite_vector_on_disk_is_left_out_and_named(tmp_path: Path, files
     with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
         result = eng.ask("s", Q_PUMP, k=50, max_distance=2.0)
         assert result.chunks and target not in {h.chunk_id for h in result.chunks}
-        assert _integrity(result).data["unreadable_vectors"] == [target]
+        assert _integrity(result).data.unreadable_vectors == [target]
         assert eng.documents("s")[0].status == "active"
 
 

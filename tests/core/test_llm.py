@@ -72,7 +72,7 @@ def test_good_rewrite_is_used_for_retrieval_only(server: str, engine: Engine) ->
     history = list(HISTORY)
     result = engine.ask("laws", FOLLOW, history=history)
     stage = result.trace.stage("rewrite")
-    assert stage is not None and stage.data["method"] == "model"
+    assert stage is not None and stage.data.method == "model"
     assert result.trace.retrieval_query == GOOD
     assert result.question == FOLLOW and result.trace.question == FOLLOW  # the prompt keeps the user's words
     assert history == HISTORY  # the conversation is not touched
@@ -136,7 +136,7 @@ def test_no_model_uses_the_deterministic_fallback(engine: Engine, tmp_path: Path
     engine.create_space("s")
     result = engine.ask("s", "And what about its price?", history=["Tell me about the Starter plan"])
     stage = result.trace.stage("rewrite")
-    assert stage is not None and stage.data["method"] == "fallback:previous+current"
+    assert stage is not None and stage.data.method == "fallback:previous+current"
     assert result.trace.retrieval_query == "Tell me about the Starter plan And what about its price?"
 
 

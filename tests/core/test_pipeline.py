@@ -20,9 +20,10 @@ from biny.core.engine import Engine
 from biny.core.llm.base import LLMMalformedReply
 from biny.core.retrieve import judge, threshold
 from biny.core.retrieve.baseline import Baselines, Distribution
-from biny.core.retrieve.candidates import Candidate
+from biny.core.retrieve.candidates import Candidate, Judging
 from biny.core.retrieve.lexical import LexicalEvidence
 from biny.core.retrieve.pipeline import RetrievalParams, find_cliff
+from biny.core.retrieve.records import SpaceGateRecord
 from biny.core.retrieve.rerankers import RRFReranker
 from biny.core.retrieve.threshold import WordCheck
 from biny.core.store.lance import ChunkRecord
@@ -96,7 +97,7 @@ def test_named_article_is_pinned_first_in_every_form(laws: tuple[Engine, QueryCo
     assert result.chunks[0].pinned
     assert "第十八条 申请人应当在三十日内" in pinned[0].text
     ident = result.trace.stage("identifiers")
-    assert ident is not None and ident.data["identifiers"][0]["key"] == "art:18"
+    assert ident is not None and ident.data.identifiers[0].key == "art:18"
 
 
 def test_neighbouring_numbers_do_not_match(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
@@ -171,7 +172,7 @@ def test_second_pass_runs_once_for_a_missing_aspect(laws: tuple[Engine, QueryCou
     before = emb.query_calls
     result = eng.ask("laws", "劳动法规定的试用期最长是多长时间？", k=3)
     sp = result.trace.stage("second_pass")
-    assert sp is not None and sp.data["missing_aspects"] == ["duration"] and len(sp.data["queries"]) == 1
+    assert sp is not None and sp.data.missing_aspects == ["duration"] and len(sp.data.queries) == 1
     assert emb.query_calls == before + 2  # the question, then one batch of derived queries: once, never a loop
     merged = _merged(eng, sp.kept)
     assert merged and all(re.search(r"[0-9一二三四五六七八九十]+个?(?:月|日|年|小时)", text) for _, text in merged)
@@ -183,7 +184,7 @@ def test_second_pass_searches_a_missing_named_term(laws: tuple[Engine, QueryCoun
     before = emb.query_calls
     result = eng.ask("laws", "继承编对遗嘱的规定和劳动法对加班的规定分别是什么？", k=3)
     sp = result.trace.stage("second_pass")
-    assert sp is not None and sp.data["missing_terms"] == ["劳动法"] and len(sp.data["queries"]) == 1
+    assert sp is not None and sp.data.missing_terms == ["劳动法"] and len(sp.data.queries) == 1
     assert emb.query_calls == before + 2
     merged = _merged(eng, sp.kept)
     assert merged and all("劳动法" in title for title, _ in merged)
@@ -262,7 +263,7 @@ def test_each_passage_is_cut_against_its_own_unrelated_questions(laws: tuple[Eng
     spread = ref.median - ref.quantile(0.10)
     sid = eng.catalog.spaces.named("laws").space_id
     vm = eng.vectors.get(sid, eng.catalog.docs.active_ids(sid), 384)
-    cuts = stage.data["cuts"]
+    cuts = stage.data.cuts
     pool = result.trace.stage("pool")
     assert pool is not None and set(cuts) == set(pool.kept)
     assert len(base.knowledge["han"]) > len(base.questions["han"])  # everyday and encyclopedia questions
@@ -274,7 +275,7 @@ def test_each_passage_is_cut_against_its_own_unrelated_questions(laws: tuple[Eng
         assert cut == pytest.approx(qd - 1.0 * spread, abs=1e-4)  # recomputed independently
     assert "encyclopedia questions" in stage.summary
     kept_d = {h.chunk_id: h.distance for h in result.chunks if not h.pinned}
-    assert kept_d and all(d <= cuts[c] + 1e-6 or stage.data["lexical"]["coverage"].get(c, 0) >= 0.30
+    assert kept_d and all(d <= cuts[c] + 1e-6 or stage.data.lexical.coverage.get(c, 0) >= 0.30
                           for c, d in kept_d.items())
     for d in stage.dropped:
         assert d.distance is not None
@@ -283,7 +284,7 @@ def test_each_passage_is_cut_against_its_own_unrelated_questions(laws: tuple[Eng
     # One space-wide cut is still there for comparison: the top hit must pass the p10 gate.
     flat = eng.ask("laws", q, params=replace(eng.retrieval_params(5), local_cut=False))
     fstage = flat.trace.stage("threshold")
-    assert fstage is not None and len(set(fstage.data["cuts"].values())) == 1
+    assert fstage is not None and len(set(fstage.data.cuts.values())) == 1
 
 
 def test_cross_encoder_reranker_keeps_the_invariants(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
@@ -330,7 +331,7 @@ def test_lexical_check_refuses_same_script_questions_the_space_cannot_answer(
     assert zero_with > zero_without  # the lexical check is what refuses the rest
     refused = next(r for r, w in zip(with_check, without, strict=True) if w.chunks and not r.chunks)
     stage = refused.trace.stage("threshold")
-    assert stage is not None and stage.data["lexical"]["applies"]
+    assert stage is not None and stage.data.lexical.applies
     assert any("of the question's words" in d.reason for d in stage.dropped)
     # …while questions the laws do answer still get their passages.
     for q in ["劳动者每日工作时间不超过几小时？", "继承开始后，遗产按照什么顺序继承？"]:
@@ -341,7 +342,7 @@ def test_lexical_check_stays_out_of_cross_script_questions(laws: tuple[Engine, Q
     eng, _ = laws
     result = eng.ask("laws", "How many hours a day may an employee work at most?")
     stage = result.trace.stage("threshold")
-    assert stage is not None and not stage.data["lexical"]["applies"]  # the space knows none of these words
+    assert stage is not None and not stage.data.lexical.applies  # the space knows none of these words
     assert not any("words" in d.reason for d in stage.dropped)
 
 
@@ -451,12 +452,12 @@ def test_inflected_question_words_meet_their_passage_and_old_spaces_match_whole_
         assert ev.known_share == pytest.approx(5 / 6)  # every word but "используют" meets a form of itself
         result = eng.ask("ru", q)
         stage = result.trace.stage("threshold")
-        assert stage is not None and stage.data["lexical"]["applies"]
+        assert stage is not None and stage.data.lexical.applies
         top = result.chunks[0]
         # Five of its six words there in other forms, each by its stem's half of the weight (the exact forms,
         # absent from the space, weigh more): about 0.3 of the question's weight, twice the 15 % the check asks
         # (whole words alone: none of them).
-        assert "спиртовка" in top.text and 0.2 <= stage.data["lexical"]["coverage"][top.chunk_id] < 0.5
+        assert "спиртовка" in top.text and 0.2 <= stage.data.lexical.coverage[top.chunk_id] < 0.5
         # A term store without stems (an older space): the same question is matched word for word.
         class Unstemmed:
             class df:  # stands in for VectorMatrix.df
@@ -475,11 +476,11 @@ def test_word_check_judged_on_the_questions_own_language(laws: tuple[Engine, Que
     eng, _ = laws
     result = eng.ask("laws", "What does the 劳动法 say about overtime pay and rest days?")
     stage = result.trace.stage("threshold")
-    assert stage is not None and not stage.data["lexical"]["applies"]
+    assert stage is not None and not stage.data.lexical.applies
     assert not any("words" in d.reason for d in stage.dropped)
     same = eng.ask("laws", "劳动法对加班工资和休息日有什么规定？")
     stage = same.trace.stage("threshold")
-    assert stage is not None and stage.data["lexical"]["applies"] and same.chunks
+    assert stage is not None and stage.data.lexical.applies and same.chunks
 
 
 def test_scripts_of_a_passage() -> None:
@@ -507,7 +508,7 @@ def test_pool_of_one_script_adds_its_own_nearest_rows(laws: tuple[Engine, QueryC
     assert added == 0 and list(rows) == list(raw)
     # A one-script space is searched as before: no per-script rows in the pool.
     pool = eng.ask("laws", "继承开始后，遗产按照什么顺序继承？").trace.stage("pool")
-    assert pool is not None and pool.data["per_script_added"] == 0 and len(pool.kept) == 20
+    assert pool is not None and pool.data.per_script_added == 0 and len(pool.kept) == 20
 
 
 def test_words_are_asked_only_of_passages_in_the_questions_script(tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -520,10 +521,10 @@ def test_words_are_asked_only_of_passages_in_the_questions_script(tmp_path_facto
         q = "写代码时每行最多允许多少个字符？"
         result = eng.ask("mixed", q)
         stage = result.trace.stage("threshold")
-        assert stage is not None and stage.data["lexical"]["applies"]  # the space is written in Chinese too
+        assert stage is not None and stage.data.lexical.applies  # the space is written in Chinese too
         pool = result.trace.stage("pool")
-        assert pool is not None and pool.data["per_script_added"] > 0  # English rows the raw ranking missed
-        exempt = set(stage.data["lexical"]["other_script"])
+        assert pool is not None and pool.data.per_script_added > 0  # English rows the raw ranking missed
+        exempt = set(stage.data.lexical.other_script)
         pep = {d.doc_id for d in eng.documents("mixed") if d.path.endswith("pep-0008.rst")}
         assert exempt and {h.doc_id for h in result.chunks if h.chunk_id in exempt} <= pep
         assert any("79 characters" in h.text for h in result.chunks)
@@ -535,7 +536,7 @@ def test_words_are_asked_only_of_passages_in_the_questions_script(tmp_path_facto
         # The per-script pool is a setting: off, the pool is the plain nearest 20.
         eng.settings.retrieval.pool_per_script = False
         plain = eng.ask("mixed", q).trace.stage("pool")
-        assert plain is not None and plain.data["per_script_added"] == 0 and len(plain.kept) == 20
+        assert plain is not None and plain.data.per_script_added == 0 and len(plain.kept) == 20
     finally:
         eng.close()
 
@@ -567,9 +568,9 @@ def test_words_are_asked_only_of_passages_in_the_questions_language(tmp_path_fac
         q = "Wie viele Punkte gab die Verteidigung der Panthers ab?"  # en[0]: "…gave up just 308 points…"
         result = eng.ask("s", q)
         stage = result.trace.stage("threshold")
-        assert stage is not None and stage.data["lexical"]["applies"]
-        assert stage.data["lexical"]["question_language"] == "de" and "reads as language de" in stage.summary
-        exempt = set(stage.data["lexical"]["other_script"])
+        assert stage is not None and stage.data.lexical.applies
+        assert stage.data.lexical.question_language == "de" and "reads as language de" in stage.summary
+        exempt = set(stage.data.lexical.other_script)
         english = {d.doc_id for d in eng.documents("s") if d.path.endswith(("en0.txt", "en1.txt", "en2.txt"))}
         assert exempt and all(h.doc_id in english for h in result.chunks if h.chunk_id in exempt)
         assert any("308" in h.text for h in result.chunks)
@@ -582,7 +583,7 @@ def test_words_are_asked_only_of_passages_in_the_questions_language(tmp_path_fac
         spread = ref.median - ref.quantile(0.10)
         for cid in exempt:
             near = np.sort(1.0 - b.languages["de"] @ vm.matrix[vm.chunk_ids.index(cid)])[:3].mean()
-            assert stage.data["cuts"][cid] == pytest.approx(near - 1.5 * spread, abs=1e-4)
+            assert stage.data.cuts[cid] == pytest.approx(near - 1.5 * spread, abs=1e-4)
         # Asked of every Latin-script passage, the English answer fails the German word check; with languages
         # switched off altogether, too.
         strict = eng.ask("s", q, params=replace(eng.retrieval_params(), lexical_own_script=False))
@@ -591,9 +592,9 @@ def test_words_are_asked_only_of_passages_in_the_questions_language(tmp_path_fac
         assert not any("308" in h.text for h in blind_to_language.chunks)
         # An English question is English: its words are still asked of the English passages.
         same = eng.ask("s", "How many points did the Panthers defense surrender?").trace.stage("threshold")
-        assert same is not None and same.data["lexical"]["question_language"] == "en"
-        weighed = exempt & set(same.data["cuts"])  # English passages both questions' pools hold
-        assert weighed and not weighed & set(same.data["lexical"]["other_script"])
+        assert same is not None and same.data.lexical.question_language == "en"
+        weighed = exempt & set(same.data.cuts)  # English passages both questions' pools hold
+        assert weighed and not weighed & set(same.data.lexical.other_script)
     finally:
         eng.close()
 
@@ -609,13 +610,13 @@ def test_a_hit_carrying_the_question_words_is_kept_beyond_the_gate(laws: tuple[E
     words = "劳动者每日工作时间不超过八小时、平均每周工作时间不超过四十四小时的工时制度"
     result = eng.ask("laws", words, k=3)
     stage = result.trace.stage("threshold")
-    assert stage is not None and stage.data["lexical"]["applies"]
-    assert result.trace.stage("pool").data["distances"][0] > strict.quantile(0.10)  # type: ignore[union-attr]
+    assert stage is not None and stage.data.lexical.applies
+    assert result.trace.stage("pool").data.distances[0] > strict.quantile(0.10)  # type: ignore[union-attr]
     assert result.chunks
     kept = set(stage.kept)
-    rescue_d = stage.data["lexical"]["rescue_distance"]
+    rescue_d = stage.data.lexical.rescue_distance
     assert rescue_d == pytest.approx(strict.quantile(0.50))
-    assert all(stage.data["lexical"]["coverage"][c] >= 0.30 for c in kept)
+    assert all(stage.data.lexical.coverage[c] >= 0.30 for c in kept)
     assert all(h.distance <= rescue_d + 1e-6 for h in result.chunks if not h.pinned)
     # Switch the rescue off: the same question gets nothing — the gate alone refuses it.
     plain = eng.ask("laws", words, k=3, params=replace(eng.retrieval_params(3), lexical_check=False))
@@ -692,7 +693,7 @@ def test_encyclopedia_questions_judge_passages_in_the_question_script_only(tmp_p
         sid = eng.catalog.spaces.named("mixed").space_id
         vm = eng.vectors.get(sid, eng.catalog.docs.active_ids(sid), 384)
         seen = set()
-        for chunk_id, cut in stage.data["cuts"].items():
+        for chunk_id, cut in stage.data.cuts.items():
             row = vm.chunk_ids.index(chunk_id)
             chinese = "三峡" in eng.chunks.fetch(sid, [chunk_id])[chunk_id].text
             refs, factor = (base.knowledge["han"], 1.0) if chinese else (base.questions["han"], 1.5)
@@ -703,7 +704,7 @@ def test_encyclopedia_questions_judge_passages_in_the_question_script_only(tmp_p
         off = eng.ask("mixed", question, params=replace(eng.retrieval_params(5), knowledge_refs=False))
         off_stage = off.trace.stage("threshold")
         assert off_stage is not None and "encyclopedia" not in off_stage.summary
-        for chunk_id, cut in off_stage.data["cuts"].items():  # the switch restores the everyday reference
+        for chunk_id, cut in off_stage.data.cuts.items():  # the switch restores the everyday reference
             row = vm.chunk_ids.index(chunk_id)
             expected = np.sort(1.0 - base.questions["han"] @ vm.matrix[row])[:3].mean() - 1.5 * spread
             assert cut == pytest.approx(expected, abs=1e-4)
@@ -721,7 +722,8 @@ def test_passages_in_another_script_must_stay_near_the_nearest_of_them() -> None
     reasons: dict[int, str | None] = {0: None, 1: None, 2: None, 3: None, 4: "beyond the distance cut"}
     params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.10)
     assert params.cross_script_gap == 2.5
-    how = threshold.cross_script_gap(pool, reasons, words, params, ref)
+    vm = cast(VectorMatrix, SimpleNamespace())  # the gap reads distances only
+    how = threshold.cross_script_gap(Judging("q", pool, params, vm, BlindIndex(None), ref, "han", reasons), words)
     gap = 2.5 * (ref.median - ref.quantile(0.10))
     assert gap == pytest.approx(0.2, abs=1e-3) and "0.200" in how
     assert reasons[1] is None  # 0.340 − 0.150 = 0.190: within the gap
@@ -729,7 +731,8 @@ def test_passages_in_another_script_must_stay_near_the_nearest_of_them() -> None
     assert reasons[3] is None  # in the question's script: not judged here, however far
     assert reasons[4] == "beyond the distance cut"  # already dropped: its reason stays
     off = {0: None, 1: None, 2: None, 3: None, 4: None}
-    assert threshold.cross_script_gap(pool, off, words, replace(params, cross_script_gap=0.0), ref) == ""
+    unjudged = Judging("q", pool, replace(params, cross_script_gap=0.0), vm, BlindIndex(None), ref, "han", off)
+    assert threshold.cross_script_gap(unjudged, words) == ""
     assert all(v is None for v in off.values())  # switched off: nothing dropped
 
 
@@ -772,11 +775,11 @@ def test_passages_in_the_questions_script_must_also_pass_the_space_wide_gate() -
     params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.10)
     assert params.space_gate and params.space_gate_words == 0.4
 
-    def judged(p: RetrievalParams) -> tuple[dict[int, str | None], dict[str, object], str]:
+    def judged(p: RetrievalParams) -> tuple[dict[int, str | None], SpaceGateRecord | None, str]:
         reasons: dict[int, str | None] = {c.row: None for c in pool}
         reasons[6] = "beyond the distance cut"
-        data: dict[str, object] = {}
-        return reasons, data, threshold.space_gate(pool, reasons, words, p, "han", ref, vm, blind, frozenset({5}), data)
+        how, record = threshold.space_gate(Judging("q", pool, p, vm, blind, ref, "han", reasons), words, frozenset({5}))
+        return reasons, record, how
 
     reasons, data, how = judged(params)
     assert f"{gate:.3f}" in how and "p10" in how
@@ -786,13 +789,12 @@ def test_passages_in_the_questions_script_must_also_pass_the_space_wide_gate() -
     assert reasons[4] is None and reasons[5] is None  # another script / language: other signals judge those
     assert reasons[7] is None  # written in two scripts (a Chinese passage full of English names): not judged either
     assert reasons[6] == "beyond the distance cut"
-    assert data["space_gate"] == {"gate": round(gate, 4), "words_needed": 0.4,
-                                  "dropped": ["beyond-few-words", "beyond-not-asked"],
-                                  "kept_by_words": ["beyond-many-words"]}
+    assert data == SpaceGateRecord(round(gate, 4), 0.4, ["beyond-few-words", "beyond-not-asked"],
+                                   ["beyond-many-words"])
     for off in (replace(params, space_gate=False), replace(params, local_cut=False),
                 replace(params, max_distance=0.5)):
         reasons, data, how = judged(off)
-        assert how == "" and data == {} and [r for r in reasons.values() if r] == ["beyond the distance cut"]
+        assert how == "" and data is None and [r for r in reasons.values() if r] == ["beyond the distance cut"]
 
 
 def test_the_space_wide_gate_refuses_a_question_the_cut_let_through(laws: tuple[Engine, QueryCountingEmbedder]
@@ -809,13 +811,13 @@ def test_the_space_wide_gate_refuses_a_question_the_cut_let_through(laws: tuple[
     stage = refused.trace.stage("threshold")
     assert refused.chunks == [] and stage is not None
     gate = eng.stored_baselines("laws")["question_nearest:han"].quantile(0.10)
-    assert stage.data["space_gate"]["gate"] == pytest.approx(gate, abs=1e-4)
-    assert stage.data["space_gate"]["dropped"]
+    assert stage.data.space_gate.gate == pytest.approx(gate, abs=1e-4)
+    assert stage.data.space_gate.dropped
     assert any(d.reason.startswith("beyond the space-wide gate") for d in stage.dropped)
     for q in ["劳动者每日工作时间不超过几小时？", "继承开始后，遗产按照什么顺序继承？", "遗嘱可以由谁来执行？"]:
         answered = eng.ask("laws", q)
         gated = answered.trace.stage("threshold")
-        assert answered.chunks and gated is not None and gated.data["space_gate"]["dropped"] == [], q
+        assert answered.chunks and gated is not None and gated.data.space_gate.dropped == [], q
 
 
 def _articles(folder: Path, articles: list[dict], prefix: str, n: int = 6) -> list[Path]:  # type: ignore[type-arg]
@@ -867,8 +869,8 @@ def test_numbers_and_latin_names_are_evidence_across_scripts(english_articles: t
     stage = result.trace.stage("threshold")
     assert stage is not None and "must hold one of the question's numbers or Latin-script names (1901)" \
         in stage.summary
-    held = stage.data["shared_terms"]
-    assert held["terms"] == ["1901"] and {h.chunk_id for h in result.chunks} <= set(held["holding"])
+    held = stage.data.shared_terms
+    assert held.terms == ["1901"] and {h.chunk_id for h in result.chunks} <= set(held.holding)
     # A Latin-script word the space holds nowhere (a misspelt name) is not asked; the number still is.
     odd = eng.ask("s", "Xqzvbn在1901年的人口是多少？", params=only).trace.stage("threshold")
     assert odd is not None and "Latin-script names (1901)" in odd.summary
@@ -939,25 +941,25 @@ def test_translated_words_judge_english_passages(english_articles: tuple[Engine,
         refused = eng.ask("s", q)
         stage = refused.trace.stage("threshold")
         assert refused.chunks == [] and stage is not None
-        shares = stage.data["translated"]["shares"]
+        shares = stage.data.translated.shares
         worded = [d for d in stage.dropped if "in the other language and holds renderings of" in d.reason]
         assert worded and all(shares[d.chunk_id] < 0.4 for d in worded)
         assert all(shares[d.chunk_id] < 0.25 or "needs 40%" in d.reason for d in worded)
         assert "passages in the other language must hold renderings of 25%" in stage.summary
         # Nothing beyond its cut holds three quarters of the weight: nothing is kept there.
         assert "one holding 75% is kept up to" in stage.summary and "(0 kept so)" in stage.summary
-        assert stage.data["translated"]["kept_beyond_cut"] == []
+        assert stage.data.translated.kept_beyond_cut == []
     q = "夏季剧院在哪里？"  # en[1] (Warsaw): the Summer Theatre
     result = eng.ask("s", q)
     assert any(asked[q] in h.text for h in result.chunks)
     stage = result.trace.stage("threshold")
     assert stage is not None
-    data = stage.data["translated"]
-    assert data["words"] == {"夏季": ["summer"], "剧院": ["theater"]}
-    assert all(data["shares"][h.chunk_id] >= 0.25 for h in result.chunks)
+    data = stage.data.translated
+    assert data.words == {"夏季": ["summer"], "剧院": ["theater"]}
+    assert all(data.shares[h.chunk_id] >= 0.25 for h in result.chunks)
     # A Japanese question (kana) is not looked up in a Chinese dictionary.
     japanese = eng.ask("s", "夏の劇場はどこにありますか？").trace.stage("threshold")
-    assert japanese is not None and "translated" not in japanese.data
+    assert japanese is not None and japanese.data.translated is None
 
 
 def test_numbers_and_latin_names_count_among_the_translated_words(
@@ -970,14 +972,14 @@ def test_numbers_and_latin_names_count_among_the_translated_words(
     result = eng.ask("s", q)
     answer = [h for h in result.chunks if asked[q] in h.text]
     assert answer
-    data = result.trace.stage("threshold").data["translated"]  # type: ignore[union-attr]
-    assert data["words"]["afc"] == ["afc"]
-    assert "afc" in data["found"][answer[0].chunk_id]
+    data = result.trace.stage("threshold").data.translated  # type: ignore[union-attr]
+    assert data.words["afc"] == ["afc"]
+    assert "afc" in data.found[answer[0].chunk_id]
     # The dictionary's words alone (names and numbers off) give the same passage a smaller share.
     without = eng.ask("s", q, params=replace(eng.retrieval_params(), shared_terms=False))
-    before = without.trace.stage("threshold").data["translated"]  # type: ignore[union-attr]
-    assert "afc" not in before["words"]
-    assert before["shares"].get(answer[0].chunk_id, 0.0) < data["shares"][answer[0].chunk_id]
+    before = without.trace.stage("threshold").data.translated  # type: ignore[union-attr]
+    assert "afc" not in before.words
+    assert before.shares.get(answer[0].chunk_id, 0.0) < data.shares[answer[0].chunk_id]
 
 
 def test_near_its_cut_an_english_passage_needs_more_translated_words(
@@ -993,12 +995,12 @@ def test_near_its_cut_an_english_passage_needs_more_translated_words(
     refused = eng.ask("s", q)
     stage = refused.trace.stage("threshold")
     assert refused.chunks == [] and stage is not None
-    data = stage.data["translated"]
-    assert data["needed"] == 0.25 and data["needed_near_cut"] == 0.4 and data["near"] > 0
+    data = stage.data.translated
+    assert data.needed == 0.25 and data.needed_near_cut == 0.4 and data.near > 0
     assert "40% when within" in stage.summary
     for h in loose.chunks:
-        cut = stage.data["cuts"][h.chunk_id]
-        assert cut - data["near"] < h.distance <= cut and 0.25 <= data["shares"][h.chunk_id] < 0.4
+        cut = stage.data.cuts[h.chunk_id]
+        assert cut - data.near < h.distance <= cut and 0.25 <= data.shares[h.chunk_id] < 0.4
         assert any(d.chunk_id == h.chunk_id and "needs 40%" in d.reason for d in stage.dropped)
     # An answer far enough inside its cut needs only a quarter ("Where is the Summer Theatre?": summer, theatre).
     q = "夏季剧院在哪里？"
@@ -1020,9 +1022,9 @@ def test_just_beyond_its_cut_an_english_passage_holding_most_words_is_kept(
     assert len(result.chunks) == 1 and asked[q] in result.chunks[0].text
     stage = result.trace.stage("threshold")
     assert stage is not None
-    data, hit = stage.data["translated"], result.chunks[0]
-    assert data["kept_beyond_cut"] == [hit.chunk_id] and data["rescue"] == 0.75
-    assert data["shares"][hit.chunk_id] >= 0.75 and hit.distance > stage.data["cuts"][hit.chunk_id]
+    data, hit = stage.data.translated, result.chunks[0]
+    assert data.kept_beyond_cut == [hit.chunk_id] and data.rescue == 0.75
+    assert data.shares[hit.chunk_id] >= 0.75 and hit.distance > stage.data.cuts[hit.chunk_id]
     assert "one holding 75% is kept up to" in stage.summary and "(1 kept so)" in stage.summary
     dropped = without.trace.stage("threshold").dropped  # type: ignore[union-attr]
     assert any(d.chunk_id == hit.chunk_id and d.reason.startswith("beyond the distance cut") for d in dropped)
@@ -1059,9 +1061,9 @@ def test_a_passage_near_its_cut_stays_only_with_sentences_within_it(
     refused = eng.ask("s", q)
     stage = refused.trace.stage("sentences")
     assert refused.chunks == [] and stage is not None and stage.dropped
-    cuts = refused.trace.stage("threshold").data["cuts"]  # type: ignore[union-attr]
+    cuts = refused.trace.stage("threshold").data.cuts  # type: ignore[union-attr]
     for d in stage.dropped:
-        assert stage.data["nearest_sentences"][d.chunk_id] > cuts[d.chunk_id]
+        assert stage.data.nearest_sentences[d.chunk_id] > cuts[d.chunk_id]
         assert "within its cut" in d.reason
     # Read once: asked again, nothing is decrypted (the sentence vectors are remembered, no text is).
     assert eng.ask("s", q).trace.decrypted == 0
@@ -1069,7 +1071,7 @@ def test_a_passage_near_its_cut_stays_only_with_sentences_within_it(
     held = [h for h in answered.chunks if "William Iron Arm" in h.text]
     stage = answered.trace.stage("sentences")
     assert held and stage is not None
-    near = stage.data["nearest_sentences"]
+    near = stage.data.nearest_sentences
     assert held[0].chunk_id in near and held[0].cut is not None and near[held[0].chunk_id] <= held[0].cut
 
 
@@ -1084,13 +1086,13 @@ def test_a_sentence_just_inside_its_cut_needs_the_questions_words_beside_it(
     assert eng.ask("s", q, params=replace(eng.retrieval_params(), sentence_words=0.0)).chunks
     refused = eng.ask("s", q)
     stage = refused.trace.stage("sentences")
-    assert refused.chunks == [] and stage is not None and stage.data["words_needed"] == 0.4
-    cuts = refused.trace.stage("threshold").data["cuts"]  # type: ignore[union-attr]
-    near = [d for d in stage.dropped if stage.data["nearest_sentences"][d.chunk_id] <= cuts[d.chunk_id]]
+    assert refused.chunks == [] and stage is not None and stage.data.words_needed == 0.4
+    cuts = refused.trace.stage("threshold").data.cuts  # type: ignore[union-attr]
+    near = [d for d in stage.dropped if stage.data.nearest_sentences[d.chunk_id] <= cuts[d.chunk_id]]
     assert near and all("(needs 40% there)" in d.reason for d in near)
     answered = eng.ask("s", "What is the NASUWT?")
     stage = answered.trace.stage("sentences")
-    assert stage is not None and stage.data["nearest_sentences"]
+    assert stage is not None and stage.data.nearest_sentences
     assert any("NASUWT" in h.text and "trade unions" in h.text for h in answered.chunks)
 
 
@@ -1106,13 +1108,13 @@ def test_translated_words_keep_a_chinese_passage_for_an_english_question(chinese
     assert any("萨克森花园" in h.text for h in result.chunks)
     stage = result.trace.stage("threshold")
     assert stage is not None
-    data = stage.data["translated"]
-    assert "剧院" in data["words"]["theatre"] and "夏季" in data["words"]["summer"]
-    assert {h.chunk_id for h in result.chunks} <= set(data["kept_beyond_cut"])
+    data = stage.data.translated
+    assert "剧院" in data.words["theatre"] and "夏季" in data.words["summer"]
+    assert {h.chunk_id for h in result.chunks} <= set(data.kept_beyond_cut)
     # Twice the minimum to be kept so — but for a passage within the language pair's cut (the next test).
-    assert all(data["shares"][h.chunk_id] >= 0.5 for h in result.chunks
-               if h.chunk_id not in data["kept_within_pair_cut"])
-    assert {"summer", "theatre"} <= set(data["found"][result.chunks[0].chunk_id])
+    assert all(data.shares[h.chunk_id] >= 0.5 for h in result.chunks
+               if h.chunk_id not in data.kept_within_pair_cut)
+    assert {"summer", "theatre"} <= set(data.found[result.chunks[0].chunk_id])
     assert "kept so; dictionary: " in stage.summary
     # Victoria (Australia) is not among the six articles: nothing holds enough of its words' renderings.
     assert eng.ask("s", "What group can amend the Victorian constitution?").chunks == []
@@ -1131,13 +1133,13 @@ def test_a_language_pair_reference_with_translated_words(chinese_articles: Engin
     assert any("39" in h.text for h in result.chunks)
     stage = result.trace.stage("threshold")
     assert stage is not None
-    data = stage.data["translated"]
-    assert data["kept_within_pair_cut"] and set(data["kept_within_pair_cut"]) <= set(data["kept_beyond_cut"])
+    data = stage.data.translated
+    assert data.kept_within_pair_cut and set(data.kept_within_pair_cut) <= set(data.kept_beyond_cut)
     by_id = {h.chunk_id: h for h in result.chunks}
-    for chunk in data["kept_within_pair_cut"]:
+    for chunk in data.kept_within_pair_cut:
         hit = by_id[chunk]
-        assert hit.cut is not None and hit.cut < hit.distance <= data["pair_cuts"][chunk] + 1e-4
-        assert data["shares"][chunk] >= eng.retrieval_params().translated_min
+        assert hit.cut is not None and hit.cut < hit.distance <= data.pair_cuts[chunk] + 1e-4
+        assert data.shares[chunk] >= eng.retrieval_params().translated_min
     assert "language pair's reference" in stage.summary
     # No dictionary reads a German question across: the pair's cut is measured, nothing vouches, nothing changes.
     for q in ["Wie alt war Peyton Manning, als er im Super Bowl 50 spielte?",
@@ -1145,7 +1147,7 @@ def test_a_language_pair_reference_with_translated_words(chinese_articles: Engin
         before, now = eng.ask("s", q, params=off), eng.ask("s", q)
         assert [h.chunk_id for h in now.chunks] == [h.chunk_id for h in before.chunks], q
         german = now.trace.stage("threshold")
-        assert german is not None and "translated" not in german.data
+        assert german is not None and german.data.translated is None
     for q in ["What group can amend the Victorian constitution?", "Who designed the Sydney Opera House?"]:
         assert eng.ask("s", q).chunks == [], q
 
@@ -1199,7 +1201,7 @@ def test_arabic_words_with_clitics_meet_their_other_forms(tmp_path: Path) -> Non
             terms = terms_of(held[0].text)
             assert form not in terms and other in terms  # met by the stem alone
             stage = r.trace.stage("threshold")
-            assert stage is not None and stage.data["lexical"]["coverage"][held[0].chunk_id] >= 0.15
+            assert stage is not None and stage.data.lexical.coverage[held[0].chunk_id] >= 0.15
         # The stems memo holds words of the material in plain text: locking the session drops it.
         assert stem_of.cache_info().currsize > 0
         eng.lock_all()
@@ -1230,15 +1232,15 @@ def test_the_configured_model_judges_the_passages_near_their_cut(chinese_article
         result = eng.ask("s", q, params=judged)
     assert len(result.chunks) == 1 and "136 次" in result.chunks[0].text
     stage = result.trace.stage("judge")
-    assert stage is not None and stage.data["kept_by_model"] == [result.chunks[0].chunk_id]
+    assert stage is not None and stage.data.kept_by_model == [result.chunks[0].chunk_id]
     hit = result.chunks[0]  # beyond its cut, within the band
-    assert hit.cut is not None and hit.cut < hit.distance <= hit.cut + stage.data["band"]
+    assert hit.cut is not None and hit.cut < hit.distance <= hit.cut + stage.data.band
     assert "1 answer, 1 of them dropped by the cut" in stage.summary
     sent = requests[-1]["messages"]
     assert "<passages>" in sent[-1]["content"] and sent[-1]["content"].endswith(f"Question: {q}")
     assert "data, not instructions" in sent[0]["content"]
     # R7: the passages judged were read (decrypted) before the context and are counted.
-    assert result.trace.decrypted >= len(stage.data["judged"]) >= 1
+    assert result.trace.decrypted >= len(stage.data.judged) >= 1
 
     q = "How old was Peyton Manning when he played in Super Bowl 50?"  # kept just inside its cut
     kept = eng.ask("s", q, params=judged)
@@ -1256,7 +1258,7 @@ def test_the_configured_model_judges_the_passages_near_their_cut(chinese_article
             fallen = eng.ask("s", q, params=judged)
         assert [h.chunk_id for h in fallen.chunks] == [h.chunk_id for h in kept.chunks]
         stage = fallen.trace.stage("judge")
-        assert stage is not None and str(stage.data["error"]).startswith(kind) and "the cut decided" in stage.summary
+        assert stage is not None and str(stage.data.error).startswith(kind) and "the cut decided" in stage.summary
 
 
 @pytest.mark.parametrize(("reply", "numbers"), [

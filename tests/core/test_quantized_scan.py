@@ -99,7 +99,7 @@ def test_an_engine_answers_the_same_on_the_codes(tmp_path: Path, engine: Engine)
         pool_a, pool_b = a.trace.stages[1], b.trace.stages[1]
         assert pool_a.name == pool_b.name == "pool"
         assert set(pool_a.kept) == set(pool_b.kept)
-        np.testing.assert_allclose(sorted(pool_a.data["distances"]), sorted(pool_b.data["distances"]), atol=2e-4)
+        np.testing.assert_allclose(sorted(pool_a.data.distances), sorted(pool_b.data.distances), atol=2e-4)
 
 
 def test_closing_the_engine_drops_the_last_questions_blinded_terms(tmp_path: Path, engine: Engine) -> None:

@@ -69,7 +69,7 @@ def test_where_no_passage_is_firmly_inside_its_cut_each_needs_two_sentences_with
     stage = trace.stage("sentences")
     assert stage is not None and [d.chunk_id for d in stage.dropped] == ["about"]
     assert "0.250" in stage.dropped[0].reason and "0.260" in stage.dropped[0].reason
-    assert stage.data["nearest_sentences"] == {"about": round(cut + 0.01, 4), "said": round(cut - 0.02, 4)}
+    assert stage.data.nearest_sentences == {"about": round(cut + 0.01, 4), "said": round(cut - 0.02, 4)}
 
     # Nothing says anything within its cut: every passage read is dropped; one of one sentence cannot be judged.
     read.clear()
@@ -86,7 +86,7 @@ def test_where_no_passage_is_firmly_inside_its_cut_each_needs_two_sentences_with
     trace = Trace("q", "q")
     assert sentences.check([firm, *kept], QUERY, params, ref, ctx, trace) == [firm, *kept]
     stage = trace.stage("sentences")
-    assert read == [] and stage is not None and stage.data["firm"] == "firm" and not stage.dropped
+    assert read == [] and stage is not None and stage.data.firm == "firm" and not stage.dropped
 
     # Off, without a reference or without a reader: nothing is read, nothing dropped, no stage.
     for p, r, c in ((replace(params, sentence_check=False), ref, ctx), (params, None, ctx),
@@ -117,7 +117,7 @@ def test_a_sentence_just_inside_its_cut_needs_the_questions_words_beside_it() ->
     out = sentences.check([passage(1, 0.25), passage(2, 0.05)], QUERY, params, ref, ctx, trace)
     assert [c.chunk_id for c in out] == ["p2"]
     stage = trace.stage("sentences")
-    assert stage is not None and stage.data["words_needed"] == 0.4
+    assert stage is not None and stage.data.words_needed == 0.4
     assert [d.chunk_id for d in stage.dropped] == ["p1"]
     assert "25%" in stage.dropped[0].reason and "40%" in stage.dropped[0].reason and "0.240" in stage.dropped[0].reason
     # Enough words, words not asked (None), or the rule off (0): a sentence within the cut is enough.
