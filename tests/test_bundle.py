@@ -52,7 +52,8 @@ def test_the_bundled_console_builds_the_demo_and_answers(bundle: Path, tmp_path:
     assert out.returncode == 0, out.stderr[-2000:]
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["frozen"] is True  # the bundle's own interpreter, not this test's
-    assert report["window"] == "biny console" and report["first_window_s"] > 0
+    # The launch-to-window time is reported (packaging/README.md), never judged here: no wall-clock assertion.
+    assert report["window"] == "biny console" and isinstance(report["first_window_s"], float)
     assert report["documents"] >= 7 and report["answer_chunks"] >= 1
     assert "$129" in report["top"]
 
