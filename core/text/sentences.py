@@ -13,8 +13,12 @@ import itertools
 import re
 
 _ENDS = "。！？!?।॥؟۔።፧։"
-_SENTENCE = re.compile(rf"[^{_ENDS}\n]*?(?:[{_ENDS}]+|\.(?=\s|$)|\n|$)")
-_END = re.compile(rf"[{_ENDS}.;；:：]$")
+# Closing quotes and brackets after the end punctuation belong to the sentence they close: 'of abstinence." Moreover'
+# ends after the quote, and 「…。」 keeps its 」 instead of opening the next sentence with it.
+_CLOSERS = "\"'”’」』）)\\]»"
+_SENTENCE = re.compile(rf"[^{_ENDS}\n]*?(?:[{_ENDS}]+[{_CLOSERS}]*|\.[{_CLOSERS}]*(?=\s|$)|\n|$)")
+_END = re.compile(rf"[{_ENDS}.;；:：][{_CLOSERS}]*$")
+
 # A Latin full stop that ends an abbreviation or an initial, not a sentence: "St. Johns River", "Y. pestis",
 # "John F. Kennedy", "Dr. Ng".
 _ABBREVIATION = re.compile(r"(?:^|[\s(])(?:[A-Z]|St|Mr|Mrs|Ms|Dr|Mt|Jr|Sr|Prof|Gen|Col|Lt|Sgt|Rev|Fr|No|vs|al|e\.g|"
@@ -31,8 +35,8 @@ def _continues(piece: str, rest: str) -> bool:
     nxt = rest.lstrip(" \t")
     if not nxt or nxt[0] == "\n":
         return False
-    if piece.endswith("."):
-        line = piece.rstrip()
+    if piece.rstrip(_CLOSERS).endswith("."):
+        line = piece.rstrip(_CLOSERS).rstrip()
         # "1." alone is the number of a list item whose text follows; "Article 3." / "Section 4." the number of one.
         return bool(_ABBREVIATION.search(line)) or nxt[0].islower() or bool(_NUMBERED.fullmatch(line.lstrip()))
     if piece.endswith("\n") and not LIST_ITEM.match(nxt):

@@ -113,6 +113,38 @@ def test_sentences_hold_across_abbreviations_wrapped_lines_and_numbered_items() 
         "第三条 服务可用性不低于 99.5%。", "Article 3. The Provider commits to 99.5%."]
 
 
+def test_a_closing_quote_or_bracket_ends_the_sentence_it_closes() -> None:
+    # 'abstinence." Moreover' is two sentences (it was one, and the second half of a 500-character run was lost to
+    # the answer's length); a short quoted sentence is no heading; 「…。」 keeps its closing bracket.
+    assert sentences_of('It supports "the witness of abstinence." Moreover, in 2011 it called for a fast.') == [
+        'It supports "the witness of abstinence."', "Moreover, in 2011 it called for a fast."]
+    assert sentences_of('He said "no." Then (as noted.) it ended. 他说：「好。」然后走了。') == [
+        'He said "no."', "Then (as noted.) it ended.", "他说：「好。」", "然后走了。"]
+    assert sentences_of('He shouted "Stop." and left.') == ['He shouted "Stop." and left.']
+
+
+def test_a_long_sentence_is_read_clause_by_clause_and_a_cut_sentence_whole() -> None:
+    from biny.core.answer import extractive
+
+    # One 700-character sentence of semicolon clauses: the clause that answers lies past the 400 characters a
+    # sentence shows, and is chosen in the run of clauses that holds it.
+    fillers = [f"the {w} harbour, the region's {w} port by tonnage" for w in
+               ("northern", "southern", "eastern", "western", "central", "upper", "lower", "outer", "inner")]
+    long = "The region is home to " + "; ".join([*fillers, "Van Nuys Airport, the world's busiest general aviation "
+                                                           "airport", "and many small airfields"]) + "."
+    assert len(long) > 600
+    chosen = extractive.choose("Which is the world's busiest general aviation airport?", [long])
+    assert "Van Nuys Airport, the world's busiest general aviation airport" in chosen[0].text
+    assert all(len(c.text) <= 400 for c in chosen)
+    # A passage that ends inside a sentence, and the next passage that starts inside the same sentence: read whole.
+    first = "Methodists long urged abstinence. Moreover, in 2011 and 2012, the General Board of Church and"
+    second = "the General Board of Church and Society called on all members to abstain for Lent. Others followed."
+    chosen = extractive.choose("When did the General Board call on members to abstain for Lent?", [first, second])
+    assert chosen[0].text == ("Moreover, in 2011 and 2012, the General Board of Church and Society called on all "
+                              "members to abstain for Lent.")
+    assert chosen[0].passage == 1
+
+
 PRICES = ("Tallow Plans and Pricing\n\nStarter\n\nThe Starter plan is for small workshops. It costs $49 per month."
           "\n\nTeam\n\nThe Team plan covers up to 100 sensors. It costs $129 per month.")
 
