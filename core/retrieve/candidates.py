@@ -21,6 +21,7 @@ from biny.core.crypto.blind import BlindIndex
 from biny.core.embed.base import Vectors
 from biny.core.llm.base import ChatModel
 from biny.core.retrieve.baseline import Distribution
+from biny.core.retrieve.lexical import LexicalEvidence, evidence
 from biny.core.retrieve.rerankers import Reranker, RRFReranker
 from biny.core.retrieve.trace import Trace
 from biny.core.store.vectors import VectorMatrix
@@ -96,6 +97,16 @@ class Context:
     # Rows → their text ("" where it cannot be read), for the relevance judge (retrieve/judge.py); R7 counts reads.
     passage_texts: Callable[[list[int]], list[str]] | None = None
     judge_timeout_s: float = 10.0
+    # The question's word evidence, made once per ask for the threshold and the reranker (issue 47: per-ask state,
+    # not a module-global memo; it holds blinded terms and goes with the ask).
+    lexical: dict[tuple[str, int], LexicalEvidence] = field(default_factory=dict)
+
+    def words(self, question: str, vm: VectorMatrix) -> LexicalEvidence:
+        key = (question, vm.generation)
+        made = self.lexical.get(key)
+        if made is None:
+            made = self.lexical[key] = evidence(question, vm, self.blind)
+        return made
 
 
 @dataclass(slots=True)
@@ -165,3 +176,4 @@ class Judging:
     ref: Distribution | None
     group: str
     reasons: dict[int, str | None] = field(default_factory=dict)
+    words: LexicalEvidence | None = None  # the question's word evidence, when the ask made it already

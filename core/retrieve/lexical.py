@@ -25,7 +25,7 @@ import math
 from collections.abc import Container
 from dataclasses import dataclass, field
 
-from biny.core.crypto.blind import BlindIndex, on_forget
+from biny.core.crypto.blind import BlindIndex
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.scripts import script_of
 from biny.core.text.terms import is_cjk, query_terms, stem_of
@@ -100,28 +100,10 @@ def _unit_of(plain: set[str], vm: VectorMatrix, blind: BlindIndex) -> dict[str, 
     return {t: s if s is not None else t for t, s in stems.items()}
 
 
-# The last question's evidence: the threshold and the reranker of one ask both need it (one tuple, replaced
-# whole, so threads asking at once at worst recompute).
-# It holds the blinding key and the question's blinded terms: dropped with the blinding memo.
-_last: tuple[str, int, BlindIndex, LexicalEvidence] | None = None
-
-
-def _forget() -> None:
-    global _last
-    _last = None
-
-
-on_forget(_forget)
-
-
 def evidence(question: str, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvidence:
-    global _last
-    last = _last
-    if last is not None and last[0] == question and last[1] == vm.generation and last[2] is blind:
-        return last[3]
-    ev = _evidence(question, vm, blind)
-    _last = (question, vm.generation, blind, ev)
-    return ev
+    """The question's terms weighed by their IDF in this space. Made once per ask by ``Context.words`` (the
+    threshold and the reranker read the same one); nothing here outlives the ask, blinded terms included."""
+    return _evidence(question, vm, blind)
 
 
 def _evidence(question: str, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvidence:

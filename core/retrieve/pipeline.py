@@ -35,7 +35,7 @@ def retrieve(question: str, history: list[str], vm: VectorMatrix, baselines: Bas
     group, ref = baselines.reference_for(question)
     # R2: a ranked pool wider than K, then the cut against the measured reference (R9).
     candidates, dist = pool.gather(query_vector, vm, baselines, params, group, ctx.blind, trace)
-    kept, max_d = threshold.cut(query, candidates, vm, baselines, params, group, ref, ctx.blind, trace)
+    kept, max_d = threshold.cut(query, candidates, vm, baselines, params, group, ref, ctx, trace)
     kept = sentences.check(kept, query_vector, params, ref, ctx, trace)
     kept = sentences.rescue_gated(kept, candidates, query_vector, params, ref, ctx, trace)
     # Issue 20: where a model is configured, it judges the passages the cut is unsure of.

@@ -19,7 +19,8 @@ def rerank(question: str, pins: list[Candidate], rest: list[Candidate], k: int, 
     """(the K for the context, the whole ranked list) — pins first in both."""
     t0 = time.perf_counter()
     if enabled and len(rest) > 1:
-        order = ctx.reranker.order(question, [c.row for c in rest], [c.distance for c in rest], vm, ctx.blind)
+        order = ctx.reranker.order(question, [c.row for c in rest], [c.distance for c in rest], vm, ctx.blind,
+                                   words=ctx.words(question, vm))
         by_row = {c.row: c for c in rest}
         rest = [by_row[r] for r in order]
     ranked = pins + rest

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from biny.core.crypto.blind import BlindIndex
 from biny.core.i18n import N_
-from biny.core.retrieve.lexical import evidence
+from biny.core.retrieve.lexical import LexicalEvidence, evidence
 from biny.core.store.vectors import VectorMatrix
 
 
@@ -21,7 +21,7 @@ class Reranker(Protocol):
     name: str
 
     def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix,
-              blind: BlindIndex) -> list[int]:
+              blind: BlindIndex, words: LexicalEvidence | None = None) -> list[int]:
         """Return ``rows`` reordered, best first."""
         ...
 
@@ -35,11 +35,10 @@ class RRFReranker:
         self.k = k
 
     def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix,
-              blind: BlindIndex) -> list[int]:
+              blind: BlindIndex, words: LexicalEvidence | None = None) -> list[int]:
         by_vec = sorted(range(len(rows)), key=lambda i: distances[i])
         # The same IDF-weighted overlap the threshold's word check uses (retrieve/lexical.py).
-        words = evidence(question, vm, blind)
-        lex = words.coverages(vm, rows)
+        lex = (words if words is not None else evidence(question, vm, blind)).coverages(vm, rows)
         by_lex = sorted(range(len(rows)), key=lambda i: -lex[i])
         score = [0.0] * len(rows)
         for rank, i in enumerate(by_vec):
@@ -72,7 +71,7 @@ class CrossEncoderReranker:
         self._texts = texts
 
     def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix,
-              blind: BlindIndex) -> list[int]:
+              blind: BlindIndex, words: LexicalEvidence | None = None) -> list[int]:
         texts = self._texts(rows)
         scores = self._model.predict([(question, t) for t in texts], convert_to_numpy=True)
         order = sorted(range(len(rows)), key=lambda i: (-float(scores[i]), distances[i]))

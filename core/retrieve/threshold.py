@@ -16,7 +16,7 @@ from biny.core.crypto.blind import BlindIndex
 from biny.core.i18n import t
 from biny.core.retrieve import translated
 from biny.core.retrieve.baseline import Baselines, Distribution, load_questions
-from biny.core.retrieve.candidates import Candidate, Judging, RetrievalParams
+from biny.core.retrieve.candidates import Candidate, Context, Judging, RetrievalParams
 from biny.core.retrieve.lexical import LexicalEvidence, evidence, familiarity
 from biny.core.retrieve.records import LexicalRecord, SharedTermsRecord, SpaceGateRecord, ThresholdRecord
 from biny.core.retrieve.trace import Dropped, Stage, Trace
@@ -129,7 +129,7 @@ def local_cuts(j: Judging, ref: Distribution, baselines: Baselines, language: st
 def word_check(j: Judging, baselines: Baselines, language: str | None = None,
                other_language: frozenset[int] = frozenset()) -> WordCheck:
     pool, vm, params, group, ref, blind = j.pool, j.vm, j.params, j.group, j.ref, j.blind
-    lex = evidence(j.query, vm, blind)
+    lex = j.words if j.words is not None else evidence(j.query, vm, blind)
     familiar = baselines.familiar.get(group)
     if familiar is None:
         texts = [q for g, q in load_questions() if g == group or group == "all"]
@@ -272,20 +272,20 @@ def shared_terms_check(j: Judging, words: WordCheck) -> tuple[str, SharedTermsRe
 
 
 def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
-        group: str, ref: Distribution | None, blind: BlindIndex,
+        group: str, ref: Distribution | None, ctx: Context,
         trace: Trace) -> tuple[list[Candidate], float | None]:
     """The kept candidates, in pool order, and the top hit's cut (the space's headline cut)."""
     t0 = time.perf_counter()
-    j = Judging(query, pool, params, vm, blind, ref, group)
+    j = Judging(query, pool, params, vm, ctx.blind, ref, group, words=ctx.words(query, vm))
     # The question's language, when its script is Latin (one script, many languages: text/language.py).
     language = language_of(query) if group == "latin" and params.by_language else None
-    foreign = frozenset(other_language_rows(pool, vm, blind, language))
+    foreign = frozenset(other_language_rows(pool, vm, ctx.blind, language))
     cuts = distance_cuts(j, baselines, language, foreign)
     words = word_check(j, baselines, language, foreign)
     shares = words.evidence.coverages(vm, [c.row for c in pool]) if words.applies else [None] * len(pool)
     # Passages in another script or language, or written in two scripts, are judged by the cross-language signals
     # below; the sentence check (retrieve/sentences.py) leaves them to those, as the space gate does.
-    others = {blind.aspect(f"script:{g}") for g, _ in SCRIPTS if g != group}
+    others = {ctx.blind.aspect(f"script:{g}") for g, _ in SCRIPTS if g != group}
     for c, share in zip(pool, shares, strict=True):
         c.cut = cuts.cuts.get(c.row)
         c.word_share = share

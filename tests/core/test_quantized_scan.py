@@ -10,7 +10,6 @@ import pyarrow as pa
 import pytest
 
 from biny.core.engine import Engine
-from biny.core.retrieve import lexical
 from biny.core.retrieve.lexical import LexicalEvidence
 from biny.core.store.vectors import TermSets, VectorMatrix
 
@@ -102,11 +101,37 @@ def test_an_engine_answers_the_same_on_the_codes(tmp_path: Path, engine: Engine)
         np.testing.assert_allclose(sorted(pool_a.data.distances), sorted(pool_b.data.distances), atol=2e-4)
 
 
-def test_closing_the_engine_drops_the_last_questions_blinded_terms(tmp_path: Path, engine: Engine) -> None:
+def test_no_module_keeps_the_last_questions_blinded_terms(tmp_path: Path, engine: Engine) -> None:
+    """The question's word evidence (blinded terms, the blinding key) is per-ask state on the retrieval context:
+    once the ask returns, no module of core holds it (issue 47; it was a module-global memo that closing the
+    engine had to clear)."""
+    import sys
+
+    from biny.core.retrieve.candidates import Context
+
     (tmp_path / "a.md").write_text("The relief valve V-77 opens at 12 bar.", encoding="utf-8")
     engine.create_space("s")  # encrypted: the evidence holds blinded terms and the blinding key
     engine.ingest("s", [tmp_path / "a.md"])
-    engine.ask("s", "At what pressure does the relief valve open?")
-    assert lexical._last is not None
-    engine.close()
-    assert lexical._last is None
+    assert engine.ask("s", "At what pressure does the relief valve open?").chunks
+    made: list[LexicalEvidence] = []
+    original = Context.words
+
+    def spy(self: Context, question: str, vm: object) -> LexicalEvidence:
+        got = original(self, question, vm)  # type: ignore[arg-type]
+        made.append(got)
+        return got
+
+    Context.words = spy  # type: ignore[method-assign]
+    try:
+        engine.ask("s", "At what pressure does the relief valve open?")
+    finally:
+        Context.words = original  # type: ignore[method-assign]
+    assert made and all(m is made[0] for m in made), "made once per ask, read by the threshold and the reranker"
+    held = []
+    for mod in list(sys.modules.values()):
+        if mod is None or not mod.__name__.startswith("biny."):
+            continue
+        for name, value in vars(mod).items():
+            if isinstance(value, LexicalEvidence) or (isinstance(value, tuple) and any(x is made[0] for x in value)):
+                held.append(f"{mod.__name__}.{name}")
+    assert held == []
