@@ -130,7 +130,7 @@ def test_pins_keep_their_place_and_nearest_is_added_not_swapped(laws: tuple[Engi
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     eng, _ = laws
 
-    def worst_first(self, question, rows, distances, vm: VectorMatrix, blind):  # type: ignore[no-untyped-def]
+    def worst_first(self, question, rows, distances, vm: VectorMatrix, blind, words=None):  # type: ignore[no-untyped-def]
         return [r for _, r in sorted(zip(distances, rows, strict=True), reverse=True)]  # a hostile reranker
 
     monkeypatch.setattr(RRFReranker, "order", worst_first)
