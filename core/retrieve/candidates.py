@@ -43,6 +43,8 @@ class Candidate:
     elsewhere: bool = False
     # The space-wide gate that dropped this passage, when it alone did (retrieve/threshold.py space_gate).
     gated: float | None = None
+    # Holds a rare word of the question and most of its word weight (retrieve/threshold.py named_rows, issue 45).
+    named: bool = False
 
 
 @dataclass(slots=True)

@@ -80,6 +80,9 @@ class LexicalRecord:
     coverage: dict[str, float]  # chunk id → share of the question's word weight
     rescue_distance: float | None
     override_inside_by: float | None
+    # Passages holding a rare word of the question and most of its weight, kept up to name_rescue (issue 45).
+    named: list[str] = field(default_factory=list)
+    name_rescue_distance: float | None = None
 
 
 @dataclass(slots=True)

@@ -70,7 +70,10 @@ def check(kept: list[Candidate], query_vector: Vectors, params: RetrievalParams,
             continue
         nearest[c.chunk_id] = round(s, 4)
         # A sentence firmly inside the cut says it; one just inside it must have the question's words beside it.
-        if s <= c.cut - window or (s <= c.cut and (c.word_share is None or c.word_share >= params.sentence_words)):
+        # A passage holding a rare word of the question and most of its weight (a name asked about, issue 45) may
+        # have its nearest sentence a window beyond the cut: a list of alumni naming 潘基文 says little else.
+        if s <= c.cut - window or (s <= c.cut and (c.word_share is None or c.word_share >= params.sentence_words)) \
+                or (c.named and s <= c.cut + window):
             break
         if s <= c.cut:
             held = int((c.word_share or 0) * 100)  # floored: 39.8 % must not read "40% (needs 40%)"

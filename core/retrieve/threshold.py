@@ -7,7 +7,9 @@ Fewer than K kept is a correct result; nothing is padded.
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,6 +42,8 @@ class WordCheck:
     # Rows written without the question's script, whether or not words are asked of them (cross_script_gap).
     cross_script: set[int] = field(default_factory=set)
     language: str | None = None  # the question's language when its words are Latin script and it is sure
+    # How far a passage holding a rare word of the question and most of its weight may come from (issue 45).
+    name_rescue: float | None = None
 
 
 def other_language_rows(pool: list[Candidate], vm: VectorMatrix, blind: BlindIndex, language: str | None) -> set[int]:
@@ -139,6 +143,7 @@ def word_check(j: Judging, baselines: Baselines, language: str | None = None,
     applies = params.lexical_check and params.use_threshold and params.max_distance is None and ref is not None \
         and (lex.applies(params.lexical_known) or familiar >= params.lexical_familiar)
     rescue = ref.quantile(params.rescue_quantile) if applies and ref is not None else None
+    name_rescue = ref.quantile(params.name_rescue_quantile) if applies and ref is not None else None
     # Word overlap is asked only of passages written in the script of the question's words:
     # in a space of Chinese and English documents, a Chinese question's answer in English
     # shares no Chinese words, and distance alone judges it (as in an all-English space).
@@ -157,7 +162,7 @@ def word_check(j: Judging, baselines: Baselines, language: str | None = None,
     if applies and ref is not None and params.lexical_override > 0:
         inside = params.lexical_override * (ref.median - ref.quantile(params.threshold_quantile))
     return WordCheck(lex, familiar, applies, rescue, elsewhere if params.lexical_own_script else set(), inside,
-                     elsewhere, lang)
+                     elsewhere, lang, name_rescue)
 
 
 def verdict(c: Candidate, words: WordCheck, params: RetrievalParams, encyclopedic: bool = False) -> str | None:
@@ -165,6 +170,8 @@ def verdict(c: Candidate, words: WordCheck, params: RetrievalParams, encyclopedi
     share = c.word_share
     if words.applies and share is not None and words.rescue_distance is not None \
             and share >= params.lexical_rescue and c.distance <= words.rescue_distance:
+        return None
+    if c.named and words.name_rescue is not None and c.distance <= words.name_rescue:
         return None
     if c.cut is not None and c.distance > c.cut:
         if encyclopedic:
@@ -283,14 +290,21 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
     cuts = distance_cuts(j, baselines, language, foreign)
     words = word_check(j, baselines, language, foreign)
     shares = words.evidence.coverages(vm, [c.row for c in pool]) if words.applies else [None] * len(pool)
+    named = named_rows(words, pool, shares, vm, params)
     # Passages in another script or language, or written in two scripts, are judged by the cross-language signals
     # below; the sentence check (retrieve/sentences.py) leaves them to those, as the space gate does.
     others = {ctx.blind.aspect(f"script:{g}") for g, _ in SCRIPTS if g != group}
     for c, share in zip(pool, shares, strict=True):
         c.cut = cuts.cuts.get(c.row)
         c.word_share = share
+        c.named = c.row in named
         c.elsewhere = c.row in words.cross_script or c.row in foreign or bool(others & vm.aspects[c.row])
     how = cuts.how + _words_how(words, params, group)
+    if named and words.name_rescue is not None:
+        how += "; " + t("{n} holding a rare word of the question and ≥{share} of its word weight (a name asked about) "
+                        "kept up to {distance} (p{q})").format(
+            n=len(named), share=f"{params.name_rescue_words:.0%}", distance=f"{words.name_rescue:.3f}",
+            q=f"{params.name_rescue_quantile * 100:.0f}")
     j.reasons = {c.row: verdict(c, words, params, c.row in cuts.encyclopedic) for c in pool}
     # The space-wide gate first (passages in the question's script alone), then translated words (they may keep a
     # passage just beyond its cut), then shared numbers and names: the gap is then measured from the nearest passage
@@ -314,6 +328,22 @@ def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baseline
         data=record, ms=(time.perf_counter() - t0) * 1000,
     ))
     return kept, max_d
+
+
+def named_rows(words: WordCheck, pool: list[Candidate], shares: Sequence[float | None], vm: VectorMatrix,
+               params: RetrievalParams) -> set[int]:
+    """The rows holding ``name_rescue_words`` of the question's word weight, a word at most ``name_rescue_df``
+    passages of the space hold among it: what a name asked about looks like ("潘基文", "拉采尔"), and what a question
+    of common words ("决赛是在哪里举行的？") never has however many passages hold all of them (issue 45)."""
+    if not words.applies:
+        return set()
+    rare_weight = math.log(1 + max(len(vm), 1) / (1 + params.name_rescue_df))  # the IDF of such a word (lexical.py)
+    rare = {term: w for term, w in words.evidence.weights.items() if w >= rare_weight}
+    rows = [c.row for c, share in zip(pool, shares, strict=True) if share is not None
+            and share >= params.name_rescue_words]
+    if not rare or not rows:
+        return set()
+    return {r for r, held in zip(rows, vm.terms.weigh(rows, rare), strict=True) if held > 0}
 
 
 def _words_how(words: WordCheck, params: RetrievalParams, group: str) -> str:
@@ -340,4 +370,5 @@ def _lexical_record(words: WordCheck, pool: list[Candidate], vm: VectorMatrix) -
         words.applies, round(words.evidence.known_share, 3), round(words.familiar, 3),
         [vm.chunk_ids[r] for r in sorted(words.other_script)], words.language,
         {c.chunk_id: round(c.word_share, 3) for c in pool if c.word_share is not None},
-        words.rescue_distance, words.inside_by)
+        words.rescue_distance, words.inside_by, [c.chunk_id for c in pool if c.named],
+        words.name_rescue if any(c.named for c in pool) else None)

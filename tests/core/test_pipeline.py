@@ -623,6 +623,36 @@ def test_a_hit_carrying_the_question_words_is_kept_beyond_the_gate(laws: tuple[E
     assert plain.chunks == []
 
 
+def test_a_passage_naming_the_asked_name_is_kept_beyond_the_word_rescue(laws: tuple[Engine, QueryCountingEmbedder],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 45: a passage holding a word few passages hold ("工时制度") and most of the question's word weight is
+    kept up to name_rescue_quantile and passes the sentence check a window beyond its cut; a question of common words
+    only ("继承人有哪些？") is not, though whole passages hold every one of its words."""
+    eng, _ = laws
+    strict = Distribution.of(np.linspace(0.001, 0.5, 200).astype(np.float32))  # p10 ≈ 0.05, p50 ≈ 0.25
+    real = eng.baselines("laws")
+    monkeypatch.setattr(eng._retriever, "baselines", lambda space: Baselines(
+        real.chunk_count, real.passage_pairs, {g: strict for g in real.question_nearest}))
+    # The ordinary word rescue reaches nothing (quantile 0); only the name rule can keep a passage.
+    params = replace(eng.retrieval_params(3), rescue_quantile=0.0, name_rescue_quantile=0.5)
+    named = eng.ask("laws", "劳动者的工时制度是什么？", k=3, params=params)
+    stage = named.trace.stage("threshold")
+    assert stage is not None and stage.data.lexical.named
+    assert stage.data.lexical.name_rescue_distance == pytest.approx(strict.quantile(0.5))
+    assert named.chunks and {h.chunk_id for h in named.chunks} <= set(stage.data.lexical.named)
+    assert all(stage.data.lexical.coverage[c] >= 0.8 for c in stage.data.lexical.named)
+    assert "工时" in named.chunks[0].text
+    sentences = named.trace.stage("sentences")
+    assert sentences is not None and not sentences.dropped
+    first = named.chunks[0].chunk_id
+    assert sentences.data.nearest_sentences[first] > stage.data.cuts[first]  # let through by the name rule alone
+    # Without the rule the same question is refused; a question of common words never qualifies.
+    assert eng.ask("laws", "劳动者的工时制度是什么？", k=3, params=replace(params, name_rescue_words=1.01)).chunks == []
+    common = eng.ask("laws", "继承人有哪些？", k=3, params=params)
+    lexical = common.trace.stage("threshold").data.lexical  # type: ignore[union-attr]
+    assert max(lexical.coverage.values()) == 1.0 and lexical.named == [] and common.chunks == []
+
+
 def test_term_sets_match_the_stored_terms(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
     """The compact term store (codes into one vocabulary) answers exactly as the stored lists do."""
     from collections import Counter
