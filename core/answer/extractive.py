@@ -8,9 +8,11 @@ meaning: each sentence's nearness to the question against the context's other se
 place: the sentence before it in its paragraph and the heading of its section count for it at half weight ("Team" /
 "The Team plan covers … . It costs $129 per month."), and a sentence whose surroundings lack the thing the question
 names, when others have it, is about something else ("It costs $49" under "Starter" for a question about the Team
-plan). The same sentence met twice (overlapping passages) counts once; a sentence ending in a colon brings the list
-after it. At most ``max_sentences`` sentences, each with its citation, the best first. Words alone take a few
-milliseconds; meaning costs one embedding per sentence (≈0.2–0.5 s on two cores, bench/eval_answers.py).
+plan) — and when the best sentence sits under a heading the question names, a sentence holding the same kind of answer
+under a sibling heading it does not name is left out (a wrong answer, not a lesser one). The same sentence met
+twice (overlapping passages) counts once; a sentence ending in a colon brings the list after it. At most
+``max_sentences`` sentences, each with its citation, the best first. Words alone take a few milliseconds; meaning
+costs one embedding per sentence (≈0.2–0.5 s on two cores, bench/eval_answers.py).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ class Sentence:
     previous: str = ""  # the sentence before it in its paragraph
     heading: str = ""  # its section's heading
     follows: list[Sentence] = field(default_factory=list)  # a colon's list items, shown after it
+    kinds: set[str] = field(default_factory=set)  # the asked aspects and answer forms it holds ("price", "year")
 
 
 def _units(passage: int, text: str) -> list[Sentence]:
@@ -160,14 +163,34 @@ def choose(question: str, passages: list[str], max_sentences: int = 3,
     _score(question, candidates)
     if distances is not None and len(candidates) >= 3:
         _by_meaning(question, candidates, distances)
-    ranked = sorted(candidates, key=lambda c: (-c.score, c.passage, c.position))
-    best = [c for c in ranked if c.score > 0][:max_sentences]
+    ranked = [c for c in sorted(candidates, key=lambda c: (-c.score, c.passage, c.position)) if c.score > 0]
+    if ranked:
+        ranked = _one_section(question, ranked, candidates)
+    best = ranked[:max_sentences]
     if not best:
         # No shared words (a question in another language than the passage, no dictionary for
         # the pair): the nearest passage is the answer retrieval found; its opening sentences carry it.
         best = [c for c in candidates if c.passage == 1][:2]
     _attach_lists(best, candidates)
     return best
+
+
+def _one_section(question: str, ranked: list[Sentence], candidates: list[Sentence]) -> list[Sentence]:
+    """When the best sentence sits under a heading the question names ("Team", 「团队版」) beside sections it does
+    not name ("Starter", 「入门版」), a sentence of those other sections holding the same kind of answer (a price, a
+    year) is about something else — not a lesser answer but a wrong one beside it ("It costs $49 per month" when
+    asked the Team plan's price). Headings are told apart by the terms they do not all share ("plan")."""
+    headings = {c.heading for c in candidates if c.heading}
+    if len(headings) < 2 or not ranked[0].heading:
+        return ranked
+    terms = {h: _terms(h) for h in headings}
+    shared = set.intersection(*terms.values())
+    asked = query_terms(question)
+    named = {h for h, ts in terms.items() if any(_held(t, ts - shared) for t in asked)}
+    top = ranked[0]
+    if top.heading not in named or named == headings:
+        return ranked
+    return [c for c in ranked if c is top or not c.heading or c.heading in named or not c.kinds & top.kinds]
 
 
 def _score(question: str, candidates: list[Sentence]) -> None:
@@ -193,9 +216,10 @@ def _score(question: str, candidates: list[Sentence]) -> None:
         if c.score <= 0:
             continue
         # The asked price / duration / contact, and the asked form, count where the sentence is about the question.
-        if aspects & aspects_of(c.text):
+        c.kinds = (aspects & aspects_of(c.text)) | {f for f in forms if expected.holds(f, c.text, question)}
+        if c.kinds & aspects:
             c.score += 0.5
-        if any(expected.holds(f, c.text, question) for f in forms):
+        if c.kinds & forms:
             c.score += _FORM_BONUS
         if naming and not any(_held(t, ts | ns) for t in naming):
             c.score *= _ELSEWHERE

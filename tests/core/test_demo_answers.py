@@ -55,6 +55,17 @@ def test_the_demo_answers_its_suggested_questions(demo: Engine, space: str, ques
     assert first in first_sentence(answer.text), answer.text
 
 
+@pytest.mark.parametrize(("question", "other_plan"), [
+    ("How much does the Team plan cost per month?", "$49"),
+    ("团队版每月多少钱？", "¥329"),
+    ("How much does the Starter plan cost?", "$129"),
+])
+def test_a_plans_price_comes_without_another_plans(demo: Engine, question: str, other_plan: str) -> None:
+    """Issue 45: the other plan's price is a wrong answer beside the right one, not a lesser one."""
+    answer = demo.answer("demo", question).answer
+    assert answer is not None and answer.citations and other_plan not in answer.text, answer and answer.text
+
+
 def test_a_follow_up_from_the_readme_answers_about_what_it_adds(demo: Engine) -> None:
     turns = [json.loads(line) for line in (ROOT / "docs" / "examples" / "turns.jsonl").read_text("utf-8").splitlines()]
     history = [t["content"] for t in turns if t["role"] == "user"]
