@@ -90,6 +90,11 @@ class AnalysisScreen(QWidget):
         top = self._build_top_row()
         self.star_canvas, self.col_canvas, self.hist_canvas = Canvas(), Canvas(), Canvas()
         self.hover = QLabel(tr("Hover a point for its document and distance; click to open it in the Inspector."))
+        # An empty canvas tells a newcomer nothing: until a question is drawn, say how to draw one.
+        for canvas in (self.star_canvas, self.hist_canvas):
+            canvas.figure.text(0.5, 0.5, tr("Type a question above and press Draw: its nearest passages are placed "
+                                            "around it at their distances, beside the unrelated questions' rings."),
+                               ha="center", va="center", wrap=True, color="#868e96", fontsize=11)
         self.hover.setObjectName("hover")
         self.hover.setWordWrap(True)
         star = QWidget()

@@ -272,6 +272,10 @@
         <translation>星图</translation>
     </message>
     <message>
+        <source>Type a question above and press Draw: its nearest passages are placed around it at their distances, beside the unrelated questions&apos; rings.</source>
+        <translation>在上方输入问题并点击“绘制”：与它最近的段落按各自的距离排布在它周围，旁边是无关问题的参考环。</translation>
+    </message>
+    <message>
         <source>Collection</source>
         <translation>全集</translation>
     </message>

@@ -23,9 +23,14 @@ def test_analyst_maps_hovers_opens_exports_and_evaluates(qtbot, window: MainWind
     _settle(qtbot)
     screen = window.analysis
     window.rail.setCurrentRow(_index(window, screen))
+    # Before any question the star map and histogram say how to draw one, not a blank canvas.
+    hint = [t.get_text() for t in screen.star_canvas.figure.texts]
+    assert hint and hint[0].startswith("Type a question above and press Draw")
+    assert [t.get_text() for t in screen.hist_canvas.figure.texts] == hint
     screen.question.setText(Q)
     screen.draw()
     _settle(qtbot)
+    assert not screen.star_canvas.figure.texts  # the drawing replaced it
     sm = screen.star
     assert sm is not None and "pool candidates" in screen.status.text() and screen.star_canvas.figure.axes
     screen.star_canvas.draw()
