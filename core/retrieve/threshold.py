@@ -7,7 +7,6 @@ Fewer than K kept is a correct result; nothing is padded.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -337,8 +336,9 @@ def named_rows(words: WordCheck, pool: list[Candidate], shares: Sequence[float |
     of common words ("决赛是在哪里举行的？") never has however many passages hold all of them (issue 45)."""
     if not words.applies:
         return set()
-    rare_weight = math.log(1 + max(len(vm), 1) / (1 + params.name_rescue_df))  # the IDF of such a word (lexical.py)
-    rare = {term: w for term, w in words.evidence.weights.items() if w >= rare_weight}
+    # Read from the space's document frequencies, not the evidence's weights: a word met also by its stem carries
+    # its weight split in two (lexical.py STEM_SHARE), and "support" held by 2 passages of 32 must still count.
+    rare = {term: w for term, w in words.evidence.weights.items() if 0 < vm.df.get(term, 0) <= params.name_rescue_df}
     rows = [c.row for c, share in zip(pool, shares, strict=True) if share is not None
             and share >= params.name_rescue_words]
     if not rare or not rows:
