@@ -163,16 +163,25 @@ def choose(question: str, passages: list[str], max_sentences: int = 3,
     _score(question, candidates)
     if distances is not None and len(candidates) >= 3:
         _by_meaning(question, candidates, distances)
-    ranked = [c for c in sorted(candidates, key=lambda c: (-c.score, c.passage, c.position)) if c.score > 0]
+    # A question in the material (an FAQ's "Wie viele Sensoren kann ein Hub verwalten?") asks; it never answers.
+    ranked = [c for c in sorted(candidates, key=lambda c: (-c.score, c.passage, c.position))
+              if c.score > 0 and not _asks(c.text)]
     if ranked:
         ranked = _one_section(question, ranked, candidates)
     best = ranked[:max_sentences]
     if not best:
         # No shared words (a question in another language than the passage, no dictionary for
         # the pair): the nearest passage is the answer retrieval found; its opening sentences carry it.
-        best = [c for c in candidates if c.passage == 1][:2]
+        best = [c for c in candidates if c.passage == 1 and not _asks(c.text)][:2]
     _attach_lists(best, candidates)
     return best
+
+
+_ASKS = re.compile(r"[?？]\W*$")
+
+
+def _asks(sentence: str) -> bool:
+    return bool(_ASKS.search(sentence))
 
 
 def _one_section(question: str, ranked: list[Sentence], candidates: list[Sentence]) -> list[Sentence]:

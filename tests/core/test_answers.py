@@ -180,6 +180,16 @@ def test_a_section_the_question_does_not_name_keeps_what_is_not_a_competing_answ
     assert len(extractive.choose("How much does a plan cost per month?", [same])) == 2
 
 
+def test_a_question_in_the_material_is_never_an_answer_sentence() -> None:
+    """An FAQ's question line shares the asked words best of all, and answers nothing."""
+    from biny.core.answer import extractive
+
+    faq = ("Häufige Fragen\n\nWie viele Sensoren kann ein Hub verwalten? Ein Hub verwaltet bis zu 64 Sensoren.\n\n"
+           "Welche Funkfrequenz wird verwendet? Die Sensoren funken im 868-MHz-Band.")
+    texts = [c.text for c in extractive.choose("Wie viele Sensoren kann ein Hub verwalten?", [faq])]
+    assert texts[0] == "Ein Hub verwaltet bis zu 64 Sensoren." and not any(t.endswith("?") for t in texts)
+
+
 def test_repeats_count_once_and_a_colon_brings_its_list() -> None:
     from biny.core.answer import extractive
 
