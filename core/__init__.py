@@ -13,7 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from biny.core.analysis.fonts import has_cjk_font
-    from biny.core.analysis.plots import collection_figure, histogram_figure, save_figure, star_map_figure
+    from biny.core.analysis.plots import (
+        collection_figure,
+        histogram_figure,
+        message_figure,
+        save_figure,
+        star_map_figure,
+    )
     from biny.core.config import EDITABLE_SETTINGS, Settings
     from biny.core.demo import build_demo
     from biny.core.engine import Engine, default_home
@@ -78,8 +84,8 @@ _EXPORTS: dict[str, str] = {
     "Routed": "structured.route", "Proposal": "structured.spec", "ProposedField": "structured.spec",
     "ToolResult": "structured.tools",
     # Analysts' figures (matplotlib, no Qt): the console draws them on its canvas, the CLI saves them.
-    **{name: "analysis.plots" for name in ("collection_figure", "histogram_figure", "save_figure",
-                                           "star_map_figure")},
+    **{name: "analysis.plots" for name in ("collection_figure", "histogram_figure", "message_figure",
+                                           "save_figure", "star_map_figure")},
     # Whether a font draws Chinese (fontconfig's answer): the figures and the console's preflight share the rule.
     "has_cjk_font": "analysis.fonts",
     "Fact": "memory.facts", "FactNotFound": "memory.facts",
@@ -164,6 +170,7 @@ __all__ = [
     "default_home",
     "has_cjk_font",
     "histogram_figure",
+    "message_figure",
     "save_figure",
     "script_name",
     "set_language",

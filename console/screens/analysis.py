@@ -42,6 +42,7 @@ from biny.core import (
     Engine,
     collection_figure,
     histogram_figure,
+    message_figure,
     save_figure,
     script_name,
     star_map_figure,
@@ -92,9 +93,9 @@ class AnalysisScreen(QWidget):
         self.hover = QLabel(tr("Hover a point for its document and distance; click to open it in the Inspector."))
         # An empty canvas tells a newcomer nothing: until a question is drawn, say how to draw one.
         for canvas in (self.star_canvas, self.hist_canvas):
-            canvas.figure.text(0.5, 0.5, tr("Type a question above and press Draw: its nearest passages are placed "
-                                            "around it at their distances, beside the unrelated questions' rings."),
-                               ha="center", va="center", wrap=True, color="#868e96", fontsize=11)
+            hint = tr("Type a question above and press Draw: its nearest passages are placed around it at their "
+                      "distances, beside the unrelated questions' rings.")
+            message_figure(hint, dark=_dark(), fig=canvas.figure)
         self.hover.setObjectName("hover")
         self.hover.setWordWrap(True)
         star = QWidget()

@@ -105,6 +105,16 @@ def _legend(ax: Any, fg: str, **kw: Any) -> None:
         text.set_color(fg)
 
 
+def message_figure(message: str, *, dark: bool = False, fig: Figure | None = None) -> Figure:
+    """A figure holding only a message (what to do before there is anything to draw), in the console's colours and
+    with the CJK font, so a Chinese message is not drawn as boxes."""
+    _fonts()
+    fig = _figure(fig, (7, 6))
+    fg, _bg = _theme(fig, dark)
+    fig.text(0.5, 0.5, _wrap(message, 90), ha="center", va="center", color=fg, alpha=0.6, fontsize=11)
+    return fig
+
+
 def star_map_figure(sm: StarMap, *, dark: bool = False, fig: Figure | None = None) -> Figure:
     _fonts()
     fig = _figure(fig, (7.5, 6.5))

@@ -175,6 +175,16 @@ def test_a_cjk_font_installed_after_matplotlibs_font_cache_is_still_used(monkeyp
     assert plots.save_figure(fig, tmp_path / "h.png").stat().st_size > 1000  # drawn without a missing glyph
 
 
+def test_a_message_figure_draws_chinese_with_the_cjk_font_and_wraps_it(tmp_path: Path) -> None:
+    """The console's empty canvases say what to do; in Chinese that text must not be boxes (a missing glyph is an
+    error under `filterwarnings = error`), and a long line is wrapped to the canvas."""
+    message = "在上方输入问题并点击“绘制”：与它最近的段落按各自的距离排布在它周围，旁边是无关问题的参考环。" * 2
+    fig = plots.message_figure(message, dark=True)
+    (text,) = fig.texts
+    assert text.get_text().replace("\n", "") == message and "\n" in text.get_text()
+    assert plots.save_figure(fig, tmp_path / "m.png").stat().st_size > 1000
+
+
 def test_any_font_fontconfig_says_covers_chinese_is_used(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The figures follow fontconfig (the preflight's rule), not a list of known family names: a font under a
     family biny has never heard of is found, preferred families still come first, and no fontconfig means none."""
