@@ -29,7 +29,7 @@ PUBLIC = {
     # The retrieval stages' typed records the Inspector reads (issue 47).
     "PoolRecord", "RewriteRecord", "SentencesRecord", "ThresholdRecord",
     # Analysts' figures (SPEC C3).
-    "collection_figure", "histogram_figure", "save_figure", "star_map_figure", "has_cjk_font",
+    "collection_figure", "histogram_figure", "message_figure", "save_figure", "star_map_figure", "has_cjk_font",
 }
 
 
