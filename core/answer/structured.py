@@ -7,10 +7,10 @@ never be paired with another row's link. The text follows the question's languag
 
 from __future__ import annotations
 
-from biny.core.answer.compose import language_of
 from biny.core.i18n import t
 from biny.core.results import Answer
 from biny.core.structured.tools import ToolResult, describe
+from biny.core.text.question import Question
 
 _SHOWN = 10
 
@@ -68,7 +68,7 @@ def _text(r: ToolResult, zh: bool) -> str:
     return f"{title}的{call.field}是 {r.result}。" if zh else f"The {call.field} of {title} is {r.result}."
 
 
-def structured_answer(question: str, result: ToolResult) -> Answer:
-    lang = language_of(question)
+def structured_answer(question: Question, result: ToolResult) -> Answer:
+    lang = question.reply_language
     note = t("answered by the structured index ({tool}); no model was asked").format(tool=result.call.tool)
     return Answer(_text(result, lang == "zh"), "structured", [], [], lang, note=note)
