@@ -63,6 +63,9 @@ class Sentence:
     heading: str = ""  # its section's heading
     follows: list[Sentence] = field(default_factory=list)  # a colon's list items, shown after it
     kinds: set[str] = field(default_factory=set)  # the asked aspects and answer forms it holds ("price", "year")
+    # It holds one of the question's words itself (or a dictionary rendering of one, or the identifier or aspect it
+    # asks for): a sentence that does not is padding after the first, unless it continues the one before it.
+    says: bool = False
 
 
 def _units(passage: int, text: str) -> list[Sentence]:
@@ -106,6 +109,21 @@ def _terms(text: str) -> set[str]:
     """A sentence's terms and the stems of its words (as ingest indexes them), so "died" meets "die"."""
     ts = terms_of(text)
     return ts | {s for s in map(stem_of, ts) if s is not None}
+
+
+def _says(asked: frozenset[str], text: str) -> bool:
+    """Does the sentence hold one of the question's words itself — as written, or inflected by one letter ("plan" /
+    "plans", "election" / "elections")? A shared 5-letter stem is evidence enough to rank a sentence, not to keep it
+    as part of the answer: "start" is not "starter" (issue 55, padding)."""
+    own = terms_of(text)
+    if asked & own:
+        return True
+    stems = {stem_of(w): w for w in own}
+    for t in asked:
+        w = stems.get(stem_of(t)) if stem_of(t) is not None else None
+        if w is not None and abs(len(w) - len(t)) <= 1:
+            return True
+    return False
 
 
 def _held(term: str, ts: set[str]) -> bool:
@@ -169,13 +187,26 @@ def choose(question: Question, passages: list[str], max_sentences: int = 3,
               if c.score > 0 and not _asks(c.text)]
     if ranked:
         ranked = _one_section(question, ranked, candidates)
-    best = ranked[:max_sentences]
+    best = _unpadded(ranked[:max_sentences])
     if not best:
         # No shared words (a question in another language than the passage, no dictionary for
         # the pair): the nearest passage is the answer retrieval found; its opening sentences carry it.
         best = [c for c in candidates if c.passage == 1 and not _asks(c.text)][:2]
     _attach_lists(best, candidates)
     return best
+
+
+def _unpadded(best: list[Sentence]) -> list[Sentence]:
+    """Issue 55: after the best sentence, only those that say something of what was asked — one of its words, a
+    rendering, the identifier or the asked form — or that continue the sentence chosen before them in its passage
+    ("It costs $129 per month." after "The Team plan covers ten hubs."). "How much is the Starter plan?" no longer
+    ends with "No payment card is needed to start the trial"."""
+    out = best[:1]
+    for c in best[1:]:
+        before = out[-1]
+        if c.says or (c.passage == before.passage and c.position == before.position + 1):
+            out.append(c)
+    return out
 
 
 _ASKS = re.compile(r"[?？]\W*$")
@@ -221,14 +252,17 @@ def _score(question: Question, candidates: list[Sentence]) -> None:
     for c, ts, ns, more in zip(candidates, own, near, across, strict=True):
         words = sum(w * (1.0 if _held(t, ts) else _CONTEXT_WEIGHT if _held(t, ns) else 0.0) for t, w in idf.items())
         c.score = words / total + more
+        c.says = more > 0 or _says(asked, c.text)
         if keys and keys & {k.split("|", 1)[1] for k in chunk_keys(c.text, "")}:
             c.score += 1.0  # the named article / RFC / part is in this sentence
+            c.says = True
         if c.score <= 0:
             continue
         # The asked price / duration / contact, and the asked form, count where the sentence is about the question.
         c.kinds = (aspects & aspects_of(c.text)) | {f for f in forms if expected.holds(f, c.text, question.text)}
         if c.kinds & aspects:
             c.score += 0.5
+            c.says = True
         if c.kinds & forms:
             c.score += _FORM_BONUS
         if naming and not any(_held(t, ts | ns) for t in naming):

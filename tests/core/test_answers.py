@@ -411,3 +411,4 @@ def test_a_streamed_reply_arrives_in_pieces_with_exact_values_already_in_place(d
     assert ScriptedModel.requests[-1]["stream"] is True
     assert len(seen) >= 5 and all(len(x) <= len(y) for x, y in itertools.pairwise(seen))  # it grew
     assert all("⟦" not in x for x in seen) and "$49" in seen[-1]  # never a half placeholder, values in place
+
