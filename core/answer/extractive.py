@@ -193,7 +193,9 @@ def choose(question: Question, passages: list[str], max_sentences: int = 3,
         # the pair): the nearest passage is the answer retrieval found; its opening sentences carry it.
         best = [c for c in candidates if c.passage == 1 and not _asks(c.text)][:2]
     _attach_lists(best, candidates)
-    return best
+    # A lead-in whose list did not come with it ("Also, don't forget:") says nothing on its own (issue 55).
+    said = [c for c in best if c.follows or not c.text.rstrip().endswith((":", "："))]
+    return said or best
 
 
 def _unpadded(best: list[Sentence]) -> list[Sentence]:

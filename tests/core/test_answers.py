@@ -412,3 +412,19 @@ def test_a_streamed_reply_arrives_in_pieces_with_exact_values_already_in_place(d
     assert len(seen) >= 5 and all(len(x) <= len(y) for x, y in itertools.pairwise(seen))  # it grew
     assert all("⟦" not in x for x in seen) and "$49" in seen[-1]  # never a half placeholder, values in place
 
+
+
+def test_a_flattened_lists_numbers_stay_with_their_items_and_a_lead_in_needs_its_list() -> None:
+    """Issue 55: a PDF's numbered list read as one line ("1. Master control MCU: CH32V003F4P6 2. Board power …")
+    gives each item its own number, not the next item's glued to its end; a sentence ending in a colon whose list
+    did not come with it is not an answer sentence beside others."""
+    from biny.core.answer import extractive
+    from biny.core.text.sentences import sentences_of
+
+    flat = "1. Master control MCU: CH32V003F4P6 2. Board power supply: 5V over USB 3. Debug interface: SWD."
+    assert sentences_of(flat) == ["1. Master control MCU: CH32V003F4P6", "2. Board power supply: 5V over USB",
+                                  "3. Debug interface: SWD."]
+    assert sentences_of("The count was 2. Then it rose to 3.") == ["The count was 2.", "Then it rose to 3."]
+    passage = "The hub needs a 5 V supply. Also, don't forget the hub settings:\n\nThe hub draws 2 W."
+    texts = [c.text for c in extractive.choose(Question.parse("What supply does the hub need?"), [passage])]
+    assert texts[0] == "The hub needs a 5 V supply." and not any(t.endswith(":") for t in texts), texts
