@@ -71,4 +71,4 @@ def _text(r: ToolResult, zh: bool) -> str:
 def structured_answer(question: Question, result: ToolResult) -> Answer:
     lang = question.reply_language
     note = t("answered by the structured index ({tool}); no model was asked").format(tool=result.call.tool)
-    return Answer(_text(result, lang == "zh"), "structured", [], [], lang, note=note)
+    return Answer(_text(result, lang == "zh"), "structured", [], [], lang, note=note, note_kind="structured")
