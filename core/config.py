@@ -316,6 +316,16 @@ class WebSettings:
     timeout_s: float = 8.0  # per request (search or page)
     max_page_mb: float = 3.0  # a page larger than this is not read ("too large")
     max_redirects: int = 3  # redirects followed per request
+    # A page is abandoned when it has not arrived whole in this many seconds, however slowly it trickles in
+    # (timeout_s bounds each wait; this bounds the page).
+    page_deadline_s: float = 20.0
+    # All the pages read for one question together stop after this many seconds; pages not yet read are skipped.
+    question_deadline_s: float = 45.0
+    # Pages are fetched only from public addresses: a result (or a redirect, or a name resolving to one) at a
+    # loopback, private, link-local, multicast, reserved or unspecified address is refused before connecting.
+    # Listed here, a host name, an address or a network ("127.0.0.1", "10.0.0.0/8", "wiki.intranet") is allowed
+    # anyway — an intranet wiki the operator chose. The search endpoint itself is not restricted (it is set here).
+    allow_private: list[str] = field(default_factory=list)
     # Sent with every search and page request, so a site can tell what reads it.
     user_agent: str = "biny/0.1 (+public-source fallback; reads one page per result)"
 
@@ -402,6 +412,9 @@ class Settings:
                         t("config.toml: {key}.{k} must be {kind}, got {v!r}.")
                          .format(key=key, k=k, kind=type(default).__name__, v=v)
                     )
+                if isinstance(default, list) and not all(isinstance(x, str) for x in v):
+                    raise ConfigError(t("config.toml: {key}.{k} must be a list of strings, got {v!r}.")
+                                      .format(key=key, k=k, v=v))
                 setattr(target, k, type(default)(v))
         return out
 

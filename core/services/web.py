@@ -14,6 +14,7 @@ import json
 import math
 import re
 import tempfile
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -153,7 +154,8 @@ class WebFallback:
         if self.provider is not None:
             return self.provider
         cfg = self.folder.settings.web
-        return SearxngSearch(cfg.search_url, timeout_s=cfg.timeout_s, user_agent=cfg.user_agent) \
+        return SearxngSearch(cfg.search_url, timeout_s=cfg.timeout_s, user_agent=cfg.user_agent,
+                             deadline_s=cfg.page_deadline_s) \
             if cfg.search_url else None
 
     def ready(self, space: str) -> bool:
@@ -167,6 +169,8 @@ class WebFallback:
         cfg = self.folder.settings.web
         turn = _Turn()
         results = provider.search(question, cfg.results)
+        # One deadline for all the pages of this question (issue 59), besides each page's own.
+        deadline = time.monotonic() + cfg.question_deadline_s
         rejected = self.folder.review.rejections(space_id)
         urls = {r.url_key for r in rejected}
         for res in results:
@@ -178,7 +182,10 @@ class WebFallback:
             if len([s for s in turn.sources if s.fetched_at]) >= cfg.read:
                 src.error = t("not read (enough pages were read)")
                 continue
-            page = fetch(res.url, cfg)
+            if time.monotonic() >= deadline:
+                src.error = t("not read (the question's time for reading pages ran out)")
+                continue
+            page = fetch(res.url, cfg, deadline)
             src.fetched_at = page.fetched_at
             self._use(page, src, turn, crypto, rejected)
         return turn

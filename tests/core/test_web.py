@@ -95,6 +95,7 @@ def eng(tmp_path_factory: pytest.TempPathFactory, web: str) -> Iterator[Engine]:
     home = tmp_path_factory.mktemp("web")
     settings = Settings()
     settings.web.search_url = f"{web}/search"
+    settings.web.allow_private = ["127.0.0.1"]  # the loopback server plays the public web (issue 59)
     engine = Engine.open(home / "home", settings=settings, embedder=CountingEmbedder())
     engine.create_space("kb")  # encrypted: review items are sealed like the rest
     assert engine.ingest("kb", [ROOT / "resources" / "demo" / "pricing.md"]).ok
@@ -223,7 +224,8 @@ def test_page_text_is_data_and_personal_data_never_reaches_the_model(eng: Engine
 def test_cli_switch_ask_and_review(tmp_path: Path, capsys: pytest.CaptureFixture[str], web: str) -> None:
     home = tmp_path / "home"
     home.mkdir()
-    (home / "config.toml").write_text(f'[web]\nsearch_url = "{web}/search"\n', encoding="utf-8")
+    (home / "config.toml").write_text(f'[web]\nsearch_url = "{web}/search"\nallow_private = ["127.0.0.1"]\n',
+                                      encoding="utf-8")
     Web.results = ["/missing", "/wiki/mozilla"]
 
     def run(*args: str) -> Any:
@@ -282,7 +284,7 @@ def test_fetch_limits_say_why_a_page_was_not_read(web: str) -> None:
     from biny.core.web.fetch import fetch
 
     Web.pages["/big"] = (200, "text/plain", b"x" * 300_000)
-    cfg = WebSettings(max_page_mb=0.1, max_redirects=2)
+    cfg = WebSettings(max_page_mb=0.1, max_redirects=2, allow_private=["127.0.0.1"])
     assert fetch(f"{web}/big", cfg).error.startswith("too large")
     assert fetch(f"{web}/logo.png", cfg).error.startswith("not text")
     assert fetch(f"{web}/nowhere", cfg).error == "HTTP 404"
