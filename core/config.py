@@ -275,6 +275,13 @@ class LimitSettings:
     max_zip_ratio: int = 200
     # A PDF parse that runs longer than this is stopped and fails that file only.
     parse_timeout_s: int = 300
+    # Cutting one document into passages (before embedding) that runs longer than this fails that file, naming
+    # this setting; text without sentences or line breaks is cut into bounded pieces first.
+    split_timeout_s: int = 120
+    # Tables (CSV, TSV, JSONL, XLSX): more columns than this, or more cells in all, are refused with a clear error
+    # (a table 10,000 columns wide is not one record per row).
+    max_table_columns: int = 1000
+    max_table_cells: int = 5_000_000
 
 
 @dataclass(slots=True)
