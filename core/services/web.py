@@ -16,7 +16,7 @@ import re
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -58,6 +58,10 @@ COULD_NOT_READ = {
           "({why}), so there is no answer from them.",
     "zh": "你的资料里没有这个问题的答案；找到了 {n} 条公开结果，但没有一个页面能读取（{why}），因此无法据此回答。",
 }
+
+
+class FlaggedNotConfirmed(BinyError):
+    """An approval of an entry holding a flagged sentence that the operator did not name (issue 59)."""
 
 
 @dataclass(slots=True)
@@ -399,13 +403,25 @@ class WebFallback:
             return "\n\n".join([body.rstrip(), *extra]), crypto.open_meta(doc).path, [earlier.review_id]
         return body, self._source(item), []
 
-    def approve(self, review_id: str, edited: str | None = None) -> ReviewItem:
+    def approve(self, review_id: str, edited: str | None = None, *,
+                confirm_flagged: Sequence[str] = ()) -> ReviewItem:
         """W6: ingest the entry (or the operator's edit, masked too) as a document with its provenance, recorded
-        under the page it came from; an earlier approved entry from the same page and title is merged into it."""
+        under the page it came from; an earlier approved entry from the same page and title is merged into it.
+
+        An entry that still holds a sentence addressed to a model or the reader (issue 59: an edit put it back, or
+        it was proposed before the rule caught it) is refused unless ``confirm_flagged`` names each such sentence
+        (its text, or at least 12 characters of it)."""
         item = self._pending(review_id)
         user = self.keys.owner[1]
         read = [s for s in item.sources if s.read]
         body = pii.mask(edited)[0].rstrip() if edited is not None else item.entry.markdown().rstrip()
+        unconfirmed = [s for s in injection.flagged_sentences(body) if not injection.named(s, confirm_flagged)]
+        if unconfirmed:
+            raise FlaggedNotConfirmed(t(
+                "The entry of review {review_id} still holds {n} sentence(s) addressed to a model or the reader: "
+                "{sentences}. Remove them (biny review approve {review_id} --edit FILE), or approve naming each: "
+                "--confirm-flagged \"SENTENCE\".").format(review_id=review_id, n=len(unconfirmed),
+                                                           sentences="; ".join(f"«{s}»" for s in unconfirmed)))
         body, source, merged = self._merged(item, body)
         provenance = "Public source" + ("s" if len(read) > 1 else "") + ": " + "; ".join(
             f"{s.url} (read {s.fetched_at})" for s in read) + \
