@@ -181,7 +181,12 @@ class Documents:
                     break
                 except Exception as exc:  # noqa: BLE001 — one file's unexpected failure must not end the run
                     problem = storage_problem(exc)
-                    log = self.folder.log_exception(f"ingest of {path}")
+                    # An encrypted space's file names are as private as its text: its log names the file by
+                    # the keyed digest its ingest log uses, never by its path (issue 59).
+                    log = self.folder.log_exception(
+                        f"ingest into space {row.space_id} of file {crypto.stored_path(str(target))}",
+                        (str(path), str(target), path.name, path.stem)) if crypto.encrypted \
+                        else self.folder.log_exception(f"ingest of {path}")
                     outcome = FileOutcome(str(path), "failed", f"{path.name}: {problem}" if problem else t(
                         "{name} could not be ingested ({kind}: {detail}). Nothing of it is visible; details in {log}."
                     ).format(name=path.name, kind=type(exc).__name__, detail=exc, log=log))
@@ -210,7 +215,7 @@ class Documents:
         try:
             stored = crypto.stored_hash(file_hash(path))
             return self.folder.catalog.docs.find_unchanged(row.space_id, stored) is not None
-        except OSError:
+        except (OSError, BinyError):  # unreadable, or not a regular file: the job says so
             return False
 
     def _reader(self) -> VisualReader | None:
