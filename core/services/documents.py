@@ -167,7 +167,8 @@ class Documents:
             for n, path in enumerate(files):
                 progress(Progress(n, len(files), "file", path.name, file=path.name, file_index=n,
                                   file_count=len(files)))
-                target = path.resolve() if path.exists() else path
+                # A link to a pipe or a device keeps its own name, so the refusal names both (issue 59).
+                target = path.resolve() if path.is_file() else path
                 job = ingest_rows if path.suffix.lower() in ROW_SUFFIXES else partial(
                     ingest_file, notes=notes, chunks=self.folder.chunks, reader=reader,
                     prepared=prepared(n, target), source=(sources or {}).get(path))

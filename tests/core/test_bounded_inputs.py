@@ -76,6 +76,7 @@ def test_pipes_and_devices_are_refused_by_type_before_opening(eng: Engine, tmp_p
         link.symlink_to(device)
         out = _one(eng, link)
         assert out.outcome == "failed" and "character device" in out.message, out.message
+        assert f"{name} → {device}" in out.message  # the link and where it leads, both named
     with pytest.raises(UnsupportedFormat, match="named pipe"):
         _returns(lambda: parse_file(fifo, LimitSettings()))
 
