@@ -36,7 +36,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for encrypted in (False, True):
             with Engine.open(Path(tmp) / f"home-{encrypted}", embedder=emb) as eng:
-                eng.create_space("s", encrypted=encrypted, passphrase="bench" if encrypted else None, remember=False)
+                eng.create_space("s", encrypted=encrypted, passphrase="bench passphrase" if encrypted else None,
+                                 remember=False)
                 eng.ingest("s", files)
                 row = eng.catalog.spaces.named("s")
                 crypto: SpaceCrypto = eng.crypto(row.name)

@@ -284,6 +284,13 @@ class LimitSettings:
     max_zip_ratio: int = 200
     # A PDF parse that runs longer than this is stopped and fails that file only.
     parse_timeout_s: int = 300
+    # Cutting one document into passages (before embedding) that runs longer than this fails that file, naming
+    # this setting; text without sentences or line breaks is cut into bounded pieces first.
+    split_timeout_s: int = 120
+    # Tables (CSV, TSV, JSONL, XLSX): more columns than this, or more cells in all, are refused with a clear error
+    # (a table 10,000 columns wide is not one record per row).
+    max_table_columns: int = 1000
+    max_table_cells: int = 5_000_000
 
 
 @dataclass(slots=True)
@@ -325,6 +332,16 @@ class WebSettings:
     timeout_s: float = 8.0  # per request (search or page)
     max_page_mb: float = 3.0  # a page larger than this is not read ("too large")
     max_redirects: int = 3  # redirects followed per request
+    # A page is abandoned when it has not arrived whole in this many seconds, however slowly it trickles in
+    # (timeout_s bounds each wait; this bounds the page).
+    page_deadline_s: float = 20.0
+    # All the pages read for one question together stop after this many seconds; pages not yet read are skipped.
+    question_deadline_s: float = 45.0
+    # Pages are fetched only from public addresses: a result (or a redirect, or a name resolving to one) at a
+    # loopback, private, link-local, multicast, reserved or unspecified address is refused before connecting.
+    # Listed here, a host name, an address or a network ("127.0.0.1", "10.0.0.0/8", "wiki.intranet") is allowed
+    # anyway — an intranet wiki the operator chose. The search endpoint itself is not restricted (it is set here).
+    allow_private: list[str] = field(default_factory=list)
     # Sent with every search and page request, so a site can tell what reads it.
     user_agent: str = "biny/0.1 (+public-source fallback; reads one page per result)"
 
@@ -411,6 +428,9 @@ class Settings:
                         t("config.toml: {key}.{k} must be {kind}, got {v!r}.")
                          .format(key=key, k=k, kind=type(default).__name__, v=v)
                     )
+                if isinstance(default, list) and not all(isinstance(x, str) for x in v):
+                    raise ConfigError(t("config.toml: {key}.{k} must be a list of strings, got {v!r}.")
+                                      .format(key=key, k=k, v=v))
                 setattr(target, k, type(default)(v))
         return out
 

@@ -21,7 +21,7 @@ __all__ = ["Answer", "AskResult", "Citation", "FileOutcome", "Hit", "IngestRepor
 @dataclass(slots=True)
 class FileOutcome:
     path: str
-    outcome: str  # ingested | unchanged | failed | cancelled
+    outcome: str  # ingested | unchanged | failed | empty (yielded no text, nothing stored) | cancelled
     message: str = ""
     doc_id: str | None = None
     title: str = ""
@@ -59,7 +59,7 @@ class IngestReport:
 
     @property
     def ok(self) -> bool:
-        return not self.by("failed") and not self.cancelled
+        return not self.by("failed") and not self.by("empty") and not self.cancelled
 
 
 @dataclass(frozen=True, slots=True)

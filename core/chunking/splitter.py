@@ -221,13 +221,20 @@ def _overlap_start(
     segment = text[chunk_start:chunk_end]
     for rx in _OVERLAP_BOUNDARIES:
         best = chunk_end
-        for m in rx.finditer(segment):
-            pos = chunk_start + m.end() if m.end() > m.start() else chunk_start + m.start()
-            if pos <= chunk_start or pos >= chunk_end:
-                continue
-            if est(text[pos:chunk_end]) <= overlap:
-                best = pos
-                break
+        starts = [pos for m in rx.finditer(segment)
+                  if chunk_start < (pos := chunk_start + (m.end() if m.end() > m.start() else m.start())) < chunk_end]
+        # The first boundary whose tail fits: the tail's estimate only shrinks as the boundary moves right, so a
+        # binary search finds it with a few estimates instead of one per word (issue 59: a chunk of one word
+        # repeated has hundreds of word starts).
+        lo, hi = 0, len(starts)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if est(text[starts[mid]:chunk_end]) <= overlap:
+                hi = mid
+            else:
+                lo = mid + 1
+        if lo < len(starts):
+            best = starts[lo]
         # Take a boundary of this strength only if it leaves a meaningful overlap.
         if best < chunk_end and est(text[best:chunk_end]) >= overlap / 3:
             while best < chunk_end and text[best].isspace():

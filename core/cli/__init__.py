@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from biny.core.cli.handlers import _COMMANDS, _prompt
+from biny.core.cli.output import SafeStream
 from biny.core.cli.parser import _argparse_in_language, _global_options_everywhere, build_parser
 from biny.core.errors import BinyError, PassphraseRequired
 from biny.core.i18n import t
@@ -24,6 +25,17 @@ if TYPE_CHECKING:  # the engine is imported when a command runs (a quick --help)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Everything printed passes through a filter that shows terminal controls as escapes (issue 59): document
+    # text, titles and file names reach stdout and stderr from many places, and none of them may drive the terminal.
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(out), SafeStream(err)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: Sequence[str] | None) -> int:
     with _argparse_in_language():
         parser = build_parser()
         _global_options_everywhere(parser)
@@ -81,9 +93,14 @@ def _log_bug(args: argparse.Namespace) -> Path:
         path = folder / "biny.log"
         try:
             folder.mkdir(parents=True, exist_ok=True)
+            text = traceback.format_exc()
+            # The files and the question named on the command line stay out of the log: a space may be encrypted,
+            # and its file names and questions are as private as its text (issue 59).
+            named = [str(p) for p in getattr(args, "paths", None) or []] + [getattr(args, "question", None) or ""]
+            for value in sorted({v for v in named if len(v) >= 3}, key=len, reverse=True):
+                text = text.replace(value, "<withheld>")
             with path.open("a", encoding="utf-8") as fh:
-                fh.write(f"--- {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC: biny {args.command}\n"
-                         f"{traceback.format_exc()}\n")
+                fh.write(f"--- {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC: biny {args.command}\n{text}\n")
             return path
         except OSError:
             continue

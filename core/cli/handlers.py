@@ -166,8 +166,9 @@ def _docs(engine: Engine, args: argparse.Namespace) -> int:
             drawn = ", ".join(f"{n} {what}" for n, what in ((d.pages_ocr, "pages OCR'd"),
                                                            (d.figures_described, "figures described"),
                                                            (d.decorations_skipped, "decorations skipped")) if n)
-            print(f"{d.title}\t{d.kind}\trev {d.revision}\t{d.status}\t{d.chunks} chunks\t"
-                  f"{d.chars_per_token:.2f} chars/token\t{d.path}" + (f"\t{drawn}" if drawn else ""))
+            # A title or path holding a newline or a tab would split the row: shown as escapes (issue 59).
+            print(f"{_shown(d.title)}\t{d.kind}\trev {d.revision}\t{d.status}\t{d.chunks} chunks\t"
+                  f"{d.chars_per_token:.2f} chars/token\t{_shown(d.path)}" + (f"\t{drawn}" if drawn else ""))
     return 0
 
 

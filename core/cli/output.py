@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any, TextIO
 
@@ -20,6 +21,38 @@ def _json_default(obj: object) -> Any:
 
 def _dump(data: object, out: TextIO) -> None:
     out.write(json.dumps(data, ensure_ascii=False, default=_json_default) + "\n")
+
+
+# What a terminal acts on instead of showing (issue 59): C0 controls but newline and tab (ESC starts the sequences
+# that clear the screen or retitle the window, CR rewrites a line, BEL rings), DEL, the C1 controls (U+009B is a
+# one-character CSI on some terminals) and the bidirectional overrides that reorder what is shown.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escaped(m: re.Match[str]) -> str:
+    # \uXXXX: readable on a terminal, and still valid inside a JSON string (json.dumps leaves C1 and DEL raw).
+    return f"\\u{ord(m.group()):04x}"
+
+
+def safe_text(text: str) -> str:
+    """``text`` with every control a terminal would act on written as a visible escape; newlines and tabs kept."""
+    return _UNSAFE.sub(_escaped, text)
+
+
+class SafeStream:
+    """A text stream that escapes, in everything written through it, what ``safe_text`` escapes: the command line
+    writes document text, titles and file names through it, so no document can drive the terminal. ``unfiltered``
+    is the stream beneath, for the progress bar's own control sequences."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.unfiltered = stream
+
+    def write(self, text: str) -> int:
+        self.unfiltered.write(safe_text(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.unfiltered, name)
 
 
 def _shown(path: str) -> str:
@@ -79,7 +112,7 @@ def _print_result(result: Any) -> None:
         pin = " [" + t("pinned") + "]" if h.pinned else ""
         cal = ", " + t("{s} vs baseline").format(s=f"{h.calibrated:+.2f}") if h.calibrated is not None else ""
         page = " " + t("p.{n}").format(n=h.page) if h.page else ""
-        print(f"[{n}] {h.document}{page} — " + t("distance {d}").format(d=f"{h.distance:.3f}") + f"{cal}{pin}")
+        print(f"[{n}] {_shown(h.document)}{page} — " + t("distance {d}").format(d=f"{h.distance:.3f}") + f"{cal}{pin}")
         print("    " + h.text.replace("\n", "\n    ")[:800])
     cut = f"{result.max_distance:.3f}" if result.max_distance is not None else t("none")
     print(t("(cut {cut} from {reference} reference)").format(cut=cut, reference=result.reference))
@@ -99,8 +132,8 @@ class _Bar:
     def __init__(self) -> None:
         from tqdm import tqdm
 
-        self._bar = tqdm(total=0, unit="file", file=sys.stderr, dynamic_ncols=True, leave=False,
-                         disable=not sys.stderr.isatty())
+        err = getattr(sys.stderr, "unfiltered", sys.stderr)  # the bar draws with control sequences of its own
+        self._bar = tqdm(total=0, unit="file", file=err, dynamic_ncols=True, leave=False, disable=not err.isatty())
 
     def __call__(self, p: Progress) -> None:
         # An ingest counts files (file_index of file_count) and names the step within the file;
@@ -112,7 +145,7 @@ class _Bar:
             self._bar.total = total
         self._bar.n = done
         step = f" {p.done}/{p.total}" if p.file_count and p.stage in ("embed", "read") else ""
-        self._bar.set_description_str(f"{p.stage}{step} {p.file or p.detail}"[:60])
+        self._bar.set_description_str(_shown(f"{p.stage}{step} {p.file or p.detail}")[:60])
         self._bar.refresh()
 
     def close(self) -> None:

@@ -28,6 +28,9 @@ def add_parser(sub: Any) -> None:
     ap = rsub.add_parser("approve", help=t("ingest the proposed entry (or your edit of it) into the space"))
     ap.add_argument("id")
     ap.add_argument("--edit", type=Path, default=None, help=t("a file holding the entry text to store instead"))
+    ap.add_argument("--confirm-flagged", action="append", default=[], metavar="SENTENCE",
+                    help=t("approve although the entry holds this sentence addressed to a model or the reader "
+                           "(its text, or 12+ characters of it; repeat for each)"))
     rj = rsub.add_parser("reject", help=t("reject; the pages read are not proposed again for this space"))
     rj.add_argument("id")
     rj.add_argument("--reason", default="")
@@ -79,7 +82,7 @@ def run(engine: Engine, args: argparse.Namespace) -> int:
             except OSError as exc:
                 raise BinyError(t("Cannot read {edit}: {reason}")
                                 .format(edit=args.edit, reason=exc.strerror or exc)) from exc
-        item = engine.web.approve(args.id, edited)
+        item = engine.web.approve(args.id, edited, confirm_flagged=args.confirm_flagged)
         print(t("approved {id}: stored as document {doc} in {space}").format(id=item.review_id, doc=item.doc_id,
                                                                              space=repr(item.space)))
         return 0

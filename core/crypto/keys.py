@@ -57,9 +57,18 @@ def new_wrapped_key(passphrase: str, space_id: str, tenant: str, owner: str) -> 
     return SpaceKeys.from_data_key(data_key), kdf, wrapped
 
 
+# A passphrase protects every space of its owner; fewer characters than this are refused when a key is wrapped
+# (a new space, a changed passphrase) — issue 59. Existing spaces still open with the one they have.
+MIN_PASSPHRASE = 8
+
+
 def wrap(data_key: bytes, passphrase: str, space_id: str, tenant: str, owner: str) -> tuple[str, bytes]:
     if not passphrase:
         raise WrongPassphrase(t("An empty passphrase cannot protect a space; choose one."))
+    if len(passphrase) < MIN_PASSPHRASE:
+        raise WrongPassphrase(t("A passphrase must have at least {n} characters; this one has {length}. A few "
+                                "words are easier to remember than symbols.").format(n=MIN_PASSPHRASE,
+                                                                                    length=len(passphrase)))
     params: dict[str, int | str] = {"kdf": "scrypt", "n": SCRYPT_N, "r": SCRYPT_R, "p": SCRYPT_P,
                                     "salt": os.urandom(16).hex()}
     nonce = os.urandom(12)

@@ -23,8 +23,9 @@ from biny.core.config import Settings
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.document import ParsedDocument
 from biny.core.embed.base import Embedder, Vectors
-from biny.core.errors import BinyError, Cancelled, DataTampered
+from biny.core.errors import BinyError, Cancelled, DataTampered, DocumentTooLarge
 from biny.core.i18n import t
+from biny.core.ingest.bounds import SplitBudget, regular_file
 from biny.core.ingest.keys import KEYS_VERSION, passage_keys
 from biny.core.ingest.parse import parse_file
 from biny.core.ingest.reading import VisualReader
@@ -38,6 +39,7 @@ from biny.core.text.terms import index_terms
 
 
 def file_hash(path: Path) -> str:
+    regular_file(path)  # a pipe or a device is refused by its type before it is opened (issue 59)
     h = hashlib.sha256()
     with path.open("rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
@@ -59,6 +61,7 @@ class ChunkedDocument:
 def chunk_document(
     title: str, blocks: list, settings: Settings, embedder: Embedder, doc_id: str,  # type: ignore[type-arg]
     notes: NoteWriter | None = None, previous: list[tuple[str, int, int]] | None = None,
+    budget: SplitBudget | None = None,
 ) -> ChunkedDocument:
     """Chunk, cap-check and describe one document; ``previous`` holds the chunks (text, start, end) of the
     revision it replaces, whose boundaries are kept where they still fit (unchanged chunks keep their vectors)."""
@@ -70,8 +73,14 @@ def chunk_document(
     est = DocumentEstimator.calibrate(
         [b.text for b in doc.blocks], lambda t: embedder.token_count(t) - overhead
     )
+
+    def timed(text: str) -> float:  # the splitter's inner step, where the time budget is checked
+        if budget is not None:
+            budget.check()
+        return est(text)
+
     prior: Prior | None = align_prior(doc.text, previous) if previous else None
-    spans = split(doc, target_tokens=cfg.target_tokens, overlap_tokens=cfg.overlap_tokens, est=est, prior=prior)
+    spans = split(doc, target_tokens=cfg.target_tokens, overlap_tokens=cfg.overlap_tokens, est=timed, prior=prior)
 
     note_of: dict[tuple[int, int], str] = {}
 
@@ -85,6 +94,8 @@ def chunk_document(
     def count(span: ChunkSpan) -> int:
         key = (span.start, span.end)
         if key not in counted:
+            if budget is not None:
+                budget.check()
             counted[key] = embedder.token_count(header_input(span))
         return counted[key]
 
@@ -92,7 +103,7 @@ def chunk_document(
         # I7: the note joins the embedding input only; the cap below counts it.
         for span in spans:
             note_of[(span.start, span.end)] = notes.note(title, doc.text, doc.text[span.start : span.end])
-    spans, resplits = enforce_cap(doc, spans, max_tokens=embedder.max_tokens, count=count, est=est)
+    spans, resplits = enforce_cap(doc, spans, max_tokens=embedder.max_tokens, count=count, est=timed)
     records: list[ChunkRecord] = []
     inputs: list[str] = []
     title_terms = index_terms(title)
@@ -136,11 +147,17 @@ def _embed(chunked: ChunkedDocument, space: SpaceRow, emb: Embedder, batch: int,
     total = len(chunked.records)
     out = np.zeros((total, space.dim), dtype=np.float32)
     todo = []
+    # The same input twice in one document (a repeated notice, a file of one word repeated — issue 59) is
+    # embedded once: the model gives the same vector, and such a file would otherwise take minutes per megabyte.
+    same: dict[str, list[int]] = {}
     for i, text in enumerate(chunked.inputs):
         known = (reuse or {}).get(input_key(emb.model_id, text))
         if known is not None and known.shape == (space.dim,):
             out[i] = known
+        elif text in same:
+            same[text].append(i)
         else:
+            same[text] = [i]
             todo.append(i)
     for start in range(0, len(todo), batch):
         cancel.raise_if_cancelled()
@@ -148,10 +165,11 @@ def _embed(chunked: ChunkedDocument, space: SpaceRow, emb: Embedder, batch: int,
         vecs = emb.embed_passages([chunked.inputs[i] for i in rows])
         if vecs.shape[1] != space.dim or not np.isfinite(vecs).all():
             raise BinyError(t("The embedder returned invalid vectors for {name}.").format(name=name))
-        out[rows] = vecs
+        for i, vec in zip(rows, vecs, strict=True):
+            out[same[chunked.inputs[i]]] = vec
         progress(Progress(total - len(todo) + min(start + batch, len(todo)), total, "embed", name))
     cancel.raise_if_cancelled()
-    chunked.reused = total - len(todo)
+    chunked.reused = total - sum(len(v) for v in same.values())
     return out
 
 
@@ -218,6 +236,9 @@ def _known(path: Path, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog,
         writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(exc)))
         return None, FileOutcome(name, "failed", t("{name} could not be read ({reason}).")
                                                   .format(name=path.name, reason=exc.strerror or exc))
+    except BinyError as exc:  # not a regular file: refused before opening
+        writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(exc)))
+        return None, FileOutcome(name, "failed", str(exc))
     same = catalog.docs.find_unchanged(space.space_id, digest)
     if same is None:
         return digest, None
@@ -284,8 +305,25 @@ def ingest_file(
     doc = _document_row(path, space, parsed, digest, catalog.docs.next_revision(space.space_id, stored))
     doc.path = name
     t0 = time.perf_counter()
-    chunked = chunk_document(parsed.title, parsed.blocks, settings, emb, doc.doc_id, notes, reuse.chunks)
+    try:
+        chunked = chunk_document(parsed.title, parsed.blocks, settings, emb, doc.doc_id, notes, reuse.chunks,
+                                 SplitBudget(settings.limits.split_timeout_s, path.name))
+    except DocumentTooLarge as exc:
+        writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(exc)))
+        return FileOutcome(name, "failed", str(exc))
     timings["chunk"] = time.perf_counter() - t0
+    if not chunked.records:
+        # Nothing to answer from (a PDF whose only page is a picture OCR could not read): not stored as an active
+        # document with 0 passages, but reported as empty with the reason (issue 59).
+        why = t("{name} yielded no text: nothing was stored.").format(name=path.name)
+        if parsed.pages_without_text:
+            why += " " + t("{n} page(s) without a text layer could not be read (OCR found nothing, or the page "
+                           "was too large to render); export it with a text layer, or check [visual].").format(
+                               n=parsed.pages_without_text)
+        if parsed.warnings:
+            why += " " + "; ".join(parsed.warnings[:2])
+        writer.log(space.space_id, stored, "empty", crypto.log_message(stored, why))
+        return FileOutcome(name, "empty", why)
     doc.chunks, doc.chars, doc.cjk_share = len(chunked.records), chunked.chars, chunked.share
     doc.chars_per_token, doc.resplits = chunked.chars_per_token, chunked.resplits
 

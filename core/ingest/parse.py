@@ -8,6 +8,7 @@ from biny.core.config import LimitSettings
 from biny.core.document import ParsedDocument
 from biny.core.errors import DocumentError, UnsupportedFormat
 from biny.core.i18n import t
+from biny.core.ingest.bounds import PIECE_CHARS, bounded_blocks, regular_file
 from biny.core.ingest.docx import parse_docx
 from biny.core.ingest.html import parse_html
 from biny.core.ingest.pdf import parse_pdf
@@ -20,20 +21,25 @@ SUPPORTED_SUFFIXES = frozenset({".pdf", ".docx"} | TEXT_SUFFIXES | HTML_SUFFIXES
 
 def parse_file(path: Path, limits: LimitSettings, reader: VisualReader | None = None) -> ParsedDocument:
     """``reader`` reads scanned pages, figures and DOCX images (I2–I4); None: text layers only."""
-    if not path.is_file():
-        raise UnsupportedFormat(t("{path} is not a file.").format(path=path))
+    regular_file(path)  # a pipe, a device, a socket: refused by type before opening (issue 59)
     try:
         kind = sniff(path, limits)
-        if kind == "pdf":
-            return parse_pdf(path, limits, reader)
-        if kind == "docx":
-            return parse_docx(path, limits, reader)
-        if kind == "html":
-            return parse_html(path)
         if kind == "rows":
             raise UnsupportedFormat(t("{name} is a table; it is ingested one document per row.")
                                      .format(name=path.name))
-        return parse_text(path, kind)
+        if kind == "pdf":
+            doc = parse_pdf(path, limits, reader)
+        elif kind == "docx":
+            doc = parse_docx(path, limits, reader)
+        elif kind == "html":
+            doc = parse_html(path)
+        else:
+            doc = parse_text(path, kind)
+        doc.blocks, cut = bounded_blocks(doc.blocks)
+        if cut:
+            doc.warnings.append(t("{n} stretch(es) of text without sentences or line breaks were cut into pieces "
+                                  "of about {chars} characters.").format(n=cut, chars=PIECE_CHARS))
+        return doc
     except DocumentError:
         raise
     except OSError as exc:

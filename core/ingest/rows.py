@@ -18,7 +18,7 @@ from pathlib import Path
 
 from biny.core.config import LimitSettings
 from biny.core.document import Block, ParsedDocument
-from biny.core.errors import CorruptDocument, EmptyDocument
+from biny.core.errors import CorruptDocument, DocumentTooLarge, EmptyDocument
 from biny.core.i18n import t
 from biny.core.ingest.text import decode_bytes
 from biny.core.structured.lexicon import TITLE_NAMES
@@ -75,7 +75,18 @@ def _title_index(fields: list[str], rows: list[list[str]]) -> int:
     return -1
 
 
-def _delimited(text: str, suffix: str) -> tuple[list[str], list[list[str]]]:
+def _check_width(name: str, width: int, rows: int, limits: LimitSettings) -> None:
+    """A table wider, or larger in cells, than the limits is refused before its rows become documents."""
+    if width > limits.max_table_columns:
+        raise DocumentTooLarge(t("{name} has {width} columns, over the limit of {limit} (limits.max_table_columns). "
+                                 "A table this wide is not one record per row: transpose or split it, or raise the "
+                                 "limit.").format(name=name, width=width, limit=limits.max_table_columns))
+    if width * rows > limits.max_table_cells:
+        raise DocumentTooLarge(t("{name} has more than {limit} cells (limits.max_table_cells). Split it into smaller "
+                                 "tables, or raise the limit.").format(name=name, limit=limits.max_table_cells))
+
+
+def _delimited(text: str, suffix: str, name: str, limits: LimitSettings) -> tuple[list[str], list[list[str]]]:
     csv.field_size_limit(_MAX_CELL)
     delimiter = "\t" if suffix == ".tsv" else ","
     if suffix == ".csv":
@@ -86,7 +97,16 @@ def _delimited(text: str, suffix: str) -> tuple[list[str], list[list[str]]]:
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     try:
         header = next(reader)
-        rows = [[_cell(v) for v in row] for row in reader if any(v.strip() for v in row)]
+        _check_width(name, len(header), 0, limits)
+        rows = []
+        cells = 0
+        for row in reader:
+            cells += len(row)
+            _check_width(name, len(row), 0, limits)  # a row wider than its header is as wide
+            if cells > limits.max_table_cells:
+                _check_width(name, 1, cells, limits)
+            if any(v.strip() for v in row):
+                rows.append([_cell(v) for v in row])
     except StopIteration:
         return [], []
     except csv.Error as exc:
@@ -97,7 +117,7 @@ def _delimited(text: str, suffix: str) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def _jsonl(text: str) -> tuple[list[str], list[list[str]], int]:
+def _jsonl(text: str, name: str, limits: LimitSettings) -> tuple[list[str], list[list[str]], int]:
     fields: list[str] = []
     objects: list[dict[str, object]] = []
     skipped = 0
@@ -106,18 +126,20 @@ def _jsonl(text: str) -> tuple[list[str], list[list[str]], int]:
             continue
         try:
             obj = json.loads(line)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # malformed, or nested past what the parser can hold: that row only
             skipped += 1
             continue
         if not isinstance(obj, dict):
             skipped += 1
             continue
-        fields += [str(k) for k in obj if str(k) not in fields]
+        known = set(fields)
+        fields += [str(k) for k in obj if str(k) not in known]
         objects.append({str(k): v for k, v in obj.items()})
+        _check_width(name, len(fields), len(objects), limits)
     return fields, [[_cell(o.get(f)) for f in fields] for o in objects], skipped
 
 
-def _xlsx(path: Path) -> tuple[list[str], list[list[str]]]:
+def _xlsx(path: Path, limits: LimitSettings) -> tuple[list[str], list[list[str]]]:
     import openpyxl  # only for spreadsheets
 
     try:
@@ -129,7 +151,12 @@ def _xlsx(path: Path) -> tuple[list[str], list[list[str]]]:
         sheet = book.worksheets[0]
         it = sheet.iter_rows(values_only=True)
         header = [_cell(v) for v in next(it, ())]
-        rows = [[_cell(v) for v in r][: len(header)] for r in it if any(v is not None for v in r)]
+        _check_width(path.name, len(header), 0, limits)
+        rows = []
+        for r in it:
+            if any(v is not None for v in r):
+                rows.append([_cell(v) for v in r][: len(header)])
+                _check_width(path.name, len(header), len(rows), limits)
     finally:
         book.close()
     return header, [(r + [""] * len(header))[: len(header)] for r in rows]
@@ -145,14 +172,14 @@ def read_rows(path: Path, limits: LimitSettings) -> RowTable:
         from biny.core.ingest.sniff import check_zip_bomb
 
         check_zip_bomb(path, limits)
-        header, rows = _xlsx(path)
+        header, rows = _xlsx(path, limits)
     else:
         text = decode_bytes(path.read_bytes(), path.name)
         if suffix in {".jsonl", ".ndjson"}:
-            header, rows, skipped = _jsonl(text)
+            header, rows, skipped = _jsonl(text, path.name, limits)
         else:
             try:
-                header, rows = _delimited(text, suffix)
+                header, rows = _delimited(text, suffix, path.name, limits)
             except CorruptDocument as exc:
                 raise CorruptDocument(f"{path.name}: {exc}") from exc
     if not header or not rows:

@@ -35,7 +35,9 @@ _BINARY_SIGNATURES: list[tuple[bytes, str]] = [
 
 def sniff(path: Path, limits: LimitSettings) -> str:
     """Return ``"pdf" | "docx" | "rows" | "html" | "markdown" | "text"`` or raise a DocumentError."""
-    size = path.stat().st_size
+    from biny.core.ingest.bounds import regular_file
+
+    size = regular_file(path).st_size  # a pipe or a device is refused by type, never opened
     if size == 0:
         raise EmptyDocument(t("{name} is empty (0 bytes). Check the file was saved completely.").format(name=path.name))
     if size > limits.max_file_mb * 1024 * 1024:
@@ -46,7 +48,9 @@ def sniff(path: Path, limits: LimitSettings) -> str:
     with path.open("rb") as fh:
         head = fh.read(1024)
     suffix = path.suffix.lower()
-    if b"%PDF-" in head:
+    # A PDF begins with its magic; one with bytes before it (allowed within the first KB) is read as PDF only when
+    # its name agrees — a Markdown note that merely mentions "%PDF-" is text (issue 59).
+    if head.startswith(b"%PDF-") or (suffix == ".pdf" and b"%PDF-" in head):
         return "pdf"
     if head.startswith(b"PK\x03\x04"):
         return _zip_kind(path)

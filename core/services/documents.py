@@ -167,7 +167,8 @@ class Documents:
             for n, path in enumerate(files):
                 progress(Progress(n, len(files), "file", path.name, file=path.name, file_index=n,
                                   file_count=len(files)))
-                target = path.resolve() if path.exists() else path
+                # A link to a pipe or a device keeps its own name, so the refusal names both (issue 59).
+                target = path.resolve() if path.is_file() else path
                 job = ingest_rows if path.suffix.lower() in ROW_SUFFIXES else partial(
                     ingest_file, notes=notes, chunks=self.folder.chunks, reader=reader,
                     prepared=prepared(n, target), source=(sources or {}).get(path))
@@ -181,7 +182,12 @@ class Documents:
                     break
                 except Exception as exc:  # noqa: BLE001 — one file's unexpected failure must not end the run
                     problem = storage_problem(exc)
-                    log = self.folder.log_exception(f"ingest of {path}")
+                    # An encrypted space's file names are as private as its text: its log names the file by
+                    # the keyed digest its ingest log uses, never by its path (issue 59).
+                    log = self.folder.log_exception(
+                        f"ingest into space {row.space_id} of file {crypto.stored_path(str(target))}",
+                        (str(path), str(target), path.name, path.stem)) if crypto.encrypted \
+                        else self.folder.log_exception(f"ingest of {path}")
                     outcome = FileOutcome(str(path), "failed", f"{path.name}: {problem}" if problem else t(
                         "{name} could not be ingested ({kind}: {detail}). Nothing of it is visible; details in {log}."
                     ).format(name=path.name, kind=type(exc).__name__, detail=exc, log=log))
@@ -210,7 +216,7 @@ class Documents:
         try:
             stored = crypto.stored_hash(file_hash(path))
             return self.folder.catalog.docs.find_unchanged(row.space_id, stored) is not None
-        except OSError:
+        except (OSError, BinyError):  # unreadable, or not a regular file: the job says so
             return False
 
     def _reader(self) -> VisualReader | None:

@@ -73,16 +73,20 @@ class DataFolder:
         """The review queue (reads; writes go through ``writer``)."""
         return self.writer.review
 
-    def log_exception(self, what: str) -> Path:
-        """Append the current exception's traceback to the folder's log; returns the log's path."""
+    def log_exception(self, what: str, withheld: tuple[str, ...] = ()) -> Path:
+        """Append the current exception's traceback to the folder's log; returns the log's path. Each of
+        ``withheld`` (an encrypted space's file names) is replaced in the text written."""
         import traceback
         from datetime import UTC, datetime
 
         path = self.home / "logs" / "biny.log"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            text = traceback.format_exc()
+            for value in sorted({w for w in withheld if len(w) >= 3}, key=len, reverse=True):
+                text = text.replace(value, "<withheld>")
             with path.open("a", encoding="utf-8") as fh:
-                fh.write(f"--- {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC: {what}\n{traceback.format_exc()}\n")
+                fh.write(f"--- {datetime.now(UTC):%Y-%m-%d %H:%M:%S} UTC: {what}\n{text}\n")
         except OSError:
             pass  # a full or read-only disk: the message on screen still names the failure
         return path

@@ -14,8 +14,9 @@ import json
 import math
 import re
 import tempfile
+import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -58,6 +59,10 @@ COULD_NOT_READ = {
           "({why}), so there is no answer from them.",
     "zh": "你的资料里没有这个问题的答案；找到了 {n} 条公开结果，但没有一个页面能读取（{why}），因此无法据此回答。",
 }
+
+
+class FlaggedNotConfirmed(BinyError):
+    """An approval of an entry holding a flagged sentence that the operator did not name (issue 59)."""
 
 
 @dataclass(slots=True)
@@ -154,7 +159,8 @@ class WebFallback:
         if self.provider is not None:
             return self.provider
         cfg = self.folder.settings.web
-        return SearxngSearch(cfg.search_url, timeout_s=cfg.timeout_s, user_agent=cfg.user_agent) \
+        return SearxngSearch(cfg.search_url, timeout_s=cfg.timeout_s, user_agent=cfg.user_agent,
+                             deadline_s=cfg.page_deadline_s) \
             if cfg.search_url else None
 
     def ready(self, space: str) -> bool:
@@ -168,6 +174,8 @@ class WebFallback:
         cfg = self.folder.settings.web
         turn = _Turn()
         results = provider.search(question, cfg.results)
+        # One deadline for all the pages of this question (issue 59), besides each page's own.
+        deadline = time.monotonic() + cfg.question_deadline_s
         rejected = self.folder.review.rejections(space_id)
         urls = {r.url_key for r in rejected}
         for res in results:
@@ -179,7 +187,10 @@ class WebFallback:
             if len([s for s in turn.sources if s.fetched_at]) >= cfg.read:
                 src.error = t("not read (enough pages were read)")
                 continue
-            page = fetch(res.url, cfg)
+            if time.monotonic() >= deadline:
+                src.error = t("not read (the question's time for reading pages ran out)")
+                continue
+            page = fetch(res.url, cfg, deadline)
             src.fetched_at = page.fetched_at
             self._use(page, src, turn, crypto, rejected)
         return turn
@@ -395,13 +406,25 @@ class WebFallback:
             return "\n\n".join([body.rstrip(), *extra]), crypto.open_meta(doc).path, [earlier.review_id]
         return body, self._source(item), []
 
-    def approve(self, review_id: str, edited: str | None = None) -> ReviewItem:
+    def approve(self, review_id: str, edited: str | None = None, *,
+                confirm_flagged: Sequence[str] = ()) -> ReviewItem:
         """W6: ingest the entry (or the operator's edit, masked too) as a document with its provenance, recorded
-        under the page it came from; an earlier approved entry from the same page and title is merged into it."""
+        under the page it came from; an earlier approved entry from the same page and title is merged into it.
+
+        An entry that still holds a sentence addressed to a model or the reader (issue 59: an edit put it back, or
+        it was proposed before the rule caught it) is refused unless ``confirm_flagged`` names each such sentence
+        (its text, or at least 12 characters of it)."""
         item = self._pending(review_id)
         user = self.keys.owner[1]
         read = [s for s in item.sources if s.read]
         body = pii.mask(edited)[0].rstrip() if edited is not None else item.entry.markdown().rstrip()
+        unconfirmed = [s for s in injection.flagged_sentences(body) if not injection.named(s, confirm_flagged)]
+        if unconfirmed:
+            raise FlaggedNotConfirmed(t(
+                "The entry of review {review_id} still holds {n} sentence(s) addressed to a model or the reader: "
+                "{sentences}. Remove them (biny review approve {review_id} --edit FILE), or approve naming each: "
+                "--confirm-flagged \"SENTENCE\".").format(review_id=review_id, n=len(unconfirmed),
+                                                           sentences="; ".join(f"«{s}»" for s in unconfirmed)))
         body, source, merged = self._merged(item, body)
         provenance = "Public source" + ("s" if len(read) > 1 else "") + ": " + "; ".join(
             f"{s.url} (read {s.fetched_at})" for s in read) + \

@@ -55,16 +55,39 @@ def export_space(catalog: Catalog, lance_dir: Path, row: SpaceRow, dest: Path) -
 
 def import_space(catalog: Catalog, lance_dir: Path, archive: Path, name: str | None) -> tuple[str, str]:
     """Restore a backup; returns (space_id, name). Nothing is left behind if it fails."""
-    with tempfile.TemporaryDirectory() as tmp, tarfile.open(archive, "r") as tar:
-        tar.extractall(tmp, filter="data")
+    if not archive.exists():
+        raise BinyError(t("No backup file at {archive}: check the path (biny space export NAME FILE.tar writes "
+                          "one).").format(archive=archive))
+    if not archive.is_file():
+        raise BinyError(t("{archive} is not a file; give the .tar that biny space export wrote.")
+                        .format(archive=archive))
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            # Every member is read whole here: a truncated or damaged archive fails now, before anything is
+            # written to this data folder (issue 59: it was an "internal error").
+            with tarfile.open(archive, "r") as tar:
+                tar.extractall(tmp, filter="data")
+        except (tarfile.TarError, EOFError, OSError, ValueError) as exc:
+            raise BinyError(t("{archive} is damaged or incomplete ({detail}); nothing was imported. Export the "
+                              "space again, or use another copy of the backup.").format(archive=archive, detail=exc)) \
+                from exc
         try:
             payload = json.loads((Path(tmp) / "space.json").read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise BinyError(t("{archive} is not a biny space backup ({detail}).")
                             .format(archive=archive, detail=exc)) from exc
-        if payload.get("format") != FORMAT:
+        if not isinstance(payload, dict) or payload.get("format") != FORMAT or not isinstance(payload.get("rows"),
+                                                                                               dict):
             raise BinyError(t("{archive} is not a biny space backup.").format(archive=archive))
-        rows = {table: [{k: _decode(v) for k, v in r.items()} for r in rs] for table, rs in payload["rows"].items()}
+        try:
+            rows = {table: [{k: _decode(v) for k, v in r.items()} for r in rs]
+                    for table, rs in payload["rows"].items()}
+            if not rows["spaces"][0]["space_id"]:
+                raise ValueError("no space id")
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
+            raise BinyError(t("{archive} is damaged or incomplete ({detail}); nothing was imported. Export the "
+                              "space again, or use another copy of the backup.").format(archive=archive,
+                                                                                      detail=repr(exc))) from exc
         space_row = rows["spaces"][0]
         if name:
             space_row["name"] = name

@@ -19,8 +19,9 @@ _FULL = ("no space left", "os error 28", "disk full", "not enough space", "disk 
 _READ_ONLY = ("read-only file system", "os error 30", "permission denied", "os error 13")
 # What says the stored bytes could not be read back. Not "not found" or any DuckDB error: a binder or catalog error
 # is a bug in biny, and calling it a damaged data folder sent users to restore backups they did not need.
+# LanceDB's words for a data file cut short (issue 59: a truncated fragment was reported as a bug in biny).
 _DAMAGED = ("corrupt", "checksum", "not a valid", "invalid manifest", "unexpected end of file", "failed to read",
-            "could not read", "no such file")
+            "could not read", "no such file", "failed to fill whole buffer", "unexpected eof")
 # DuckDB's own types for reading and writing the file itself.
 _DUCKDB_IO = (duckdb.IOException, duckdb.SerializationException, duckdb.FatalException)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import time
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -9,6 +11,9 @@ import httpx
 
 from biny.core.errors import BinyError
 from biny.core.i18n import t
+from biny.core.web.fetch import DeadlinePassed, read_body
+
+MAX_REPLY = 4 * 1024 * 1024  # a search reply larger than this is not a list of results
 
 
 class SearchFailed(BinyError):
@@ -33,18 +38,24 @@ class SearxngSearch:
 
     name = "searxng"
 
-    def __init__(self, search_url: str, *, timeout_s: float = 8.0, user_agent: str = "biny") -> None:
+    def __init__(self, search_url: str, *, timeout_s: float = 8.0, user_agent: str = "biny",
+                 deadline_s: float = 20.0) -> None:
         self.search_url = search_url
         self.timeout_s = timeout_s
+        self.deadline_s = deadline_s
         self.user_agent = user_agent
 
     def search(self, query: str, limit: int) -> list[SearchResult]:
+        # The endpoint is the operator's own (often on this machine), so its address is not restricted; its
+        # answer has the same total deadline as a page (issue 59: a trickling reply must not hold the question).
+        deadline = time.monotonic() + max(self.timeout_s, self.deadline_s)
         try:
-            r = httpx.get(self.search_url, params={"q": query, "format": "json"}, timeout=self.timeout_s,
-                          headers={"User-Agent": self.user_agent, "Accept": "application/json"})
-            r.raise_for_status()
-            data = r.json()
-        except httpx.TimeoutException as exc:
+            with httpx.Client(timeout=self.timeout_s) as client, client.stream(
+                    "GET", self.search_url, params={"q": query, "format": "json"},
+                    headers={"User-Agent": self.user_agent, "Accept": "application/json"}) as r:
+                r.raise_for_status()
+                data = json.loads(read_body(r, MAX_REPLY, deadline))
+        except (httpx.TimeoutException, DeadlinePassed) as exc:
             raise SearchFailed(t("The search endpoint {search_url} did not answer within {timeout_s:g} s.")
                                 .format(search_url=self.search_url, timeout_s=self.timeout_s)) from exc
         except httpx.HTTPStatusError as exc:

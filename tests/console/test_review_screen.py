@@ -23,6 +23,7 @@ def test_operator_reviews_by_keyboard(qtbot, window: MainWindow, web: str,  # no
                                       tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     engine = window.engine
     engine.settings.web.search_url = f"{web}/search"
+    engine.settings.web.allow_private = ["127.0.0.1"]  # the loopback server plays the public web (issue 59)
     lib = window.library
     lib.create_space("kb", encrypted=False)
     _settle(qtbot)

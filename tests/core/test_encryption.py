@@ -185,15 +185,15 @@ def test_change_passphrase_rewraps_only(tmp_path: Path, embedder: CountingEmbedd
         sid = eng.catalog.spaces.named("a").space_id
         before = {r.chunk_id: r.ct for r in eng.chunks.doc_chunks(sid, eng.documents("a")[0].doc_id)}
         with pytest.raises(WrongPassphrase):
-            eng.change_passphrase("a", "not it", "new one")
-        assert sorted(eng.change_passphrase("a", PASS, "new one")) == ["a", "b"]
+            eng.change_passphrase("a", "not it", "a new passphrase")
+        assert sorted(eng.change_passphrase("a", PASS, "a new passphrase")) == ["a", "b"]
         after = {r.chunk_id: r.ct for r in eng.chunks.doc_chunks(sid, eng.documents("a")[0].doc_id)}
         assert after == before  # no chunk was re-encrypted
     with _open(home, embedder) as eng:
         with pytest.raises(WrongPassphrase):
             eng.unlock("a", PASS)
-        eng.unlock("a", "new one")
-        eng.unlock("b", "new one")
+        eng.unlock("a", "a new passphrase")
+        eng.unlock("b", "a new passphrase")
         assert SECRET_SENTENCE in eng.ask("a", "What torque does the Zyphoria valve need?").chunks[0].text
 
 
