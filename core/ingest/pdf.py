@@ -115,25 +115,40 @@ def _spec_tables(page: Any, mine: list[tuple[Any, str]],
     """The page's text blocks with each two-column key–value table (PyMuPDF's table finder) stated as
     "Field: value" lines in its place, instead of its cells' blocks; found tables added to ``tables``."""
     try:
-        found = page.find_tables().tables
+        try:
+            # The ruled-lines finder alone: gated by the layout model (pymupdf-layout, when installed) it cost over
+            # a second per page here, and joined two tables one above the other into one.
+            found = page.find_tables(use_layout=False).tables
+        except TypeError:  # a PyMuPDF without the layout option
+            found = page.find_tables().tables
     except Exception:  # noqa: BLE001 — the finder is a heuristic over untrusted drawings: no table, not no page
         return mine
     for table in found:
         if table.col_count != 2:
             continue
         # Each cell read from its own box: the finder's own extract() runs words together in some fonts
-        # ("$12.50" came back as "$1250 .").
-        rows = [[page.get_textbox(cell) if cell is not None else "" for cell in row.cells] for row in table.rows]
-        pairs = key_values([[" ".join(join_lines(c.split("\n")).split()) for c in row] for row in rows])
-        if pairs is None:
-            continue
-        box = mupdf().Rect(table.bbox)
-        inside = [i for i, (rect, _) in enumerate(mine) if box.contains((rect.tl + rect.br) / 2)]
-        if not inside:
-            continue
-        text = lines_of(pairs)
-        mine = [*mine[: inside[0]], (box, text), *(b for i, b in enumerate(mine) if i > inside[0] and i not in inside)]
-        tables.append((page.number + 1, text, pairs))
+        # ("$12.50" came back as "$1250 ."). An empty row splits the table: the finder joins two ruled tables
+        # one above the other into one, the gap between them read as an empty row.
+        segments: list[list[tuple[Any, list[str]]]] = [[]]
+        for row in table.rows:
+            cells = [" ".join(join_lines(page.get_textbox(c).split("\n")).split()) if c is not None else ""
+                     for c in row.cells]
+            if any(cells):
+                segments[-1].append((row.bbox, cells))
+            elif segments[-1]:
+                segments.append([])
+        for rows in segments:
+            pairs = key_values([cells for _, cells in rows]) if rows else None
+            if pairs is None:
+                continue
+            box = mupdf().Rect(rows[0][0]) | mupdf().Rect(rows[-1][0])
+            inside = [i for i, (rect, _) in enumerate(mine) if box.contains((rect.tl + rect.br) / 2)]
+            if not inside:
+                continue
+            text = lines_of(pairs)
+            rest = [b for i, b in enumerate(mine) if i > inside[0] and i not in inside]
+            mine = [*mine[: inside[0]], (box, text), *rest]
+            tables.append((page.number + 1, text, pairs))
     return mine
 
 
