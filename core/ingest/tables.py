@@ -32,7 +32,8 @@ def key_values(rows: list[list[str]]) -> list[tuple[str, str]] | None:
     seen: set[str] = set()
     for cells in rows:
         cells = [" ".join(c.split()) for c in cells]
-        cells = [c for i, c in enumerate(cells) if c or i == 0]  # trailing empties of a ragged row
+        while len(cells) > 1 and not cells[-1]:  # a ragged row's trailing empties (an empty cell inside counts)
+            cells.pop()
         if not any(cells):
             continue
         if len(cells) == 1 or (len(cells) == 2 and not cells[1]):

@@ -230,3 +230,13 @@ def test_saved_product_pages_count_and_answer_the_price(tmp_path: Path, embedder
             assert price is not None and price.call.tool == "lookup"
             assert str(price.result) == r["Selling Price"] or float(str(price.result).lstrip("$")) == float(
                 r["Selling Price"][1:].replace(",", ""))
+
+
+def test_key_values_reads_pairs_and_refuses_data_tables() -> None:
+    from biny.core.ingest.tables import key_values
+
+    assert key_values([["Specifications"], ["Price:", " $10 "], ["Weight", "2 kg", ""], ["Colour", ""]]) == [
+        ("Price", "$10"), ("Weight", "2 kg")]  # a caption row, a trailing empty cell, a name with no value
+    assert key_values([["Size", "", "Height"], ["S", "", "20"]]) is None  # three columns, one of them empty
+    assert key_values([["2019", "3.4"], ["2020", "3.9"]]) is None  # years → values: data, not fields
+    assert key_values([["Price", "$10"]]) is None  # one row is a label, not a header
