@@ -22,6 +22,10 @@ MIN_PAIRS = 2  # one row is a caption or a label, not a header
 # A name that is only a number, a date or a price ("2019", "$10") makes a data table (year → value), not fields.
 _NOT_A_NAME = re.compile(r"^[\d\s.,:/%$€£¥+-]*$")
 TITLE_CHARS = 120  # a first block this short, on one line, is read as the page's title
+# The kinds whose parsers read key–value tables, and the mark (a DocumentRow.visual_pages key, holding the count of
+# tables found) of a document stored since: one stored before it is read again when its file is added again.
+READS_TABLES = frozenset({"html", "docx", "pdf"})
+TABLES_READ = "header_tables"
 
 
 def key_values(rows: list[list[str]]) -> list[tuple[str, str]] | None:

@@ -240,3 +240,24 @@ def test_key_values_reads_pairs_and_refuses_data_tables() -> None:
     assert key_values([["Size", "", "Height"], ["S", "", "20"]]) is None  # three columns, one of them empty
     assert key_values([["2019", "3.4"], ["2020", "3.9"]]) is None  # years → values: data, not fields
     assert key_values([["Price", "$10"]]) is None  # one row is a label, not a header
+
+
+def test_pages_stored_before_tables_were_read_are_read_again_when_added_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, embedder: CountingEmbedder) -> None:
+    """The migration: an HTML page ingested by the parser of before (its table flattened, no mark) is not
+    "unchanged" when its file is added again — it is read again, and its header found."""
+    from biny.core.ingest import html
+
+    _product_html(tmp_path / "pages", n=6)
+    files = sorted((tmp_path / "pages").iterdir())
+    with Engine.open(tmp_path / "home", settings=Settings(), embedder=embedder) as eng:
+        eng.create_space("shop", encrypted=False)
+        with monkeypatch.context() as m:
+            m.setattr(html, "_mark_tables", lambda page: (page, []))  # the parser of before: tables not read
+            assert eng.ingest("shop", files).ok
+        eng.catalog.con.execute("UPDATE documents SET visual_pages = '{}'")  # stored before the mark existed
+        assert eng.index.propose("shop").with_header == 0
+        again = eng.ingest("shop", files)
+        assert [f.outcome for f in again.files] == ["ingested"] * 6
+        assert eng.index.propose("shop").with_header == 6
+        assert [f.outcome for f in eng.ingest("shop", files).files] == ["unchanged"] * 6  # once is enough
