@@ -56,6 +56,7 @@ def parse_html_string(html: str, *, fallback_title: str, name: str) -> ParsedDoc
 # A key–value table's place in the page while trafilatura reads it: a paragraph of its own, replaced after.
 _MARK = "biny-table-{n}-7f3a"
 _MARKED = re.compile(r"biny-table-(\d+)-7f3a")
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 _OUTSIDE = {"nav", "header", "footer", "aside", "form", "script", "style", "noscript", "template"}
 
 
@@ -98,7 +99,8 @@ def _mark_tables(html: str) -> tuple[str, list[list[tuple[str, str]]]]:
     if ("<table" not in low and "<dl" not in low) or _nesting(html) > LIBXML_MAX_DEPTH:
         return html, []
     try:
-        tree = lxml.html.document_fromstring(html)
+        # lxml refuses a str that declares its encoding (an XHTML page's <?xml … encoding="…"?>): it is decoded.
+        tree = lxml.html.document_fromstring(_XML_DECLARATION.sub("", html, count=1))
     except (etree.ParserError, ValueError):
         return html, []
     found: list[list[tuple[str, str]]] = []

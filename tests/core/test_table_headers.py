@@ -261,3 +261,8 @@ def test_pages_stored_before_tables_were_read_are_read_again_when_added_again(
         assert [f.outcome for f in again.files] == ["ingested"] * 6
         assert eng.index.propose("shop").with_header == 6
         assert [f.outcome for f in eng.ingest("shop", files).files] == ["unchanged"] * 6  # once is enough
+
+
+def test_an_xhtml_page_declaring_its_encoding_has_its_table_read() -> None:
+    page = '<?xml version="1.0" encoding="utf-8"?>\n' + _page(f"<table>{_rows(PAIRS)}</table>")
+    assert parse_html_string(page, fallback_title="p", name="p.xhtml").header == PAIRS
