@@ -121,26 +121,30 @@ def _docx(path: Path, name: str, head: list[tuple[str, str]], about: str) -> Non
 
 
 def _pdf(path: Path, name: str, head: list[tuple[str, str]], about: str, extra: list[tuple[str, str]]) -> None:
-    """A spec sheet: the title, a line, a ruled two-column table, the description (a wide page, so a long link
-    or breadcrumb stays on one line of its cell: a value wrapped inside a cell reads back with a space)."""
+    """A spec sheet: the title, a line, a ruled two-column table, the description (a wide page, so a long name,
+    link or breadcrumb stays on one line of its cell: a value written past its cell's edge is cut there)."""
     import pymupdf
+
+    def font(text: str) -> str:
+        # Helvetica for Latin text (its Latin-1 accents: "Joëlle"); the CJK font, whose Latin letters are full
+        # width and lack some accents, only where the text needs it.
+        return "china-s" if re.search(r"[\u3000-\u9fff\uff00-\uffef]", text) else "helv"
 
     doc = pymupdf.open()
     page = doc.new_page(width=1400, height=900)
-    font = "china-s"  # Latin and CJK both
-    page.insert_text((40, 50), name[:150], fontsize=12, fontname=font)
-    page.insert_text((40, 75), about[:120], fontsize=8, fontname=font)
+    page.insert_text((40, 50), name[:150], fontsize=12, fontname=font(name))
+    page.insert_text((40, 75), about[:120], fontsize=8, fontname=font(about))
     y = 95.0
     for table in (head, extra):
         for k, v in table:
             left, right = pymupdf.Rect(40, y, 200, y + 16), pymupdf.Rect(200, y, 1360, y + 16)
             page.draw_rect(left, color=(0, 0, 0), width=0.5)
             page.draw_rect(right, color=(0, 0, 0), width=0.5)
-            page.insert_text((44, y + 11), k, fontsize=7, fontname=font)
-            page.insert_text((204, y + 11), v, fontsize=7, fontname=font)
+            page.insert_text((44, y + 11), k, fontsize=7, fontname=font(k))
+            page.insert_text((204, y + 11), v, fontsize=7, fontname=font(v))
             y += 16
         y += 30
-    page.insert_textbox(pymupdf.Rect(40, y, 1360, y + 200), about, fontsize=8, fontname=font)
+    page.insert_textbox(pymupdf.Rect(40, y, 1360, y + 200), about, fontsize=8, fontname=font(about))
     doc.save(str(path))
     doc.close()
 
