@@ -126,9 +126,9 @@ def _pdf(path: Path, name: str, head: list[tuple[str, str]], about: str, extra: 
     import pymupdf
 
     def font(text: str) -> str:
-        # Helvetica for Latin text (its Latin-1 accents: "Joëlle"); the CJK font, whose Latin letters are full
-        # width and lack some accents, only where the text needs it.
-        return "china-s" if re.search(r"[\u3000-\u9fff\uff00-\uffef]", text) else "helv"
+        # Helvetica for Latin-1 text ("Joëlle"); the CJK font, whose Latin letters are full width and lack some
+        # accents, only where the text needs more (Chinese, an en dash).
+        return "helv" if all(ord(c) < 256 for c in text) else "china-s"
 
     doc = pymupdf.open()
     page = doc.new_page(width=1400, height=900)
