@@ -51,7 +51,7 @@ _IN_FSTRINGS = (
     QT_TR_NOOP("Looked for"),
     QT_TR_NOOP("How the first documents open"),
     QT_TR_NOOP("(no text)"),
-    QT_TR_NOOP("Next step"),
+    QT_TR_NOOP("Next step:"),
 )
 
 
@@ -234,7 +234,7 @@ class StructuredScreen(QWidget):
                     lines = "<br>".join(_escape(line) for line in o.lines) or f"<i>{_escape(tr('(no text)'))}</i>"
                     parts.append(f"<p><b>{_escape(o.title)}</b><br><code>{lines}</code></p>")
             if proposal.next_step:
-                parts.append(f"<p><b>{_escape(tr('Next step'))}:</b> {_escape(proposal.next_step)}</p>")
+                parts.append(f"<p><b>{_escape(tr('Next step:'))}</b> {_escape(proposal.next_step)}</p>")
         self.evidence.setHtml("".join(parts))
         self.evidence.setVisible(bool(parts))
         self.fields.setVisible(bool(proposal is None or proposal.fields or self.model.state.info is not None))

@@ -1782,8 +1782,8 @@ This cannot be undone.</source>
         <translation>（无文字）</translation>
     </message>
     <message>
-        <source>Next step</source>
-        <translation>下一步</translation>
+        <source>Next step:</source>
+        <translation>下一步：</translation>
     </message>
     <message>
         <source>No documents yet. Add files or drop them here: documents (PDF, DOCX, HTML, Markdown, text) or tables (CSV, TSV, XLSX, JSONL) — each table row becomes a document, and the Structured index screen builds an index over their fields (and over the fields pages state in a header or a two-column table) to count, filter and look them up.</source>
