@@ -10,6 +10,17 @@ Three page collections are written from the shared corpora into ``<home>/pages``
   (名称 / 类别 / 价格 / 型号 / 链接);
 - ``peps``: the PEP sources as they are (PEP / Title / Author / Status / Type / Created …; "Replaces" rare).
 
+The tables inside pages (issue 63): the same product fields stated in one table per page, each form in English
+and Chinese (``--per-form`` pages each, 48 by default), a heading above and a description below:
+- ``html-th``: an HTML ``<table>`` of ``<th>Price</th><td>$12.99</td>`` rows, under a ``<thead>`` naming the columns;
+- ``html-td``: the same table with ``<td>`` only, as most product pages write it;
+- ``dl``: an HTML ``<dl>`` list of ``<dt>``/``<dd>``;
+- ``docx``: a Word file (python-docx) with a two-column table;
+- ``pdf``: a spec sheet drawn with PyMuPDF — a title, a line of text, a ruled two-column table (read through
+  PyMuPDF's table finder), then the description; a second, smaller table of shipping facts follows on half of
+  them (several tables on a page: the first is the header).
+``--forms`` picks the collections (``wave3`` = the four above it); the default runs them all.
+
 The gold answers are computed here from the values written into the pages (products) or from the PEP files' own
 header lines, by this script's own reading — never by the index under test. Reported per collection, language
 and kind (count / filter / group / top / lookup): accuracy, mispaired exact values (an exact field's value that is
@@ -52,6 +63,9 @@ ZH_CATEGORY = {
 }
 
 
+TABLE_FORMS = ("html-th", "html-td", "dl", "docx", "pdf")
+
+
 @dataclass
 class Product:
     file: str
@@ -76,6 +90,63 @@ def _markdown(head: list[str], name: str, about: str) -> str:
     """The same header as a Markdown page writes it: a title, then bold names in a bullet list."""
     lines = [f"- **{k}:** {v}" for k, _, v in (h.partition(": ") for h in head) if k != "Name"]
     return f"# {name}\n\n" + "\n".join(lines) + f"\n\n## About\n\n{about}\n"
+
+
+def _html(name: str, head: list[tuple[str, str]], about: str, style: str) -> str:
+    from html import escape
+
+    if style == "dl":
+        table = "<dl>\n" + "".join(f"  <dt>{escape(k)}</dt><dd>{escape(v)}</dd>\n" for k, v in head) + "</dl>"
+    else:
+        cell = "th" if style == "html-th" else "td"
+        rows = "".join(f"  <tr><{cell}>{escape(k)}</{cell}><td>{escape(v)}</td></tr>\n" for k, v in head)
+        thead = "<thead><tr><th>Field</th><th>Value</th></tr></thead>\n" if style == "html-th" else ""
+        table = f"<table>\n{thead}<tbody>\n{rows}</tbody></table>"
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(name)}</title></head><body>\n"
+            f"<nav><a href='/'>Home</a> · <a href='/cart'>Cart</a></nav>\n<main><h1>{escape(name)}</h1>\n{table}\n"
+            f"<h2>About</h2>\n<p>{escape(about)}</p></main>\n<footer>© Example shop</footer></body></html>\n")
+
+
+def _docx(path: Path, name: str, head: list[tuple[str, str]], about: str) -> None:
+    import docx
+
+    d = docx.Document()
+    d.add_heading(name, level=1)
+    table = d.add_table(rows=0, cols=2)
+    for k, v in head:
+        cells = table.add_row().cells
+        cells[0].text, cells[1].text = k, v
+    d.add_paragraph(about)
+    d.save(str(path))
+
+
+def _pdf(path: Path, name: str, head: list[tuple[str, str]], about: str, extra: list[tuple[str, str]]) -> None:
+    """A spec sheet: the title, a line, a ruled two-column table, the description (a wide page, so a long name,
+    link or breadcrumb stays on one line of its cell: a value written past its cell's edge is cut there)."""
+    import pymupdf
+
+    def font(text: str) -> str:
+        # Helvetica for Latin-1 text ("Joëlle"); the CJK font, whose Latin letters are full width and lack some
+        # accents, only where the text needs more (Chinese, an en dash).
+        return "helv" if all(ord(c) < 256 for c in text) else "china-s"
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=1400, height=900)
+    page.insert_text((40, 50), name[:150], fontsize=12, fontname=font(name))
+    page.insert_text((40, 75), about[:120], fontsize=8, fontname=font(about))
+    y = 95.0
+    for table in (head, extra):
+        for k, v in table:
+            left, right = pymupdf.Rect(40, y, 200, y + 16), pymupdf.Rect(200, y, 1360, y + 16)
+            page.draw_rect(left, color=(0, 0, 0), width=0.5)
+            page.draw_rect(right, color=(0, 0, 0), width=0.5)
+            page.insert_text((44, y + 11), k, fontsize=7, fontname=font(k))
+            page.insert_text((204, y + 11), v, fontsize=7, fontname=font(v))
+            y += 16
+        y += 30
+    page.insert_textbox(pymupdf.Rect(40, y, 1360, y + 200), about, fontsize=8, fontname=font(about))
+    doc.save(str(path))
+    doc.close()
 
 
 def write_products(out: Path, lang: str, n: int, skip: int, style: str = "plain") -> list[Product]:
@@ -106,7 +177,20 @@ def write_products(out: Path, lang: str, n: int, skip: int, style: str = "plain"
             head += [f"链接：{r['Product Url'].strip()}"]
             body = f"# {name}\n\n这是一件{category[0]}类商品，售价{price_text}。{about[:200]}\n"
         file = f"product-{lang}-{i:03d}.md"
-        (out / file).write_text(("\n".join(head) + "\n\n" if head else "") + body, encoding="utf-8")
+        pairs = [(k, v) for k, _, v in (h.partition(": " if lang == "en" else "：") for h in head)]
+        if style in {"html-th", "html-td", "dl"}:
+            file = file[:-3] + ".html"
+            (out / file).write_text(_html(name, pairs, about, style), encoding="utf-8")
+        elif style == "docx":
+            file = file[:-3] + ".docx"
+            _docx(out / file, name, pairs, about)
+        elif style == "pdf":
+            file = file[:-3] + ".pdf"
+            ship = [("Shipping", "Free over $25"), ("Returns", "30 days")] if lang == "en" else \
+                [("配送", "满25美元包邮"), ("退货", "30天")]
+            _pdf(out / file, name, pairs, about, ship if i % 2 else [])
+        else:
+            (out / file).write_text(("\n".join(head) + "\n\n" if head else "") + body, encoding="utf-8")
         made.append(Product(file, name, category, float(price_text[1:].replace(",", "")), price_text, model,
                             r["Product Url"].strip(), dims))
     return made
@@ -270,27 +354,47 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--stand-in-embedder", action="store_true",
                     help="ingest with hashed vectors (the structured path never reads them)")
+    ap.add_argument("--forms", default=",".join(["wave3", *TABLE_FORMS]),
+                    help=f"comma-separated: wave3, {', '.join(TABLE_FORMS)}")
+    ap.add_argument("--per-form", type=int, default=48, help="pages per table form and language")
     args = ap.parse_args()
+    forms = {f.strip() for f in args.forms.split(",") if f.strip()}
+    unknown = forms - {"wave3", *TABLE_FORMS}
+    if unknown:
+        ap.error(f"unknown form(s) {', '.join(sorted(unknown))}; known: wave3, {', '.join(TABLE_FORMS)}")
     embedder = StandInEmbedder() if args.stand_in_embedder else None
     rng = random.Random(args.seed)
     pages = args.home / "pages"
-    en = write_products(pages / "en", "en", 240, 0)
-    zh = write_products(pages / "zh", "zh", 160, 300)
-    pep_list = peps()
-    md = write_products(pages / "md", "en", 200, 500, style="markdown")
-    golds = {"pages-en": products_gold(en, "en", rng), "pages-md": products_gold(md, "en", rng),
-             "pages-zh": products_gold(zh, "zh", rng), "peps": peps_gold(pep_list, rng)}
-    files = {"pages-en": sorted((pages / "en").glob("*.md")), "pages-md": sorted((pages / "md").glob("*.md")),
-             "pages-zh": sorted((pages / "zh").glob("*.md")), "peps": sorted(PEPS.glob("pep-*.rst"))}
-    exact = {"pages-en": ["Link", "Model Number"], "pages-md": ["Link", "Model Number"], "pages-zh": ["链接", "型号"],
-             "peps": []}
+    golds: dict[str, list[Gold]] = {}
+    files: dict[str, list[Path]] = {}
+    exact: dict[str, list[str]] = {}
+    if "wave3" in forms:
+        en = write_products(pages / "en", "en", 240, 0)
+        zh = write_products(pages / "zh", "zh", 160, 300)
+        md = write_products(pages / "md", "en", 200, 500, style="markdown")
+        golds |= {"pages-en": products_gold(en, "en", rng), "pages-md": products_gold(md, "en", rng),
+                  "pages-zh": products_gold(zh, "zh", rng), "peps": peps_gold(peps(), rng)}
+        files |= {"pages-en": sorted((pages / "en").glob("*.md")), "pages-md": sorted((pages / "md").glob("*.md")),
+                  "pages-zh": sorted((pages / "zh").glob("*.md")), "peps": sorted(PEPS.glob("pep-*.rst"))}
+        exact |= {"pages-en": ["Link", "Model Number"], "pages-md": ["Link", "Model Number"],
+                  "pages-zh": ["链接", "型号"], "peps": []}
+    for form in TABLE_FORMS:
+        if form not in forms:
+            continue
+        for lang, skip in (("en", 0), ("zh", 300)):
+            space = f"{form}-{lang}"
+            made = write_products(pages / space, lang, args.per_form, skip, style=form)
+            golds[space] = products_gold(made, lang, rng)
+            files[space] = sorted(p for p in (pages / space).iterdir() if p.suffix != ".md")
+            exact[space] = ["Link", "Model Number"] if lang == "en" else ["链接", "型号"]
     with Engine.open(args.home, embedder=embedder) as engine:  # type: ignore[arg-type]
         results = {}
         for space, gold in golds.items():
             _ensure(engine, space, files[space])
             proposal = engine.index.propose(space)
-            print(f"{space}: proposed {[(f.name, f.type, f.kept) for f in proposal.fields]} "
-                  f"title {proposal.title_field!r}", flush=True)
+            print(f"{space}: {proposal.with_header} of {proposal.documents} with a header; proposed "
+                  f"{[(f.name, f.type, f.kept) for f in proposal.fields]} title {proposal.title_field!r}"
+                  + "".join(f"\n  note: {n}" for n in proposal.notes), flush=True)
             engine.index.build(space, exact=exact[space])
             results[space] = evaluate(engine, space, gold)
     print("\n## Structured index over pages with a header — gold from the pages' own values\n")

@@ -36,3 +36,8 @@ class ParsedDocument:
     decoration_pages: list[int] = field(default_factory=list)
     # What the page analysis found worth reading, (page or image ordinal, "scan" | "figure"), read or not.
     planned: list[tuple[int, str]] = field(default_factory=list)
+    # Issue 63: the key–value table the parser read as the header (name, value as the cell shows it), stated
+    # at the top of ``blocks`` as "name: value" lines; and how many such tables the document holds.
+    # Not stored as such: the header reader reads it back from the stored text, so no catalog change.
+    header: list[tuple[str, str]] = field(default_factory=list)
+    header_tables: int = 0

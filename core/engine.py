@@ -17,6 +17,8 @@ import platformdirs
 from biny.core.config import Settings, apply_changes, load_settings, save_settings
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.embed.base import Embedder
+from biny.core.ingest.parse import SUPPORTED_SUFFIXES
+from biny.core.ingest.sniff import ROW_SUFFIXES
 from biny.core.llm.base import ChatModel
 from biny.core.progress import CancelToken, ProgressCallback, no_progress
 from biny.core.results import AskResult, Hit, IngestReport, SpaceInfo
@@ -210,6 +212,12 @@ class Engine:
         return self.keys.change_passphrase(self.catalog.spaces.named(space), old, new)
 
     # ---- documents -----------------------------------------------------------------------------
+    @staticmethod
+    def readable_suffixes(*, tables: bool = False) -> list[str]:
+        """Every file suffix ingest reads, tables included (".csv", ".xlsx" …), so a file dialog offers them all;
+        with ``tables``, only those read as one document per row."""
+        return sorted(ROW_SUFFIXES if tables else SUPPORTED_SUFFIXES)
+
     def documents(self, space: str, *, include_archived: bool = True) -> list[DocumentRow]:
         return self._documents.rows(space, include_archived=include_archived)
 

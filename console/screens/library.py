@@ -95,6 +95,26 @@ def _pages(pages: int) -> str:
     return str(pages) if pages else "–"
 
 
+
+def file_filter() -> str:
+    """The Add-files dialog's filters, the first (the default) naming every format ingest reads — tables too: a
+    CSV or a spreadsheet hidden under "All files" looked unsupported (issue 63)."""
+    every, tables = Engine.readable_suffixes(), Engine.readable_suffixes(tables=True)
+    return ";;".join([
+        tr("Documents and tables") + " (" + " ".join(f"*{s}" for s in every) + ")",
+        tr("Tables (one document per row)") + " (" + " ".join(f"*{s}" for s in tables) + ")",
+        tr("All files") + " (*)"])
+
+
+
+def library_hint() -> str:
+    """What an empty space says: the formats, tables among them, and what tables are for (issue 63)."""
+    return tr("No documents yet. Add files or drop them here: documents (PDF, DOCX, HTML, Markdown, text) or "
+              "tables (CSV, TSV, XLSX, JSONL) — each table row becomes a document, and the Structured index screen "
+              "builds an index over their fields (and over the fields pages state in a header or a two-column table) "
+              "to count, filter and look them up.")
+
+
 class LibraryScreen(QWidget):
     space_selected = Signal(str)
     error = Signal(str, str)
@@ -205,7 +225,7 @@ class LibraryScreen(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.columns_sized = False  # set by the main window when it restores remembered widths
         self.table.itemSelectionChanged.connect(self._show_report)
-        self.empty_hint = QLabel(tr("No documents yet. Add files or drop them here (PDF, DOCX, HTML, Markdown, text)."))
+        self.empty_hint = QLabel(library_hint())
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_hint.setWordWrap(True)  # a long hint must not set the window's minimum width
         return bar, doc_bar
@@ -373,7 +393,7 @@ class LibraryScreen(QWidget):
         self.empty_hint.setText(
             tr("This space is encrypted and locked: unlock it with its passphrase to see and search its documents.")
             if self.locked else
-            tr("No documents yet. Add files or drop them here (PDF, DOCX, HTML, Markdown, text)."))
+            library_hint())
         self.empty_hint.setVisible(not docs)
         self._show_report()
 
@@ -446,9 +466,7 @@ class LibraryScreen(QWidget):
 
     # ---- ingestion ---------------------------------------------------------------------------
     def pick_files(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(
-            self, tr("Add documents"), "",
-            tr("Documents") + " (*.pdf *.docx *.html *.htm *.md *.txt *.rst);;" + tr("All files") + " (*)")
+        files, _ = QFileDialog.getOpenFileNames(self, tr("Add documents"), "", file_filter())
         if files:
             self.ingest([Path(f) for f in files])
 

@@ -48,6 +48,10 @@ _IN_FSTRINGS = (
     QT_TR_NOOP("Groups"),
     QT_TR_NOOP("Tool:"),
     QT_TR_NOOP("No index."),
+    QT_TR_NOOP("Looked for"),
+    QT_TR_NOOP("How the first documents open"),
+    QT_TR_NOOP("(no text)"),
+    QT_TR_NOOP("Next step:"),
 )
 
 
@@ -98,6 +102,12 @@ class StructuredScreen(QWidget):
             top.addWidget(b)
 
         self._build_fields()
+        # Issue 63: a "no" shows its evidence (the forms looked for, how the first documents open) and the next
+        # step; notes on what was read (several tables on a page) show here too.
+        self.evidence = QTextBrowser()
+        self.evidence.setObjectName("index_evidence")
+        self.evidence.setOpenLinks(False)
+        self.evidence.setVisible(False)
         self.preview = QTableWidget(0, 0)
         self.preview.setObjectName("preview")
         self.preview.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -118,6 +128,7 @@ class StructuredScreen(QWidget):
         self.tabs.addTab(ask, tr("Try a question"))
         self.tabs.addTab(self.lint, tr("Attribute-only chunks"))
         body = QSplitter(Qt.Orientation.Vertical)
+        body.addWidget(self.evidence)
         body.addWidget(self.fields)
         body.addWidget(self.tabs)
         body.setSizes([260, 420])
@@ -204,9 +215,29 @@ class StructuredScreen(QWidget):
                    "out, tick Exact for links, images and identifiers, then Build index.").format(
                     with_header=number(proposal.with_header), docs=number(proposal.documents),
                     n=len(proposal.kept)))
+        self._render_evidence()
         self._render_fields()
         self._render_preview()
         self._render_lint()
+
+    def _render_evidence(self) -> None:
+        proposal = self.model.state.proposal if self.model.space and not self.model.building else None
+        parts: list[str] = []
+        if proposal is not None:
+            parts += [f"<p>{_escape(note)}</p>" for note in proposal.notes]
+            if proposal.looked_for:
+                parts.append(f"<p><b>{_escape(tr('Looked for'))}</b></p><ul>"
+                             + "".join(f"<li>{_escape(form)}</li>" for form in proposal.looked_for) + "</ul>")
+            if proposal.openings:
+                parts.append(f"<p><b>{_escape(tr('How the first documents open'))}</b></p>")
+                for o in proposal.openings:
+                    lines = "<br>".join(_escape(line) for line in o.lines) or f"<i>{_escape(tr('(no text)'))}</i>"
+                    parts.append(f"<p><b>{_escape(o.title)}</b><br><code>{lines}</code></p>")
+            if proposal.next_step:
+                parts.append(f"<p><b>{_escape(tr('Next step:'))}</b> {_escape(proposal.next_step)}</p>")
+        self.evidence.setHtml("".join(parts))
+        self.evidence.setVisible(bool(parts))
+        self.fields.setVisible(bool(proposal is None or proposal.fields or self.model.state.info is not None))
 
     def _render_fields(self) -> None:
         st = self.model.state

@@ -924,10 +924,6 @@
         <translation>所选文档：</translation>
     </message>
     <message>
-        <source>No documents yet. Add files or drop them here (PDF, DOCX, HTML, Markdown, text).</source>
-        <translation>还没有文档。添加文件或拖放到这里（PDF、DOCX、HTML、Markdown、文本）。</translation>
-    </message>
-    <message>
         <source>%p% of this file</source>
         <translation>本文件 %p%</translation>
     </message>
@@ -992,10 +988,6 @@ This cannot be undone.</source>
     <message>
         <source>Add documents</source>
         <translation>添加文档</translation>
-    </message>
-    <message>
-        <source>Documents</source>
-        <translation>文档</translation>
     </message>
     <message>
         <source>All files</source>
@@ -1768,6 +1760,34 @@ This cannot be undone.</source>
     <message>
         <source>unrelated</source>
         <translation>无关</translation>
+    </message>
+    <message>
+        <source>Documents and tables</source>
+        <translation>文档和表格</translation>
+    </message>
+    <message>
+        <source>Tables (one document per row)</source>
+        <translation>表格（每行一个文档）</translation>
+    </message>
+    <message>
+        <source>Looked for</source>
+        <translation>查找过</translation>
+    </message>
+    <message>
+        <source>How the first documents open</source>
+        <translation>前几个文档的开头</translation>
+    </message>
+    <message>
+        <source>(no text)</source>
+        <translation>（无文字）</translation>
+    </message>
+    <message>
+        <source>Next step:</source>
+        <translation>下一步：</translation>
+    </message>
+    <message>
+        <source>No documents yet. Add files or drop them here: documents (PDF, DOCX, HTML, Markdown, text) or tables (CSV, TSV, XLSX, JSONL) — each table row becomes a document, and the Structured index screen builds an index over their fields (and over the fields pages state in a header or a two-column table) to count, filter and look them up.</source>
+        <translation>还没有文档。添加文件或拖放到这里：文档（PDF、DOCX、HTML、Markdown、文本）或表格（CSV、TSV、XLSX、JSONL）——表格的每一行成为一个文档，“结构化索引”页面会为其字段（以及页面在表头或两列表格中列出的字段）建立索引，用来计数、筛选和查找。</translation>
     </message>
 </context>
 </TS>

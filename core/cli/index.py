@@ -59,8 +59,20 @@ def run(engine: Engine, args: argparse.Namespace) -> int:
             mark = t("keep") if f.kept else t("drop")
             print(f"  [{mark}] {f.name} ({f.type}, {f.coverage:.0%}): {f.reason}; "
                   + t("e.g. {examples}").format(examples=", ".join(f.examples[:2])))
+        for note in proposal.notes:
+            print(t("note: {text}").format(text=note))
         if proposal.reason:
             print(proposal.reason)
+        if proposal.looked_for:
+            print(t("Looked for: {forms}.").format(forms="; ".join(proposal.looked_for)))
+        if proposal.openings:
+            print(t("How the first {n} documents open:").format(n=len(proposal.openings)))
+            for o in proposal.openings:
+                print(f"  {o.title}")
+                for line in o.lines or [t("(no text)")]:
+                    print(f"    | {line}")
+        if proposal.next_step:
+            print(t("Next: {step}").format(step=proposal.next_step))
         return 0
     if cmd == "build":
         info = engine.index.build(args.space, _names(args.fields), _names(args.exact))

@@ -19,6 +19,7 @@ from biny.core.errors import CorruptDocument, EmptyDocument
 from biny.core.i18n import t
 from biny.core.ingest.reading import VisualReader, read_into
 from biny.core.ingest.sniff import check_zip_bomb
+from biny.core.ingest.tables import key_values, lines_of, state_header
 from biny.core.ingest.visual import (
     MAX_PHASH_PIXELS,
     MAX_PICTURE_PIXELS,
@@ -132,6 +133,7 @@ def parse_docx(path: Path, limits: LimitSettings, reader: VisualReader | None = 
                                .format(name=path.name, kind=type(exc).__name__, detail=exc)) from exc
     blocks: list[Block] = []
     found: list[tuple[int, bytes]] = []
+    tables: list[tuple[int, list[tuple[str, str]]]] = []  # key–value tables (issue 63): block index, pairs
     # Style names by id, looked up once: ``Paragraph.style`` scans every style for the default on each
     # unstyled paragraph (a 335 KB file of 100k paragraphs took 117 s to read, issue 22).
     style_names = {s.style_id: s.name or "" for s in document.styles}
@@ -152,7 +154,13 @@ def parse_docx(path: Path, limits: LimitSettings, reader: VisualReader | None = 
             blocks.append(Block(text, heading_level=level))
             blocks.extend(Block(text) for text in _textboxes(item))
         elif isinstance(item, Table):
-            rows = _table_rows(item)
+            cells = _table_cells(item)
+            pairs = key_values(cells)
+            if pairs is not None:  # stated as "Field: value" lines, the first one as the header
+                tables.append((len(blocks), pairs))
+                blocks.append(Block(lines_of(pairs)))
+                continue
+            rows = [" | ".join(row) for row in cells if any(row)]
             if rows:
                 blocks.append(Block("\n".join(rows)))
     title = (document.core_properties.title or "").strip()
@@ -160,6 +168,8 @@ def parse_docx(path: Path, limits: LimitSettings, reader: VisualReader | None = 
         heads = [b for b in blocks[:8] if b.heading_level]
         title = heads[0].text if heads else path.stem
     doc = ParsedDocument(title=title, kind="docx", blocks=blocks)
+    moved = state_header(doc, tables)
+    found = [(moved(after), blob) for after, blob in found]
     specs = plan_images(found, _header_images(document), doc)
     for spec in specs:
         # The caption is usually the paragraph right after the picture, or the one before it.
@@ -174,8 +184,8 @@ def parse_docx(path: Path, limits: LimitSettings, reader: VisualReader | None = 
     return doc
 
 
-def _table_rows(table: Table) -> list[str]:
-    rows: list[str] = []
+def _table_cells(table: Table) -> list[list[str]]:
+    rows: list[list[str]] = []
     for row in table.rows:
         cells: list[str] = []
         for cell in row.cells:
@@ -183,7 +193,5 @@ def _table_rows(table: Table) -> list[str]:
             # Merged cells repeat the same object; keep one copy per row.
             if not cells or cells[-1] != text:
                 cells.append(text)
-        line = " | ".join(c for c in cells)
-        if line.strip(" |"):
-            rows.append(line)
+        rows.append(cells)
     return rows

@@ -29,6 +29,7 @@ from biny.core.ingest.bounds import SplitBudget, regular_file
 from biny.core.ingest.keys import KEYS_VERSION, passage_keys
 from biny.core.ingest.parse import parse_file
 from biny.core.ingest.reading import VisualReader
+from biny.core.ingest.tables import READS_TABLES, TABLES_READ
 from biny.core.progress import CancelToken, Progress
 from biny.core.results import FileOutcome
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow, now
@@ -220,7 +221,8 @@ def _document_row(path: Path, space: SpaceRow, parsed: ParsedDocument, digest: s
         pages_without_text=parsed.pages_without_text, pages_ocr=parsed.pages_ocr,
         figures_described=parsed.figures_described, decorations_skipped=parsed.decorations_skipped,
         visual_pages={"pages_ocr": parsed.ocr_pages, "figures_described": parsed.figure_pages,
-                      "decorations_skipped": parsed.decoration_pages},
+                      "decorations_skipped": parsed.decoration_pages,
+                      **({TABLES_READ: [parsed.header_tables]} if parsed.kind in READS_TABLES else {})},
         warnings=list(parsed.warnings), ingested_at=now(), keys_version=KEYS_VERSION,
     )
 
@@ -243,6 +245,10 @@ def _known(path: Path, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog,
     if same is None:
         return digest, None
     same = crypto.open_meta(same)
+    if same.path == name and same.kind in READS_TABLES and TABLES_READ not in same.visual_pages:
+        # Issue 63's migration: a page stored before its tables were read is read again when added again (a new
+        # revision; its unchanged passages keep their vectors).
+        return digest, None
     msg = "unchanged" if same.path == name else f"same content as {same.path}"
     writer.log(space.space_id, stored, "unchanged", "" if crypto.encrypted else msg, same.doc_id)
     return None, FileOutcome(name, "unchanged", msg, same.doc_id, same.title, same.chunks)

@@ -26,6 +26,7 @@ from biny.core.ingest.child import spawned
 from biny.core.ingest.lines import join_lines
 from biny.core.ingest.mojibake import repair_mojibake
 from biny.core.ingest.reading import VisualReader, read_into
+from biny.core.ingest.tables import key_values, lines_of, state_header
 from biny.core.ingest.visual import VisualSpec, mupdf, plan_pages, running_lines
 
 _ERRORS: dict[str, type[DocumentError]] = {
@@ -65,6 +66,7 @@ def _worker(path: str, max_pages: int, lang: str, conn: Connection) -> None:
         garbled: list[int] = []
         repaired = 0
         empty_pages = 0
+        tables: list[tuple[int, str, list[tuple[str, str]]]] = []
         for page in doc:
             mine: list[tuple[Any, str]] = []
             bad = 0
@@ -76,6 +78,8 @@ def _worker(path: str, max_pages: int, lang: str, conn: Connection) -> None:
                 bad += left
                 if text:
                     mine.append((pymupdf.Rect(b[:4]), text))
+            if page.number < TABLE_PAGES and mine:
+                mine = _spec_tables(page, mine, tables)
             if not mine:
                 empty_pages += 1
             page_blocks.append(mine)
@@ -93,12 +97,59 @@ def _worker(path: str, max_pages: int, lang: str, conn: Connection) -> None:
         conn.send(("ok", {"blocks": blocks, "pages": doc.page_count, "empty_pages": empty_pages,
                           "title": title, "repaired": bool(doc.is_repaired), "mojibake": repaired,
                           "specs": [(s.page, s.kind, s.clip, s.context, s.after_block) for s in plan.specs],
-                          "decorations": plan.decorations, "garbled": plan.garbled_pages}))
+                          "decorations": plan.decorations, "garbled": plan.garbled_pages, "tables": tables}))
     except Exception as exc:  # noqa: BLE001 — report anything to the parent, never die silently
         conn.send(("error", "corrupt", t("could not be read ({kind}: {detail})")
                    .format(kind=type(exc).__name__, detail=exc)))
     finally:
         conn.close()
+
+
+# Spec tables are looked for on the first pages only: a header is stated near the top, and the table finder
+# costs a fraction of a second per page (a 500-page manual would pay minutes for tables that are no header).
+TABLE_PAGES = 3
+
+
+def _spec_tables(page: Any, mine: list[tuple[Any, str]],
+                 tables: list[tuple[int, str, list[tuple[str, str]]]]) -> list[tuple[Any, str]]:
+    """The page's text blocks with each two-column key–value table (PyMuPDF's table finder) stated as
+    "Field: value" lines in its place, instead of its cells' blocks; found tables added to ``tables``."""
+    try:
+        try:
+            # The ruled-lines finder alone: gated by the layout model (pymupdf-layout, when installed) it cost over
+            # a second per page here, and joined two tables one above the other into one.
+            found = page.find_tables(use_layout=False).tables
+        except TypeError:  # a PyMuPDF without the layout option
+            found = page.find_tables().tables
+    except Exception:  # noqa: BLE001 — the finder is a heuristic over untrusted drawings: no table, not no page
+        return mine
+    for table in found:
+        if table.col_count != 2:
+            continue
+        # Each cell read from its own box: the finder's own extract() runs words together in some fonts
+        # ("$12.50" came back as "$1250 ."). An empty row splits the table: the finder joins two ruled tables
+        # one above the other into one, the gap between them read as an empty row.
+        segments: list[list[tuple[Any, list[str]]]] = [[]]
+        for row in table.rows:
+            cells = [" ".join(join_lines(page.get_textbox(c).split("\n")).split()) if c is not None else ""
+                     for c in row.cells]
+            if any(cells):
+                segments[-1].append((row.bbox, cells))
+            elif segments[-1]:
+                segments.append([])
+        for rows in segments:
+            pairs = key_values([cells for _, cells in rows]) if rows else None
+            if pairs is None:
+                continue
+            box = mupdf().Rect(rows[0][0]) | mupdf().Rect(rows[-1][0])
+            inside = [i for i, (rect, _) in enumerate(mine) if box.contains((rect.tl + rect.br) / 2)]
+            if not inside:
+                continue
+            text = lines_of(pairs)
+            rest = [b for i, b in enumerate(mine) if i > inside[0] and i not in inside]
+            mine = [*mine[: inside[0]], (box, text), *rest]
+            tables.append((page.number + 1, text, pairs))
+    return mine
 
 
 def _looks_truncated(path: Path) -> bool:
@@ -162,7 +213,9 @@ def parse_pdf(path: Path, limits: LimitSettings, reader: VisualReader | None = N
                              .format(payload=payload['mojibake']))
     doc.decoration_pages = list(payload["decorations"])
     doc.decorations_skipped = len(doc.decoration_pages)
-    specs = [VisualSpec(page, kind, clip, context, after) for page, kind, clip, context, after in payload["specs"]]
+    moved = state_header(doc, _table_blocks(blocks, payload["tables"]))
+    specs = [VisualSpec(page, kind, clip, context, moved(after))
+             for page, kind, clip, context, after in payload["specs"]]
     doc.planned = [(s.page, s.kind) for s in specs]
     read_into(doc, path, specs, reader)
     if not doc.blocks:
@@ -176,6 +229,20 @@ def parse_pdf(path: Path, limits: LimitSettings, reader: VisualReader | None = N
             doc.warnings.append(t("{count} page(s) without a usable text layer were not read (OCR is off): {value}")
                                  .format(count=len(scans), value=_pages(scans)))
     return doc
+
+
+def _table_blocks(blocks: list[Block], tables: list[tuple[int, str, list[tuple[str, str]]]],
+                  ) -> list[tuple[int, list[tuple[str, str]]]]:
+    """Where each spec table's block landed, in reading order (a table taken for a running line is gone)."""
+    out: list[tuple[int, list[tuple[str, str]]]] = []
+    start = 0
+    for page, text, pairs in tables:
+        for i in range(start, len(blocks)):
+            if blocks[i].page == page and blocks[i].text == text:
+                out.append((i, [(n, v) for n, v in pairs]))
+                start = i + 1
+                break
+    return out
 
 
 def _pages(pages: list[int]) -> str:

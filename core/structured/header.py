@@ -6,12 +6,18 @@ documents biny writes for CSV/JSONL rows) — also as Markdown writes them, bull
 (``- **Price:** $10``) — YAML-style front matter between ``---`` lines, and a leading two-column
 Markdown table (``| Field | Value |``). A field continued on indented lines is read whole, its
 line breaks as spaces; a field with no value ("BDFL-Delegate:") neither counts nor ends the header.
+
+Tables inside pages (HTML two-column tables with or without ``<th>``, ``<dl>`` lists, DOCX two-column tables,
+PDF spec tables) are read by their parsers, where the cells are still known: the first key–value table is
+stated at the top of the stored text as ``field_line`` lines, so this reader sees it as the header (issue 63).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from biny.core.i18n import N_
 
 # A field name: starts with a letter or digit (any script), up to 60 characters of words, spaces and
 # light punctuation, then an ASCII or full-width colon. No sentence punctuation, so prose
@@ -107,6 +113,54 @@ def _run(text: str, lines: list[tuple[int, str]], i: int) -> list[HeaderField]:
             break
         found.append(f)
     return found
+
+
+# What the reader recognises, as the proposer names it when it finds nothing (issue 63).
+# Marked with N_: translated where shown.
+FORMS = (N_("'Field: value' lines at the top"), N_("Markdown bullets ('- **Field:** value')"),
+         N_("front matter between '---' lines"), N_("a two-column Markdown table"),
+         N_("an HTML two-column table (with or without <th>)"), N_("an HTML <dl> list"),
+         N_("a DOCX two-column table"), N_("a PDF spec table (two columns)"))
+
+_NAME_OUT = re.compile(r"[^\w .()/#&'+-]+")
+
+
+def field_line(name: str, value: str) -> str | None:
+    """A table row stated as a header line this module reads back as (name, value); None if it cannot be.
+
+    The value is kept character for character (its whitespace collapsed, as a cell shows it); the name loses
+    what a field name cannot hold here ("Weight, kg:" → "Weight kg"). A name of more than 8 words, or with no
+    letter or digit, is not a field name."""
+    value = " ".join(value.split())
+    name = " ".join(_NAME_OUT.sub(" ", name.strip().rstrip(":：").strip()).split()).strip(" .()/#&'+-")
+    if not name or not value or len(name) > 60 or len(name.split()) > 8:
+        return None
+    line = f"{name}: {value}"
+    f = _field_at(0, line)
+    return line if f is not None and f.name == name and f.value == value else None
+
+
+def key_value_blocks(text: str) -> int:
+    """How many separate key–value blocks (paragraphs of two or more field lines) the text states."""
+    n = 0
+    for para in re.split(r"\n[ \t]*\n", text):
+        lines = [ln for ln in para.split("\n") if ln.strip()]
+        fields = [ln for ln in lines if _field_at(0, ln) is not None]
+        if len(fields) >= 2 and len(fields) >= len(lines) - 1:  # one title line may lead the block
+            n += 1
+    return n
+
+
+def opening_lines(text: str, n: int = 3, width: int = 100) -> list[str]:
+    """The first ``n`` non-blank lines, cut to ``width`` characters: what a curator sees of a document's top."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        if line.strip():
+            line = " ".join(line.split())
+            out.append(line if len(line) <= width else line[: width - 1] + "…")
+            if len(out) == n:
+                break
+    return out
 
 
 def read_header(text: str) -> list[HeaderField]:

@@ -14,13 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from biny.core.i18n import t
-from biny.core.structured.header import HeaderField, read_header
+from biny.core.structured.header import FORMS, HeaderField, key_value_blocks, opening_lines, read_header
 from biny.core.structured.lexicon import TITLE_NAMES
-from biny.core.structured.spec import FieldSpec, IndexSpec, Proposal, ProposedField
+from biny.core.structured.spec import FieldSpec, IndexSpec, Opening, Proposal, ProposedField
 from biny.core.structured.values import PROSE_CHARS, guess_type
 
 MIN_COVERAGE = 0.2  # S2: a field in fewer than one fifth of documents would silently omit the rest
 SAMPLE = 200
+SHOWN = 3  # documents whose opening lines a "no" shows
 
 
 @dataclass(slots=True)
@@ -123,7 +124,30 @@ def propose(docs: Sequence[DocText]) -> Proposal:
             + (t(", and no field is shared by 1/5 of them") if with_header else "")
             + t(". A table whose values all differ could not count or group anything; questions go to retrieval."))
     proposal.title_field = _title_field(proposal.kept, values)
+    several = sum(1 for h, d in zip(heads, docs, strict=True) if h.fields and key_value_blocks(d.text) > 1)
+    if several:
+        proposal.notes.append(t("{n} of {total} documents state several key–value tables or blocks; the first one "
+                                "in each is read as its header, the others stay in the text for retrieval")
+                              .format(n=several, total=total))
+    if total and not proposal.kept:
+        _evidence(proposal, heads, docs)
     return proposal
+
+
+def _evidence(proposal: Proposal, heads: list[DocHeader], docs: Sequence[DocText]) -> None:
+    """A "no" a curator can check: the forms looked for, the first documents' opening lines (those without a
+    header first, by title), and what to do next."""
+    proposal.looked_for = [t(f) for f in FORMS]
+    order = sorted(zip(heads, docs, strict=True), key=lambda hd: (bool(hd[0].fields), hd[1].title, hd[1].doc_id))
+    proposal.openings = [Opening(d.doc_id, d.title, opening_lines(d.text), bool(h.fields)) for h, d in order[:SHOWN]]
+    if proposal.with_header:
+        proposal.next_step = t("Use the same field names in every document (at least 1 in 5 must share one), or "
+                               "choose fields with `biny index build --fields …`; then propose again.")
+    else:
+        proposal.next_step = t("Start each document with its fields — 'Field: value' lines, or one two-column "
+                               "table — then propose again. Pages added before tables were read (HTML, DOCX, PDF) "
+                               "must be added again for their tables to be read. Until then, questions go to "
+                               "retrieval.")
 
 
 def select(proposal: Proposal, fields: Sequence[str] | None, exact: Sequence[str] | None) -> IndexSpec:

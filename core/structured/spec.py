@@ -73,12 +73,31 @@ class ProposedField:
 
 
 @dataclass(slots=True)
+class Opening:
+    """A document's first lines, shown when no header was found (what a curator needs to see why)."""
+
+    doc_id: str
+    title: str
+    lines: list[str]
+    header: bool = False  # whether a header was read from it
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"doc_id": self.doc_id, "title": self.title, "lines": self.lines, "header": self.header}
+
+
+@dataclass(slots=True)
 class Proposal:
     documents: int
     fields: list[ProposedField]
     title_field: str = ""
     reason: str = ""  # S4: why there is no index, when no field is kept
     with_header: int = 0  # documents that open with a machine-readable header
+    # Issue 63: what was read and how (several tables on a page: which one was the header).
+    notes: list[str] = field(default_factory=list)
+    # Issue 63, a "no" explained: the forms looked for, the first documents' opening lines, what to do next.
+    looked_for: list[str] = field(default_factory=list)
+    openings: list[Opening] = field(default_factory=list)
+    next_step: str = ""
 
     @property
     def kept(self) -> list[ProposedField]:
@@ -86,4 +105,6 @@ class Proposal:
 
     def to_dict(self) -> dict[str, Any]:
         return {"documents": self.documents, "fields": [f.to_dict() for f in self.fields],
-                "title_field": self.title_field, "with_header": self.with_header, "reason": self.reason}
+                "title_field": self.title_field, "with_header": self.with_header, "reason": self.reason,
+                "notes": self.notes, "next_step": self.next_step,
+                "evidence": {"looked_for": self.looked_for, "openings": [o.to_dict() for o in self.openings]}}

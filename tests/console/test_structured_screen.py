@@ -74,16 +74,34 @@ def test_curator_proposes_chooses_builds_and_tries_a_question(qtbot, window: Mai
 
 def test_a_space_without_headers_says_why_it_has_no_index(qtbot, window: MainWindow,  # noqa: F811
                                                            tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    (tmp_path / "notes.md").write_text("# Notes\n\nA paragraph of prose with no header at all.\n", encoding="utf-8")
+    """Issue 63: on a folder with no header at all, the screen shows the forms looked for, how the first three
+    documents open, and the next step — not only "No index"."""
+    folder = tmp_path / "prose"
+    folder.mkdir()
+    for i, topic in enumerate(("Pumps", "Valves", "Seals", "Gaskets")):
+        (folder / f"{i}-{topic.lower()}.md").write_text(
+            f"# {topic}\n\nA paragraph of prose about {topic.lower()}, with no header at all.\n", encoding="utf-8")
     lib = window.library
     lib.create_space("prose", encrypted=False)
     _settle(qtbot)
-    lib.ingest([tmp_path / "notes.md"])
+    lib.ingest([folder])
     _wait_ingest(qtbot, window)
-    window.rail.setCurrentRow(_index(window, window.structured))
+    screen = window.structured
+    window.rail.setCurrentRow(_index(window, screen))
     _settle(qtbot)
-    assert "No index" in window.structured.headline.text()
-    assert not window.structured.build_btn.isEnabled() and not window.structured.question.isEnabled()
+    assert "No index" in screen.headline.text()
+    assert not screen.build_btn.isEnabled() and not screen.question.isEnabled()
+    assert screen.evidence.isVisible() and not screen.fields.isVisible()
+    shown = screen.evidence.toPlainText()
+    assert "Looked for" in shown and "an HTML <dl> list" in shown and "a PDF spec table (two columns)" in shown
+    assert "How the first documents open" in shown
+    for topic in ("Gaskets", "Pumps", "Seals"):  # the first three by title, each with its opening lines
+        assert f"A paragraph of prose about {topic.lower()}, with no header at all." in shown
+    assert "Valves" not in shown
+    assert "Next step: Start each document with its fields" in shown
+    shot = tmp_path / "structured-no-header.png"
+    window.grab().save(str(shot))
+    assert _rendered(shot, window)
 
 
 def test_a_table_is_archived_and_restored_as_one(qtbot, window: MainWindow, tmp_path: Path) -> None:  # noqa: F811  # type: ignore[no-untyped-def]
