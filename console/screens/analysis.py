@@ -69,7 +69,10 @@ METRIC_HELP = {
     "mean_top_closer_than": QT_TR_NOOP("For answerable questions: the share of unrelated questions whose nearest "
                                        "passage is farther than this question's top hit."),
 }
-VARIANTS = {"full": QT_TR_NOOP("full pipeline")}
+# The evaluation's variants (core/analysis/evaluate.py: the full pipeline, then one stage off at a time).
+VARIANTS = {"full": QT_TR_NOOP("full pipeline"), "no threshold": QT_TR_NOOP("no threshold"),
+            "no identifiers": QT_TR_NOOP("no identifier pins"), "no second pass": QT_TR_NOOP("no second pass"),
+            "no rerank": QT_TR_NOOP("no rerank")}
 POINT_STATUS = {"kept": QT_TR_NOOP("kept"), "pinned": QT_TR_NOOP("pinned"), "nearest": QT_TR_NOOP("nearest"),
                 "dropped": QT_TR_NOOP("dropped")}
 
@@ -167,6 +170,7 @@ class AnalysisScreen(QWidget):
                                       "more."))
         self.metrics_note.setObjectName("metrics_note")
         self.metrics_note.setWordWrap(True)
+        self._fit_metrics()
         self.runs = QListWidget()
         self.runs.setObjectName("runs")
         self.compare_btn = QPushButton(tr("Compare the run shown with the newest run"))
@@ -396,6 +400,7 @@ class AnalysisScreen(QWidget):
             for c, key in enumerate(METRICS):
                 v = m.get(key)
                 self.metrics.setItem(r, c, QTableWidgetItem("—" if v is None else f"{v:.3f}"))
+        self._fit_metrics()
         # The space's view: each question's nearest chunk, against the unrelated reference.
         histogram_figure(np.asarray(run.nearest_distances(True) + run.nearest_distances(False)), run.reference,
                                None, tr("{name}: nearest-chunk distance of each question").format(name=run.name),
@@ -404,6 +409,14 @@ class AnalysisScreen(QWidget):
         self.status.setText(tr("Run {id}: {n} questions in {seconds} s.").format(id=run.run_id, n=len(run.results),
                                                                                  seconds=f"{run.seconds:.1f}"))
         self._update_compare()
+
+    def _fit_metrics(self) -> None:
+        """The metrics table asks the splitter for the width of all its columns: a header scrolled half out of
+        view read "op hit closer tha" (issue 60)."""
+        t = self.metrics
+        header = t.horizontalHeader()
+        wide = sum(max(header.sectionSizeHint(c), t.sizeHintForColumn(c)) for c in range(t.columnCount()))
+        t.setMinimumWidth(wide + t.verticalHeader().sizeHint().width() + 2 * t.frameWidth() + 4)
 
     def _load_runs(self) -> None:
         self.model.runs(self.space)
@@ -418,7 +431,7 @@ class AnalysisScreen(QWidget):
                 return "—" if v is None else number(float(v), 3)
 
             item = QListWidgetItem(f"{r['run_id']} · {r['name']} · {date(r['created_at'], with_time=True)} · "
-                                   + tr("hit rate {hit} · zero chunks {zero}").format(
+                                   + tr("hit rate {hit} · nothing returned (unanswerable) {zero}").format(
                                        hit=shown(full.get("hit_rate")), zero=shown(full.get("zero_chunk_rate"))))
             item.setData(Qt.ItemDataRole.UserRole, r["run_id"])
             self.runs.addItem(item)

@@ -296,6 +296,22 @@ unrelated (answerable)</source>
         <translation>对可回答的问题：最近段落比本问题首个结果更远的无关问题所占的比例。</translation>
     </message>
     <message>
+        <source>no threshold</source>
+        <translation>不使用阈值</translation>
+    </message>
+    <message>
+        <source>no identifier pins</source>
+        <translation>不固定标识符</translation>
+    </message>
+    <message>
+        <source>no second pass</source>
+        <translation>不做二次检索</translation>
+    </message>
+    <message>
+        <source>no rerank</source>
+        <translation>不重排</translation>
+    </message>
+    <message>
         <source>Type a question above and press Draw: its nearest passages are placed around it at their distances, beside the unrelated questions&apos; rings.</source>
         <translation>在上方输入问题并点击“绘制”：与它最近的段落按各自的距离排布在它周围，旁边是无关问题的参考环。</translation>
     </message>
@@ -396,8 +412,8 @@ unrelated (answerable)</source>
         <translation>运行 {id}：{n} 个问题，用时 {seconds} 秒。</translation>
     </message>
     <message>
-        <source>hit rate {hit} · zero chunks {zero}</source>
-        <translation>命中率 {hit} · 零片段 {zero}</translation>
+        <source>hit rate {hit} · nothing returned (unanswerable) {zero}</source>
+        <translation>命中率 {hit} · 未返回任何内容（无法回答的问题）{zero}</translation>
     </message>
     <message>
         <source>Click an earlier run to show it; then compare it with the newest run.</source>

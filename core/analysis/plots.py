@@ -73,7 +73,8 @@ def _wrap(text: str, width: int) -> str:
     out: list[str] = []
     for line in text.split("\n"):
         current, used = "", 0
-        for token in re.findall(r"[\u3000-\u9fff\uff00-\uffef]|\S+\s*|\s+", line):
+        # A CJK character is a token of its own, also right after Latin text ("→拉丁字母" breaks before "拉").
+        for token in re.findall(r"[\u3000-\u9fff\uff00-\uffef]|[^\s\u3000-\u9fff\uff00-\uffef]+\s*|\s+", line):
             cost = 2 if len(token) == 1 and ord(token) >= 0x3000 else len(token.rstrip())
             if used + cost > width and current.strip():
                 out.append(current.rstrip())
@@ -104,6 +105,8 @@ def _legend(ax: Any, fg: str, **kw: Any) -> None:
     leg = ax.legend(fontsize=kw.pop("fontsize", 8), frameon=False, **kw)
     for text in leg.get_texts():
         text.set_color(fg)
+        # A long entry is wrapped, not cut at the canvas's edge (issue 60: "model unrelated median (Latin-scrip").
+        text.set_text(_wrap(text.get_text(), 30))
 
 
 def message_figure(message: str, *, dark: bool = False, fig: Figure | None = None) -> Figure:
@@ -232,7 +235,7 @@ def histogram_figure(distances: np.ndarray, reference: Any, cut: float | None, t
         ax.axvline(cut, color="#009E73", lw=1.5, label=t("cut {cut:.3f}").format(cut=cut))
     ax.set_xlabel(t("cosine distance"))
     ax.set_ylabel(t("density"))
-    ax.set_title(_wrap(title[:200], 80), fontsize=9)
+    ax.set_title(_wrap(title[:200], 56), fontsize=9)  # the console's half-width canvas holds ~56 columns
     _legend(ax, fg)
     return fig
 

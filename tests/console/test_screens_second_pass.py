@@ -128,6 +128,9 @@ def test_analyst_exports_the_tab_on_display_and_reads_true_hover_text(qtbot, win
         window.resize(*size)
         qtbot.wait(50)
         assert clipped_headers(screen.metrics) == []
+        header = screen.metrics.horizontalHeader()  # and every column in view, none scrolled half out of it
+        assert all(0 <= header.sectionViewportPosition(c) and header.sectionViewportPosition(c)
+                   + header.sectionSize(c) <= header.viewport().width() for c in range(header.count())), size
     # A missing question set: said in words, no traceback, and the status line no longer says it is running.
     screen.eval_file.setText(str(tmp_path / "no-such-set.jsonl"))
     boxes: list[QMessageBox] = []
