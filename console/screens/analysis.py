@@ -16,7 +16,7 @@ from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from matplotlib.path import Path as MplPath
 from matplotlib.widgets import LassoSelector
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -145,6 +145,12 @@ class AnalysisScreen(QWidget):
         lay.addWidget(self.status)
         lay.addWidget(self.tabs, 1)
         self.star_canvas.mpl_connect("motion_notify_event", self._hovered)
+        # Ring labels are spaced for the canvas's size: redrawn (once the resizing settles) when it changes.
+        self._relabel = QTimer(self)
+        self._relabel.setSingleShot(True)
+        self._relabel.setInterval(200)
+        self._relabel.timeout.connect(self._redraw_star)
+        self.star_canvas.mpl_connect("resize_event", lambda _e: self._relabel.start())
         self.star_canvas.mpl_connect("button_press_event", self._clicked)
 
     def _build_evaluation(self) -> QWidget:
@@ -272,6 +278,11 @@ class AnalysisScreen(QWidget):
                                "neighbours.").format(n=len(self.star.points), kept=kept,
                                                      group=script_name(self.star.reference),
                                                      share=f"{self.star.preservation:.0%}") + model)
+
+    def _redraw_star(self) -> None:
+        if self.star is not None:
+            star_map_figure(self.star, dark=_dark(), fig=self.star_canvas.figure)
+            self.star_canvas.draw_idle()
 
     def draw_collection(self) -> None:
         if not self.space:

@@ -88,6 +88,17 @@ def test_analyst_exports_the_tab_on_display_and_reads_true_hover_text(qtbot, win
     screen.hist_canvas.draw()
     legend = [t.get_text() for t in screen.hist_canvas.figure.axes[0].get_legend().get_texts()]
     assert any(t.startswith("unrelated questions' median") for t in legend), legend
+    # The ring labels on the console's canvas, at either window size (relaid when the canvas is resized).
+    for size in ((1024, 700), (1600, 1000)):
+        window.resize(*size)
+        qtbot.waitUntil(lambda: not screen._relabel.isActive(), timeout=5_000)
+        screen.star_canvas.draw()
+        renderer = screen.star_canvas.get_renderer()
+        ax = screen.star_canvas.figure.axes[0]
+        texts = [t for t in ax.texts if t.get_gid() == "ring_label"] + [t for t in ax.get_yticklabels()
+                                                                         if t.get_text()]
+        boxes = [t.get_window_extent(renderer) for t in texts]
+        assert texts and not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:]), size
     # CSV of each tab: the figures behind what is on display.
     screen.tabs.setCurrentIndex(0)
     star = _csv(screen.export(tmp_path / "star.csv"))
