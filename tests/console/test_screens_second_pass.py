@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QHeaderView, QInputDialog, QMessageBox, QTableWidget, QTreeWidget
+from PySide6.QtWidgets import QHeaderView, QInputDialog, QMessageBox, QStyle, QTableWidget, QTreeWidget
 
 from biny.console.app import MainWindow
 from biny.console.screens.structured import EXACT, USE
@@ -398,3 +398,24 @@ def test_chinese_screens_carry_no_english_in_the_states_an_operator_and_analyst_
         Web.pages.pop("/zh-lemurs", None)
         i18n.install("en")
         core_set_language(None)
+
+
+def test_the_librarys_columns_hold_their_values_even_from_remembered_widths(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    """Issue 60: the date column was cut — widths remembered from another language, or fitted before longer values
+    arrived. Every value but the (elided, stretched) title fits its column, by the table's font metrics."""
+    assert build_demo(window.engine).ok
+    lib = window.library
+    lib.columns_sized = True  # as when widths were restored from an earlier session...
+    for c in range(1, lib.table.columnCount()):
+        lib.table.setColumnWidth(c, 30)  # ...narrower than today's values
+    lib.refresh_spaces(select="demo")
+    _settle(qtbot)
+    metrics = QFontMetrics(lib.table.font())
+    # The item view's text margin: the style's focus-frame margin plus one, on either side.
+    margin = 2 * (lib.table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1)
+    assert lib.table.rowCount() > 3
+    for r in range(lib.table.rowCount()):
+        for c in range(1, lib.table.columnCount()):
+            text = lib.table.item(r, c).text()
+            assert metrics.horizontalAdvance(text) + margin <= lib.table.columnWidth(c), (c, text)
+    assert clipped_headers(lib.table) == [] or all("[0]" in h for h in clipped_headers(lib.table))
