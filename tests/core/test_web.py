@@ -21,6 +21,7 @@ import pytest
 from biny.core.cli import main
 from biny.core.config import Settings
 from biny.core.engine import Engine
+from biny.core.text.question import Question
 from tests.conftest import ROOT, CountingEmbedder, corpus
 from tests.core.test_answers import ScriptedModel, scripted_model
 
@@ -314,7 +315,7 @@ def test_an_extracted_entry_is_prose_not_table_rows() -> None:
 
     page = ReadPage("https://example.org/m", "Mozilla", "| Website | mozilla.org |\n|---|---|\n| Founded | 1998 |\n\n"
                     "Mozilla is a free-software community, created in 1998 by members of Netscape.")
-    entry = propose_entry("When was the Mozilla community created?", [page], None)
+    entry = propose_entry(Question.parse("When was the Mozilla community created?"), [page], None)
     assert entry.sentences and not any(s.text.startswith("|") for s in entry.sentences)
 
 
@@ -375,7 +376,7 @@ def test_the_entry_reads_the_paragraphs_nearest_the_question_not_every_sentence_
     text = item.snapshot[f"{web}/wiki/mozilla"]
     sentences = len(choose.__globals__["_distinct"]([text]))
     assert sentences > 150 and embedded < sentences / 2, (embedded, sentences)
-    whole = propose_entry(item.question, [ReadPage(f"{web}/wiki/mozilla", "Mozilla", text)], None,
+    whole = propose_entry(Question.parse(item.question), [ReadPage(f"{web}/wiki/mozilla", "Mozilla", text)], None,
                           eng.models.sentence_distances)
     assert item.entry.sentences[0].text == whole.sentences[0].text
     assert "Netscape" in item.entry.sentences[0].text
