@@ -70,6 +70,8 @@ class MainWindow(QMainWindow):
             screen.error.connect(self.show_error)
         self.library.space_selected.connect(self.on_space)
         self.analysis.open_chunk.connect(self._open_chunk)
+        for screen in (self.inspector, self.analysis, self.settings_screen):
+            screen.notice.connect(lambda text: self.statusBar().showMessage(text))
         self.library.model.connect("changed", self.show_space_state)
         # A write on any screen (an approval, an ingest, an archive, a build) is read again by the others.
         for model in (self.library.model, self.review.model, self.structured.model):
@@ -246,7 +248,10 @@ class MainWindow(QMainWindow):
         self.settings_screen.set_space(info)
 
     def show_error(self, message: str, detail: str) -> None:
+        """An error in a box, and in the status bar where it stays after the box is closed (issue 60)."""
         box = QMessageBox(QMessageBox.Icon.Warning, "biny", message, parent=self)
+        box.setObjectName("error_box")
+        self.statusBar().showMessage(message)
         if detail:
             box.setDetailedText(detail)
         box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from biny.core import CancelToken, Progress
+from biny.core import BinyError, CancelToken, Progress
 
 
 class _Signals(QObject):
@@ -37,7 +37,9 @@ class Op(QRunnable):
         try:
             result = self.fn(self.signals.progress.emit, self.cancel)
         except Exception as exc:  # noqa: BLE001 — every failure must reach the UI, never kill the pool
-            self.signals.failed.emit(exc, traceback.format_exc())
+            # A BinyError says what happened and what to do, in the user's language: its traceback is no detail for
+            # them (issue 60: one showed under "Show details…" for a missing file). Anything else keeps it.
+            self.signals.failed.emit(exc, "" if isinstance(exc, BinyError) else traceback.format_exc())
         else:
             self.signals.succeeded.emit(result)
         finally:

@@ -15,9 +15,11 @@ if TYPE_CHECKING:
     from biny.core.analysis.fonts import has_cjk_font
     from biny.core.analysis.plots import (
         collection_figure,
+        distances_table,
         histogram_figure,
         message_figure,
         save_figure,
+        save_table,
         star_map_figure,
     )
     from biny.core.config import EDITABLE_SETTINGS, Settings
@@ -49,7 +51,7 @@ if TYPE_CHECKING:
         UnsupportedFormat,
         WrongPassphrase,
     )
-    from biny.core.i18n import set_language
+    from biny.core.i18n import os_reason, set_language
     from biny.core.memory.facts import Fact, FactNotFound
     from biny.core.memory.recall import DroppedFact, RecalledFact, RecallResult, Step
     from biny.core.progress import CancelToken, Progress, ProgressCallback
@@ -84,8 +86,8 @@ _EXPORTS: dict[str, str] = {
     "Routed": "structured.route", "Proposal": "structured.spec", "ProposedField": "structured.spec",
     "ToolResult": "structured.tools",
     # Analysts' figures (matplotlib, no Qt): the console draws them on its canvas, the CLI saves them.
-    **{name: "analysis.plots" for name in ("collection_figure", "histogram_figure", "message_figure",
-                                           "save_figure", "star_map_figure")},
+    **{name: "analysis.plots" for name in ("collection_figure", "distances_table", "histogram_figure",
+                                           "message_figure", "save_figure", "save_table", "star_map_figure")},
     # Whether a font draws Chinese (fontconfig's answer): the figures and the console's preflight share the rule.
     "has_cjk_font": "analysis.fonts",
     "Fact": "memory.facts", "FactNotFound": "memory.facts",
@@ -98,7 +100,7 @@ _EXPORTS: dict[str, str] = {
         "SpaceNotFound", "StorageFull", "StorageReadOnly", "StoreDamaged", "UnsupportedFormat", "WrongPassphrase",
         "ReadOnlyFolder", "ObjectStoreUnavailable")},
     # The interface language of the engine's words (issue 21) and the demo space the console's self-test builds.
-    "set_language": "i18n", "build_demo": "demo", "script_name": "text.scripts",
+    "set_language": "i18n", "os_reason": "i18n", "build_demo": "demo", "script_name": "text.scripts",
 }
 
 # Written out for linters and readers; tests/test_public_api.py checks it equals _EXPORTS.
@@ -168,10 +170,13 @@ __all__ = [
     "build_demo",
     "collection_figure",
     "default_home",
+    "distances_table",
     "has_cjk_font",
     "histogram_figure",
     "message_figure",
+    "os_reason",
     "save_figure",
+    "save_table",
     "script_name",
     "set_language",
     "star_map_figure",

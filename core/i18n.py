@@ -12,6 +12,7 @@ Answers are another matter: "not in your material" and composed answers follow t
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
@@ -57,3 +58,23 @@ def N_(text: str) -> str:  # gettext's name for "mark now, translate where shown
 def t(text: str) -> str:
     """``text`` in the interface language; the English text when it has no translation."""
     return catalog(language()).get(text, text)
+
+
+# The operating system's reasons, which Python gives in English ("No such file or directory"), in the interface's
+# language (issue 60: one showed inside a Chinese screen).
+_OS_REASONS = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.EISDIR: N_("it is a folder, not a file"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.ENOSPC: N_("no space left on the disk"),
+    errno.EROFS: N_("the disk is read-only"),
+    errno.ECONNREFUSED: N_("connection refused (is the server running?)"),
+}
+
+
+def os_reason(exc: OSError) -> str:
+    """Why an operating-system call failed, in the interface's language when the reason is a common one."""
+    reason = _OS_REASONS.get(exc.errno or -1)
+    return t(reason) if reason else (exc.strerror or str(exc))

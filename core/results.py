@@ -183,7 +183,7 @@ class Citation:
 AnswerMode = Literal["model", "extractive", "none", "web", "structured"]
 # Why it was made so: what the note says, as a value the console renders in its own language.
 NoteKind = Literal["extracted", "composed", "model_failed", "model_empty", "nothing_close", "web", "web_unread",
-                   "structured"]
+                   "structured", "search_failed"]
 
 
 @dataclass(slots=True)
@@ -202,13 +202,17 @@ class Answer:
     sources: list[dict[str, Any]] = field(default_factory=list)
     review_id: str = ""
     note_kind: NoteKind = "extracted"
+    web_error: str = ""  # the public search failed: why, in the interface's language (issue 60)
 
     def to_dict(self) -> dict[str, Any]:
         return {"text": self.text, "mode": self.mode, "citations": [c.to_dict() for c in self.citations],
                 "untraced_numbers": self.untraced_numbers, "removed_citations": self.removed_citations,
                 "removed_placeholders": self.removed_placeholders, "language": self.language, "note": self.note,
                 "note_kind": self.note_kind,
-                **({"sources": self.sources, "review_id": self.review_id} if self.mode == "web" else {})}
+                # Pages read but judged too far to use are listed too ("read, not used"), with no answer from them.
+                **({"sources": self.sources, "review_id": self.review_id} if self.mode == "web" or self.sources
+                   else {}),
+                **({"web_error": self.web_error} if self.web_error else {})}
 
 
 @dataclass(slots=True)

@@ -30,6 +30,10 @@ PUBLIC = {
     "PoolRecord", "RewriteRecord", "SentencesRecord", "ThresholdRecord",
     # Analysts' figures (SPEC C3).
     "collection_figure", "histogram_figure", "message_figure", "save_figure", "star_map_figure", "has_cjk_font",
+    # The figures behind them, as CSV (issue 60).
+    "distances_table", "save_table",
+    # The operating system's common reasons in the interface's language (issue 60).
+    "os_reason",
 }
 
 

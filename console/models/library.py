@@ -70,6 +70,9 @@ class LibraryModel(Fetching):
         super().__init__(run)
         self.engine = engine
         self.state = LibrarySnapshot()
+        # The space last asked for (a click, a create, an unlock): a refresh started later — an ingest's, say —
+        # shows it, not the one current when that refresh began (issue 60: the view jumped to the ingested space).
+        self.wanted: str | None = None
         self.ingest_op: Any = None  # the running ingest's op (has .cancel), or None
 
     # ---- what the screen reads ------------------------------------------------------------
@@ -96,10 +99,13 @@ class LibraryModel(Fetching):
 
     def _then_refresh(self, action: Callable[[], object], select: str | None = None, *, writes: bool = False) -> None:
         engine = self.engine
+        if select is not None:
+            self.wanted = select
+        target = self.wanted
 
         def work(_: Callable[[Progress], None], __: CancelToken) -> LibrarySnapshot:
             action()
-            return _snapshot(engine, select or self.current)
+            return _snapshot(engine, target or self.current)
 
         def apply(snap: LibrarySnapshot) -> None:
             self._apply(snap)
@@ -156,7 +162,7 @@ class LibraryModel(Fetching):
             # The table fills as files commit; while a refresh is still running the next one would
             # only repeat it (the ingest's end refreshes once more).
             if p.stage == "file_done" and p.outcome == "ingested" and self.pending == 0:
-                self.refresh(select=name)
+                self.refresh()  # the space on display stays (another may have been chosen since)
 
         def done(report: IngestReport) -> None:
             self.emit("ingest_finished", report)
@@ -166,7 +172,7 @@ class LibraryModel(Fetching):
 
         def finished() -> None:
             self.ingest_op = None
-            self._then_refresh(lambda: None, select=name, writes=True)
+            self._then_refresh(lambda: None, writes=True)
 
         self.ingest_op = self._run(work, on_success=done, on_failure=failed, on_progress=on_progress,
                                    on_finished=finished)

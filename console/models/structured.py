@@ -103,6 +103,8 @@ class IndexModel(Fetching):
             return Tried(question, routed, result)
 
         def done(tried: Tried) -> None:
+            if space != self.space:  # asked of a space switched away from since: not this space's answer (issue 60)
+                return
             self.tried = tried
             self.emit("tried", tried)
 

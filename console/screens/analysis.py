@@ -16,11 +16,12 @@ from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
 from matplotlib.path import Path as MplPath
 from matplotlib.widgets import LassoSelector
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -41,17 +42,37 @@ from biny.console.widgets.fields import ComboBox
 from biny.core import (
     Engine,
     collection_figure,
+    distances_table,
     histogram_figure,
     message_figure,
+    os_reason,
     save_figure,
+    save_table,
     script_name,
     star_map_figure,
 )
 
 METRICS = ["hit_rate", "zero_chunk_rate", "mean_chunks", "mean_top_closer_than"]
-METRIC_NAMES = {"hit_rate": QT_TR_NOOP("hit rate"), "zero_chunk_rate": QT_TR_NOOP("zero-chunk rate"),
-                "mean_chunks": QT_TR_NOOP("mean chunks"), "mean_top_closer_than": QT_TR_NOOP("top hit closer than")}
-VARIANTS = {"full": QT_TR_NOOP("full pipeline")}
+# Each header says over which questions it is counted (issue 60: "zero-chunk rate 1.000" beside "mean chunks 1.250"
+# read as a contradiction — the first counts the unanswerable questions only, the second all of them), on two lines
+# so no header is cut.
+METRIC_NAMES = {"hit_rate": QT_TR_NOOP("hit rate\n(answerable)"),
+                "zero_chunk_rate": QT_TR_NOOP("nothing returned\n(unanswerable)"),
+                "mean_chunks": QT_TR_NOOP("mean passages\n(all questions)"),
+                "mean_top_closer_than": QT_TR_NOOP("top hit closer than\nunrelated (answerable)")}
+METRIC_HELP = {
+    "hit_rate": QT_TR_NOOP("Share of the answerable questions whose expected passage, document or answer was in the "
+                           "context returned."),
+    "zero_chunk_rate": QT_TR_NOOP("Share of the unanswerable questions that got no passage at all — the right "
+                                  "result for them. Answerable questions are not counted here."),
+    "mean_chunks": QT_TR_NOOP("Passages returned per question, over every question of the set, answerable or not."),
+    "mean_top_closer_than": QT_TR_NOOP("For answerable questions: the share of unrelated questions whose nearest "
+                                       "passage is farther than this question's top hit."),
+}
+# The evaluation's variants (core/analysis/evaluate.py: the full pipeline, then one stage off at a time).
+VARIANTS = {"full": QT_TR_NOOP("full pipeline"), "no threshold": QT_TR_NOOP("no threshold"),
+            "no identifiers": QT_TR_NOOP("no identifier pins"), "no second pass": QT_TR_NOOP("no second pass"),
+            "no rerank": QT_TR_NOOP("no rerank")}
 POINT_STATUS = {"kept": QT_TR_NOOP("kept"), "pinned": QT_TR_NOOP("pinned"), "nearest": QT_TR_NOOP("nearest"),
                 "dropped": QT_TR_NOOP("dropped")}
 
@@ -68,6 +89,7 @@ class Canvas(FigureCanvasQTAgg):
 
 class AnalysisScreen(QWidget):
     error = Signal(str, str)
+    notice = Signal(str)  # for the window's status bar
     open_chunk = Signal(str, str, str, str)  # space, doc_id, chunk_id, note
 
     def __init__(self, engine: Engine, parent: QWidget | None = None) -> None:
@@ -86,6 +108,7 @@ class AnalysisScreen(QWidget):
         self.star: Any = None  # the StarMap on display
         self.col: Any = None  # the Collection on display
         self.run: Any = None  # the last evaluation run
+        self.distances: Any = None  # (every chunk's distance, reference, cut) of the question on display
         self._lasso: LassoSelector | None = None
 
         top = self._build_top_row()
@@ -122,6 +145,12 @@ class AnalysisScreen(QWidget):
         lay.addWidget(self.status)
         lay.addWidget(self.tabs, 1)
         self.star_canvas.mpl_connect("motion_notify_event", self._hovered)
+        # Ring labels are spaced for the canvas's size: redrawn (once the resizing settles) when it changes.
+        self._relabel = QTimer(self)
+        self._relabel.setSingleShot(True)
+        self._relabel.setInterval(200)
+        self._relabel.timeout.connect(self._redraw_star)
+        self.star_canvas.mpl_connect("resize_event", lambda _e: self._relabel.start())
         self.star_canvas.mpl_connect("button_press_event", self._clicked)
 
     def _build_evaluation(self) -> QWidget:
@@ -136,6 +165,18 @@ class AnalysisScreen(QWidget):
         self.metrics = QTableWidget(0, len(METRICS))
         self.metrics.setObjectName("metrics")
         self.metrics.setHorizontalHeaderLabels([tr(METRIC_NAMES[m]) for m in METRICS])
+        for c, key in enumerate(METRICS):
+            header = self.metrics.horizontalHeaderItem(c)
+            if header is not None:
+                header.setToolTip(tr(METRIC_HELP[key]))
+        self.metrics.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.metrics.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.metrics_note = QLabel(tr("Rates count different questions: “nothing returned” the unanswerable ones "
+                                      "(where no passage is right), “mean passages” all of them. Hover a header for "
+                                      "more."))
+        self.metrics_note.setObjectName("metrics_note")
+        self.metrics_note.setWordWrap(True)
+        self._fit_metrics()
         self.runs = QListWidget()
         self.runs.setObjectName("runs")
         self.compare_btn = QPushButton(tr("Compare the run shown with the newest run"))
@@ -153,7 +194,12 @@ class AnalysisScreen(QWidget):
         el.addLayout(row)
         self.eval_canvas = Canvas()
         split = QSplitter()
-        split.addWidget(self.metrics)
+        table = QWidget()
+        tl = QVBoxLayout(table)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addWidget(self.metrics, 1)
+        tl.addWidget(self.metrics_note)
+        split.addWidget(table)
         split.addWidget(self.eval_canvas)
         split.setSizes([500, 500])
         el.addWidget(split, 2)
@@ -179,6 +225,9 @@ class AnalysisScreen(QWidget):
         self.png_btn.clicked.connect(lambda: self.ask_export("png"))
         self.svg_btn = QPushButton(tr("Export SVG…"))
         self.svg_btn.clicked.connect(lambda: self.ask_export("svg"))
+        self.csv_btn = QPushButton(tr("Export CSV…"))
+        self.csv_btn.setToolTip(tr("The figures behind the plot or table on display, as CSV"))
+        self.csv_btn.clicked.connect(lambda: self.ask_export("csv"))
         top = QHBoxLayout()
         top.addWidget(self.question, 1)
         top.addWidget(self.draw_btn)
@@ -186,6 +235,7 @@ class AnalysisScreen(QWidget):
         top.addWidget(self.color_by)
         top.addWidget(self.png_btn)
         top.addWidget(self.svg_btn)
+        top.addWidget(self.csv_btn)
         return top
 
     @property
@@ -209,6 +259,9 @@ class AnalysisScreen(QWidget):
 
     def _show_question(self, data: tuple[Any, Any]) -> None:
         self.star, (dist, ref, cut) = data
+        self.distances = (np.asarray(dist), ref, cut)
+        # The previous question's hover text is no longer about anything on the map (issue 60).
+        self.hover.setText(tr("Hover a point for its document and distance; click to open it in the Inspector."))
         star_map_figure(self.star, dark=_dark(), fig=self.star_canvas.figure)
         self.star_canvas.draw_idle()
         histogram_figure(np.asarray(dist), ref, cut, self.star.question, dark=_dark(),
@@ -225,6 +278,11 @@ class AnalysisScreen(QWidget):
                                "neighbours.").format(n=len(self.star.points), kept=kept,
                                                      group=script_name(self.star.reference),
                                                      share=f"{self.star.preservation:.0%}") + model)
+
+    def _redraw_star(self) -> None:
+        if self.star is not None:
+            star_map_figure(self.star, dark=_dark(), fig=self.star_canvas.figure)
+            self.star_canvas.draw_idle()
 
     def draw_collection(self) -> None:
         if not self.space:
@@ -293,10 +351,24 @@ class AnalysisScreen(QWidget):
 
     # ---- export --------------------------------------------------------------------------------------
     def current_figure(self) -> Figure:
-        canvas = [self.star_canvas, self.col_canvas, self.hist_canvas][min(self.tabs.currentIndex(), 2)]
+        """The figure of the tab on display — the Evaluation tab's own (issue 60: it saved the histogram)."""
+        canvas = [self.star_canvas, self.col_canvas, self.hist_canvas, self.eval_canvas][self.tabs.currentIndex()]
         return canvas.figure
 
+    def current_table(self) -> tuple[list[str], list[list[Any]]]:
+        """The figures behind the tab on display; a BinyError-free ValueError when nothing is drawn there yet."""
+        index = self.tabs.currentIndex()
+        data = [self.star, self.col, self.distances, self.run][index]
+        if data is None:
+            raise ValueError(tr("Nothing is drawn on this tab yet: draw it first, then export."))
+        if index == 2:
+            return distances_table(*data)
+        header, rows = data.table()
+        return list(header), list(rows)
+
     def export(self, path: Path) -> Path:
+        if path.suffix.lower() == ".csv":
+            return save_table(*self.current_table(), path)
         return save_figure(self.current_figure(), path)
 
     def ask_export(self, fmt: str) -> None:
@@ -305,7 +377,9 @@ class AnalysisScreen(QWidget):
         if name:
             try:
                 self.export(Path(name).with_suffix(f".{fmt}"))
-            except (OSError, ValueError) as exc:
+            except OSError as exc:
+                self.error.emit(tr("Could not write {name}: {error}").format(name=name, error=os_reason(exc)), "")
+            except ValueError as exc:
                 self.error.emit(tr("Could not write {name}: {error}").format(name=name, error=exc), "")
 
     # ---- evaluation runs -------------------------------------------------------------------------------
@@ -324,6 +398,8 @@ class AnalysisScreen(QWidget):
 
     def _eval_failed(self, message: str, detail: str) -> None:
         self.eval_btn.setEnabled(True)
+        # "Running the question set…" must not stay after the error (issue 60).
+        self.status.setText(tr("The question set did not run: {error}").format(error=message))
         self.error.emit(message, detail)
 
     def show_run(self, run: Any) -> None:
@@ -335,7 +411,7 @@ class AnalysisScreen(QWidget):
             for c, key in enumerate(METRICS):
                 v = m.get(key)
                 self.metrics.setItem(r, c, QTableWidgetItem("—" if v is None else f"{v:.3f}"))
-        self.metrics.resizeColumnsToContents()
+        self._fit_metrics()
         # The space's view: each question's nearest chunk, against the unrelated reference.
         histogram_figure(np.asarray(run.nearest_distances(True) + run.nearest_distances(False)), run.reference,
                                None, tr("{name}: nearest-chunk distance of each question").format(name=run.name),
@@ -344,6 +420,14 @@ class AnalysisScreen(QWidget):
         self.status.setText(tr("Run {id}: {n} questions in {seconds} s.").format(id=run.run_id, n=len(run.results),
                                                                                  seconds=f"{run.seconds:.1f}"))
         self._update_compare()
+
+    def _fit_metrics(self) -> None:
+        """The metrics table asks the splitter for the width of all its columns: a header scrolled half out of
+        view read "op hit closer tha" (issue 60)."""
+        t = self.metrics
+        header = t.horizontalHeader()
+        wide = sum(max(header.sectionSizeHint(c), t.sizeHintForColumn(c)) for c in range(t.columnCount()))
+        t.setMinimumWidth(wide + t.verticalHeader().sizeHint().width() + 2 * t.frameWidth() + 4)
 
     def _load_runs(self) -> None:
         self.model.runs(self.space)
@@ -358,7 +442,7 @@ class AnalysisScreen(QWidget):
                 return "—" if v is None else number(float(v), 3)
 
             item = QListWidgetItem(f"{r['run_id']} · {r['name']} · {date(r['created_at'], with_time=True)} · "
-                                   + tr("hit rate {hit} · zero chunks {zero}").format(
+                                   + tr("hit rate {hit} · nothing returned (unanswerable) {zero}").format(
                                        hit=shown(full.get("hit_rate")), zero=shown(full.get("zero_chunk_rate"))))
             item.setData(Qt.ItemDataRole.UserRole, r["run_id"])
             self.runs.addItem(item)

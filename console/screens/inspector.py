@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from biny.console.i18n import QT_TR_NOOP, number, tr
 from biny.console.models.inspector import InspectorModel
 from biny.console.ops import run_op
+from biny.console.screens.structured import tool_name
 from biny.console.widgets.distance_bar import DistanceBar
 from biny.console.widgets.fields import DoubleSpinBox, SpinBox
 from biny.core import AskResult, Engine, Hit, PoolRecord, RewriteRecord, SentencesRecord, ThresholdRecord, script_name
@@ -52,6 +53,7 @@ _IN_FSTRINGS = (
 class InspectorScreen(QWidget):
     error = Signal(str, str)
     answered = Signal(object)
+    notice = Signal(str)  # a message for the window's status bar (a failed public search)
 
     def __init__(self, engine: Engine, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -278,8 +280,8 @@ class InspectorScreen(QWidget):
         elif result.structured is not None:
             s = result.structured
             self.status.setText(tr("Answered exactly by the structured index ({tool}, {n} matched, {ms} ms) — no "
-                                   "passage retrieved, nothing embedded.").format(tool=s.call.tool, n=number(s.total),
-                                                                                  ms=f"{s.ms:.1f}")
+                                   "passage retrieved, nothing embedded.").format(
+                tool=tool_name(s.call.tool), n=number(s.total), ms=f"{s.ms:.1f}")
                                 + " " + tr("Counted over the {n} documents of the index ({total} in the space).")
                                 .format(n=number(s.over), total=number(s.documents))
                                 + (" " + tr("Filter: {filter}").format(filter=s.filter_text) if s.filter_text else ""))
@@ -290,6 +292,11 @@ class InspectorScreen(QWidget):
         else:
             self.status.setText(tr(NO_PASSAGE) + " " + tr("(cut {cut}, baseline {baseline})").format(
                 cut=cut_s, baseline=base_s))
+        if result.answer is not None and result.answer.web_error:
+            # A failed public search is no "not in your material": said here and in the window's status bar, in
+            # the interface's language (issue 60: it sat in a tooltip, cut off at the screen's edge).
+            self.status.setText(result.answer.web_error)
+            self.notice.emit(result.answer.web_error)
         self.stages.clear()
         for stage in result.trace.stages:
             top = QTreeWidgetItem([tr(STAGES[stage.name]) if stage.name in STAGES else stage.name, stage.summary])
@@ -473,8 +480,10 @@ def _web_sources(sources: list[dict[str, Any]]) -> str:
     """W4: pages read drawn solid, results only found drawn dashed — both listed, both labelled."""
     rows = []
     for src in sources:
-        style = "solid #2f9e44" if src["read"] else "dashed #868e96"
-        label = tr("read") if src["read"] else tr("found only") + f" — {_escape(src['error'])}"
+        used = src["read"] and src.get("used", True)
+        style = "solid #2f9e44" if used else "dashed #868e96"
+        label = tr("read") if used else (tr("read, not used") if src["read"] else tr("found only")) \
+            + f" — {_escape(src['error'])}"
         rows.append(f"<table width='100%' style='border:2px {style};margin:2px' cellpadding='3'><tr><td><small>"
                     f"<b>{_escape(src['domain'])}</b> · {_escape(src['title'])} · {label}</small></td></tr></table>")
     return "".join(rows)

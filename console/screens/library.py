@@ -390,6 +390,13 @@ class LibraryScreen(QWidget):
             for c in range(1, len(COLUMNS)):
                 self.table.resizeColumnToContents(c)
             self.columns_sized = True
+        # ... but never narrower than what they hold: a width remembered from another language, or fitted before
+        # longer values arrived, cut the date (issue 60).
+        header = self.table.horizontalHeader()
+        for c in range(1, len(COLUMNS)):
+            needed = max(self.table.sizeHintForColumn(c), header.sectionSizeHint(c))
+            if docs and self.table.columnWidth(c) < needed:
+                self.table.setColumnWidth(c, needed)
         self.empty_hint.setText(
             tr("This space is encrypted and locked: unlock it with its passphrase to see and search its documents.")
             if self.locked else

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -53,6 +54,7 @@ QUEUE_KEYS = [(QT_TR_NOOP("Review queue: approve"), "A"), (QT_TR_NOOP("Review qu
 # Texts translated inside f-strings, where pyside6-lupdate does not look: marked here for extraction
 # (tests/console/test_i18n.py checks that every tr() text is in the catalogue).
 _IN_FSTRINGS = (
+    QT_TR_NOOP("edited"),
     QT_TR_NOOP("Numbers not traced to a source:"),
     QT_TR_NOOP("Question"),
     QT_TR_NOOP("Answer given"),
@@ -208,10 +210,13 @@ class ReviewScreen(QWidget):
     def act(self, action: str) -> None:
         item = self.model.item()
         if action == "approve" and item is not None:
+            if item.status == "pending" and item.flagged and not self.confirm_flagged(item):
+                self.queue.setFocus()
+                return
             edited = self.entry.toPlainText() if self.entry.document().isModified() else None
             self.model.decide("approved", edited=edited)
         elif action == "reject":
-            self.model.decide("rejected")
+            self.reject_with_reason()  # the key asks the same optional reason the button does (issue 60)
         elif action == "edit" and item is not None and item.status == "pending":
             self.entry.setReadOnly(False)
             self.entry.setFocus()
@@ -225,9 +230,25 @@ class ReviewScreen(QWidget):
             self.queue.setFocus()
 
     def reject_with_reason(self) -> None:
+        item = self.model.item()
+        if item is None or item.status != "pending":
+            return
         reason, ok = QInputDialog.getText(self, tr("Reject"), tr("Why (kept with the rejection; optional):"))
         if ok:
             self.model.decide("rejected", reason=reason.strip())
+        self.queue.setFocus()
+
+    def confirm_flagged(self, item: Any) -> bool:
+        """One key must not approve an item whose pages addressed a model (issue 60): the flag is named, and the
+        operator says yes; No is the default."""
+        texts = "\n".join(f"• {f['text'][:160]}" for f in item.flagged[:5])
+        box = QMessageBox(QMessageBox.Icon.Warning, tr("Approve a flagged item?"),
+                          tr("Flagged: {n} addressed to a model. Its pages held text that addresses a model or the "
+                             "reader; it was left out of the entry. Approve anyway?").format(n=len(item.flagged))
+                          + "\n\n" + texts, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setObjectName("confirm_flagged")
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        return box.exec() == QMessageBox.StandardButton.Yes
 
     # ---- drawing -----------------------------------------------------------------------------------
     def _render(self) -> None:
@@ -238,15 +259,19 @@ class ReviewScreen(QWidget):
         else:
             working = " · " + tr("{n} decision(s) being stored").format(n=self.model.working) \
                 if self.model.working else ""
-            self.headline.setText(tr("{n} public-web answer(s) waiting in “{space}”").format(
-                n=f"<b>{waiting}</b>", space=_esc(self.model.space)) + working + ". "
-                + tr("Nothing reaches the space until approved."))
+            # The sentence's full stop is the language's own ("。" in Chinese, issue 60), not an ASCII ". ".
+            first = tr("{n} public-web answer(s) waiting in “{space}”").format(
+                n=f"<b>{waiting}</b>", space=_esc(self.model.space)) + working
+            self.headline.setText(tr("{first}. {then}").format(
+                first=first, then=tr("Nothing reaches the space until approved.")))
         self.queue.blockSignals(True)
         self.queue.clear()
         for i in items:
             read = sum(s.read for s in i.sources)
             mark = "" if i.status == "pending" else f"[{tr(STATUS_NAMES.get(i.status, i.status))}] "
-            row = QListWidgetItem(f"{mark}{i.question}\n   " + tr("{read} read · {found} found only").format(
+            questions = " / ".join(i.questions or [i.question])
+            edited = f"[{tr('edited')}] " if i.edited_by else ""
+            row = QListWidgetItem(f"{mark}{edited}{questions}\n   " + tr("{read} read · {found} found only").format(
                 read=read, found=len(i.sources) - read)
                 + (" · " + tr("{n} untraced").format(n=len(i.untraced_numbers)) if i.untraced_numbers else "")
                 + (" · ⚠ " + tr("{n} addressed to a model").format(n=len(i.flagged)) if i.flagged else ""))
@@ -284,8 +309,14 @@ class ReviewScreen(QWidget):
         flagged = "".join(f"<li>{_esc(f['text'])} <small>({_esc(f['url'])})</small></li>" for f in item.flagged)
         left_out = tr("Left out: page text that addresses a model or the reader")
         flagged = f"<p style='color:#c92a2a'><b>⚠ {left_out}</b></p><ul>{flagged}</ul>" if flagged else ""
+        asked = "".join(f"<p><b>{tr('Question')}</b> {_esc(q)}</p>" for q in (item.questions or [item.question]))
+        edited = ""
+        if item.edited_by:  # the operator's wording, not the pages' (issue 60)
+            edited = ("<p style='color:#e8590c'><b>" + _esc(tr("Edited by {user} at {when}: the entry's wording is "
+                                                              "the operator's, not the pages'.").format(
+                user=item.edited_by, when=item.edited_at.replace("T", " ").rstrip("Z") + " UTC")) + "</b></p>")
         self.compare.setHtml(
-            f"{flagged}<p><b>{tr('Question')}</b> {_esc(item.question)}</p>"
+            f"{flagged}{edited}{asked}"
             f"<p><b>{tr('Answer given')}</b> <small>{tr('(public sources, not your material)')}</small><br>"
             f"{_esc(item.answer)}</p>{untraced}<p><b>{tr('Entry compared with the answer')}</b> "
             f"<small>{tr('(green: added · red: dropped)')}</small><br>"
@@ -295,8 +326,9 @@ class ReviewScreen(QWidget):
         self.entry.setReadOnly(True)
         rows = []
         for n, s in enumerate(item.sources):
-            style = "solid #2f9e44" if s.read else "dashed #868e96"
-            label = tr("read") if s.read else tr("found only") + f" — {_esc(s.error)}"
+            style = "solid #2f9e44" if s.read and s.used else "dashed #868e96"
+            label = (tr("read") if s.used else tr("read, not used") + f" — {_esc(s.error)}") if s.read \
+                else tr("found only") + f" — {_esc(s.error)}"
             rows.append(f"<table width='100%' style='border:2px {style};margin:4px' cellpadding='4'><tr><td>"
                         f"<a href='source:{n}'>{_esc(s.title)}</a><br><small>{_esc(s.domain)} · {label}</small>"
                         f"</td></tr></table>")

@@ -32,6 +32,7 @@ FINDING_KINDS = {"damaged": QT_TR_NOOP("damaged"), "orphans": QT_TR_NOOP("orphan
 
 class SettingsScreen(QWidget):
     error = Signal(str, str)
+    notice = Signal(str)  # for the window's status bar
     reembedded = Signal(str)  # a space's vectors changed: its facts should be reloaded
 
     def __init__(self, engine: Engine, parent: QWidget | None = None) -> None:
@@ -159,6 +160,28 @@ class SettingsScreen(QWidget):
         self.web_note.setWordWrap(True)
         d.addRow(tr("Public-web fallback"), self.web)
         d.addRow("", self.web_note)
+        # The search endpoint, set here and tested with one search (issue 60: it took editing config.toml and a
+        # restart).
+        self.search_url = QLineEdit(engine.settings.web.search_url)
+        self.search_url.setObjectName("search_url")
+        self.search_url.setPlaceholderText(tr("a SearXNG JSON endpoint, e.g. http://127.0.0.1:8888/search"))
+        self.search_test = QPushButton(tr("Test"))
+        self.search_test.setObjectName("search_test")
+        self.search_test.setToolTip(tr("Runs one search through this endpoint and says what came back"))
+        self.search_test.clicked.connect(self.test_search)
+        self.search_save = QPushButton(tr("Save"))
+        self.search_save.setObjectName("search_save")
+        self.search_save.clicked.connect(self.save_search)
+        row = QHBoxLayout()
+        row.addWidget(self.search_url, 1)
+        row.addWidget(self.search_test)
+        row.addWidget(self.search_save)
+        d.addRow(tr("Search endpoint"), row)
+        self.search_status = QLabel("")
+        self.search_status.setObjectName("search_status")
+        self.search_status.setWordWrap(True)
+        self.search_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        d.addRow("", self.search_status)
         self.secret_source = QLabel("…")
         self.secret_source.setWordWrap(True)
         d.addRow(tr("Passphrase source"), self.secret_source)
@@ -201,12 +224,41 @@ class SettingsScreen(QWidget):
     def _web_note(self, on: bool) -> None:
         url = self.engine.settings.web.search_url
         if not url:
-            self.web_note.setText(tr("No search endpoint: set [web] search_url (a SearXNG JSON endpoint) in "
-                                     "config.toml. Until then nothing leaves this machine."))
+            self.web_note.setText(tr("No search endpoint: enter one below (a SearXNG JSON endpoint), test it and "
+                                     "save it. Until then nothing leaves this machine."))
         else:
             self.web_note.setText(tr("Searches {url} and reads the best pages; every answer from them is marked "
                                      "public and waits in the Review queue.").format(url=url) if on
                                   else tr("Off: no outbound request."))
+
+    def test_search(self) -> None:
+        """One search through the endpoint typed (saved or not), in the background; what came back, or why not."""
+        engine, url = self.engine, self.search_url.text().strip()
+        self.search_test.setEnabled(False)
+        self.search_status.setText(tr("Searching {url}…").format(url=url))
+
+        def shown(results: list[Any]) -> None:
+            first = f" — “{results[0].title}” ({results[0].url})" if results else ""
+            self.search_status.setText(tr("The endpoint works: {n} result(s) for a test search.").format(
+                n=len(results)) + first)
+
+        def failed(exc: BaseException, _detail: str) -> None:
+            text = tr("The endpoint does not work: {error}").format(error=exc)
+            self.search_status.setText(text)
+            self.notice.emit(text)
+
+        run_op(lambda _p, _c: engine.web.test_search(url), on_success=shown, on_failure=failed,
+               on_finished=lambda: self.search_test.setEnabled(True))
+
+    def save_search(self) -> None:
+        engine, url = self.engine, self.search_url.text().strip()
+
+        def saved(message: str) -> None:
+            self.search_status.setText(message)
+            self._web_note(self.web.isChecked())
+
+        run_op(lambda _p, _c: engine.web.configure_search(url), on_success=saved,
+               on_failure=lambda e, _d: self.search_status.setText(tr("Not saved: {error}").format(error=e)))
 
     def _web_toggled(self, on: bool) -> None:
         engine, space = self.engine, self.space

@@ -35,6 +35,13 @@ TYPE_NAMES = {"integer": QT_TR_NOOP("integer"), "number": QT_TR_NOOP("number"), 
               "year": QT_TR_NOOP("year"), "date": QT_TR_NOOP("date"), "url": QT_TR_NOOP("link"),
               "identifier": QT_TR_NOOP("identifier"), "list": QT_TR_NOOP("list"), "text": QT_TR_NOOP("text")}
 USE, EXACT, NAME, TYPE, COVERAGE, EXAMPLES, WHY = range(len(FIELD_COLUMNS))
+# The index's tools (core/structured/tools.py), named in the interface's language (issue 60: "count" in Chinese).
+TOOL_NAMES = {"count": QT_TR_NOOP("count"), "filter": QT_TR_NOOP("filter"), "group": QT_TR_NOOP("group"),
+              "top": QT_TR_NOOP("top"), "lookup": QT_TR_NOOP("lookup")}
+
+
+def tool_name(tool: str) -> str:
+    return tr(TOOL_NAMES[tool]) if tool in TOOL_NAMES else tool
 
 
 # Texts translated inside f-strings, where pyside6-lupdate does not look: marked here for extraction
@@ -176,12 +183,30 @@ class StructuredScreen(QWidget):
         header.setSectionResizeMode(WHY, QHeaderView.ResizeMode.Stretch)
         for col, width in ((USE, 40), (EXACT, 48), (NAME, 170), (TYPE, 80), (COVERAGE, 110), (EXAMPLES, 260)):
             self.fields.setColumnWidth(col, width)
+        self.fields.itemChanged.connect(self._use_changed)
+
+    def _use_changed(self, item: QTableWidgetItem) -> None:
+        """Unticking Use unticks and switches off Exact on the row; ticking it switches Exact on again."""
+        if item.column() != USE:
+            return
+        exact = self.fields.item(item.row(), EXACT)
+        if exact is None:
+            return
+        used = item.checkState() == Qt.CheckState.Checked
+        flags = Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsSelectable
+        exact.setFlags(flags | Qt.ItemFlag.ItemIsEnabled if used else flags)
+        if not used:
+            exact.setCheckState(Qt.CheckState.Unchecked)
 
     @property
     def busy(self) -> bool:
         return self.model.pending > 0 or self.model.building
 
     def set_space(self, name: str) -> None:
+        if name != self.model.space:
+            # Another space: the last space's tried question and its result are not about this one (issue 60).
+            self.question.clear()
+            self._clear_tried()
         self.model.set_space(name)
 
     # ---- rendering -------------------------------------------------------------------------------
@@ -216,6 +241,8 @@ class StructuredScreen(QWidget):
                     with_header=number(proposal.with_header), docs=number(proposal.documents),
                     n=len(proposal.kept)))
         self._render_evidence()
+        if self.model.tried is None and not self.question.text().strip():
+            self._clear_tried()
         self._render_fields()
         self._render_preview()
         self._render_lint()
@@ -239,6 +266,11 @@ class StructuredScreen(QWidget):
         self.evidence.setVisible(bool(parts))
         self.fields.setVisible(bool(proposal is None or proposal.fields or self.model.state.info is not None))
 
+    def _clear_tried(self) -> None:
+        self.outcome.setHtml("")
+        self.rows.setRowCount(0)
+        self.rows.setColumnCount(0)
+
     def _render_fields(self) -> None:
         st = self.model.state
         proposal, info = st.proposal, st.info
@@ -247,9 +279,10 @@ class StructuredScreen(QWidget):
         self.fields.setRowCount(len(fields))
         for r, f in enumerate(fields):
             used = f.name in built if built else f.kept
-            exact = built[f.name].exact if f.name in built else _looks_exact(f.type)
+            # A field left out is exact about nothing: its Exact box is unticked and off until it is used (issue 60).
+            exact = used and (built[f.name].exact if f.name in built else _looks_exact(f.type))
             self.fields.setItem(r, USE, _check(used))
-            self.fields.setItem(r, EXACT, _check(exact))
+            self.fields.setItem(r, EXACT, _check(exact, used))
             self.fields.setItem(r, NAME, _cell(f.name))
             self.fields.setItem(r, TYPE, _cell(tr(TYPE_NAMES[f.type]) if f.type in TYPE_NAMES else f.type))
             bar = QProgressBar()
@@ -277,6 +310,7 @@ class StructuredScreen(QWidget):
             for c, v in enumerate(values):
                 text = "" if v is None else str(v)
                 self.preview.setItem(r, c, _cell(text[:120], text if len(text) > 120 else ""))
+        _fit_columns(self.preview)
 
     def _render_lint(self) -> None:
         st = self.model.state
@@ -322,7 +356,8 @@ class StructuredScreen(QWidget):
         shown = "<br>".join(map(_escape, r.result[:20])) if isinstance(r.result, list) else _escape(r.result)
         groups = "".join(f"<li>{_escape(k)} — {n}</li>" for k, n in r.groups[:10])
         self.outcome.setHtml(
-            f"<p><b>{tr('Tool:')}</b> {r.call.tool} · " + tr("{n} matched").format(n=number(r.total))
+            f"<p><b>{tr('Tool:')}</b> {_escape(tool_name(r.call.tool))} · "
+            + tr("{n} matched").format(n=number(r.total))
             + f" · {r.ms:.1f} ms</p><p><b>{tr('Result:')}</b> {shown}</p>" + _scope(r)
             + (f"<p><b>{tr('Groups')}</b></p><ul>{groups}</ul>" if groups else "")
             + f"<p><b>SQL</b></p><pre>{_escape(r.query)}</pre><p><b>{tr('Why')}</b></p><ul>{why}</ul>")
@@ -333,6 +368,7 @@ class StructuredScreen(QWidget):
             for i, (key, n) in enumerate(r.groups):
                 self.rows.setItem(i, 0, _cell(key))
                 self.rows.setItem(i, 1, _cell(n))
+            _fit_columns(self.rows)
             return
         names = ["title", *sorted({k for row in r.rows for k in row["fields"]})]
         self.rows.setColumnCount(len(names))
@@ -342,6 +378,7 @@ class StructuredScreen(QWidget):
             for c, name in enumerate(names):
                 value = row["title"] if c == 0 else row["fields"].get(name, "")
                 self.rows.setItem(i, c, _cell(str(value)[:120], str(value)))
+        _fit_columns(self.rows)
 
 
 def _scope(r: ToolResult) -> str:
@@ -354,6 +391,13 @@ def _scope(r: ToolResult) -> str:
     lines += [tr("{n} give no {field} and were not counted.").format(n=number(n), field=_escape(name))
               for name, n in r.lacking.items()]
     return "<p>" + "<br>".join(lines) + "</p>"
+
+
+def _fit_columns(table: QTableWidget, cap: int = 320) -> None:
+    """Each column as wide as its header (never cut, issue 60) and its values, up to ``cap`` for the values."""
+    header = table.horizontalHeader()
+    for c in range(table.columnCount()):
+        table.setColumnWidth(c, max(header.sectionSizeHint(c), min(table.sizeHintForColumn(c), cap)))
 
 
 def _looks_exact(kind: str) -> bool:

@@ -180,22 +180,6 @@
         <translation>快捷键</translation>
     </message>
     <message>
-        <source>hit rate</source>
-        <translation>命中率</translation>
-    </message>
-    <message>
-        <source>zero-chunk rate</source>
-        <translation>零片段率</translation>
-    </message>
-    <message>
-        <source>mean chunks</source>
-        <translation>平均片段数</translation>
-    </message>
-    <message>
-        <source>top hit closer than</source>
-        <translation>首个结果近于</translation>
-    </message>
-    <message>
         <source>full pipeline</source>
         <translation>完整流程</translation>
     </message>
@@ -272,6 +256,62 @@
         <translation>星图</translation>
     </message>
     <message>
+        <source>hit rate
+(answerable)</source>
+        <translation>命中率
+（可回答的问题）</translation>
+    </message>
+    <message>
+        <source>nothing returned
+(unanswerable)</source>
+        <translation>未返回任何内容
+（无法回答的问题）</translation>
+    </message>
+    <message>
+        <source>mean passages
+(all questions)</source>
+        <translation>平均段落数
+（全部问题）</translation>
+    </message>
+    <message>
+        <source>top hit closer than
+unrelated (answerable)</source>
+        <translation>首个结果近于
+无关问题的比例（可回答）</translation>
+    </message>
+    <message>
+        <source>Share of the answerable questions whose expected passage, document or answer was in the context returned.</source>
+        <translation>可回答的问题中，返回的上下文包含预期段落、文档或答案的比例。</translation>
+    </message>
+    <message>
+        <source>Share of the unanswerable questions that got no passage at all — the right result for them. Answerable questions are not counted here.</source>
+        <translation>无法回答的问题中，完全没有返回段落的比例——这对它们是正确的结果。这里不计入可回答的问题。</translation>
+    </message>
+    <message>
+        <source>Passages returned per question, over every question of the set, answerable or not.</source>
+        <translation>每个问题返回的段落数，按问题集中的全部问题计算（无论能否回答）。</translation>
+    </message>
+    <message>
+        <source>For answerable questions: the share of unrelated questions whose nearest passage is farther than this question&apos;s top hit.</source>
+        <translation>对可回答的问题：最近段落比本问题首个结果更远的无关问题所占的比例。</translation>
+    </message>
+    <message>
+        <source>no threshold</source>
+        <translation>不使用阈值</translation>
+    </message>
+    <message>
+        <source>no identifier pins</source>
+        <translation>不固定标识符</translation>
+    </message>
+    <message>
+        <source>no second pass</source>
+        <translation>不做二次检索</translation>
+    </message>
+    <message>
+        <source>no rerank</source>
+        <translation>不重排</translation>
+    </message>
+    <message>
         <source>Type a question above and press Draw: its nearest passages are placed around it at their distances, beside the unrelated questions&apos; rings.</source>
         <translation>在上方输入问题并点击“绘制”：与它最近的段落按各自的距离排布在它周围，旁边是无关问题的参考环。</translation>
     </message>
@@ -286,6 +326,18 @@
     <message>
         <source>Evaluation</source>
         <translation>评估</translation>
+    </message>
+    <message>
+        <source>Rates count different questions: “nothing returned” the unanswerable ones (where no passage is right), “mean passages” all of them. Hover a header for more.</source>
+        <translation>各项比率统计的问题不同：“未返回任何内容”只统计无法回答的问题（对它们来说没有段落才是正确的），“平均段落数”统计全部问题。将鼠标悬停在表头上可查看详情。</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>The figures behind the plot or table on display, as CSV</source>
+        <translation>将当前图表或表格背后的数据导出为 CSV</translation>
     </message>
     <message>
         <source>Measuring…</source>
@@ -320,6 +372,10 @@
         <translation>距离 {d}</translation>
     </message>
     <message>
+        <source>Nothing is drawn on this tab yet: draw it first, then export.</source>
+        <translation>此标签页尚未绘制任何内容：请先绘制，再导出。</translation>
+    </message>
+    <message>
         <source>Export as {format}</source>
         <translation>导出为 {format}</translation>
     </message>
@@ -340,6 +396,10 @@
         <translation>正在运行问题集（先完整流程，再逐一关闭各阶段）…</translation>
     </message>
     <message>
+        <source>The question set did not run: {error}</source>
+        <translation>问题集未能运行：{error}</translation>
+    </message>
+    <message>
         <source>{name}: nearest-chunk distance of each question</source>
         <translation>{name}：每个问题到最近片段的距离</translation>
     </message>
@@ -352,8 +412,8 @@
         <translation>运行 {id}：{n} 个问题，用时 {seconds} 秒。</translation>
     </message>
     <message>
-        <source>hit rate {hit} · zero chunks {zero}</source>
-        <translation>命中率 {hit} · 零片段 {zero}</translation>
+        <source>hit rate {hit} · nothing returned (unanswerable) {zero}</source>
+        <translation>命中率 {hit} · 未返回任何内容（无法回答的问题）{zero}</translation>
     </message>
     <message>
         <source>Click an earlier run to show it; then compare it with the newest run.</source>
@@ -662,6 +722,10 @@
     <message>
         <source>found only</source>
         <translation>仅找到</translation>
+    </message>
+    <message>
+        <source>read, not used</source>
+        <translation>已读取，未使用</translation>
     </message>
     <message>
         <source>closer than every unrelated question</source>
@@ -1162,6 +1226,10 @@ This cannot be undone.</source>
         <translation>审核队列：上一条</translation>
     </message>
     <message>
+        <source>edited</source>
+        <translation>已编辑</translation>
+    </message>
+    <message>
         <source>Numbers not traced to a source:</source>
         <translation>无法追溯到来源的数字：</translation>
     </message>
@@ -1242,12 +1310,24 @@ This cannot be undone.</source>
         <translation>原因（随拒绝记录保存；可选）：</translation>
     </message>
     <message>
+        <source>Approve a flagged item?</source>
+        <translation>批准一个被标记的条目？</translation>
+    </message>
+    <message>
+        <source>Flagged: {n} addressed to a model. Its pages held text that addresses a model or the reader; it was left out of the entry. Approve anyway?</source>
+        <translation>已标记：{n} 处针对模型的文字。其页面含有针对模型或读者的文字，已从条目中去除。仍要批准吗？</translation>
+    </message>
+    <message>
         <source>{n} decision(s) being stored</source>
         <translation>{n} 个决定正在保存</translation>
     </message>
     <message>
         <source>{n} public-web answer(s) waiting in “{space}”</source>
         <translation>“{space}”中有 {n} 个公开网页答案待审核</translation>
+    </message>
+    <message>
+        <source>{first}. {then}</source>
+        <translation>{first}。{then}</translation>
     </message>
     <message>
         <source>Nothing reaches the space until approved.</source>
@@ -1268,6 +1348,10 @@ This cannot be undone.</source>
     <message>
         <source>Left out: page text that addresses a model or the reader</source>
         <translation>已略去：网页中针对模型或读者的指令文字</translation>
+    </message>
+    <message>
+        <source>Edited by {user} at {when}: the entry&apos;s wording is the operator&apos;s, not the pages&apos;.</source>
+        <translation>由 {user} 于 {when} 编辑：条目的措辞出自操作员，而非页面原文。</translation>
     </message>
     <message>
         <source>Would land near: {where}</source>
@@ -1422,6 +1506,22 @@ This cannot be undone.</source>
         <translation>界面语言</translation>
     </message>
     <message>
+        <source>a SearXNG JSON endpoint, e.g. http://127.0.0.1:8888/search</source>
+        <translation>SearXNG JSON 端点，例如 http://127.0.0.1:8888/search</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>测试</translation>
+    </message>
+    <message>
+        <source>Runs one search through this endpoint and says what came back</source>
+        <translation>通过此端点执行一次搜索，并显示返回的结果</translation>
+    </message>
+    <message>
+        <source>Search endpoint</source>
+        <translation>搜索端点</translation>
+    </message>
+    <message>
         <source>{model} ({dim} dimensions)</source>
         <translation>{model}（{dim} 维）</translation>
     </message>
@@ -1440,10 +1540,6 @@ This cannot be undone.</source>
     <message>
         <source>Nothing in this space is encrypted.</source>
         <translation>此空间中没有任何内容被加密。</translation>
-    </message>
-    <message>
-        <source>No search endpoint: set [web] search_url (a SearXNG JSON endpoint) in config.toml. Until then nothing leaves this machine.</source>
-        <translation>没有搜索端点：请在 config.toml 中设置 [web] search_url（SearXNG JSON 端点）。在此之前，没有任何内容离开本机。</translation>
     </message>
     <message>
         <source>Searches {url} and reads the best pages; every answer from them is marked public and waits in the Review queue.</source>
@@ -1480,6 +1576,22 @@ This cannot be undone.</source>
     <message>
         <source>Not saved: {error}</source>
         <translation>未保存：{error}</translation>
+    </message>
+    <message>
+        <source>No search endpoint: enter one below (a SearXNG JSON endpoint), test it and save it. Until then nothing leaves this machine.</source>
+        <translation>没有搜索端点：请在下方输入一个（SearXNG JSON 端点），测试后保存。在此之前，没有任何内容离开本机。</translation>
+    </message>
+    <message>
+        <source>Searching {url}…</source>
+        <translation>正在搜索 {url}…</translation>
+    </message>
+    <message>
+        <source>The endpoint works: {n} result(s) for a test search.</source>
+        <translation>端点可用：测试搜索返回 {n} 条结果。</translation>
+    </message>
+    <message>
+        <source>The endpoint does not work: {error}</source>
+        <translation>端点不可用：{error}</translation>
     </message>
     <message>
         <source>Repairing…</source>
@@ -1572,6 +1684,22 @@ This cannot be undone.</source>
     <message>
         <source>list</source>
         <translation>列表</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <source>filter</source>
+        <translation>筛选</translation>
+    </message>
+    <message>
+        <source>top</source>
+        <translation>排名</translation>
+    </message>
+    <message>
+        <source>lookup</source>
+        <translation>查找</translation>
     </message>
     <message>
         <source>Routing…</source>

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from biny.core.errors import BinyError
-from biny.core.i18n import t
+from biny.core.i18n import os_reason, t
 
 VARIANTS: dict[str, dict[str, bool]] = {
     "full": {},
@@ -66,7 +66,7 @@ def load(path: Path) -> list[EvalItem]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise BinyError(t("Cannot read {path}: {reason}").format(path=path, reason=exc.strerror or exc)) from exc
+        raise BinyError(t("Cannot read {path}: {reason}").format(path=path, reason=os_reason(exc))) from exc
     items = []
     if path.suffix.lower() == ".csv":
         for n, row in enumerate(csv.DictReader(io.StringIO(text)), start=2):

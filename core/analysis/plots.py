@@ -6,6 +6,7 @@ written as PNG or SVG. CJK labels render with the CJK font fontconfig names (ana
 
 from __future__ import annotations
 
+import csv
 import re
 from pathlib import Path
 from typing import Any, cast
@@ -72,7 +73,8 @@ def _wrap(text: str, width: int) -> str:
     out: list[str] = []
     for line in text.split("\n"):
         current, used = "", 0
-        for token in re.findall(r"[\u3000-\u9fff\uff00-\uffef]|\S+\s*|\s+", line):
+        # A CJK character is a token of its own, also right after Latin text ("→拉丁字母" breaks before "拉").
+        for token in re.findall(r"[\u3000-\u9fff\uff00-\uffef]|[^\s\u3000-\u9fff\uff00-\uffef]+\s*|\s+", line):
             cost = 2 if len(token) == 1 and ord(token) >= 0x3000 else len(token.rstrip())
             if used + cost > width and current.strip():
                 out.append(current.rstrip())
@@ -103,6 +105,8 @@ def _legend(ax: Any, fg: str, **kw: Any) -> None:
     leg = ax.legend(fontsize=kw.pop("fontsize", 8), frameon=False, **kw)
     for text in leg.get_texts():
         text.set_color(fg)
+        # A long entry is wrapped, not cut at the canvas's edge (issue 60: "model unrelated median (Latin-scrip").
+        text.set_text(_wrap(text.get_text(), 30))
 
 
 def message_figure(message: str, *, dark: bool = False, fig: Figure | None = None) -> Figure:
@@ -150,12 +154,62 @@ def star_map_figure(sm: StarMap, *, dark: bool = False, fig: Figure | None = Non
     angles = np.asarray([p.angle for p in sm.points], dtype=np.float64)
     crowd = [int((np.abs((angles - a + np.pi) % (2 * np.pi) - np.pi) < np.deg2rad(12)).sum())
              for a in np.deg2rad(np.arange(0, 360, 15))]
-    cast(PolarAxes, ax).set_rlabel_position(15 * int(np.argmin(crowd)))
+    at = 15 * int(np.argmin(crowd))
+    cast(PolarAxes, ax).set_rlabel_position(at)
+    _ring_labels(fig, ax, sm, top * 1.05, at, fg)
     ax.set_title(_wrap(sm.question[:160], 60) + "\n" + _wrap(t(
         "radius = true cosine distance · angles keep {share:.0%} of 5-nearest neighbours").format(
         share=sm.preservation), 60), fontsize=9, color=fg)
     _legend(ax, fg, loc="upper left", bbox_to_anchor=(1.05, 1.0))
     return fig
+
+
+# Percentiles keep their names in every language; the median is a word.
+RING_NAMES = {"unrelated p10": "p10", "unrelated median": N_("median"), "unrelated p90": "p90"}
+RING_FONT = 7.0
+
+
+def _ring_labels(fig: Figure, ax: Any, sm: StarMap, rmax: float, tick_angle: float, fg: str) -> None:
+    """Each ring named with its radius, across the map from the scale; rings closer than a label's height share one
+    label ("p90 0.213 · 2 cuts 0.205–0.210"), and a scale tick a ring's line would strike through is left out (issue
+    60: the 0.20 tick was struck through, three rings' labels lay on top of each other)."""
+    fig.draw_without_rendering()  # the laid-out axes: how many pixels one unit of distance is
+    box = ax.get_window_extent()
+    per_px = rmax / max(min(box.width, box.height) / 2, 1.0)
+    gap = RING_FONT * fig.dpi / 72 * 1.4 * per_px  # a label's height, in distance
+    rings = sorted(((r.radius, r) for r in sm.rings), key=lambda x: x[0])
+    groups: list[list[Any]] = [[ring] for _, ring in rings]
+    merged = True
+    while merged:  # neighbouring labels (each at its rings' mean radius) closer than a label's height are one
+        merged = False
+        for i in range(len(groups) - 1):
+            if np.mean([r.radius for r in groups[i + 1]]) - np.mean([r.radius for r in groups[i]]) < gap:
+                groups[i:i + 2] = [groups[i] + groups[i + 1]]
+                merged = True
+                break
+    ticks = [v for v in ax.get_yticks() if 0 < v < rmax and all(abs(v - r) >= gap * 0.6 for r, _ in rings)]
+    ax.set_yticks(ticks)
+    ax.set_yticklabels([f"{v:.2f}" for v in ticks], fontsize=8)
+    # Straight up (or down, when the scale is there): labels of neighbouring radii are then a line apart, not side
+    # by side along the same line.
+    up = abs(((tick_angle - 90) + 180) % 360 - 180) > 45
+    angle = np.deg2rad(90 if up else 270)
+    for group in groups:
+        names: list[str] = []
+        cuts = sorted({round(r.radius, 4) for r in group if r.kind == "cut"})
+        for r in group:
+            if r.kind == "reference":
+                names.append(f"{t(RING_NAMES.get(r.name, r.name))} {r.radius:.3f}")
+            elif r.kind == "model":
+                names.append(t("model median {radius:.3f}").format(radius=r.radius))
+        if len(cuts) == 1:
+            names.append(t("cut {cut:.3f}").format(cut=cuts[0]))
+        elif cuts:
+            names.append(t("{n} cuts {low:.3f}–{high:.3f}").format(n=len(cuts), low=min(cuts), high=max(cuts)))
+        mid = float(np.mean([r.radius for r in group]))
+        ax.text(angle, mid, " · ".join(names), fontsize=RING_FONT, color=fg, ha="center", va="center",
+                gid="ring_label", bbox={"boxstyle": "round,pad=0.15", "fc": ax.get_facecolor(), "ec": "none",
+                                        "alpha": 0.8})
 
 
 def histogram_figure(distances: np.ndarray, reference: Any, cut: float | None, title: str, *,
@@ -174,12 +228,14 @@ def histogram_figure(distances: np.ndarray, reference: Any, cut: float | None, t
     if reference is not None and reference.values:
         ax.hist(reference.values, bins=bins, histtype="step", color="#D55E00", lw=1.5, density=True,
                 label=t("unrelated questions → nearest passage"))
-        ax.axvline(reference.median, color="#D55E00", ls="--", lw=1)
+        # Every line drawn is in the legend (issue 60: the dashed median was not).
+        ax.axvline(reference.median, color="#D55E00", ls="--", lw=1,
+                   label=t("unrelated questions' median {median:.3f}").format(median=reference.median))
     if cut is not None:
         ax.axvline(cut, color="#009E73", lw=1.5, label=t("cut {cut:.3f}").format(cut=cut))
     ax.set_xlabel(t("cosine distance"))
     ax.set_ylabel(t("density"))
-    ax.set_title(_wrap(title[:200], 80), fontsize=9)
+    ax.set_title(_wrap(title[:200], 56), fontsize=9)  # the console's half-width canvas holds ~56 columns
     _legend(ax, fg)
     return fig
 
@@ -203,6 +259,28 @@ def collection_figure(coords: np.ndarray, groups: list[str], question: np.ndarra
     ax.set_title(_wrap(f"{title}\n{legend_note}", 60), fontsize=9)
     _legend(ax, fg, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
+
+
+def distances_table(distances: np.ndarray, reference: Any, cut: float | None) -> tuple[list[str], list[list[Any]]]:
+    """The figures behind the distance histogram: each chunk's distance, the reference's values and the cut."""
+    rows: list[list[Any]] = [["chunk", round(float(d), 6)] for d in np.asarray(distances).tolist()]
+    if reference is not None:
+        rows += [["unrelated question", round(float(v), 6)] for v in reference.values]
+        rows.append(["unrelated median", round(float(reference.median), 6)])
+    if cut is not None:
+        rows.append(["cut", round(float(cut), 6)])
+    return ["series", "distance"], rows
+
+
+def save_table(header: list[str], rows: list[list[Any]], path: Path) -> Path:
+    """A table as CSV (UTF-8 with a byte-order mark, so a spreadsheet reads Chinese text right); None as empty."""
+    if path.suffix.lower() != ".csv":
+        raise ValueError(f"{path.name}: write .csv")
+    with path.open("w", encoding="utf-8-sig", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(header)
+        out.writerows([["" if v is None else v for v in row] for row in rows])
+    return path
 
 
 def save_figure(fig: Figure, path: Path) -> Path:

@@ -52,6 +52,17 @@ class StarMap:
     reference: str  # which reference the rings come from ("latin", "han", "all")
     model_band: dict[str, Any] = field(default_factory=dict)  # the model-level band for this script pair
 
+    def table(self) -> tuple[list[str], list[list[Any]]]:
+        """The figures behind the map, one row a point and one a ring (issue 60: every plot has a CSV export)."""
+        header = ["kind", "name", "document", "heading", "chunk_id", "status", "distance", "cut", "closer_than",
+                  "angle", "reason"]
+        rows: list[list[Any]] = [["point", "", p.document, p.heading, p.chunk_id, p.status, round(p.distance, 6),
+                                  None if p.cut is None else round(p.cut, 6),
+                                  None if p.closer_than is None else round(p.closer_than, 4), round(p.angle, 4),
+                                  p.reason] for p in self.points]
+        rows += [["ring", r.name, "", "", "", r.kind, round(r.radius, 6), None, None, None, ""] for r in self.rings]
+        return header, rows
+
     def to_dict(self) -> dict[str, Any]:
         return {"question": self.question, "points": [asdict(p) for p in self.points],
                 "rings": [asdict(r) for r in self.rings], "preservation": round(self.preservation, 4),

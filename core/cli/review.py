@@ -48,7 +48,8 @@ def run(engine: Engine, args: argparse.Namespace) -> int:
         items = engine.web.items(args.space, statuses)
         if args.json:
             _dump([{"review_id": i.review_id, "status": i.status, "created_at": i.created_at,
-                    "question": i.question, "sources": [s.to_dict() for s in i.sources],
+                    "question": i.question, "questions": i.questions or [i.question],
+                    "sources": [s.to_dict() for s in i.sources],
                     "untraced_numbers": i.untraced_numbers, "flagged": i.flagged} for i in items])
         else:
             for i in items:

@@ -47,6 +47,15 @@ class Collection:
     preservation: float
     note: str = ""
 
+    def table(self) -> tuple[list[str], list[list[Any]]]:
+        """One row a chunk shown: where it is drawn and in which group (the question's place as its own row)."""
+        rows: list[list[Any]] = [[cid, doc, group, round(float(x), 6), round(float(y), 6)]
+                                 for cid, doc, group, (x, y) in zip(self.chunk_ids, self.documents, self.groups,
+                                                                    np.asarray(self.coords).tolist(), strict=True)]
+        if self.question is not None:
+            rows.append(["", "", "question", round(float(self.question[0]), 6), round(float(self.question[1]), 6)])
+        return ["chunk_id", "document", "group", "x", "y"], rows
+
 
 @dataclass(slots=True)
 class EvalRun:
@@ -62,6 +71,20 @@ class EvalRun:
     def nearest_distances(self, answerable: bool) -> list[float]:
         """Each question's nearest-chunk distance (full pipeline's pool), answerable or not."""
         return [r["nearest"] for r in self.results if r.get("nearest") is not None and r["unanswerable"] != answerable]
+
+    def table(self) -> tuple[list[str], list[list[Any]]]:
+        """The run's figures: one row a variant's metric, then one row a question and variant (issue 60: the
+        Evaluation tab's CSV export)."""
+        header = ["row", "variant", "question", "unanswerable", "metric", "value", "chunks", "hit", "top_distance",
+                  "top_closer_than", "nearest"]
+        rows: list[list[Any]] = [["metric", variant, "", "", key, value, "", "", "", "", ""]
+                                 for variant, m in self.metrics.items() for key, value in m.items()]
+        for r in self.results:
+            for variant, o in r.get("variants", {}).items():
+                rows.append(["question", variant, r["question"], r["unanswerable"], "", "", o.get("chunks"),
+                             o.get("hit"), o.get("top_distance"), o.get("top_closer_than"),
+                             r.get("nearest") if variant == "full" else ""])
+        return header, rows
 
     def to_dict(self) -> dict[str, Any]:
         return {"run_id": self.run_id, "space": self.space, "name": self.name, "metrics": self.metrics,
@@ -238,8 +261,15 @@ def _reason(status: str, hit: Hit | None, dropped: str | None) -> str:
     assert hit is not None
     if status == "pinned":
         return t("kept: it holds the identifier the question names")
-    rule = t("kept: the nearest passage that passed the cut (always in the context)") if status == "nearest" \
-        else t("kept")
+    beyond = hit.cut is not None and hit.distance > hit.cut
+    if beyond:
+        # Beyond its cut it passed no cut: the rule that kept it says why (issue 60: the hover said "passed the cut"
+        # beside "distance 0.216, its cut 0.179", the marker outside its ring).
+        rule = t("kept beyond its cut") + ": " + (hit.kept.says() if hit.kept is not None else t("kept"))
+    elif status == "nearest":
+        rule = t("kept: the nearest passage that passed the cut (always in the context)")
+    else:
+        rule = t("kept") + (": " + hit.kept.says() if hit.kept is not None else "")
     if hit.cut is not None:
         return rule + "; " + t("distance {distance:.3f}, its cut {cut:.3f}").format(distance=hit.distance,
                                                                                    cut=hit.cut)

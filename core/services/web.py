@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from biny.core.answer.compose import ComposeSettings, compose
+from biny.core.config import save_settings
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError
 from biny.core.i18n import t
@@ -37,11 +38,12 @@ from biny.core.services.retrieval import Retriever
 from biny.core.store.catalog import now
 from biny.core.store.review import ReviewRow
 from biny.core.text.question import Question
+from biny.core.text.scripts import script_of
 from biny.core.text.terms import terms_of
 from biny.core.web import fingerprint, injection, pii
 from biny.core.web.entry import Entry, ReadPage, propose_entry
 from biny.core.web.fetch import Page, fetch
-from biny.core.web.search import SearchFailed, SearchProvider, SearxngSearch
+from biny.core.web.search import SearchFailed, SearchProvider, SearchResult, SearxngSearch
 
 __all__ = ["ReviewItem", "WebFallback", "WebSource"]
 
@@ -59,6 +61,11 @@ COULD_NOT_READ = {
           "({why}), so there is no answer from them.",
     "zh": "你的资料里没有这个问题的答案；找到了 {n} 条公开结果，但没有一个页面能读取（{why}），因此无法据此回答。",
 }
+# The public search itself failed: said as such, never as "not in your material" (issue 60).
+SEARCH_FAILED = {
+    "en": "Your material does not cover this, and the public search could not be done: {reason}",
+    "zh": "你的资料里没有这个问题的答案，而公开搜索未能完成：{reason}",
+}
 
 
 class FlaggedNotConfirmed(BinyError):
@@ -70,18 +77,19 @@ class WebSource:
     url: str
     title: str
     read: bool
-    error: str = ""  # why it was not read (timeout, HTTP 404, too large, not text, rejected before …)
+    error: str = ""  # why it was not read (timeout, HTTP 404, too large, not text, rejected before …) or not used
     fetched_at: str = ""
     content_hash: str = ""
     simhash: int = 0
+    used: bool = True  # read and judged close enough to the question to answer from (False: "read, not used")
 
     @property
     def domain(self) -> str:
         return (urlsplit(self.url).hostname or "").removeprefix("www.")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"url": self.url, "title": self.title, "read": self.read, "domain": self.domain,
-                "error": self.error, "fetched_at": self.fetched_at}
+        return {"url": self.url, "title": self.title, "read": self.read, "used": self.read and self.used,
+                "domain": self.domain, "error": self.error, "fetched_at": self.fetched_at}
 
 
 @dataclass(slots=True)
@@ -102,6 +110,10 @@ class ReviewItem:
     edited: str = ""  # the operator's edited entry, when there was one
     # Sentences of the read pages that addressed a model or the reader: left out of the answer and the entry.
     flagged: list[dict[str, str]] = field(default_factory=list)
+    edited_by: str = ""  # who edited the entry, and when (ISO, UTC): the text is theirs, not the pages' (issue 60)
+    edited_at: str = ""
+    # Every question that reached the same pages (the first is ``question``): one item, not one per wording.
+    questions: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"review_id": self.review_id, "space": self.space, "status": self.status,
@@ -109,7 +121,9 @@ class ReviewItem:
                 "sources": [s.to_dict() for s in self.sources], "snapshot": self.snapshot,
                 "untraced_numbers": self.untraced_numbers, "entry": self.entry.to_dict(),
                 "entry_text": self.edited or self.entry.markdown(), "decided_by": self.decided_by,
-                "reason": self.reason, "doc_id": self.doc_id, "flagged": self.flagged}
+                "reason": self.reason, "doc_id": self.doc_id, "flagged": self.flagged,
+                "edited_by": self.edited_by, "edited_at": self.edited_at,
+                "questions": self.questions or [self.question]}
 
 
 @dataclass(slots=True)
@@ -129,6 +143,8 @@ class _Paragraph:
     text: str
     start: int
     distance: float = 2.0
+    cut: float | None = None  # the distance it had to beat, set as for the space's own passages (None: no cut)
+    passed: bool = False
 
 
 def _slug(title: str) -> str:
@@ -162,6 +178,30 @@ class WebFallback:
         return SearxngSearch(cfg.search_url, timeout_s=cfg.timeout_s, user_agent=cfg.user_agent,
                              deadline_s=cfg.page_deadline_s) \
             if cfg.search_url else None
+
+    def configure_search(self, search_url: str) -> str:
+        """Set the search endpoint (SearXNG's JSON API) and save it to config.toml; "" turns searching off. Takes
+        effect at once — no restart (issue 60). Returns what was set, in words."""
+        url = search_url.strip()
+        if url and urlsplit(url).scheme not in {"http", "https"}:
+            raise BinyError(t("{url} is no web address: the search endpoint starts with http:// or https:// "
+                              "(e.g. http://127.0.0.1:8888/search).").format(url=url))
+        self.folder.settings.web.search_url = url
+        save_settings(self.folder.settings, self.folder.home / "config.toml")
+        return t("Search endpoint saved: {url}.").format(url=url) if url else \
+            t("No search endpoint: nothing leaves this machine.")
+
+    def test_search(self, search_url: str | None = None, query: str = "biny") -> list[SearchResult]:
+        """One search through the endpoint (the saved one, or ``search_url`` before it is saved); raises
+        ``SearchFailed`` saying why it could not be used."""
+        url = (self.folder.settings.web.search_url if search_url is None else search_url).strip()
+        if not url:
+            raise SearchFailed(t("No search endpoint is set: enter a SearXNG JSON endpoint first."))
+        if urlsplit(url).scheme not in {"http", "https"}:
+            raise SearchFailed(t("{url} is no web address: the search endpoint starts with http:// or https:// "
+                                 "(e.g. http://127.0.0.1:8888/search).").format(url=url))
+        cfg = self.folder.settings.web
+        return SearxngSearch(url, timeout_s=cfg.timeout_s, user_agent=cfg.user_agent).search(query, cfg.results)
 
     def ready(self, space: str) -> bool:
         """Switched on for the space *and* a search endpoint configured; else nothing leaves the machine."""
@@ -261,6 +301,44 @@ class WebFallback:
             p.distance = float(d)
         return [paras[int(i)] for i in np.argsort(-fused, kind="stable")]
 
+    def _judge(self, space: str, question: Question, ranked: list[_Paragraph]) -> None:
+        """Each embedded paragraph judged as the space's own passages are (R2/R9, issue 60): its cut is set against
+        the unrelated questions nearest to *it* (``Baselines.local_reference``, the margin of the reference's spread
+        below their mean distance), and one in the question's script must also lie within the space-wide gate (p10
+        of unrelated questions' nearest distance) unless it carries enough of the question's words. A page none of
+        whose paragraphs passes is read, not used: never composed from, never queued."""
+        params = self.retriever.params()
+        embedded = [p for p in ranked if p.distance < 2.0]
+        base = self.retriever.baselines(space)
+        group, ref = base.reference_for(question)
+        if not params.use_threshold or ref is None:  # no reference (an empty space) or the cut is off: as the space
+            for p in embedded:
+                p.passed = True
+            return
+        if params.max_distance is not None:
+            cuts = np.full(len(embedded), params.max_distance)
+        elif params.local_cut and base.questions:
+            spread = ref.median - ref.quantile(params.threshold_quantile)
+            vecs = self._vectors_of([(p.page.url, p.text[:EMBED_CHARS]) for p in embedded])
+            own = np.array([params.knowledge_refs and group in base.knowledge and script_of(p.text) == group
+                            for p in embedded], dtype=bool)
+            local = base.local_reference(group, vecs, list(range(len(embedded))), own=own)
+            cuts = local - np.where(own, params.knowledge_margin, params.local_margin) * spread
+        else:
+            cuts = np.full(len(embedded), ref.quantile(params.threshold_quantile))
+        gate = ref.quantile(params.threshold_quantile)
+        # As for the space's passages, words vouch too: one carrying lexical_rescue of the question's words may come
+        # from as far as the rescue_quantile of the reference ("It was built in 1872" for "When was it built?").
+        rescue = ref.quantile(params.rescue_quantile) if params.lexical_check else None
+        asked = question.terms
+        for p, cut in zip(embedded, cuts, strict=True):
+            p.cut = float(cut)
+            share = len(asked & terms_of(p.text)) / len(asked) if asked else 0.0
+            beyond_gate = params.space_gate and script_of(p.text) == group and p.distance > gate \
+                and share < params.space_gate_words
+            by_words = rescue is not None and share >= params.lexical_rescue and p.distance <= rescue
+            p.passed = (p.distance <= p.cut and not beyond_gate) or by_words
+
     @staticmethod
     def _hits(ranked: list[_Paragraph]) -> list[Hit]:
         """The nearest paragraphs as numbered passages (never snippets), for the composer."""
@@ -303,8 +381,12 @@ class WebFallback:
         try:
             turn = self._read(question, crypto, row.space_id)
         except SearchFailed as exc:
-            if result.answer is not None:
-                result.answer.note += f"; public search failed: {exc}"
+            # Said in the answer itself, not only in a note: a failed search is no "not in your material" (issue 60).
+            lang = asked.reply_language
+            reason = t("public search failed: {reason}").format(reason=exc)
+            text = SEARCH_FAILED.get(lang, SEARCH_FAILED["en"]).format(reason=exc)
+            result.answer = Answer(text, "none", [], [], lang, note=reason, note_kind="search_failed",
+                                   web_error=reason)
             return
         if not turn.sources:
             if result.answer is not None:
@@ -319,6 +401,28 @@ class WebFallback:
             result.answer.sources = [s.to_dict() for s in turn.sources]
             return
         ranked = self._ranked(asked, turn)
+        self._judge(space, asked, ranked)
+        used = {p.page.url for p in ranked if p.passed}
+        for src in turn.sources:
+            if src.read and src.url not in used:
+                near = [p for p in ranked if p.page.url == src.url and p.distance < 2.0]
+                best = min(near, key=lambda p: p.distance) if near else None
+                src.used = False
+                src.error = (t("read, not used: no paragraph came close enough to the question (nearest {distance}, "
+                               "its cut {cut})").format(distance=f"{best.distance:.3f}", cut=f"{best.cut:.3f}")
+                             if best is not None and best.cut is not None else
+                             t("read, not used: no paragraph came close enough to the question"))
+        if not used:
+            # Pages beyond the judge's cut never reach an answer or the queue (issue 60): the answer stays "not in
+            # your material", with what was read listed.
+            if result.answer is not None:
+                result.answer.sources = [s.to_dict() for s in turn.sources]
+                result.answer.note += t("; {n} public page(s) read, none close enough to the question to use").format(
+                    n=sum(s.read for s in turn.sources))
+            return
+        # A used page is read whole (its nearest paragraphs, as before); a page that did not pass gives nothing.
+        turn.pages = [p for p in turn.pages if p.url in used]
+        ranked = [p for p in ranked if p.page.url in used]
         hits = self._hits(ranked)
         llm = self.folder.settings.llm
         # Read by meaning too, as the space's own answers are: the sentence that answers leads ("built in 1872"),
@@ -328,19 +432,43 @@ class WebFallback:
                          distances=self.models.sentence_distances)
         for c in answer.citations:
             c.url = hits[c.n - 1].source
-        domains = ", ".join(sorted({s.domain for s in turn.sources if s.read}))
+        domains = ", ".join(sorted({s.domain for s in turn.sources if s.read and s.used}))
         answer.mode, answer.note_kind, answer.sources = "web", "web", [s.to_dict() for s in turn.sources]
-        answer.note = f"public sources, not your material ({domains}); {answer.note}"
+        answer.note = t("public sources, not your material ({domains})").format(domains=domains) + "; " + answer.note
         result.chunks, result.answer = hits, answer
         entry = propose_entry(asked, turn.pages, self.models.llm, self.models.sentence_distances,
                               self._focus(ranked, turn.pages))
         result.review_id = self._enqueue(row.space_id, crypto, question, answer, turn, entry)
         answer.review_id = result.review_id
 
+    def _same_pages(self, space_id: str, crypto: SpaceCrypto, turn: _Turn) -> str | None:
+        """A waiting item built from the very same pages (same text hashes): the one to add a question to."""
+        mine = {s.content_hash for s in turn.sources if s.read and s.used}
+        if not mine:
+            return None
+        for row in self.folder.review.items(space_id, ("pending",)):
+            p = json.loads(crypto.open_note(f"review:{row.review_id}", row.payload))
+            theirs = {s.get("content_hash", "") for s in p["sources"] if s["read"] and s.get("used", True)}
+            if theirs == mine:
+                return row.review_id
+        return None
+
     def _enqueue(self, space_id: str, crypto: SpaceCrypto, question: str, answer: Answer, turn: _Turn,
                  entry: Entry) -> str:
-        review_id = uuid.uuid4().hex[:12]
         masked_question, _ = pii.mask(question)
+        same = self._same_pages(space_id, crypto, turn)
+        if same is not None:
+            # The same pages reached by another question (another wording, another language): one item holding both
+            # questions, so the operator decides once and a rejection covers both (issue 60).
+            row = self.folder.review.item(same)
+            assert row is not None
+            payload = json.loads(crypto.open_note(f"review:{same}", row.payload))
+            asked = payload.get("questions", [payload["question"]])
+            if masked_question not in asked:
+                self.folder.writer.decide_review(same, "pending", "", "", None,
+                                                 self._payload(same, questions=[*asked, masked_question]))
+            return same
+        review_id = uuid.uuid4().hex[:12]
         payload = {
             "question": masked_question, "answer": answer.text, "untraced": answer.untraced_numbers,
             "sources": [{**s.to_dict(), "content_hash": s.content_hash, "simhash": s.simhash} for s in turn.sources],
@@ -357,11 +485,13 @@ class WebFallback:
         crypto = self.keys.crypto(space)
         p = json.loads(crypto.open_note(f"review:{row.review_id}", row.payload))
         sources = [WebSource(s["url"], s["title"], s["read"], s.get("error", ""), s.get("fetched_at", ""),
-                             s.get("content_hash", ""), int(s.get("simhash", 0))) for s in p["sources"]]
+                             s.get("content_hash", ""), int(s.get("simhash", 0)), bool(s.get("used", True)))
+                   for s in p["sources"]]
         reason = crypto.open_note(f"review-reason:{row.review_id}", row.reason) if row.reason else ""
         return ReviewItem(row.review_id, space.name, row.status, row.created_at, p["question"], p["answer"], sources,
                           p["snapshot"], p.get("untraced", []), Entry.from_dict(p["entry"]), row.decided_by, reason,
-                          row.doc_id, p.get("edited", ""), p.get("flagged", []))
+                          row.doc_id, p.get("edited", ""), p.get("flagged", []), p.get("edited_by", ""),
+                          p.get("edited_at", ""), p.get("questions", [p["question"]]))
 
     def items(self, space: str, statuses: tuple[str, ...] = ("pending",)) -> list[ReviewItem]:
         row = self.folder.catalog.spaces.named(space)
@@ -417,7 +547,9 @@ class WebFallback:
         item = self._pending(review_id)
         user = self.keys.owner[1]
         read = [s for s in item.sources if s.read]
-        body = pii.mask(edited)[0].rstrip() if edited is not None else item.entry.markdown().rstrip()
+        # An edit is the operator's text, not the pages': stored as theirs, with author and time (issue 60).
+        changed = edited is not None and edited.strip() != item.entry.markdown().strip()
+        body = pii.mask(edited)[0].rstrip() if edited is not None and changed else item.entry.markdown().rstrip()
         unconfirmed = [s for s in injection.flagged_sentences(body) if not injection.named(s, confirm_flagged)]
         if unconfirmed:
             raise FlaggedNotConfirmed(t(
@@ -426,15 +558,20 @@ class WebFallback:
                 "--confirm-flagged \"SENTENCE\".").format(review_id=review_id, n=len(unconfirmed),
                                                            sentences="; ".join(f"«{s}»" for s in unconfirmed)))
         body, source, merged = self._merged(item, body)
+        when = datetime.now(UTC)
+        read = [s for s in read if s.used]
         provenance = "Public source" + ("s" if len(read) > 1 else "") + ": " + "; ".join(
             f"{s.url} (read {s.fetched_at})" for s in read) + \
-            f". Approved by {user} on {datetime.now(UTC):%Y-%m-%d} (review {review_id}" + \
+            (f". Edited by {user} on {when:%Y-%m-%d %H:%M} UTC: the wording is the operator's, not the pages'"
+             if changed else "") + \
+            f". Approved by {user} on {when:%Y-%m-%d} (review {review_id}" + \
             (f"; merged with {', '.join(merged)}" if merged else "") + ")."
         text = f"{body}\n\n---\n{provenance}\n"
         doc_id = self._store(item.space, review_id, text, source)
         # What was stored, and which approval it absorbed: an undo puts that one's own entry back.
-        payload = self._payload(review_id, edited=text if edited is not None else "", stored=text, source=source,
-                                merged=merged)
+        payload = self._payload(review_id, edited=text if changed else "", stored=text, source=source,
+                                merged=merged, edited_by=user if changed else "",
+                                edited_at=f"{when:%Y-%m-%dT%H:%M:%SZ}" if changed else "")
         self.folder.writer.decide_review(review_id, "approved", user, "", doc_id, payload)
         return self.item(review_id)
 
@@ -459,7 +596,7 @@ class WebFallback:
         pages = [(crypto.stored_hash("url:" + fingerprint.normalise_url(s.url)),
                   crypto.stored_hash("page:" + s.content_hash), s.simhash) for s in item.sources if s.read]
         # The question itself too: asked again, it is not answered from other pages (no text hash, no SimHash).
-        pages.append((self._question_key(item.question, crypto), "", 0))
+        pages += [(self._question_key(q, crypto), "", 0) for q in dict.fromkeys([item.question, *item.questions])]
         self.folder.writer.reject_pages(row.space_id, review_id, pages)
         sealed = crypto.seal_note(f"review-reason:{review_id}", reason) if reason else ""
         self.folder.writer.decide_review(review_id, "rejected", self.keys.owner[1], sealed, None)

@@ -10,7 +10,7 @@ from typing import Protocol
 import httpx
 
 from biny.core.errors import BinyError
-from biny.core.i18n import t
+from biny.core.i18n import os_reason, t
 from biny.core.web.fetch import DeadlinePassed, read_body
 
 MAX_REPLY = 4 * 1024 * 1024  # a search reply larger than this is not a list of results
@@ -31,6 +31,20 @@ class SearchProvider(Protocol):
     name: str
 
     def search(self, query: str, limit: int) -> list[SearchResult]: ...
+
+
+def _why(exc: BaseException) -> str:
+    """The operating system's reason behind an HTTP client error, in the interface's language where it is a common
+    one ("connection refused"), else the error's own words."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno:
+            return os_reason(seen)
+        seen = seen.__cause__ or seen.__context__
+    text = str(exc)
+    if "Errno 111" in text or "Connection refused" in text:
+        return t("connection refused (is the server running?)")
+    return text
 
 
 class SearxngSearch:
@@ -63,7 +77,7 @@ class SearxngSearch:
                                  "JSON format is enabled.").format(status=exc.response.status_code)) from exc
         except (httpx.HTTPError, ValueError) as exc:
             raise SearchFailed(t("The search endpoint {search_url} could not be used ({detail}).")
-                                .format(search_url=self.search_url, detail=exc)) from exc
+                                .format(search_url=self.search_url, detail=_why(exc))) from exc
         results = data.get("results") if isinstance(data, dict) else None
         if not isinstance(results, list):
             raise SearchFailed(t("The search endpoint's reply has no \"results\" list (is it SearXNG with "

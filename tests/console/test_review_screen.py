@@ -7,11 +7,12 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from biny.console.app import MainWindow
 from tests.conftest import ROOT
 from tests.console.test_console import _index, _rendered, _settle, window  # noqa: F401 — fixture
-from tests.core.test_web import Web, web  # noqa: F401 — the loopback search and page server
+from tests.core.test_web import Web, _html, web  # noqa: F401 — the loopback search and page server
 
 pytestmark = pytest.mark.usefixtures("qapp")
 
@@ -20,7 +21,11 @@ QUESTIONS = ["When was the Mozilla community created?", "Which company began the
 
 
 def test_operator_reviews_by_keyboard(qtbot, window: MainWindow, web: str,  # noqa: F811
-                                      tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+                                      tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    # The reject key asks for an optional reason, a flagged item's approval for a yes (issue 60; tested in
+    # tests/console/test_screens_second_pass.py): answered here without one, and yes.
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("", True))
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: int(QMessageBox.StandardButton.Yes))
     engine = window.engine
     engine.settings.web.search_url = f"{web}/search"
     engine.settings.web.allow_private = ["127.0.0.1"]  # the loopback server plays the public web (issue 59)
@@ -34,9 +39,20 @@ def test_operator_reviews_by_keyboard(qtbot, window: MainWindow, web: str,  # no
     window.settings_screen.web.setChecked(True)  # the per-space switch (W1)
     _settle(qtbot)
     assert engine.web.enabled("kb")
-    Web.results = ["/wiki/mozilla", "/missing"]
-    ids = [engine.answer("kb", q).review_id for q in QUESTIONS]
-    assert all(ids)
+    # Each question reaches other pages: questions reaching the same pages are one item (issue 60).
+    # (The mirror's text is the article's own: it would be the same page.)
+    Web.pages["/mozilla-company"] = (200, "text/html", _html("Mozilla Corporation", (
+        "The Mozilla project was begun by Netscape Communications, which released its browser's source code in "
+        "1998.\n\nThe Mozilla Corporation, a subsidiary of the Mozilla Foundation, develops the Firefox browser.")))
+    Web.pages["/mozilla-products"] = (200, "text/html", _html("What the Mozilla community develops", (
+        "The Mozilla community develops the Firefox web browser and the Thunderbird email client.\n\n"
+        "Its volunteers also translate Firefox into more than ninety languages.")))
+    pages = [["/wiki/mozilla", "/missing"], ["/mozilla-company"], ["/mozilla-products"], ["/hostile"]]
+    ids = []
+    for q, found in zip(QUESTIONS, pages, strict=True):
+        Web.results = found
+        ids.append(engine.answer("kb", q).review_id)
+    assert all(ids) and len(set(ids)) == 4
     screen = window.review
     window.rail.setCurrentRow(_index(window, screen))
     _settle(qtbot)
