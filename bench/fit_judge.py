@@ -111,7 +111,7 @@ def corpus_training(exclude: set[str], per_set: int, rng: random.Random, languag
     out: list[Asked] = []
 
     def take(items: list[Asked]) -> list[Asked]:
-        items = [a for a in items if a.text not in exclude]
+        items = [a for a in items if a.text.strip() and a.text not in exclude]  # a blank question is no question
         rng.shuffle(items)
         return items[:per_set]
 
