@@ -12,6 +12,7 @@ from biny.core.i18n import N_, t
 
 if TYPE_CHECKING:  # types only: this module sits below the stores and stages (import-linter layers)
     from biny.core.retrieve.trace import Trace
+    from biny.core.structured.route import Refusal, Routed
     from biny.core.structured.tools import ToolResult
 
 
@@ -187,6 +188,10 @@ class AskResult:
     # S5: set when the structured index answered (count/filter/group/top/lookup); no passages then.
     structured: ToolResult | None = None
     review_id: str = ""  # W5: the review item a public-web answer became
+    # Issue 64: what the table lacks (a row or field), refused instead of another row's value; and, when the
+    # index did not answer, how it read the question (the values it looked for, the rows named alike).
+    refused: Refusal | None = None
+    routed: Routed | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -218,5 +223,6 @@ class AskResult:
             "more_available": self.more_available,
             "structured": None if self.structured is None else self.structured.to_dict(),
             **({"review_id": self.review_id} if self.review_id else {}),
+            **({"refused": self.refused.to_dict()} if self.refused is not None else {}),
             **({"answer": self.answer.to_dict()} if self.answer is not None else {}),
         }
