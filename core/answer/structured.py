@@ -15,7 +15,7 @@ from biny.core.results import Answer, Citation, Hit
 from biny.core.structured import lexicon as lx
 from biny.core.structured.route import Refusal
 from biny.core.structured.tools import ToolResult, describe
-from biny.core.text.language import language_of as identified
+from biny.core.answer.rows import answer_language
 
 _SHOWN = 10
 
@@ -92,21 +92,6 @@ _SAID: dict[str, dict[str, str]] = {
            "": "{field} von {row}: {value}"},
 }
 _UNIT = re.compile(r"\s*[(（]([^()（）]{1,20})[)）]\s*$")
-_GERMAN = frozenset("""wie wann welche welcher welches kostet kosten ist der die das dem des hat hält gibt erschienen
-für viel lange teuer preis von vom seit gross groß wurde sind akku reichweite""".split())
-
-
-def answer_language(question: str) -> str:
-    """en, zh, ja or de: the language the answer sentence is said in."""
-    lang = language_of(question)
-    if lang != "en":
-        return lang
-    found = re.findall(r"[a-zäöüß]+", question.casefold())
-    if identified(question) == "de" or sum(w in _GERMAN for w in found) >= 2 or any(c in question for c in "äöüß"):
-        return "de"
-    return "en"
-
-
 def _concept(field: str) -> str:
     words = set(re.findall(r"[^\W\d_]+", _UNIT.sub("", field).casefold()))
     for concept in ("price", "release", "year", "battery", "range", "author"):

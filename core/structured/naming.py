@@ -125,7 +125,8 @@ class Reading:
 class NameMatcher:
     """Built once over a table's names (or a context's row passages)."""
 
-    def __init__(self, names: Sequence[str]) -> None:
+    def __init__(self, names: Sequence[str], stop: Iterable[str] = ()) -> None:
+        self.stop = STOPWORDS | frozenset(stop)  # the catalogue's own nouns too ("book", "product")
         self.names = list(names)
         n = len(self.names)
         self.variants: list[list[frozenset[str]]] = []
@@ -187,7 +188,7 @@ class NameMatcher:
         # Each question word → the names' words it meets; two question words written apart may be one name word.
         met: list[list[tuple[str, str]]] = []
         for i, w in enumerate(qw):
-            found = [] if w.text in STOPWORDS or (len(w.text) < 2 and not _HAS_CJK.search(w.text)) \
+            found = [] if w.text in self.stop or (len(w.text) < 2 and not _HAS_CJK.search(w.text)) \
                 else self._meets(w.text)
             if i + 1 < len(qw) and not found and qw[i + 1].start - w.end <= 1:
                 both = w.text + qw[i + 1].text
@@ -220,6 +221,16 @@ class NameMatcher:
         if cover < MIN_COVER and weight < MIN_WEIGHT:
             return Reading(None, "nothing", brand=brand, unknown=self._unknown(question, qw, met, None))
         used = sorted({qi for _, qi in scores[row].values()})
+        named_by = [qi for qi in used if self.weight[qw[qi].text] > 0.05] if all(
+            qw[qi].text in self.weight for qi in used) else used
+        if all(qw[qi].text.isdigit() for qi in named_by):
+            return Reading(None, "nothing", brand=brand)  # a number is a year or a count, not a name by itself
+        whole = any(all(t in scores[row] or t in self.brands for t in v) for v in self.variants[row])
+        if len(named_by) == 1 and not qw[named_by[0]].capital and not _HAS_CJK.search(qw[named_by[0]].text) \
+                and not whole:
+            # One lower-case word names a row only when it is the row's whole name but its brand ("the motion"):
+            # "which book …" is no part of "The Book of Life", "before 1900" none of "Me Before You".
+            return Reading(None, "nothing", brand=brand)
         unknown = self._unknown(question, qw, met, used)
         if unknown:
             return Reading(None, "unknown word", unknown=unknown, brand=brand)

@@ -124,7 +124,7 @@ class Router:
         self._load_keys(table)
         named = table.query("SELECT doc_id, title FROM idx WHERE title IS NOT NULL ORDER BY doc_id")
         self.name_ids = [r[0] for r in named]
-        self.names = NameMatcher([r[1] for r in named])
+        self.names = NameMatcher([r[1] for r in named], lx.STOPWORDS)
         self.synonyms: dict[str, list[str]] = {}
         for name, extra in (spec.extra.get("synonyms") or {}).items():
             self.add_synonyms(name, extra)
