@@ -153,7 +153,7 @@ class Router:
         if any(w.isdigit() for w in words) or (is_id_name(f.name) and f.type in {"identifier", "integer"}):
             # "ratings_1", "book_id": only their own names name them — and the words people use for the whole
             # name ("article number", 货号 for "SKU").
-            for group in lx.CONCEPTS.values():
+            for group in lx.SYNONYM_GROUPS:
                 if key(f.name) in group:
                     for s in group:
                         if s != key(f.name):
