@@ -1769,5 +1769,21 @@ This cannot be undone.</source>
         <source>unrelated</source>
         <translation>无关</translation>
     </message>
+    <message>
+        <source>Also called</source>
+        <translation>也称为</translation>
+    </message>
+    <message>
+        <source>Words people use for this field, comma-separated (double-click to edit); questions using them name it. Already named by: {words}</source>
+        <translation>人们指代此字段时用的词，用逗号分隔（双击编辑）；用到这些词的问题即指此字段。已能指代它的词：{words}</translation>
+    </message>
+    <message>
+        <source>its name</source>
+        <translation>它的名称</translation>
+    </message>
+    <message>
+        <source>Build the index to add words for this field.</source>
+        <translation>建立索引后即可为此字段添加词语。</translation>
+    </message>
 </context>
 </TS>

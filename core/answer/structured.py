@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 
 from biny.core.answer.compose import language_of
+from biny.core.answer.rows import answer_language
 from biny.core.i18n import t
 from biny.core.results import Answer, Citation, Hit
 from biny.core.structured import lexicon as lx
 from biny.core.structured.route import Refusal
 from biny.core.structured.tools import ToolResult, describe
-from biny.core.answer.rows import answer_language
 
 _SHOWN = 10
 
@@ -80,7 +80,8 @@ _SAID: dict[str, dict[str, str]] = {
            "range": "{the}{row} has a range of {value}", "author": "{the}{row} was written by {value}",
            "": "The {field} of {the_}{row} is {value}"},
     "zh": {"price": "{row} 的价格是 {value}", "release": "{row} 于 {value} 年发布", "year": "{row} 出版于 {value} 年",
-           "battery": "{row} 的电池续航为 {value}", "range": "{row} 的通信距离为 {value}", "author": "{row} 的作者是 {value}",
+           "battery": "{row} 的电池续航为 {value}", "range": "{row} 的通信距离为 {value}",
+           "author": "{row} 的作者是 {value}",
            "": "{row} 的{field}是 {value}"},
     "ja": {"price": "{row} の価格は {value} です", "release": "{row} は {value} 年に発売されました",
            "year": "{row} は {value} 年に出版されました", "battery": "{row} の電池は {value} 持ちます",
@@ -101,7 +102,7 @@ def _concept(field: str) -> str:
 
 
 def lookup_text(r: ToolResult, lang: str, cite: str) -> str:
-    """ "The Tallow Leak Puck costs $24.00 [1]." / "Tallow Leak Puck 的价格是 $24.00[1]。" — the row's value verbatim."""
+    """ "The Tallow Leak Puck costs $24.00 [1]." / "Tallow Leak Puck 的价格是 $24.00[1]。": the row's value verbatim."""
     call = r.call
     field = call.field or ""
     title = r.rows[0]["title"] if r.rows else call.matched
@@ -159,7 +160,8 @@ _FIELD_ABSENT = {
     "ja": "お手元の資料にはありません。表に {row} の{asked}はありません{near}。",
     "de": "Das steht nicht in Ihrem Material: Die Tabelle nennt für {row} kein(e) {asked}{near}.",
 }
-_FIELD_NEAR = {"en": " (the closest field is {closest}; it holds: {fields})", "zh": "（最接近的字段是 {closest}；表中有：{fields}）",
+_FIELD_NEAR = {"en": " (the closest field is {closest}; it holds: {fields})",
+               "zh": "（最接近的字段是 {closest}；表中有：{fields}）",
                "ja": "（最も近い項目は {closest}。表にあるのは：{fields}）",
                "de": " (am nächsten kommt das Feld {closest}; die Tabelle hat: {fields})"}
 _FIELDS = {"en": " (it holds: {fields})", "zh": "（表中有：{fields}）", "ja": "（表にあるのは：{fields}）",

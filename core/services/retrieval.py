@@ -19,7 +19,7 @@ from biny.core.chunking.header import embedding_input
 from biny.core.embed.base import Vectors
 from biny.core.errors import BinyError, DataTampered
 from biny.core.i18n import t
-from biny.core.results import AskResult, Hit
+from biny.core.results import AskResult, Hit, Kept
 from biny.core.retrieve import baseline as baseline_mod
 from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.budget import fit_whole
@@ -263,8 +263,8 @@ class Retriever:
             return []
         rec = min(records, key=lambda r: r.ordinal)
         opened = crypto.open_meta(doc)
-        return [Hit(rec.chunk_id, doc_id, opened.title, opened.path, rec.text, 0.0, None, True, rec.page, rec.ordinal,
-                    rec.heading_path, rec.char_start, rec.char_end)]
+        return [Hit(rec.chunk_id, doc_id, opened.title, opened.path, rec.text, 0.0, None, False, rec.page, rec.ordinal,
+                    rec.heading_path, rec.char_start, rec.char_end, kept=Kept("looked up"))]
 
     def more_material(self, turn_id: str) -> AskResult:
         """R6: the next batch of the same ranked pool — no new retrieval, rerank or cut.

@@ -22,6 +22,7 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
@@ -153,7 +154,7 @@ class NameMatcher:
         self.joined: dict[str, tuple[str, str]] = {}
         for name in self.names:
             toks = [w.text for w in words(name) if not _HAS_CJK.search(w.text)]
-            for a, b in zip(toks, toks[1:], strict=False):
+            for a, b in pairwise(toks):
                 self.joined.setdefault(a + b, (a, b))
         # Words most names carry: a catalogue's brand ("Tallow" in 20 of 20).
         self.brands = {t for t, rows in postings.items() if n >= 3 and len(rows) >= 0.5 * n and t not in STOPWORDS}
