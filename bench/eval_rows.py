@@ -23,7 +23,9 @@ Judged per question:
   or reading the named row;
 * wrong row's value — an answer citing or reading another row of the table;
 * refused / other — a refusal, or an answer from some other passage;
-* absent refused — a question about a row or field the table lacks answered "not in your material".
+* absent refused — a question about a row or field the table lacks answered "not in your material" (or "which one
+  do you mean?"), by the structured index itself or after retrieval (counted apart: with the stand-in embedder
+  retrieval's passages are arbitrary, so only the index's refusals say much there).
 """
 
 from __future__ import annotations
@@ -148,14 +150,17 @@ def main() -> None:
             result = engine.answer(q["table"], q["question"], params=params)
             verdict = judge(q, result, names[q["table"]])
             per[(q["table"], q["lang"])][verdict] += 1
+            if verdict == "absent refused" and result.refused is not None:
+                per[(q["table"], q["lang"])]["by the index"] += 1  # the rest were refused after retrieval
             if verdict not in {"right", "absent refused"} and args.misses:
                 text = (result.answer.text if result.answer else "")[:150].replace("\n", " / ")
                 misses.append(f"  [{q['table']}/{q['lang']}] {verdict}: {q['question']} → {text}"
                               + (f"  (want {q['row'][:40]} · {q['field']} = {q['value'][:30]})" if "row" in q else ""))
     print(f"\n## Row questions ({args.questions.name}; {'index off' if args.no_index else 'index on'}; "
           f"{'stand-in embedder' if embedder else 'real embedder'})\n")
-    print("| table | lang | row questions | right | wrong row's value | refused/other | absent | absent refused |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print("| table | lang | row questions | right | wrong row's value | refused/other | absent | absent refused "
+          "| of which by the index |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     total: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for (table, lang), c in sorted(per.items()):
         n = c["right"] + c[WRONG] + c["refused"] + c["other"]
@@ -164,13 +169,13 @@ def main() -> None:
             total[lang][k] += v
             total["all"][k] += v
         print(f"| {table} | {lang} | {n} | {c['right']} | {c[WRONG]} | "
-              f"{c['refused'] + c['other']} | {absent} | {c['absent refused']} |")
+              f"{c['refused'] + c['other']} | {absent} | {c['absent refused']} | {c['by the index']} |")
     for lang, c in sorted(total.items(), key=lambda x: (x[0] == "all", x[0])):
         n = c["right"] + c[WRONG] + c["refused"] + c["other"]
         absent = c["absent refused"] + c["absent answered"]
         print(f"| **all** | **{lang}** | {n} | {c['right']} ({c['right'] / max(n, 1):.3f}) | "
               f"{c[WRONG]} | {c['refused'] + c['other']} | {absent} | "
-              f"{c['absent refused']} ({c['absent refused'] / max(absent, 1):.3f}) |")
+              f"{c['absent refused']} ({c['absent refused'] / max(absent, 1):.3f}) | {c['by the index']} |")
     if misses:
         print("\nMisses:")
         print("\n".join(misses))

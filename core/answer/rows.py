@@ -140,7 +140,9 @@ def answer_language(question: str) -> str:
     script = script_of(question)
     if script == "kana" or (_KANA.search(question) and _HAN.search(question)):
         return "ja"
-    if script == "han" or len(_HAN.findall(question)) > len(_LATIN_WORD.findall(question)):
+    # A Chinese question names Latin-script things ("Tallow Smoke Alarm 多少钱？"): its own words are the Han ones.
+    if script == "han" or len(_HAN.findall(question)) >= 2 or len(_HAN.findall(question)) > len(
+            _LATIN_WORD.findall(question)):
         return "zh"
     words = re.findall(r"[a-zäöüß]+", question.casefold())
     if sum(w in _GERMAN for w in words) >= 2 or any(c in question for c in "äöüßÄÖÜ"):

@@ -146,6 +146,11 @@ def structured_answer(question: str, result: ToolResult, hits: list[Hit] | None 
     return Answer(_text(result, lang == "zh"), "structured", [], [], lang, note=note)
 
 
+_WHICH = {"en": "Which one do you mean: {names}? Ask again with its name.",
+          "zh": "你指的是哪一个：{names}？请写出它的名称再问一次。",
+          "ja": "どれのことですか：{names}？名前を書いてもう一度お尋ねください。",
+          "de": "Welches meinen Sie: {names}? Fragen Sie bitte mit seinem Namen noch einmal."}
+_OR = {"en": " or ", "zh": " 还是 ", "ja": "、", "de": " oder "}
 _ROW_ABSENT = {
     "en": "That is not in your material: no row of the table is named “{asked}”{near}.",
     "zh": "你的资料里没有这个：表中没有名为“{asked}”的条目{near}。",
@@ -171,6 +176,10 @@ _FIELDS = {"en": " (it holds: {fields})", "zh": "（表中有：{fields}）", "j
 def refused_answer(question: str, refusal: Refusal, fields: list[str]) -> Answer:
     """ "Not in your material", naming the closest row or field — never another row's value (issue 64)."""
     lang = answer_language(question)
+    if refusal.kind == "which":
+        names = refusal.closest.split(" / ")
+        text = _WHICH[lang].format(names=_OR[lang].join(names))
+        return Answer(text, "none", [], [], lang, note=t("several rows are named alike; no model was asked"))
     if refusal.kind == "row":
         near = _ROW_NEAR[lang].format(closest=refusal.closest) if refusal.closest else ""
         text = _ROW_ABSENT[lang].format(asked=refusal.asked, near=near)

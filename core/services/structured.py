@@ -284,6 +284,12 @@ class StructuredIndex:
             assert loaded is not None
             by_model = model_route(llm, loaded.spec, loaded.router, question, self._examples(loaded))
             routed = Routed(by_model.call, routed.evidence + by_model.evidence)
+        if routed is not None and routed.call is None and routed.refusal is None and routed.absent_row is not None:
+            loaded = self._load(space)
+            row = self.folder.catalog.spaces.named(space)
+            if loaded is not None and loaded.rows >= len(self._active(row)):
+                # Nothing but the table's rows in the space: no passage could name it either (issue 64).
+                routed.refusal = routed.absent_row
         if routed is None or routed.call is None:
             return routed, None
         return routed, self.run(space, routed.call)

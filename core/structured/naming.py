@@ -37,6 +37,12 @@ tell please long last did has have had get got
 der die das den dem des ein eine einen einem einer eines und oder ist sind war wie viel viele was wann wer welche
 welcher welches hat haben von mit für im am zum zur auf aus bei es sie er ich du mir uns
 le la les un une des du de et est sont""".split())
+# Words beside a name that say what kind of thing it is, or which one, without being part of its name: "the Leak Puck
+# sensor", "der Leak Puck Sensor", "the new Air Pro". They never count as an unknown word in the name's place.
+NEUTRAL = frozenset("""sensor sensors device devices product products item items unit units model models book
+books novel novels title toy toys gadget kit set thing one ones version new old current latest original whole
+entire produkt produkte gerät geräts geräte artikel buch buchs roman modell spielzeug sensoren neue neuen neuer
+alte""".split())
 _FUZZY_MIN = 5  # a word of five letters or more may be misspelt by one edit
 _PREFIX_MIN = 4  # a word of four letters or more may stand for a longer one it starts
 _CREDIT = {"exact": 1.0, "joined": 1.0, "fuzzy": 0.9, "prefix": 0.8}
@@ -156,8 +162,10 @@ class NameMatcher:
             toks = [w.text for w in words(name) if not _HAS_CJK.search(w.text)]
             for a, b in pairwise(toks):
                 self.joined.setdefault(a + b, (a, b))
-        # Words most names carry: a catalogue's brand ("Tallow" in 20 of 20).
+        # Words most names carry: a catalogue's brand ("Tallow" in 20 of 20). They name no row at all.
         self.brands = {t for t, rows in postings.items() if n >= 3 and len(rows) >= 0.5 * n and t not in STOPWORDS}
+        for t in self.brands:
+            self.weight[t] = 0.0
 
     # ---- one question word against the names' words --------------------------------------------------------
     def _meets(self, w: str) -> list[tuple[str, str]]:
@@ -237,8 +245,10 @@ class NameMatcher:
             return Reading(None, "unknown word", unknown=unknown, brand=brand)
         same = [r for wt, cv, r in ranked[1:] if abs(wt - weight) < 1e-9]
         tied = [r for r in same if abs(self._cover(r, scores[r]) - cover) < 1e-9]
-        if tied:
-            return Reading(None, "tie", tied=[row, *tied], brand=brand)
+        if tied or (same and cover < 0.99):
+            # Rows matched by the same words: the closer is named only when the question writes its whole name
+            # ("the Motion" → Tallow Motion, beside Tallow Motion Outdoor); else which one is asked ("the Probe").
+            return Reading(None, "tie", tied=[row, *same], brand=brand)
         misspelt = [(qw[qi].text, t) for t, (c, qi) in scores[row].items() if c < 1.0 and self.weight[t] > 0]
         return Reading(Named(row, cover, weight, qw[used[0]].start, qw[used[-1]].end, misspelt, same[:3]),
                        brand=brand)
@@ -254,11 +264,17 @@ class NameMatcher:
     def _unknown(self, question: str, qw: list[Word], met: list[list[tuple[str, str]]], used: list[int] | None) -> str:
         """Words written in a name's place that no name has: the capitalised words run together with the matched
         ones ("Tallow Smoke Alarm"), or the word right before a lower-case name ("temperature probe")."""
-        if used is None:  # no row matched: the capitalised run around the brand, if the question writes it
-            runs = [i for i, w in enumerate(qw) if w.text in self.brands]
-            if not runs:
+        if used is None:  # no row matched: the capitalised run from the brand, if the question writes it
+            at = next((i for i, w in enumerate(qw) if w.text in self.brands and w.capital), None)
+            if at is None:
                 return ""
-            used = runs
+            end = at
+            while end + 1 < len(qw) and qw[end + 1].capital and qw[end + 1].text not in STOPWORDS \
+                    and qw[end + 1].start - qw[end].end <= 2:
+                end += 1
+            if end == at or all(met[i] for i in range(at + 1, end + 1)):
+                return ""
+            return question[qw[at].start : qw[end].end]  # "Tallow Smoke Alarm", "Tallow Leak Pipe"
         out: list[str] = []
         first, last = used[0], used[-1]
         capital = any(qw[i].capital for i in used)
@@ -266,15 +282,17 @@ class NameMatcher:
         while i >= 0 and qw[i].text not in STOPWORDS and not met[i] and qw[i + 1].start - qw[i].end <= 2:
             if capital and not qw[i].capital:
                 break
-            if _HAS_CJK.search(qw[i].text):
+            if _HAS_CJK.search(qw[i].text) or qw[i].text in NEUTRAL:
                 break
+            if capital and not question[: qw[i].start].strip(" ¿¡\"'“‘「"):
+                break  # the question's first word is capitalised because it comes first
             out.insert(0, question[qw[i].start : qw[i].end])
             if not capital:
                 break  # a lower-case name: only the word right before it modifies it
             i -= 1
         i = last + 1
         while capital and i < len(qw) and qw[i].capital and not met[i] and qw[i].text not in STOPWORDS \
-                and qw[i].start - qw[i - 1].end <= 2:
+                and qw[i].text not in NEUTRAL and qw[i].start - qw[i - 1].end <= 2:
             out.append(question[qw[i].start : qw[i].end])
             i += 1
         for j in range(first + 1, last):  # a word inside the name that no name has ("Leak Smoke Puck")

@@ -81,7 +81,7 @@ class Refusal:
     """What the table lacks, said instead of another row's value (issue 64): a row no name matches, or a field the
     index does not hold. ``closest`` names the nearest row or field the table has."""
 
-    kind: str  # "row" | "field"
+    kind: str  # "row" | "field" | "which" (rows named alike: ``closest`` lists them, " / " between)
     asked: str  # the question's words for it
     closest: str = ""
     row: str = ""  # a field refusal: the row the question named
@@ -102,6 +102,8 @@ class Routed:
     looked_for: str = ""
     looked_in: list[str] = field(default_factory=list)
     others: list[str] = field(default_factory=list)  # a lookup: rows named about as well, less closely
+    # A name no row has, with a field asked of it: a refusal when the space holds only the table (services decide).
+    absent_row: Refusal | None = None
 
 
 class Router:
@@ -505,10 +507,15 @@ class Router:
             ev.append(t("names the item {item_words!r} but none of its fields: a question about it, for retrieval")
                        .format(item_words=item_words))
             return Routed(None, ev)
+        # "多少钱" asks a price, not a count: counting words inside a field's words do not count.
+        asks_count = counting is not None and not any(m.start <= counting.start() < m.end for m in mentions)
         if reading is not None and reading.why == "tie":
-            ev.append(t("names {names} equally: not one row").format(
-                names=" / ".join(self.names.names[i] for i in reading.tied[:4])))
-        if reading is not None and reading.unknown and reading.brand and mentions and not counting \
+            tied = [self.names.names[i] for i in reading.tied[:4]]
+            ev.append(t("names {names} equally: not one row").format(names=" / ".join(tied)))
+            if mentions and not asks_count and not lx.SUPERLATIVE_ANY.search(qf) and len(reading.tied) <= 4:
+                # "the price of the Probe": the Thermo Probe or the Freezer Probe? Asked, not guessed (issue 64).
+                return Routed(None, ev, refusal=Refusal("which", "", " / ".join(tied)))
+        if reading is not None and reading.unknown and reading.brand and mentions and not asks_count \
                 and not lx.SUPERLATIVE_ANY.search(qf):
             # "the price of the Tallow Smoke Alarm": the catalogue's brand and a field, but no row of that name.
             near = self.names.closest(reading.unknown)
@@ -522,9 +529,15 @@ class Router:
         conds += self._number_conditions(question, qf, taken, mentions, ev)
         unknown = self._unexplained_names(question, taken)
         if unknown:
-            return Routed(None, [*ev, t("names {value}, which no field of the index holds")
-                                       .format(value=', '.join(map(repr, unknown)))],
-                          looked_for=", ".join(unknown), looked_in=self._value_fields())
+            routed = Routed(None, [*ev, t("names {value}, which no field of the index holds")
+                                        .format(value=', '.join(map(repr, unknown)))],
+                            looked_for=", ".join(unknown), looked_in=self._value_fields())
+            if mentions and not asks_count and not lx.SUPERLATIVE_ANY.search(qf) and len(unknown) == 1:
+                # A name and a field asked of it ("What does the Acme Turbo Blender 3000 cost?"): a row no name
+                # matches. Refused by the service when the space holds nothing but the table's rows.
+                near = self.names.closest(unknown[0])
+                routed.absent_row = Refusal("row", unknown[0], self.names.names[near] if near is not None else "")
+            return routed
         subject = self._subject_field(qf, mentions)
         superlative = next(((rx.search(qf), o, k) for rx, o, k in lx.SUPERLATIVES if rx.search(qf)), None)
         per = lx.PER_GROUP.search(qf)

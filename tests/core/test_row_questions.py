@@ -93,6 +93,22 @@ def test_of_two_rows_matched_alike_the_closer_is_named_and_the_other_beside_it()
     assert named is not None and NAMES[named.row] == "Tallow Motion Outdoor"
 
 
+def test_rows_named_alike_without_a_whole_name_are_asked_which(demo_router: tuple[Router, object]) -> None:
+    router, _ = demo_router
+    for question in ("What is the price of the Probe?", "Probe 多少钱？"):
+        routed = router.route(question)
+        assert routed.call is None and routed.refusal is not None and routed.refusal.kind == "which", question
+        assert set(routed.refusal.closest.split(" / ")) == {"Tallow Thermo Probe", "Tallow Freezer Probe"}
+
+
+def test_a_kind_word_or_the_first_word_beside_a_name_is_no_unknown_word() -> None:
+    m = NameMatcher(NAMES)
+    for question in ("Was kostet der Leak Puck Sensor?", "Regarding Leak Puck, what is the price?",
+                     "how much is the new leak puck"):
+        named = m.read(question).named
+        assert named is not None and NAMES[named.row] == "Tallow Leak Puck", question
+
+
 def test_an_unknown_word_in_the_names_place_names_no_row() -> None:
     """Issue 55: "the temperature probe" is not the Thermo Probe (the handbook's TP-10 is another product)."""
     m = NameMatcher(NAMES)
@@ -208,6 +224,18 @@ def test_the_issues_absent_product_is_refused_naming_the_closest(demo: Engine) -
     a = demo.answer("demo", "What is the price of the Tallow Smoke Alarm?").answer
     assert a is not None and a.mode == "none" and "not in your material" in a.text and "$" not in a.text, a and a.text
     assert "Tallow Smoke Alarm" in a.text and "closest is Tallow" in a.text
+
+
+def test_in_a_space_of_rows_only_an_unknown_name_is_refused_by_the_index(demo: Engine) -> None:
+    """No passage could name it either: the index says so, naming the closest row (issue 64)."""
+    demo.create_space("sensors", encrypted=False)
+    demo.ingest("sensors", [SENSORS])
+    demo.index.build("sensors", exact=["SKU", "Product Url"])
+    result = demo.answer("sensors", "What does the Acme Turbo Blender 3000 cost?")
+    assert result.refused is not None and result.answer is not None and result.answer.mode == "none"
+    assert "Acme Turbo Blender" in result.answer.text and "$" not in result.answer.text, result.answer.text
+    # In the demo, beside its handbook and price pages, the same question goes to retrieval.
+    assert demo.answer("demo", "What does the Acme Turbo Blender 3000 cost?").refused is None
 
 
 def test_the_prose_battery_question_goes_to_retrieval(demo: Engine) -> None:
