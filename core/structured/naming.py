@@ -29,6 +29,9 @@ _TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
 _HAS_CJK = re.compile(rf"[{_CJK}]")
 # A long catalogue name's head: "Yellow Whistle Ninja Bag (Jumbo Size). Sports Balls …" is also "Yellow Whistle …".
 _HEAD_CUT = re.compile(r"\s+[-–—|]\s+|\s*[(（\[:：]|,\s|\.\s|;\s")
+# A name's qualifier: after a spaced dash, or in brackets.
+_TAIL = re.compile(r"\s+[-–—]\s+.*$|\s*[(（\[][^)）\]]*[)）\]]")
+_TAIL_CREDIT = 0.3
 # Words that never name a row on their own, in the languages questions come in (lower case).
 STOPWORDS = frozenset("""a an the of in on at to for by with and or is are was were be been do does did how many much
 what which who whom whose where when why list show me give find name all any there this that these those it its their
@@ -137,6 +140,7 @@ class NameMatcher:
         self.names = list(names)
         n = len(self.names)
         self.variants: list[list[frozenset[str]]] = []
+        self.tails: list[frozenset[str]] = []
         postings: dict[str, set[int]] = defaultdict(set)
         for i, name in enumerate(self.names):
             toks = [w.text for w in words(name)]
@@ -145,6 +149,10 @@ class NameMatcher:
             if head != name and words(head):
                 vs.append(frozenset(w.text for w in words(head)))
             self.variants.append(vs)
+            # Words only in a name's qualifier ("Yoshi's Crafted World - Nintendo Switch", "(Styles May Vary)") say
+            # which edition or platform, not which thing: "the Nintendo Switch" is not Yoshi's game.
+            main = {w.text for w in words(_TAIL.sub(" ", name))}
+            self.tails.append(frozenset(t for t in toks if t not in main) if main else frozenset())
             for t in toks:
                 postings[t].add(i)
         self.postings = dict(postings)
@@ -214,6 +222,8 @@ class NameMatcher:
                         scores[row][t] = (credit, qi)
         ranked: list[tuple[float, float, int]] = []
         for row, got in scores.items():
+            got = {t: ((c * _TAIL_CREDIT if t in self.tails[row] else c), qi) for t, (c, qi) in got.items()}
+            scores[row] = got
             weight = sum(c * self.weight[t] for t, (c, _) in got.items())
             if weight <= 0.05:
                 continue
