@@ -1,7 +1,7 @@
 """Questions about one row, asked the way people ask (issue 64): right, wrong row's value, absent refused.
 
 Run: ``python bench/eval_rows.py [--questions FILE] [--home DIR] [--rows N] [--stand-in-embedder] [--no-index]
-[--misses]``.
+[--tables demo,goodbooks,amazon] [--misses]``.
 
 Three tables: the demo (``biny demo``'s space: sensors.csv beside its handbook, FAQ and price pages),
 goodbooks (the first ``--rows`` rows of ../shared/corpora/goodbooks10k/books.csv) and the Amazon product sample (the
@@ -125,9 +125,12 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=300, help="goodbooks and Amazon: the first N rows")
     ap.add_argument("--stand-in-embedder", action="store_true")
     ap.add_argument("--no-index", action="store_true", help="answer without the structured index (retrieval only)")
+    ap.add_argument("--tables", default="demo,goodbooks,amazon", help="comma-separated: only these tables' questions")
     ap.add_argument("--misses", action="store_true", help="print every question not judged right or refused")
     args = ap.parse_args()
-    questions = [json.loads(ln) for ln in args.questions.read_text("utf-8").splitlines() if ln.strip()]
+    tables = [x.strip() for x in args.tables.split(",") if x.strip()]
+    questions = [q for ln in args.questions.read_text("utf-8").splitlines() if ln.strip()
+                 for q in [json.loads(ln)] if q["table"] in tables]
     embedder = None
     if args.stand_in_embedder:
         args.home = args.home.with_name(args.home.name + "-standin")
@@ -138,11 +141,13 @@ def main() -> None:
     misses: list[str] = []
     with Engine.open(args.home, embedder=embedder) as engine:  # type: ignore[arg-type]
         engine.set_llm(None)
-        if "demo" not in {s.name for s in engine.spaces()}:
+        if "demo" in tables and "demo" not in {s.name for s in engine.spaces()}:
             build_demo(engine)
-        _space(engine, "goodbooks", books, EXACT["goodbooks"])
-        _space(engine, "amazon", products, EXACT["amazon"])
-        names = {t: {_norm(d.title) for d in engine.documents(t)} for t in ("demo", "goodbooks", "amazon")}
+        if "goodbooks" in tables:
+            _space(engine, "goodbooks", books, EXACT["goodbooks"])
+        if "amazon" in tables:
+            _space(engine, "amazon", products, EXACT["amazon"])
+        names = {t: {_norm(d.title) for d in engine.documents(t)} for t in tables}
         for q in questions:
             params = engine._retriever.params()
             if args.no_index:

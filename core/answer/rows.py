@@ -71,7 +71,7 @@ def _surfaces(field: str) -> set[str]:
     """How a question may name a field: its name, its words (not a bracketed unit), the words of its concept."""
     words = {w.casefold() for w in _WORD.findall(_UNIT.sub("", field))} - lx.WEAK_WORDS - lx.COUNT_WORDS
     out = {fold(field), fold(_UNIT.sub("", field))} | {w for w in words if len(w) > 1}
-    for group in lx.CONCEPTS.values():
+    for group in lx.SYNONYM_GROUPS:
         if fold(field) in group or fold(_UNIT.sub("", field)) in group or words & group:
             out |= group
     return {s for s in out if s}
@@ -108,6 +108,19 @@ def asked_fields(question: str, fields: list[str]) -> tuple[list[str], list[tupl
     return [f for _, _, f in sorted(hits, reverse=True)], spans
 
 
+def lacking(question: str, fields: list[str]) -> str:
+    """The question's word for an attribute none of the rows' fields is ("weight", 颜色), or ""."""
+    held = set().union(*(_surfaces(f) for f in fields)) if fields else set()
+    qf = fold(question)
+    for words in lx.CONCEPTS.values():
+        if words & held:
+            continue
+        for w in sorted(words, key=len, reverse=True):
+            if _found(qf, w) is not None:
+                return w
+    return ""
+
+
 def pick(question: str, passages: list[str]) -> Pick:
     rows = [r for i, text in enumerate(passages) if (r := row_of(i, text)) is not None and r.name]
     if not rows:
@@ -115,13 +128,15 @@ def pick(question: str, passages: list[str]) -> Pick:
     fields = list(dict.fromkeys(f for r in rows for f, _, _ in r.lines))
     asked, spans = asked_fields(question, fields)
     link_asked = any(_found(fold(question), w) for w in _LINK_WORDS)
-    reading = NameMatcher([r.name for r in rows], lx.STOPWORDS).read(question, spans)
+    reading = NameMatcher([r.name for r in rows], lx.STOPWORDS, context=True).read(question, spans)
     named = rows[reading.named.row] if reading.named is not None else None
     if named is not None:
         for f in asked:
             line = next((ln for fld, v, ln in named.lines if fld == f and v), None)
             if line is not None and (link_asked or not _URL.match(line.split(":", 1)[-1].strip())):
                 return Pick([(named.passage + 1, line)], passages)
+        if not asked and lacking(question, fields):
+            return Pick([], passages)  # "the weight of the Leak Puck" where no row gives a weight: said so
     narrowed = list(passages)
     for r in rows:
         if named is not None and r is not named:
@@ -159,6 +174,12 @@ _NONE_OF = {
     "ja": "お手元の資料にはありません。見つかった行（{names}）は質問の対象ではありません{near}。",
     "de": "Das steht nicht in Ihrem Material: Die gefundenen Zeilen ({names}) sind nicht die gefragte{near}.",
 }
+_LACKS = {
+    "en": "That is not in your material: {row}'s row gives no {asked} (it gives: {fields}).",
+    "zh": "你的资料里没有这个：{row} 的条目中没有{asked}（它有：{fields}）。",
+    "ja": "お手元の資料にはありません。{row} の行に{asked}はありません（あるのは：{fields}）。",
+    "de": "Das steht nicht in Ihrem Material: Die Zeile von {row} nennt kein(e) {asked} (sie nennt: {fields}).",
+}
 _NEAR = {"en": " (the closest is {name})", "zh": "（最接近的是 {name}）", "ja": "（最も近いのは {name}）",
          "de": " (am nächsten kommt {name})"}
 
@@ -169,9 +190,17 @@ def refusal_due(question: str, passages: list[str]) -> bool:
 
 
 def refusal(question: str, passages: list[str]) -> str:
-    """Said when only rows were found and the question names none of them — never a row's values (issue 63)."""
+    """Said when only rows were found and the question names none of them — never a row's values (issue 63) — or
+    names one and asks what no row gives."""
     rows = [r for i, text in enumerate(passages) if (r := row_of(i, text)) is not None and r.name]
     lang = answer_language(question)
+    fields = list(dict.fromkeys(f for r in rows for f, _, _ in r.lines))
+    asked = lacking(question, fields)
+    reading = NameMatcher([r.name for r in rows], lx.STOPWORDS, context=True).read(
+        question, asked_fields(question, fields)[1])
+    if asked and reading.named is not None:
+        return _LACKS[lang].format(asked=asked, row=rows[reading.named.row].name,
+                                   fields=("、" if lang in {"zh", "ja"} else ", ").join(fields))
     sep = "、" if lang in {"zh", "ja"} else "; "
     names = sep.join(r.name for r in rows[:3]) + ("…" if len(rows) > 3 else "")
     near = NameMatcher([r.name for r in rows]).closest(question) if rows else None

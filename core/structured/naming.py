@@ -56,7 +56,9 @@ MIN_WEIGHT = 1.6  # … or this much weight in all (two rare words of a long cat
 def fold(text: str) -> str:
     """Case, accents and width folded: "Café", "CAFE" and "ｃａｆｅ" are one word."""
     text = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
-    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    # Accents come off Latin letters only: a kana's voicing mark is part of it (「カテゴリ」 is not 「カテコリ」).
+    return "".join("".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+                   if "\u00c0" <= ch < "\u0250" else ch for ch in text)
 
 
 @dataclass(slots=True)
@@ -135,7 +137,11 @@ class Reading:
 class NameMatcher:
     """Built once over a table's names (or a context's row passages)."""
 
-    def __init__(self, names: Sequence[str], stop: Iterable[str] = ()) -> None:
+    def __init__(self, names: Sequence[str], stop: Iterable[str] = (), *, context: bool = False) -> None:
+        """``context``: the names are a few rows a search found, not a whole table — a word most of them share may
+        be what the question asks about ("gateway" in 3 of 5), so only a word all of them carry is a brand, and a
+        name covered by two fifths of its weight is named (with one row, "Tallow" cannot be told to be a brand)."""
+        self.min_cover = 0.4 if context else MIN_COVER
         self.stop = STOPWORDS | frozenset(stop)  # the catalogue's own nouns too ("book", "product")
         self.names = list(names)
         n = len(self.names)
@@ -171,7 +177,11 @@ class NameMatcher:
             for a, b in pairwise(toks):
                 self.joined.setdefault(a + b, (a, b))
         # Words most names carry: a catalogue's brand ("Tallow" in 20 of 20). They name no row at all.
-        self.brands = {t for t, rows in postings.items() if n >= 3 and len(rows) >= 0.5 * n and t not in STOPWORDS}
+        share = 1.0 if n < 10 else 0.5
+        self.brands = {t for t, rows in postings.items() if n >= 3 and len(rows) >= share * n and t not in STOPWORDS}
+        if context:  # a few rows: only a first word they all open with is a brand ("Tallow Thermo", "Tallow …")
+            firsts = {(words(name) or [Word("", 0, 0, False)])[0].text for name in self.names}
+            self.brands = firsts - {""} if n >= 2 and len(firsts) == 1 else set()
         for t in self.brands:
             self.weight[t] = 0.0
 
@@ -237,7 +247,7 @@ class NameMatcher:
             return Reading(None, "nothing", brand=brand, unknown=self._unknown(question, qw, met, None))
         ranked.sort(key=lambda x: (-x[0], -x[1], len(self.names[x[2]]), x[2]))
         weight, cover, row = ranked[0]
-        if cover < MIN_COVER and weight < MIN_WEIGHT:
+        if cover < self.min_cover and weight < MIN_WEIGHT:
             return Reading(None, "nothing", brand=brand, unknown=self._unknown(question, qw, met, None))
         used = sorted({qi for _, qi in scores[row].values()})
         named_by = [qi for qi in used if self.weight[qw[qi].text] > 0.05] if all(

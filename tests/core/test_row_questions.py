@@ -109,6 +109,15 @@ def test_a_kind_word_or_the_first_word_beside_a_name_is_no_unknown_word() -> Non
         assert named is not None and NAMES[named.row] == "Tallow Leak Puck", question
 
 
+def test_a_names_qualifier_alone_names_no_row() -> None:
+    """"The Nintendo Switch" is not "Yoshi's Crafted World - Nintendo Switch": a platform or edition after a dash."""
+    m = NameMatcher(["Yoshi's Crafted World - Nintendo Switch", "Mario Kart 8 Deluxe", "Dragon Ball Fighterz - PS4",
+                     "Peppa Pig Shape Sorter Clock Puzzle (12Piece)"])
+    assert m.read("How much is the Nintendo Switch?").named is None
+    named = m.read("How much is Yoshi's Crafted World?").named
+    assert named is not None and named.row == 0
+
+
 def test_an_unknown_word_in_the_names_place_names_no_row() -> None:
     """Issue 55: "the temperature probe" is not the Thermo Probe (the handbook's TP-10 is another product)."""
     m = NameMatcher(NAMES)
