@@ -245,7 +245,12 @@ class NameMatcher:
             ranked.append((weight, cover, row))
         if not ranked:
             return Reading(None, "nothing", brand=brand, unknown=self._unknown(question, qw, met, None))
-        ranked.sort(key=lambda x: (-x[0], -x[1], len(self.names[x[2]]), x[2]))
+        # Equal weight and cover: the name the question writes more of, small words included ("Into the Wild"
+        # over "Wild: From Lost to Found …", whose head is "Wild").
+        said = {w.text for w in qw}
+        literal = {r: max((len(v & said) / max(len(v), 1), len(v & said)) for v in self.variants[r])
+                   for _, _, r in ranked}
+        ranked.sort(key=lambda x: (-x[0], -x[1], -literal[x[2]][0], -literal[x[2]][1], len(self.names[x[2]]), x[2]))
         weight, cover, row = ranked[0]
         if cover < self.min_cover and weight < MIN_WEIGHT:
             return Reading(None, "nothing", brand=brand, unknown=self._unknown(question, qw, met, None))
@@ -264,7 +269,8 @@ class NameMatcher:
         if unknown:
             return Reading(None, "unknown word", unknown=unknown, brand=brand)
         same = [r for wt, cv, r in ranked[1:] if abs(wt - weight) < 1e-9]
-        tied = [r for r in same if abs(self._cover(r, scores[r]) - cover) < 1e-9]
+        tied = [r for r in same if abs(self._cover(r, scores[r]) - cover) < 1e-9
+                and literal[r] == literal[row]]
         if tied or (same and cover < 0.99):
             # Rows matched by the same words: the closer is named only when the question writes its whole name
             # ("the Motion" → Tallow Motion, beside Tallow Motion Outdoor); else which one is asked ("the Probe").

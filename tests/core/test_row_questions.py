@@ -193,6 +193,29 @@ def test_a_row_passage_answers_with_the_asked_line_never_a_url() -> None:
     assert pick.lines is None and pick.passages[0] == "" and "Product Url" not in pick.passages[1]
 
 
+def test_a_few_found_rows_are_named_with_their_own_rarity() -> None:
+    """Among five rows found, "gateway" in three is no brand; the one they all open with is; the title written
+    whole wins over one whose head is its last word; a kana keeps its voicing mark (「カテゴリ」)."""
+    table = {r["Product Name"]: r for r in _table(SENSORS)}
+    found = [_passage(table[n]) for n in ("Tallow Gateway Pro", "Tallow Gateway Outdoor", "Tallow Air Pro",
+                                          "Tallow Gateway Home", "Tallow Air Pro CO2")]
+    assert rows.pick("How expensive is the Gateway Pro?", found).lines == [(1, "Price: $199.00")]
+    assert rows.pick("Rain Gaugeのカテゴリは？", [_passage(table["Tallow Rain Gauge"])]).lines == [
+        (1, "Category: Garden")]
+    m = NameMatcher(["Into the Wild", "Where the Wild Things Are", "Wild: From Lost to Found on the Pacific Crest"],
+                    context=True)
+    assert (m.read("What's the ISBN of Into the Wild?").named or m).row == 0  # type: ignore[union-attr]
+    assert (m.read("Who wrote Wild?").named or m).row == 2  # type: ignore[union-attr]
+
+
+def test_a_field_no_found_row_gives_is_refused_naming_the_row() -> None:
+    table = {r["Product Name"]: r for r in _table(SENSORS)}
+    texts = [_passage(table["Tallow Leak Puck"])]
+    assert rows.pick("What is the weight of the Leak Puck?", texts).lines == []
+    said = rows.refusal("What is the weight of the Leak Puck?", texts)
+    assert "Tallow Leak Puck" in said and "weight" in said and "$" not in said.split("gives:")[0], said
+
+
 def test_rows_none_of_which_is_asked_about_are_refused_never_dumped() -> None:
     """Issue 63: 「斯蒂芬·金写了多少本书？」 over goodbooks answered with "book_id: 295 goodreads_book_id: …"."""
     table = _table(corpus("goodbooks10k", "books.csv"), 12)
