@@ -270,6 +270,20 @@ def test_in_a_space_of_rows_only_an_unknown_name_is_refused_by_the_index(demo: E
     assert demo.answer("demo", "What does the Acme Turbo Blender 3000 cost?").refused is None
 
 
+def test_a_name_in_another_script_says_what_it_looked_for_and_dumps_no_row(demo: Engine, tmp_path: Path) -> None:
+    """Issue 63: 「斯蒂芬·金写了多少本书？」 over goodbooks answered "book_id: 295 goodreads_book_id: …"."""
+    from tests.core.test_structured_engine import _books_csv
+
+    _books_csv(tmp_path / "books.csv", rows=40)
+    demo.create_space("books", encrypted=False)
+    demo.ingest("books", [tmp_path / "books.csv"])
+    demo.index.build("books")
+    result = demo.answer("books", "斯蒂芬·金写了多少本书？")
+    a = result.answer
+    assert result.structured is None and a is not None and a.mode == "none", a and a.text
+    assert "book_id" not in a.text and "authors" in a.text and "斯蒂芬" in a.text, a.text
+
+
 def test_the_prose_battery_question_goes_to_retrieval(demo: Engine) -> None:
     result = demo.answer("demo", "How long does the battery of the temperature probe last?")
     assert result.structured is None and result.answer is not None
