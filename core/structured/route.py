@@ -563,7 +563,7 @@ class Router:
             if rest:  # "阿加莎·克里斯蒂有几本书" names someone the index does not hold: not "all books"
                 return Routed(None, [*ev, t("asks about {rest!r}, which the index does not hold")
                                            .format(rest='、'.join(rest))],
-                              looked_for='、'.join(rest), looked_in=self._value_fields())
+                              looked_for=self._as_written(question, qf, rest), looked_in=self._value_fields())
         if counting and (conds or lx.ITEM_NOUNS.search(qf)):
             ev.append(f"counting words {counting.group(0)!r}")
             return Routed(ToolCall("count", None, conds), ev)
@@ -589,6 +589,15 @@ class Router:
             if named and not any(f.type in types for f in named):
                 return False
         return True
+
+    @staticmethod
+    def _as_written(question: str, qf: str, found: list[str]) -> str:
+        """The question's own words from the first found word to the last ("斯蒂芬·金写", not "斯蒂芬、金写")."""
+        start = qf.find(found[0].casefold())
+        end = qf.rfind(found[-1].casefold())
+        if 0 <= start <= end:
+            return question[start : end + len(found[-1])]
+        return "、".join(found)
 
     def _title(self, doc_id: str) -> str:
         try:
