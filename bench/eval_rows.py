@@ -155,7 +155,7 @@ def main() -> None:
             result = engine.answer(q["table"], q["question"], params=params)
             verdict = judge(q, result, names[q["table"]])
             per[(q["table"], q["lang"])][verdict] += 1
-            if verdict == "absent refused" and result.refused is not None:
+            if verdict == "absent refused" and getattr(result, "refused", None) is not None:
                 per[(q["table"], q["lang"])]["by the index"] += 1  # the rest were refused after retrieval
             if verdict not in {"right", "absent refused"} and args.misses:
                 text = (result.answer.text if result.answer else "")[:150].replace("\n", " / ")

@@ -34,6 +34,7 @@ _MAX_NGRAM = 64  # product names run to 40 words and more
 # A run of capitalised words (Latin script): a name, a title, a place.
 _CAP = r"[A-Z][A-Za-z0-9'’.&-]*"
 _NAME = re.compile(rf"(?<![A-Za-z0-9]){_CAP}(?:\s+(?:of|the|and|de|von|van|&)?\s*{_CAP})*")
+_ASKING = re.compile(r"(?:how|what|which|wie|was|welche[rs]?|wann|wer)\s")
 _MAX_VALUES = 50_000  # distinct values or list items of one field kept for matching
 
 
@@ -173,7 +174,9 @@ class Router:
                     forms |= group
         for s in forms:
             if s and s != key(f.name):
-                self.surfaces[s].append((f.name, 1.0, countish))
+                # A question's form ("how much", "wie viel", "what kind") names a field less than a word for it:
+                # "How much does the Mikasa ball weigh?" asks the weight.
+                self.surfaces[s].append((f.name, 0.6 if _ASKING.match(s) else 1.0, countish))
 
     def _load(self, table: QueryTable) -> None:
         spec = self.spec
@@ -479,6 +482,12 @@ class Router:
         if ids:
             # Named by its key ("PEP 8"), an item's title is a field one may ask for ("the title of PEP 8").
             target = self._best(mentions, "any", with_title=key(item_words) not in self.titles)
+            if target is not None:  # of fields named alike, the one asked first ("In what language is X written?")
+                top = max(m.score for m in mentions if m.field == target)
+                firsts = [m for m in mentions if m.score >= top and self.spec.get(m.field) is not None
+                          and (m.field != self.spec.title_field or key(item_words) not in self.titles)]
+                if firsts:
+                    target = min(firsts, key=lambda m: m.start).field
             if target is None and lx.WHEN_QUESTION.search(qf):  # "When did the Glass Break come out?"
                 dated = [f.name for f in self.spec.fields if f.type in {"year", "date"}]
                 target = dated[0] if len(dated) == 1 else None
