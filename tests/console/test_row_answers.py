@@ -16,9 +16,6 @@ from tests.console.test_console import _index, _rendered, _settle, _wait_ingest,
 
 pytestmark = pytest.mark.usefixtures("qapp")
 
-SHOT = Path("/tmp") / "biny-row-answer.png"
-
-
 def _sensors(qtbot, win: MainWindow, engine: Engine) -> None:  # type: ignore[no-untyped-def]
     lib = win.library
     lib.create_space("products", encrypted=False)
@@ -29,7 +26,8 @@ def _sensors(qtbot, win: MainWindow, engine: Engine) -> None:  # type: ignore[no
 
 
 def test_the_inspector_shows_a_row_answer_citing_its_row_and_opens_it(qtbot, window: MainWindow,  # noqa: F811
-                                                                       engine: Engine) -> None:  # type: ignore[no-untyped-def]
+                                                                       engine: Engine,
+                                                                       tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     _sensors(qtbot, window, engine)
     insp = window.inspector
     window.rail.setCurrentRow(_index(window, insp))
@@ -46,8 +44,9 @@ def test_the_inspector_shows_a_row_answer_citing_its_row_and_opens_it(qtbot, win
     opened = insp.chunk_view.toPlainText()
     assert "Tallow Leak Puck" in opened and "Price: $24.00" in opened
     assert "#b2f2bb" in insp.chunk_view.toHtml()  # the answered line is highlighted in the row
-    window.grab().save(str(SHOT))
-    assert _rendered(SHOT, window)
+    shot = tmp_path / "row-answer.png"  # looked at by eye when the screen changes
+    window.grab().save(str(shot))
+    assert _rendered(shot, window)
 
 
 def test_the_structured_screen_takes_a_curators_words_for_a_field(qtbot, window: MainWindow,  # noqa: F811
