@@ -29,12 +29,13 @@ from eval_retrieval import MemoEmbedder, build_spaces, english_to_chinese_items,
 from biny.core.engine import Engine
 from biny.core.retrieve.candidates import RetrievalParams
 from biny.core.text import dictionary
+from biny.core.text.question import Question
 
 
 def gloss(question: str, per_word: int) -> str:
     """The question's words the dictionary knows, each by its ``per_word`` most common renderings."""
     out: list[str] = []
-    for w in dictionary.english_words(question):
+    for w in dictionary.english_words(Question.parse(question)):
         out += sorted(w.renderings, key=lambda h: -int(jieba.get_FREQ(h) or 0))[:per_word]
     return " ".join(out)
 

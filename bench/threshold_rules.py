@@ -25,6 +25,7 @@ from eval_retrieval import MemoEmbedder, cmrc_questions, xquad_questions
 
 from biny.core.engine import Engine
 from biny.core.retrieve.lexical import evidence
+from biny.core.text.question import Question
 from biny.core.text.scripts import script_of
 
 
@@ -39,8 +40,8 @@ def rows(eng: Engine, space: str, questions: list, answerable: bool) -> list[dic
         order = np.argsort(d)[:5]
         med = float(np.median(d))
         mad = float(np.median(np.abs(d - med))) or 1e-6
-        _group, ref = base.reference_for(q.text)
-        lex = evidence(q.text, vm, eng.crypto(row.name).blind)
+        _group, ref = base.reference_for(Question.parse(q.text))
+        lex = evidence(Question.parse(q.text), vm, eng.crypto(row.name).blind)
         local = base.local_reference(_group, vm.matrix, [int(i) for i in order])
         hit_rank = None
         if answerable:

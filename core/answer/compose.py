@@ -19,11 +19,7 @@ from biny.core.answer.citations import clean
 from biny.core.i18n import N_, t
 from biny.core.llm.base import ChatModel, LLMError, Message, as_data
 from biny.core.results import Answer, Citation, Hit
-from biny.core.text.scripts import script_of
-
-LANGUAGE_OF_SCRIPT = {"han": "zh", "kana": "ja", "hangul": "ko"}
-_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_LATIN_WORD = re.compile(r"[A-Za-z]+")
+from biny.core.text.question import Question
 
 NOT_COVERED = {
     "en": "That is not in your material: nothing in “{space}” ({docs} documents) came close enough to "
@@ -59,19 +55,9 @@ class ComposeSettings:
     max_sentences: int = 3
 
 
-def language_of(question: str) -> str:
-    """The language to answer in. A Chinese question naming Latin-script things ("主题为Packaging的PEP有哪些？")
-    has more Latin letters than Han characters, yet a Han character carries about a word: more of them than
-    Latin words makes the question Chinese."""
-    script = script_of(question)
-    if script == "latin" and len(_HAN.findall(question)) > len(_LATIN_WORD.findall(question)):
-        return "zh"
-    return LANGUAGE_OF_SCRIPT.get(script, "en")
-
-
-def not_covered(question: str, space: str, documents: int) -> Answer:
-    lang = language_of(question)
-    text = NOT_COVERED[lang].format(space=space, docs=documents, question=question.strip())
+def not_covered(question: Question, space: str, documents: int) -> Answer:
+    lang = question.reply_language
+    text = NOT_COVERED[lang].format(space=space, docs=documents, question=question.text.strip())
     return Answer(text, "none", [], [], lang, note=t("nothing in the space came close enough; no model was asked"))
 
 
@@ -85,30 +71,30 @@ def prompt(question: str, hits: list[Hit], masked: list[str], history: list[str]
     return [Message("system", SYSTEM), Message("user", user)]
 
 
-def _checked(text: str, mode: str, question: str, hits: list[Hit], lang: str, note: str,
+def _checked(text: str, mode: str, question: Question, hits: list[Hit], lang: str, note: str,
              removed_placeholders: list[str], sentences: dict[int, list[str]] | None = None) -> Answer:
     """Citations to nowhere removed; every number traced to a cited passage or the question."""
     text, removed, used = clean(text, len(hits))
-    untraced = numbers.untraced(text, [hits[n - 1].text for n in used] + [question])
+    untraced = numbers.untraced(text, [hits[n - 1].text for n in used] + [question.text])
     citations = [Citation(n, hits[n - 1].chunk_id, hits[n - 1].document, hits[n - 1].page,
                           (hits[n - 1].char_start, hits[n - 1].char_end), (sentences or {}).get(n, []))
                  for n in used]
     return Answer(text, mode, citations, untraced, lang, removed, removed_placeholders, note)
 
 
-def extract(question: str, hits: list[Hit], cfg: ComposeSettings, note: str = "",
+def extract(question: Question, hits: list[Hit], cfg: ComposeSettings, note: str = "",
             distances: extractive.Distances | None = None) -> Answer:
     chosen = extractive.choose(question, [h.text for h in hits], cfg.max_sentences, distances)
-    if not chosen and rows.refusal_due(question, [h.text for h in hits]):
+    if not chosen and rows.refusal_due(question.text, [h.text for h in hits]):
         # Only a table's rows were found, none of them the one asked about: said, never their values (issue 63).
-        lang = rows.answer_language(question)
-        return Answer(rows.refusal(question, [h.text for h in hits]), "none", [], [], lang,
+        lang = rows.answer_language(question.text)
+        return Answer(rows.refusal(question.text, [h.text for h in hits]), "none", [], [], lang,
                       note=t("the rows found are not the one asked about; no model was asked"))
     by_passage: dict[int, list[str]] = {}
     for c in chosen:
         for sentence in (c, *c.follows):
             by_passage.setdefault(sentence.passage, []).append(sentence.text)
-    return _checked(extractive.render(chosen), "extractive", question, hits, language_of(question),
+    return _checked(extractive.render(chosen), "extractive", question, hits, question.reply_language,
                     note or t(EXTRACTED_NOTE), [], by_passage)
 
 
@@ -128,7 +114,7 @@ def _ask_model(model: ChatModel, messages: list[Message], cfg: ComposeSettings,
     return reply
 
 
-def compose(question: str, hits: list[Hit], model: ChatModel | None, *, space: str, documents: int,
+def compose(question: Question, hits: list[Hit], model: ChatModel | None, *, space: str, documents: int,
             history: list[str] | None = None, cfg: ComposeSettings | None = None,
             on_text: Callable[[str], None] | None = None, exact: dict[str, list[str]] | None = None,
             distances: extractive.Distances | None = None) -> Answer:
@@ -141,11 +127,12 @@ def compose(question: str, hits: list[Hit], model: ChatModel | None, *, space: s
         return extract(question, hits, cfg, distances=distances)
     masked = spans.mask([h.text for h in hits], [(exact or {}).get(h.doc_id, []) for h in hits])
     try:
-        reply = _ask_model(model, prompt(question, hits, masked.passages, list(history or [])), cfg, masked, on_text)
+        messages = prompt(question.text, hits, masked.passages, list(history or []))
+        reply = _ask_model(model, messages, cfg, masked, on_text)
     except LLMError as exc:
         return extract(question, hits, cfg, f"model failed ({exc.kind}): {exc} — extracted instead", distances)
     if not reply.strip():
         return extract(question, hits, cfg, t("the model returned an empty answer — extracted instead"), distances)
     text, removed_placeholders = spans.unmask(reply.strip(), masked.spans)
-    return _checked(text, "model", question, hits, language_of(question), f"composed by {model.name}",
+    return _checked(text, "model", question, hits, question.reply_language, f"composed by {model.name}",
                     removed_placeholders)

@@ -26,11 +26,12 @@ import numpy as np
 
 from biny.core.answer import expected, rows
 from biny.core.text import dictionary
-from biny.core.text.aspects import asked_aspects, aspects_of
-from biny.core.text.identifiers import chunk_keys, question_keys
+from biny.core.text.aspects import aspects_of
+from biny.core.text.identifiers import chunk_keys
+from biny.core.text.question import Question
 from biny.core.text.scripts import script_of
 from biny.core.text.sentences import LIST_ITEM, sentences_of
-from biny.core.text.terms import query_terms, stem_of, terms_of
+from biny.core.text.terms import stem_of, terms_of
 
 _MAX_CHARS = 400
 _LIST_CHARS = 600  # a colon's list, at most
@@ -62,6 +63,9 @@ class Sentence:
     heading: str = ""  # its section's heading
     follows: list[Sentence] = field(default_factory=list)  # a colon's list items, shown after it
     kinds: set[str] = field(default_factory=set)  # the asked aspects and answer forms it holds ("price", "year")
+    # It holds one of the question's words itself (or a dictionary rendering of one, or the identifier or aspect it
+    # asks for): a sentence that does not is padding after the first, unless it continues the one before it.
+    says: bool = False
 
 
 def _units(passage: int, text: str) -> list[Sentence]:
@@ -105,6 +109,21 @@ def _terms(text: str) -> set[str]:
     """A sentence's terms and the stems of its words (as ingest indexes them), so "died" meets "die"."""
     ts = terms_of(text)
     return ts | {s for s in map(stem_of, ts) if s is not None}
+
+
+def _says(asked: frozenset[str], text: str) -> bool:
+    """Does the sentence hold one of the question's words itself — as written, or inflected by one letter ("plan" /
+    "plans", "election" / "elections")? A shared 5-letter stem is evidence enough to rank a sentence, not to keep it
+    as part of the answer: "start" is not "starter" (issue 55, padding)."""
+    own = terms_of(text)
+    if asked & own:
+        return True
+    stems = {stem_of(w): w for w in own}
+    for t in asked:
+        w = stems.get(stem_of(t)) if stem_of(t) is not None else None
+        if w is not None and abs(len(w) - len(t)) <= 1:
+            return True
+    return False
 
 
 def _held(term: str, ts: set[str]) -> bool:
@@ -154,10 +173,10 @@ def _stitch(units: list[list[Sentence]]) -> None:
                 break
 
 
-def choose(question: str, passages: list[str], max_sentences: int = 3,
+def choose(question: Question, passages: list[str], max_sentences: int = 3,
            distances: Distances | None = None) -> list[Sentence]:
     """The best-answering sentences, best first (a colon's list right after its sentence)."""
-    picked = rows.pick(question, passages)  # a table's rows: the named row's asked line, or none (issue 64)
+    picked = rows.pick(question.text, passages)  # a table's rows: the named row's asked line, or none (issue 64)
     if picked.lines is not None:
         return [Sentence(p, i, line) for i, (p, line) in enumerate(picked.lines)]
     passages = picked.passages
@@ -172,13 +191,28 @@ def choose(question: str, passages: list[str], max_sentences: int = 3,
               if c.score > 0 and not _asks(c.text)]
     if ranked:
         ranked = _one_section(question, ranked, candidates)
-    best = ranked[:max_sentences]
+    best = _unpadded(ranked[:max_sentences])
     if not best:
         # No shared words (a question in another language than the passage, no dictionary for
         # the pair): the nearest passage is the answer retrieval found; its opening sentences carry it.
         best = [c for c in candidates if c.passage == 1 and not _asks(c.text)][:2]
     _attach_lists(best, candidates)
-    return best
+    # A lead-in whose list did not come with it ("Also, don't forget:") says nothing on its own (issue 55).
+    said = [c for c in best if c.follows or not c.text.rstrip().endswith((":", "："))]
+    return said or best
+
+
+def _unpadded(best: list[Sentence]) -> list[Sentence]:
+    """Issue 55: after the best sentence, only those that say something of what was asked — one of its words, a
+    rendering, the identifier or the asked form — or that continue the sentence chosen before them in its passage
+    ("It costs $129 per month." after "The Team plan covers ten hubs."). "How much is the Starter plan?" no longer
+    ends with "No payment card is needed to start the trial"."""
+    out = best[:1]
+    for c in best[1:]:
+        before = out[-1]
+        if c.says or (c.passage == before.passage and c.position == before.position + 1):
+            out.append(c)
+    return out
 
 
 _ASKS = re.compile(r"[?？]\W*$")
@@ -188,7 +222,7 @@ def _asks(sentence: str) -> bool:
     return bool(_ASKS.search(sentence))
 
 
-def _one_section(question: str, ranked: list[Sentence], candidates: list[Sentence]) -> list[Sentence]:
+def _one_section(question: Question, ranked: list[Sentence], candidates: list[Sentence]) -> list[Sentence]:
     """When the best sentence sits under a heading the question names ("Team", 「团队版」) beside sections it does
     not name ("Starter", 「入门版」), a sentence of those other sections holding the same kind of answer (a price, a
     year) is about something else — not a lesser answer but a wrong one beside it ("It costs $49 per month" when
@@ -198,7 +232,7 @@ def _one_section(question: str, ranked: list[Sentence], candidates: list[Sentenc
         return ranked
     terms = {h: _terms(h) for h in headings}
     shared = set.intersection(*terms.values())
-    asked = query_terms(question)
+    asked = question.terms
     named = {h for h, ts in terms.items() if any(_held(t, ts - shared) for t in asked)}
     top = ranked[0]
     if top.heading not in named or named == headings:
@@ -206,8 +240,8 @@ def _one_section(question: str, ranked: list[Sentence], candidates: list[Sentenc
     return [c for c in ranked if c is top or not c.heading or c.heading in named or not c.kinds & top.kinds]
 
 
-def _score(question: str, candidates: list[Sentence]) -> None:
-    asked = query_terms(question)
+def _score(question: Question, candidates: list[Sentence]) -> None:
+    asked = question.terms
     own = [_terms(c.text) for c in candidates]
     near = [_terms(f"{c.heading}\n{c.previous}") for c in candidates]
     # IDF within the context: a word every sentence has says little about which one answers.
@@ -217,40 +251,43 @@ def _score(question: str, candidates: list[Sentence]) -> None:
     around = [o | n for o, n in zip(own, near, strict=True)]
     df = {t: sum(_held(t, ts) for ts in around) for t in asked}
     naming = {t for t, n in df.items() if 0 < n <= max(1, len(candidates) // 4)}
-    keys = {i.key for i in question_keys(question)}
-    aspects = {a for a in asked_aspects(question) if not a.startswith("topic:")}
-    forms = expected.expected(question)
+    keys = {i.key for i in question.keys}
+    aspects = {a for a in question.aspects if not a.startswith("topic:")}
+    forms = expected.expected(question.text)
     across = _translated(question, [c.text for c in candidates], [c.text for c in candidates])
     for c, ts, ns, more in zip(candidates, own, near, across, strict=True):
         words = sum(w * (1.0 if _held(t, ts) else _CONTEXT_WEIGHT if _held(t, ns) else 0.0) for t, w in idf.items())
         c.score = words / total + more
+        c.says = more > 0 or _says(asked, c.text)
         if keys and keys & {k.split("|", 1)[1] for k in chunk_keys(c.text, "")}:
             c.score += 1.0  # the named article / RFC / part is in this sentence
+            c.says = True
         if c.score <= 0:
             continue
         # The asked price / duration / contact, and the asked form, count where the sentence is about the question.
-        c.kinds = (aspects & aspects_of(c.text)) | {f for f in forms if expected.holds(f, c.text, question)}
+        c.kinds = (aspects & aspects_of(c.text)) | {f for f in forms if expected.holds(f, c.text, question.text)}
         if c.kinds & aspects:
             c.score += 0.5
+            c.says = True
         if c.kinds & forms:
             c.score += _FORM_BONUS
         if naming and not any(_held(t, ts | ns) for t in naming):
             c.score *= _ELSEWHERE
 
 
-def _by_meaning(question: str, candidates: list[Sentence], distances: Distances) -> None:
+def _by_meaning(question: Question, candidates: list[Sentence], distances: Distances) -> None:
     """Add each sentence's nearness to the question, against the other sentences of the context: the answer to "Who
     led the most rapid expansion?" is "Under Genghis's successor Ögedei Khan the speed of expansion reached its
     peak" — few shared words, one meaning. A sentence is measured alone and with the one before it in its paragraph
     (the mean of both): "It costs $129 per month" means little without "The Team plan covers …"."""
     alone = [c.text for c in candidates]
     placed = [f"{c.previous} {c.text}".strip() for c in candidates]
-    d = np.asarray(distances(question, alone + placed), dtype=np.float64)
+    d = np.asarray(distances(question.text, alone + placed), dtype=np.float64)
     d = (d[: len(alone)] + d[len(alone) :]) / 2
     spread = float(d.std())
     if spread <= 0:
         return
-    script = script_of(question)
+    script = question.script
     for c, z in zip(candidates, (float(np.median(d)) - d) / spread, strict=True):
         across = script_of(c.text) not in (script, "all")
         c.score += (_MEANING_WEIGHT_ACROSS if across else _MEANING_WEIGHT) * z
@@ -272,12 +309,12 @@ def _attach_lists(best: list[Sentence], candidates: list[Sentence]) -> None:
             size += len(nxt.text)
 
 
-def _translated(question: str, sentences: list[str], texts: list[str]) -> list[float]:
+def _translated(question: Question, sentences: list[str], texts: list[str]) -> list[float]:
     """Each sentence's share of the question's words looked up across Chinese ↔ English, IDF-weighted within the
     context, for the sentences in another script than the question; 0 elsewhere. A Chinese question shares no words
     with the English sentence that answers it (only its numbers and names): without this the answer fell back to the
     nearest passage's opening sentences (bench/README.md, grounded answers)."""
-    script = script_of(question)
+    script = question.script
     other = [script_of(s) not in (script, "all") for s in sentences]
     words = dictionary.looked_up(question) if any(other) else []
     sets = [[a for r in w.renderings for a in dictionary.term_sets(r)] for w in words if w.renderings]

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 
-from biny.core.answer.compose import language_of
 from biny.core.answer.rows import answer_language
 from biny.core.i18n import t
 from biny.core.results import Answer, Citation, Hit
 from biny.core.structured import lexicon as lx
 from biny.core.structured.route import Refusal
 from biny.core.structured.tools import ToolResult, describe
+from biny.core.text.question import Question
 
 _SHOWN = 10
 
@@ -130,12 +130,12 @@ def _others(lang: str, others: list[str]) -> str:
             "de": f" (Ähnlich benannt: {names}.)"}.get(lang, f" (Also named alike: {names}.)")
 
 
-def structured_answer(question: str, result: ToolResult, hits: list[Hit] | None = None,
+def structured_answer(question: Question, result: ToolResult, hits: list[Hit] | None = None,
                       others: list[str] | None = None) -> Answer:
-    lang = language_of(question)
+    lang = question.reply_language
     note = t("answered by the structured index ({tool}); no model was asked").format(tool=result.call.tool)
     if result.call.tool == "lookup" and result.result is not None and result.rows:
-        said = answer_language(question)
+        said = answer_language(question.text)
         # The row is the cited source: its passage is the context's first (issue 64).
         row = next((h for h in hits or [] if h.doc_id == result.rows[0]["doc_id"]), None)
         cite = "[1]" if row is not None else ""

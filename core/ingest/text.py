@@ -6,6 +6,7 @@ must ingest as readable text, not mojibake.
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -20,6 +21,14 @@ _EMPTY_HEADING = re.compile(r"^#{1,6}\s*$")
 _RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+<>_:.])\1{2,}\s*$")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _HEADER_FIELD = re.compile(r"^([A-Za-z][A-Za-z0-9-]{0,30}):\s+(.+)$")
+# HTML written inside Markdown (a docs site's tabs, badges, <div markdown="1">): a tag is a letter-led name with
+# attributes; "<https://…>" autolinks and "a < b" are not tags. Scripts and styles go with their content.
+_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+_HTML_RAW = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.S | re.I)
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_INLINE_CODE = re.compile(r"(`+)(.+?)\1")
+# An attribute list after a Markdown heading ("## Opinions { #opinions }"): an anchor for the site, not words.
+_HEADING_ATTRS = re.compile(r"\s*\{\s*[#.][^{}]*\}\s*$")
 _BLANK_SPLIT = re.compile(r"\n[ \t\u3000]*\n")
 
 
@@ -59,6 +68,8 @@ def parse_text_string(text: str, *, kind: str, fallback_title: str, name: str) -
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     if kind in {"markdown", "text"}:
         text = _HTML_COMMENT.sub("", text)
+    if kind == "markdown":
+        text = markdown_without_html(text)
     blocks = _blocks(text)
     if not any(b.text.strip() for b in blocks):
         raise EmptyDocument(t("{name} contains no text.").format(name=name))
@@ -67,6 +78,31 @@ def parse_text_string(text: str, *, kind: str, fallback_title: str, name: str) -
         doc.warnings.append(t("{nuls} NUL byte(s) removed: the file may be damaged or not plain text.")
                              .format(nuls=nuls))
     return doc
+
+
+def markdown_without_html(text: str) -> str:
+    """Markdown with its embedded HTML reduced to text (issue 55: passages are clean text — a FastAPI page's tab
+    widget was stored, and answered, as ``<button class="fastapi-opinions__tab" …>``). Code — fenced blocks and
+    inline spans — is left as written; entities are decoded; a line left empty by its tags goes."""
+    text = _HTML_RAW.sub("", text)
+    out: list[str] = []
+    fenced = False
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+            out.append(line)
+            continue
+        if fenced or "<" not in line:
+            out.append(line)
+            continue
+        cleaned, at = "", 0
+        for code in _INLINE_CODE.finditer(line):  # only the text between code spans is cleaned
+            cleaned += html.unescape(_HTML_TAG.sub("", line[at:code.start()])) + code.group(0)
+            at = code.end()
+        cleaned += html.unescape(_HTML_TAG.sub("", line[at:]))
+        if cleaned.strip() or not line.strip():
+            out.append(cleaned.rstrip())
+    return "\n".join(out)
 
 
 def _blocks(text: str) -> list[Block]:
@@ -97,7 +133,8 @@ def _blocks(text: str) -> list[Block]:
                     out.append(Block("\n".join(buf)))
                     buf = []
                 if md:
-                    out.append(Block(md.group(2).strip(), heading_level=len(md.group(1))))
+                    heading = _HEADING_ATTRS.sub("", md.group(2)).strip()
+                    out.append(Block(heading or md.group(2).strip(), heading_level=len(md.group(1))))
                     i += 1
                 else:
                     level = "=-~^\"'`#*+<>_:.".index(lines[i + 1].strip()[0]) + 1

@@ -27,7 +27,8 @@ import numpy.typing as npt
 
 from biny.core.embed.base import Embedder, Vectors
 from biny.core.store.vectors import VectorMatrix
-from biny.core.text.scripts import LANG_SCRIPT, script_of
+from biny.core.text.question import Question
+from biny.core.text.scripts import LANG_SCRIPT
 
 QUANTILES = (0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90)
 
@@ -138,8 +139,8 @@ class Baselines:
         m = min(nearest, len(qs))
         return np.asarray(np.sort(d, axis=0)[:m].mean(axis=0))
 
-    def reference_for(self, question: str) -> tuple[str, Distribution | None]:
-        group = script_of(question)
+    def reference_for(self, question: Question) -> tuple[str, Distribution | None]:
+        group = question.script
         if group in self.question_nearest:
             return group, self.question_nearest[group]
         return "all", self.question_nearest.get("all")

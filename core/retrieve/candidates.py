@@ -25,6 +25,7 @@ from biny.core.retrieve.lexical import LexicalEvidence, evidence
 from biny.core.retrieve.rerankers import Reranker, RRFReranker
 from biny.core.retrieve.trace import Trace
 from biny.core.store.vectors import VectorMatrix
+from biny.core.text.question import Question
 
 
 @dataclass(slots=True)
@@ -103,8 +104,8 @@ class Context:
     # not a module-global memo; it holds blinded terms and goes with the ask).
     lexical: dict[tuple[str, int], LexicalEvidence] = field(default_factory=dict)
 
-    def words(self, question: str, vm: VectorMatrix) -> LexicalEvidence:
-        key = (question, vm.generation)
+    def words(self, question: Question, vm: VectorMatrix) -> LexicalEvidence:
+        key = (question.text, vm.generation)
         made = self.lexical.get(key)
         if made is None:
             made = self.lexical[key] = evidence(question, vm, self.blind)
@@ -170,7 +171,7 @@ class Judging:
     """One question's cut in progress (retrieve/threshold.py): what every check reads, and each passage's verdict
     (``reasons``: row → why it is dropped, None while kept). The checks take it whole and return what they record."""
 
-    query: str
+    query: Question
     pool: list[Candidate]
     params: RetrievalParams
     vm: VectorMatrix

@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 
 from biny.core.crypto.blind import BlindIndex
 from biny.core.store.vectors import VectorMatrix
+from biny.core.text.question import Question
 from biny.core.text.scripts import script_of
-from biny.core.text.terms import is_cjk, query_terms, stem_of
+from biny.core.text.terms import is_cjk, stem_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +79,7 @@ def familiarity(questions: list[str], vm: VectorMatrix, blind: BlindIndex) -> fl
     """
     # Words only: whether a space is written in a script is a matter of its words, and Vietnamese syllable pairs
     # (text/terms.py) would add a term the other Latin-script spaces never hold for each pair of them.
-    terms = {blind(t) for q in questions for t in units(query_terms(q), vm, blind) if " " not in t}
+    terms = {blind(t) for q in questions for t in units(set(Question.parse(q).terms), vm, blind) if " " not in t}
     return sum(1 for t in terms if vm.df.get(t, 0) > 0) / len(terms) if terms else 0.0
 
 
@@ -100,14 +101,14 @@ def _unit_of(plain: set[str], vm: VectorMatrix, blind: BlindIndex) -> dict[str, 
     return {t: s if s is not None else t for t, s in stems.items()}
 
 
-def evidence(question: str, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvidence:
+def evidence(question: Question, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvidence:
     """The question's terms weighed by their IDF in this space. Made once per ask by ``Context.words`` (the
     threshold and the reranker read the same one); nothing here outlives the ask, blinded terms included."""
     return _evidence(question, vm, blind)
 
 
-def _evidence(question: str, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvidence:
-    unit_of = _unit_of(query_terms(question), vm, blind)
+def _evidence(question: Question, vm: VectorMatrix, blind: BlindIndex) -> LexicalEvidence:
+    unit_of = _unit_of(set(question.terms), vm, blind)
     plain = set(unit_of.values())
     if not plain:
         return LexicalEvidence({}, 0.0)

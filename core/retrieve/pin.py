@@ -12,7 +12,8 @@ from biny.core.retrieve.candidates import Candidate, Context, QueryDistances
 from biny.core.retrieve.records import IdentifierPin, PinRecord
 from biny.core.retrieve.trace import Stage, Trace
 from biny.core.store.vectors import VectorMatrix
-from biny.core.text.identifiers import Identifier, question_keys
+from biny.core.text.identifiers import Identifier
+from biny.core.text.question import Question
 from biny.core.text.terms import fold
 
 
@@ -84,14 +85,14 @@ def _pin_one(ident: Identifier, vm: VectorMatrix, dist: QueryDistances, ctx: Con
                                 len(taken), rule)
 
 
-def pin_identifiers(question: str, vm: VectorMatrix, dist: QueryDistances, k: int, ctx: Context, trace: Trace,
+def pin_identifiers(question: Question, vm: VectorMatrix, dist: QueryDistances, k: int, ctx: Context, trace: Trace,
                     *, enabled: bool = True) -> list[Candidate]:
     t0 = time.perf_counter()
     pins: list[Candidate] = []
     id_data: list[IdentifierPin] = []
     if enabled:
-        scope = named_docs(question, ctx)
-        for ident in question_keys(question):
+        scope = named_docs(question.text, ctx)
+        for ident in question.keys:
             taken, data = _pin_one(ident, vm, dist, ctx, scope, max(1, k - len(pins)), {p.row for p in pins})
             pins.extend(dist.candidate(r, pinned=True, source="identifier") for r in taken)
             id_data.append(data)

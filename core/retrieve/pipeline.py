@@ -21,17 +21,22 @@ from biny.core.retrieve.rewrite import rewrite_stage
 from biny.core.retrieve.second_pass import second_pass
 from biny.core.retrieve.trace import Dropped, Stage, Trace
 from biny.core.store.vectors import VectorMatrix
+from biny.core.text.question import Question
 
 __all__ = ["Candidate", "Context", "Retrieval", "RetrievalParams", "budget_stage", "find_cliff", "retrieve"]
 
 
-def retrieve(question: str, history: list[str], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
+def retrieve(question: Question, history: list[str], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
              ctx: Context) -> Retrieval:
+    """``question`` as asked, parsed once (text/question.py); a follow-up's rewrite is parsed once more, and each
+    stage reads the one it judges by: the threshold and the judge the rewritten query, the reference, the pins, the
+    second pass and the rerank the question as asked."""
     k = params.k
-    trace = Trace(question=question, retrieval_query=question)
+    trace = Trace(question=question.text, retrieval_query=question.text)
     # R1: a follow-up may be rewritten; the rewrite changes the query vector only.
-    query = rewrite_stage(question, history, ctx.model, ctx.followup_fallback, trace)
-    query_vector = ctx.embed_queries([query])[0]
+    rewritten = rewrite_stage(question.text, history, ctx.model, ctx.followup_fallback, trace)
+    query = question if rewritten == question.text else Question.parse(rewritten)
+    query_vector = ctx.embed_queries([query.text])[0]
     group, ref = baselines.reference_for(question)
     # R2: a ranked pool wider than K, then the cut against the measured reference (R9).
     candidates, dist = pool.gather(query_vector, vm, baselines, params, group, ctx.blind, trace)
@@ -39,7 +44,7 @@ def retrieve(question: str, history: list[str], vm: VectorMatrix, baselines: Bas
     kept = sentences.check(kept, query_vector, params, ref, ctx, trace)
     kept = sentences.rescue_gated(kept, candidates, query_vector, params, ref, ctx, trace)
     # Issue 20: where a model is configured, it judges the passages the cut is unsure of.
-    kept = judge.check(query, candidates, kept, params, ref, ctx, trace)
+    kept = judge.check(query.text, candidates, kept, params, ref, ctx, trace)
     # R4: identifiers pinned ahead of ranking.
     pins = pin.pin_identifiers(question, vm, dist, k, ctx, trace, enabled=params.use_identifiers)
     pinned = {p.row for p in pins}

@@ -12,9 +12,10 @@ from biny.core.i18n import t
 from biny.core.retrieve.candidates import Candidate, Context
 from biny.core.retrieve.trace import Dropped, Stage, Trace
 from biny.core.store.vectors import VectorMatrix
+from biny.core.text.question import Question
 
 
-def rerank(question: str, pins: list[Candidate], rest: list[Candidate], k: int, vm: VectorMatrix, ctx: Context,
+def rerank(question: Question, pins: list[Candidate], rest: list[Candidate], k: int, vm: VectorMatrix, ctx: Context,
            trace: Trace, *, enabled: bool = True) -> tuple[list[Candidate], list[Candidate]]:
     """(the K for the context, the whole ranked list) — pins first in both."""
     t0 = time.perf_counter()

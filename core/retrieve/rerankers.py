@@ -15,12 +15,13 @@ from biny.core.crypto.blind import BlindIndex
 from biny.core.i18n import N_
 from biny.core.retrieve.lexical import LexicalEvidence, evidence
 from biny.core.store.vectors import VectorMatrix
+from biny.core.text.question import Question
 
 
 class Reranker(Protocol):
     name: str
 
-    def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix,
+    def order(self, question: Question, rows: list[int], distances: list[float], vm: VectorMatrix,
               blind: BlindIndex, words: LexicalEvidence | None = None) -> list[int]:
         """Return ``rows`` reordered, best first."""
         ...
@@ -34,7 +35,7 @@ class RRFReranker:
     def __init__(self, k: int = 60) -> None:
         self.k = k
 
-    def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix,
+    def order(self, question: Question, rows: list[int], distances: list[float], vm: VectorMatrix,
               blind: BlindIndex, words: LexicalEvidence | None = None) -> list[int]:
         by_vec = sorted(range(len(rows)), key=lambda i: distances[i])
         # The same IDF-weighted overlap the threshold's word check uses (retrieve/lexical.py).
@@ -70,10 +71,10 @@ class CrossEncoderReranker:
         _cross_encoders[name] = self._model
         self._texts = texts
 
-    def order(self, question: str, rows: list[int], distances: list[float], vm: VectorMatrix,
+    def order(self, question: Question, rows: list[int], distances: list[float], vm: VectorMatrix,
               blind: BlindIndex, words: LexicalEvidence | None = None) -> list[int]:
         texts = self._texts(rows)
-        scores = self._model.predict([(question, t) for t in texts], convert_to_numpy=True)
+        scores = self._model.predict([(question.text, t) for t in texts], convert_to_numpy=True)
         order = sorted(range(len(rows)), key=lambda i: (-float(scores[i]), distances[i]))
         return [rows[i] for i in order]
 

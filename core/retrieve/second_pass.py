@@ -14,22 +14,22 @@ from biny.core.retrieve.candidates import Candidate, Context, QueryDistances
 from biny.core.retrieve.records import SecondPassRecord
 from biny.core.retrieve.trace import Stage, Trace
 from biny.core.store.vectors import VectorMatrix
-from biny.core.text.aspects import ASPECT_WORDS, asked_aspects
-from biny.core.text.identifiers import question_keys
+from biny.core.text.aspects import ASPECT_WORDS
+from biny.core.text.question import Question
 from biny.core.text.terms import contains_term, named_terms
 
 # (query, required term, required aspect)
 DerivedQuery = tuple[str, str | None, str | None]
 
 
-def derived_queries(question: str, vm: VectorMatrix, retrieved: list[int],
+def derived_queries(question: Question, vm: VectorMatrix, retrieved: list[int],
                     ctx: Context) -> tuple[list[DerivedQuery], SecondPassRecord]:
     """The queries a failed check asks for, and what the checks found (for the trace)."""
-    id_surfaces = {i.surface.lower() for i in question_keys(question)}
-    named = named_terms(question, ctx.glossary, ctx.folded_glossary)
+    id_surfaces = {i.surface.lower() for i in question.keys}
+    named = named_terms(question.text, ctx.glossary, ctx.folded_glossary)
     terms = [term for term in named if term.lower() not in id_surfaces]
     missing_terms = [term for term in terms if not any(contains_term(vm.terms[r], term, ctx.blind) for r in retrieved)]
-    asked = asked_aspects(question)
+    asked = set(question.aspects)
     missing_aspects = sorted(a for a in asked if not any(ctx.blind.aspect(a) in vm.aspects[r] for r in retrieved))
     data = SecondPassRecord(terms, missing_terms, sorted(asked), missing_aspects)
     queries: list[DerivedQuery] = []
@@ -37,7 +37,7 @@ def derived_queries(question: str, vm: VectorMatrix, retrieved: list[int],
     for term in missing_terms:
         queries.append((f"{term} {aspect_words}".strip(), term, None))
     for a in missing_aspects:
-        subject = " ".join(terms) or question
+        subject = " ".join(terms) or question.text
         queries.append((f"{subject} {ASPECT_WORDS.get(a, a.split(':')[-1])}", terms[0] if terms else None, a))
     return queries, data
 
@@ -66,7 +66,7 @@ def _merge(queries: list[DerivedQuery], k: int, vm: VectorMatrix, dist: QueryDis
     return added
 
 
-def second_pass(question: str, pins: list[Candidate], candidates: list[Candidate], k: int, vm: VectorMatrix,
+def second_pass(question: Question, pins: list[Candidate], candidates: list[Candidate], k: int, vm: VectorMatrix,
                 dist: QueryDistances, ctx: Context, ceiling: float | None, trace: Trace,
                 *, enabled: bool = True) -> list[Candidate]:
     """Candidates found by the derived queries (never already pinned or kept).

@@ -23,7 +23,8 @@ from biny.core.retrieve.records import LexicalRecord, SharedTermsRecord, SpaceGa
 from biny.core.retrieve.trace import Dropped, Stage, Trace
 from biny.core.retrieve.translated import shared_terms
 from biny.core.store.vectors import VectorMatrix
-from biny.core.text.language import TAGGED, language_of
+from biny.core.text.language import TAGGED
+from biny.core.text.question import Question
 from biny.core.text.scripts import SCRIPTS, script_name
 
 
@@ -277,14 +278,14 @@ def shared_terms_check(j: Judging, words: WordCheck) -> tuple[str, SharedTermsRe
              "names ({names})").format(names=listed), SharedTermsRecord(sorted(names), [c.chunk_id for c in holding])
 
 
-def cut(query: str, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
+def cut(query: Question, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
         group: str, ref: Distribution | None, ctx: Context,
         trace: Trace) -> tuple[list[Candidate], float | None]:
     """The kept candidates, in pool order, and the top hit's cut (the space's headline cut)."""
     t0 = time.perf_counter()
     j = Judging(query, pool, params, vm, ctx.blind, ref, group, words=ctx.words(query, vm))
     # The question's language, when its script is Latin (one script, many languages: text/language.py).
-    language = language_of(query) if group == "latin" and params.by_language else None
+    language = query.language if group == "latin" and params.by_language else None
     foreign = frozenset(other_language_rows(pool, vm, ctx.blind, language))
     cuts = distance_cuts(j, baselines, language, foreign)
     words = word_check(j, baselines, language, foreign)

@@ -36,19 +36,19 @@ from biny.core.i18n import t
 from biny.core.retrieve.candidates import Candidate, Judging, RetrievalParams
 from biny.core.retrieve.records import TranslatedRecord
 from biny.core.text import dictionary
+from biny.core.text.question import Question
 from biny.core.text.scripts import script_of
-from biny.core.text.terms import query_terms
 
 # A word the dictionary lacks weighs this share of the rarest term's weight (log(1 + passages)).
 UNKNOWN_SHARE = 0.5
 SHARED_MIN_DIGITS = 3  # "19" is a century, an age or a count in any text; "1939" names one year
 
 
-def shared_terms(question: str, script: str) -> set[str]:
+def shared_terms(question: Question, script: str) -> set[str]:
     """The question's terms written alike in any language: numbers of ``SHARED_MIN_DIGITS`` or more digits and,
     when the question is not written in the Latin script (``script``: its main terms'), its Latin-script words —
     the names, codes and units a Chinese or Russian question keeps in Latin letters."""
-    return {w for w in query_terms(question)
+    return {w for w in question.terms
             if (len(w) >= SHARED_MIN_DIGITS if w.isdigit() else script != "latin" and script_of(w) == "latin")}
 
 
@@ -58,7 +58,7 @@ class Direction:
 
     # The question's words with their renderings, looked up only when there are passages to judge: an English
     # question over English material never waits for the dictionary.
-    words: Callable[[str], list[dictionary.Word]]
+    words: Callable[[Question], list[dictionary.Word]]
     mark: str  # the passages judged carry it ("lang:en")...
     not_marks: tuple[str, ...] = ()  # ...and none of these
     # Reference spreads beyond its cut a passage holding ``rescue`` of the weight is still kept (0: none).
@@ -71,7 +71,7 @@ class Direction:
     drop: bool = True
 
 
-def direction(query: str, params: RetrievalParams) -> Direction | None:
+def direction(query: Question, params: RetrievalParams) -> Direction | None:
     """Chinese question (not Japanese: kana decide, text/scripts.py) → English passages; English question →
     Chinese passages (Chinese characters, no kana).
 
@@ -171,7 +171,7 @@ def check(j: Judging, cross_script: set[int], paired: dict[int, float]) -> tuple
                 any(c.row in paired for c in judged)), record
 
 
-def _words(way: Direction, query: str, params: RetrievalParams) -> list[dictionary.Word]:
+def _words(way: Direction, query: Question, params: RetrievalParams) -> list[dictionary.Word]:
     """The question's words looked up. A Chinese question's numbers and Latin-script names are written alike in
     English: each is a word of its own rendering, weighed as rare as it is in the space ("科斯塔v ENEL案" → "enel"),
     not a word nobody knows (bench/README.md, eleventh pass)."""

@@ -27,6 +27,7 @@ from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
 from biny.core.services.retrieval import Retriever
+from biny.core.text.question import Question
 from biny.core.text.scripts import script_of
 
 __all__ = ["Analysis", "Collection", "EvalRun"]
@@ -90,7 +91,8 @@ class Analysis:
     # ---- the star map ------------------------------------------------------------------------------
     def star_map(self, space: str, question: str) -> StarMap:
         row = self.folder.catalog.spaces.named(space)
-        result = self.retriever.ask(space, question, params=self._params())
+        asked = Question.parse(question.strip())
+        result = self.retriever.ask(space, asked, params=self._params())
         vm = self.retriever.matrix(row)
         at = {cid: i for i, cid in enumerate(vm.chunk_ids)}
         pool = result.trace.stage("pool")
@@ -114,12 +116,12 @@ class Analysis:
                          "heading": " › ".join(hit.heading_path) if hit else "", "cut": hit.cut if hit else None,
                          "reason": _reason(status, hit, why.get(cid))})
         qvec = self.models.embed_queries([result.trace.retrieval_query])[0]
-        group, reference = self.retriever.baselines(space).reference_for(question)
+        group, reference = self.retriever.baselines(space).reference_for(asked)
         sm = build(question, qvec, vm.matrix[[at[c] for c in ids]], meta, reference, group)
         passage_script = script_of(result.chunks[0].text) if result.chunks else "latin"
-        band = self.model_bands().get(f"{script_of(question)}→{passage_script}")
+        band = self.model_bands().get(f"{asked.script}→{passage_script}")
         if band is not None:
-            sm.model_band = {"pair": f"{script_of(question)}→{passage_script}", "p10": band.quantiles["p10"],
+            sm.model_band = {"pair": f"{asked.script}→{passage_script}", "p10": band.quantiles["p10"],
                              "median": band.median, "p90": band.quantiles["p90"]}
             # The model's own unrelated scale, on the same axis as the space's reference.
             sm.rings.append(Ring(f"model unrelated median ({sm.model_band['pair']})", band.median, "model"))
@@ -129,10 +131,11 @@ class Analysis:
     def distances(self, space: str, question: str) -> tuple[Any, Distribution | None, float | None]:
         """Every chunk's distance to the question, the unrelated reference, and the tightest kept cut."""
         row = self.folder.catalog.spaces.named(space)
-        result = self.retriever.ask(space, question, params=self._params())
+        asked = Question.parse(question.strip())
+        result = self.retriever.ask(space, asked, params=self._params())
         vm = self.retriever.matrix(row)
         qvec = self.models.embed_queries([result.trace.retrieval_query])[0]
-        _, reference = self.retriever.baselines(space).reference_for(question)
+        _, reference = self.retriever.baselines(space).reference_for(asked)
         cuts = [h.cut for h in result.chunks if h.cut is not None]
         return 1.0 - vm.matrix @ qvec, reference, (min(cuts) if cuts else result.max_distance)
 

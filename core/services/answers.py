@@ -16,6 +16,7 @@ from biny.core.retrieve.trace import Stage
 from biny.core.services.folder import DataFolder
 from biny.core.services.models import Models
 from biny.core.services.retrieval import Retriever
+from biny.core.text.question import Question
 
 if TYPE_CHECKING:
     from biny.core.services.web import WebFallback
@@ -31,10 +32,12 @@ class Answers:
     def answer(self, space: str, question: str, *, history: list[str] | None = None, k: int | None = None,
                max_distance: float | None = None, params: RetrievalParams | None = None,
                on_text: Callable[[str], None] | None = None) -> AskResult:
-        result = self.retriever.ask(space, question, k=k, max_distance=max_distance, params=params, history=history)
+        # The question is parsed once, here (text/question.py); retrieval and the answer read the same analysis.
+        asked = Question.parse(question.strip())
+        result = self.retriever.ask(space, asked, k=k, max_distance=max_distance, params=params, history=history)
         if result.structured is not None:
             others = result.routed.others if result.routed is not None else []
-            result.answer = structured_answer(result.question, result.structured, result.chunks, others)
+            result.answer = structured_answer(asked, result.structured, result.chunks, others)
             return result
         if result.refused is not None:  # issue 64: the table lacks the row or field: said, with the closest one
             index = self.retriever.structured
@@ -52,7 +55,7 @@ class Answers:
         if index is not None and self.models.llm is not None and result.chunks:
             values = index.exact_values(space, [h.doc_id for h in result.chunks])
             exact = {doc: list(v.values()) for doc, v in values.items()}
-        answer = compose(result.question, result.chunks, self.models.llm if result.chunks else None, space=space,
+        answer = compose(asked, result.chunks, self.models.llm if result.chunks else None, space=space,
                          documents=documents, history=history,
                          cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens),
                          on_text=on_text, exact=exact, distances=self.models.sentence_distances)
@@ -62,7 +65,7 @@ class Answers:
             answer.text += looked_for(result.question, routed.looked_for, routed.looked_in)
         result.answer = answer
         if not result.chunks and self.web is not None and self.web.ready(space):
-            self.web.answer(space, result, history)  # W1–W5: only when switched on, never otherwise
+            self.web.answer(space, result, history, asked)  # W1–W5: only when switched on, never otherwise
             answer = result.answer
         result.trace.add(Stage(
             "answer", f"{t(answer.mode)}: {t(answer.note)}",

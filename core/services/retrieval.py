@@ -37,6 +37,7 @@ from biny.core.store.lance import ChunkRecord
 from biny.core.store.vectors import VectorMatrix
 from biny.core.structured.route import Routed
 from biny.core.text import dictionary, language
+from biny.core.text.question import Question
 from biny.core.text.sentences import sentence_windows
 from biny.core.text.terms import fold, glossary_from_titles
 
@@ -195,10 +196,12 @@ class Retriever:
             return [known[k] for k in keys]
         return vectors
 
-    def ask(self, space: str, question: str, *, k: int | None = None, max_distance: float | None = None,
+    def ask(self, space: str, question: str | Question, *, k: int | None = None, max_distance: float | None = None,
             params: RetrievalParams | None = None, history: list[str] | None = None) -> AskResult:
-        """Retrieve the passages that answer ``question`` (SPEC R1–R8), with a full trace."""
-        question = question.strip()
+        """Retrieve the passages that answer ``question`` (SPEC R1–R8), with a full trace. A caller that also
+        answers passes the question parsed (``Question.parse``), so both read one analysis of it."""
+        asked = question if isinstance(question, Question) else Question.parse(question.strip())
+        question = asked.text.strip()
         if not question:
             raise BinyError(t("Ask a question: the text is empty."))
         row = self.folder.catalog.spaces.named(space)
@@ -214,7 +217,7 @@ class Retriever:
         base = self.baselines(space)
         read_for_rerank: list[int] = []
         ctx, docs = self._context(row, vm, read_for_rerank)
-        result = retrieve(question, list(history or []), vm, base, params, ctx)
+        result = retrieve(asked, list(history or []), vm, base, params, ctx)
         answer = self._hits(row, base, result.final, result.trace, result.max_distance, result.reference, docs)
         # R7: what was decrypted = the passages read before the context (sentence check, relevance judge,
         # cross-encoder) plus the final context.
@@ -364,7 +367,6 @@ class Retriever:
                             unrelated.share_above(c.distance) if unrelated else None, kept_rule(c, cut, trace)))
         pairs = base.passage_pairs.median if base.passage_pairs else None
         return AskResult(trace.question, hits, pairs, max_distance, reference, trace)
-
 
 @dataclass(slots=True)
 class _Titles:

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from biny.core.answer.compose import ComposeSettings, compose, language_of
+from biny.core.answer.compose import ComposeSettings, compose
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError
 from biny.core.i18n import t
@@ -35,7 +35,8 @@ from biny.core.services.models import Models
 from biny.core.services.retrieval import Retriever
 from biny.core.store.catalog import now
 from biny.core.store.review import ReviewRow
-from biny.core.text.terms import query_terms, terms_of
+from biny.core.text.question import Question
+from biny.core.text.terms import terms_of
 from biny.core.web import fingerprint, injection, pii
 from biny.core.web.entry import Entry, ReadPage, propose_entry
 from biny.core.web.fetch import Page, fetch
@@ -213,7 +214,7 @@ class WebFallback:
         turn.pages.append(ReadPage(src.url, src.title, text))
         turn.flagged += flagged
 
-    def _ranked(self, question: str, turn: _Turn) -> list[_Paragraph]:
+    def _ranked(self, question: Question, turn: _Turn) -> list[_Paragraph]:
         """The read pages' paragraphs, nearest the question first.
 
         Meaning and the question's own words vote together (reciprocal rank fusion): e5 distances
@@ -232,13 +233,13 @@ class WebFallback:
                     break
         if not paras:
             return []
-        asked = query_terms(question)
+        asked = question.terms
         terms = [terms_of(p.text) for p in paras]
         idf = {t: math.log(1 + len(paras) / (1 + sum(t in ts for ts in terms))) for t in asked}
         lexical = np.array([sum(w for t, w in idf.items() if t in ts) for ts in terms])
         lex_rank = np.argsort(-lexical, kind="stable")
         chosen = sorted(set(lex_rank[:EMBEDDED_CANDIDATES].tolist()) | {i for i, p in enumerate(paras) if p.n < 3})
-        q = self.models.embed_queries([question])[0]
+        q = self.models.embed_queries([question.text])[0]
         vecs = self._vectors_of([(paras[i].page.url, paras[i].text[:EMBED_CHARS]) for i in chosen])
         dist = np.full(len(paras), 2.0)
         dist[chosen] = 1.0 - vecs @ q
@@ -275,8 +276,9 @@ class WebFallback:
                 self._vectors.pop(next(iter(self._vectors)))
         return np.stack([self._vectors[k] for k in keys])
 
-    def answer(self, space: str, result: AskResult, history: list[str] | None) -> None:
-        """Fill ``result.answer`` from the public web (W2–W4) and queue it for review (W5)."""
+    def answer(self, space: str, result: AskResult, history: list[str] | None, asked: Question) -> None:
+        """Fill ``result.answer`` from the public web (W2–W4) and queue it for review (W5); ``asked`` is
+        ``result.question`` as parsed once by the ask (text/question.py)."""
         row = self.folder.catalog.spaces.named(space)
         crypto = self.keys.crypto(row)
         question = result.question
@@ -297,19 +299,19 @@ class WebFallback:
             if result.answer is not None:
                 result.answer.note += t("; the public search found nothing")
             return
-        lang = language_of(question)
+        lang = asked.reply_language
         if not turn.pages:
             why = "; ".join(sorted({s.error for s in turn.sources if s.error}))
             text = COULD_NOT_READ.get(lang, COULD_NOT_READ["en"]).format(n=len(turn.sources), why=why)
             result.answer = Answer(text, "web", [], [], lang, note="public results found, none read; nothing cited")
             result.answer.sources = [s.to_dict() for s in turn.sources]
             return
-        ranked = self._ranked(question, turn)
+        ranked = self._ranked(asked, turn)
         hits = self._hits(ranked)
         llm = self.folder.settings.llm
         # Read by meaning too, as the space's own answers are: the sentence that answers leads ("built in 1872"),
         # not the page's most word-rich one (opening hours) — issue 49.
-        answer = compose(question, hits, self.models.llm, space=space, documents=0, history=history,
+        answer = compose(asked, hits, self.models.llm, space=space, documents=0, history=history,
                          cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens),
                          distances=self.models.sentence_distances)
         for c in answer.citations:
@@ -318,7 +320,7 @@ class WebFallback:
         answer.mode, answer.sources = "web", [s.to_dict() for s in turn.sources]
         answer.note = f"public sources, not your material ({domains}); {answer.note}"
         result.chunks, result.answer = hits, answer
-        entry = propose_entry(question, turn.pages, self.models.llm, self.models.sentence_distances,
+        entry = propose_entry(asked, turn.pages, self.models.llm, self.models.sentence_distances,
                               self._focus(ranked, turn.pages))
         result.review_id = self._enqueue(row.space_id, crypto, question, answer, turn, entry)
         answer.review_id = result.review_id

@@ -31,9 +31,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from biny.core.text.language import language_of
-from biny.core.text.scripts import script_of
-from biny.core.text.terms import STOPWORDS, fold, is_cjk, query_terms, segment, stem_of
+from biny.core.text.question import Question
+from biny.core.text.terms import STOPWORDS, fold, is_cjk, segment, stem_of
 
 log = logging.getLogger(__name__)
 
@@ -157,22 +156,21 @@ def available() -> bool:
     return _table() is not None
 
 
-def side_of(question: str) -> str | None:
+def side_of(question: Question) -> str | None:
     """Which side of the dictionary a question's words are on: "zh" for a Chinese question (not Japanese: kana
     decide, text/scripts.py), "en" for an English one, None for any other language (no dictionary bundled)."""
-    script = script_of(question)
-    if script == "han":
+    if question.script == "han":
         return "zh"
-    return "en" if script == "latin" and language_of(question) == "en" else None
+    return "en" if question.script == "latin" and question.language == "en" else None
 
 
-def looked_up(question: str) -> list[Word]:
+def looked_up(question: Question) -> list[Word]:
     """The question's words with their renderings on the dictionary's other side; none without a side."""
     side = side_of(question)
     return chinese_words(question) if side == "zh" else english_words(question) if side == "en" else []
 
 
-def chinese_words(question: str) -> list[Word]:
+def chinese_words(question: Question) -> list[Word]:
     """The question's informative Chinese words with their renderings, in order (no question words, no single
     characters: 的, 是, 在 weigh nothing and gloss as anything). A segment the dictionary lacks is matched by the
     longest entries inside it; two or more characters left over are one unknown word."""
@@ -180,7 +178,7 @@ def chinese_words(question: str) -> list[Word]:
     if tables is None:
         return []
     out: list[Word] = []
-    for run in _HAN.findall(fold(question)):
+    for run in _HAN.findall(fold(question.text)):
         for seg in segment(run) or [run]:
             if not _asks(seg):
                 out.extend(_lookup(seg, tables.chinese))
@@ -231,7 +229,7 @@ _ENDINGS = (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing"
 _SPELLINGS = (("tre", "ter"), ("our", "or"), ("ise", "ize"), ("yse", "yze"), ("ogue", "og"))
 
 
-def english_words(question: str) -> list[Word]:
+def english_words(question: Question) -> list[Word]:
     """An English question's words (``terms.query_terms``: stopwords out) with their Chinese renderings — as written,
     without an ending and in American spelling. A word the dictionary lacks (a name: "Broncos", "Kuechly") is kept
     with none, as a Chinese one is: measured, counting them refused a little more (English questions over the
@@ -241,7 +239,7 @@ def english_words(question: str) -> list[Word]:
         return []
     back = tables.english
     out: list[Word] = []
-    for w in sorted(query_terms(question)):
+    for w in sorted(question.terms):
         if not (w.isascii() and w.isalpha()):
             continue
         # The word as written and its base forms, all: "flights" is a gloss of its own ("flights of fancy").

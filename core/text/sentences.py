@@ -45,6 +45,19 @@ def _continues(piece: str, rest: str) -> bool:
     return False
 
 
+# A numbered item whose next item's number a flattened list glued to its end ("1. Master control MCU: CH32V003F4P6
+# 2." — a PDF's list read as one line): the trailing number opens the next item, it does not end this one.
+_GLUED_NUMBER = re.compile(r"^(\s*(\d{1,3})\.\s.*\S)\s+(\d{1,3})\.$", re.S)
+
+
+def _unglued(piece: str) -> tuple[str, str]:
+    """(the item, the next item's number it carried) — the number only where it is this item's number plus one."""
+    m = _GLUED_NUMBER.match(piece.rstrip())
+    if m is None or int(m.group(3)) != int(m.group(2)) + 1:
+        return piece, ""
+    return m.group(1), m.group(3) + "."
+
+
 def sentences_of(text: str) -> list[str]:
     """Sentences of a passage; headings (short lines without end punctuation) are not sentences."""
     out = []
@@ -54,7 +67,7 @@ def sentences_of(text: str) -> list[str]:
         if m.group(0) and _continues(piece, text[m.end():]):
             pending = piece.rstrip("\n") + (" " if piece.endswith("\n") else "")
             continue
-        pending = ""
+        piece, pending = _unglued(piece)
         item = bool(LIST_ITEM.match(piece.lstrip("\n")))
         s = piece.strip().lstrip("#>*-•· \t").strip()
         heading = not _END.search(s) and len(s) < 40 and not item

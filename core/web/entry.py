@@ -17,6 +17,7 @@ from typing import Any
 from biny.core.answer import extractive
 from biny.core.i18n import t
 from biny.core.llm.base import ChatModel, LLMError, Message
+from biny.core.text.question import Question
 
 MAX_SENTENCES = 4
 _JSON = re.compile(r"\{.*\}", re.S)
@@ -65,7 +66,7 @@ class ReadPage:
     text: str  # masked main text
 
 
-def _extractive(question: str, pages: list[ReadPage], distances: extractive.Distances | None = None) -> Entry:
+def _extractive(question: Question, pages: list[ReadPage], distances: extractive.Distances | None = None) -> Entry:
     chosen = [c for c in extractive.choose(question, [p.text for p in pages], MAX_SENTENCES + 2, distances)
               if not c.text.lstrip().startswith("|")][:MAX_SENTENCES]  # a table row is layout, not a sentence
     sentences = [EntrySentence(c.text, c.text, pages[c.passage - 1].url) for c in chosen
@@ -109,7 +110,7 @@ def _from_model(model: ChatModel, question: str, pages: list[ReadPage]) -> Entry
                                         .format(name=model.name, count=len(kept)))
 
 
-def propose_entry(question: str, pages: list[ReadPage], model: ChatModel | None,
+def propose_entry(question: Question, pages: list[ReadPage], model: ChatModel | None,
                   distances: extractive.Distances | None = None, focus: list[ReadPage] | None = None) -> Entry:
     """The entry to review: from the read pages (masked), never from the chat answer; the sentence that answers
     first (``distances``: the embedder's, as for the space's own answers). A model reads the pages; without one
@@ -117,7 +118,7 @@ def propose_entry(question: str, pages: list[ReadPage], model: ChatModel | None,
     if not pages:
         return Entry("", [], "extractive", t("no page was read"))
     if model is not None:
-        entry = _from_model(model, question, pages)
+        entry = _from_model(model, question.text, pages)
         if entry is not None:
             return entry
         fallback = _extractive(question, focus or pages, distances)

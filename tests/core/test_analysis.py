@@ -16,6 +16,7 @@ from biny.core.cli import main
 from biny.core.config import Settings
 from biny.core.demo import build_demo
 from biny.core.engine import Engine
+from biny.core.text.question import Question
 from tests.conftest import CountingEmbedder
 
 Q = "Which plan is for small workshops?"
@@ -45,7 +46,7 @@ def test_star_map_radius_is_the_true_distance_rings_are_the_reference_and_layout
     assert len(sm.points) >= 5
     assert max(abs(p.radius - truth[p.chunk_id]) for p in sm.points) < 1e-6
     assert all(p.radius == p.distance for p in sm.points)
-    group, ref = eng.baselines("demo").reference_for(Q)
+    group, ref = eng.baselines("demo").reference_for(Question.parse(Q))
     assert ref is not None and sm.reference == group
     rings = {r.name: r.radius for r in sm.rings if r.kind == "reference"}
     assert rings == {"unrelated p10": ref.quantiles["p10"], "unrelated median": ref.median,

@@ -25,6 +25,7 @@ from biny.core.cli import main
 from biny.core.config import Settings
 from biny.core.engine import Engine
 from biny.core.llm.openai_compat import OpenAICompatible
+from biny.core.text.question import Question
 from biny.core.text.sentences import sentences_of
 from tests.conftest import ROOT, CountingEmbedder
 
@@ -90,13 +91,14 @@ def test_the_extracted_answer_reads_the_other_language_through_the_dictionary() 
 
     english = ("The city hosted the festival in 1998. Tickets were sold out within an hour. A children's choir sang "
                "the national anthem before the match. The mayor opened the gates at noon.")
-    best = extractive.choose("比赛前谁演唱了国歌？", [english], max_sentences=1)
+    best = extractive.choose(Question.parse("比赛前谁演唱了国歌？"), [english], max_sentences=1)
     assert [c.text for c in best] == ["A children's choir sang the national anthem before the match."]
     chinese = "这座城市于1998年举办了节日。门票在一小时内售罄。比赛开始前，儿童合唱团演唱了国歌。市长中午打开了大门。"
-    best = extractive.choose("Who sang the national anthem before the match?", [chinese], max_sentences=1)
+    q = Question.parse("Who sang the national anthem before the match?")
+    best = extractive.choose(q, [chinese], max_sentences=1)
     assert [c.text for c in best] == ["比赛开始前，儿童合唱团演唱了国歌。"]
     # Without a dictionary for the pair (a Japanese question), the opening sentences carry the answer as before.
-    opening = extractive.choose("試合の前に国歌を歌ったのは誰ですか？", [english])
+    opening = extractive.choose(Question.parse("試合の前に国歌を歌ったのは誰ですか？"), [english])
     assert [c.position for c in opening] == [0, 1]
 
 
@@ -133,13 +135,14 @@ def test_a_long_sentence_is_read_clause_by_clause_and_a_cut_sentence_whole() -> 
     long = "The region is home to " + "; ".join([*fillers, "Van Nuys Airport, the world's busiest general aviation "
                                                            "airport", "and many small airfields"]) + "."
     assert len(long) > 600
-    chosen = extractive.choose("Which is the world's busiest general aviation airport?", [long])
+    chosen = extractive.choose(Question.parse("Which is the world's busiest general aviation airport?"), [long])
     assert "Van Nuys Airport, the world's busiest general aviation airport" in chosen[0].text
     assert all(len(c.text) <= 400 for c in chosen)
     # A passage that ends inside a sentence, and the next passage that starts inside the same sentence: read whole.
     first = "Methodists long urged abstinence. Moreover, in 2011 and 2012, the General Board of Church and"
     second = "the General Board of Church and Society called on all members to abstain for Lent. Others followed."
-    chosen = extractive.choose("When did the General Board call on members to abstain for Lent?", [first, second])
+    q = Question.parse("When did the General Board call on members to abstain for Lent?")
+    chosen = extractive.choose(q, [first, second])
     assert chosen[0].text == ("Moreover, in 2011 and 2012, the General Board of Church and Society called on all "
                               "members to abstain for Lent.")
     assert chosen[0].passage == 1
@@ -155,13 +158,13 @@ def test_the_sentence_about_the_named_thing_comes_first() -> None:
     as a wrong answer, not shown as a lesser one (issue 45). A question naming both sections gets both."""
     from biny.core.answer import extractive
 
-    chosen = extractive.choose("How much does the Team plan cost per month?", [PRICES])
+    chosen = extractive.choose(Question.parse("How much does the Team plan cost per month?"), [PRICES])
     texts = [c.text for c in chosen]
     assert texts[0] == "It costs $129 per month." and "It costs $49 per month." not in texts
     assert "The Team plan covers up to 100 sensors." in texts  # the rest of its own section stays
-    starter = [c.text for c in extractive.choose("What does the Starter plan cost?", [PRICES])]
+    starter = [c.text for c in extractive.choose(Question.parse("What does the Starter plan cost?"), [PRICES])]
     assert starter[0] == "It costs $49 per month." and "It costs $129 per month." not in starter
-    both = [c.text for c in extractive.choose("How much do the Starter and Team plans cost?", [PRICES])]
+    both = [c.text for c in extractive.choose(Question.parse("How much do the Starter and Team plans cost?"), [PRICES])]
     assert {"It costs $49 per month.", "It costs $129 per month."} <= set(both)
 
 
@@ -173,11 +176,11 @@ def test_a_section_the_question_does_not_name_keeps_what_is_not_a_competing_answ
 
     zh = ("套餐与价格\n\n入门版\n\n入门版适合小型工作室。价格为每月 ¥329。\n\n团队版\n\n团队版最多支持 100 个传感器。"
           "价格为每月 ¥868。")
-    texts = [c.text for c in extractive.choose("团队版每月多少钱？", [zh])]
+    texts = [c.text for c in extractive.choose(Question.parse("团队版每月多少钱？"), [zh])]
     assert texts[0] == "价格为每月 ¥868。" and "价格为每月 ¥329。" not in texts
     # Headings that differ only in what every heading shares name nothing apart: nothing is left out.
     same = "Plans\n\nPlan one\n\nIt costs $5 per month.\n\nPlan two\n\nIt costs $9 per month."
-    assert len(extractive.choose("How much does a plan cost per month?", [same])) == 2
+    assert len(extractive.choose(Question.parse("How much does a plan cost per month?"), [same])) == 2
 
 
 def test_a_question_in_the_material_is_never_an_answer_sentence() -> None:
@@ -186,7 +189,7 @@ def test_a_question_in_the_material_is_never_an_answer_sentence() -> None:
 
     faq = ("Häufige Fragen\n\nWie viele Sensoren kann ein Hub verwalten? Ein Hub verwaltet bis zu 64 Sensoren.\n\n"
            "Welche Funkfrequenz wird verwendet? Die Sensoren funken im 868-MHz-Band.")
-    texts = [c.text for c in extractive.choose("Wie viele Sensoren kann ein Hub verwalten?", [faq])]
+    texts = [c.text for c in extractive.choose(Question.parse("Wie viele Sensoren kann ein Hub verwalten?"), [faq])]
     assert texts[0] == "Ein Hub verwaltet bis zu 64 Sensoren." and not any(t.endswith("?") for t in texts)
 
 
@@ -196,7 +199,7 @@ def test_repeats_count_once_and_a_colon_brings_its_list() -> None:
     law = ("第一千一百二十七条 遗产按照下列顺序继承：\n\n（一）第一顺序：配偶、子女、父母；\n\n"
            "（二）第二顺序：兄弟姐妹、祖父母、外祖父母。\n\n继承开始后，由第一顺序继承人继承。")
     overlap = "（二）第二顺序：兄弟姐妹、祖父母、外祖父母。\n\n继承开始后，由第一顺序继承人继承。"
-    chosen = extractive.choose("遗产按照什么顺序继承？", [law, overlap], max_sentences=2)
+    chosen = extractive.choose(Question.parse("遗产按照什么顺序继承？"), [law, overlap], max_sentences=2)
     text = extractive.render(chosen)
     # The heading line, then each item on a line of its own with its citation before its closing mark.
     assert text.startswith("第一千一百二十七条 遗产按照下列顺序继承：\n（一）第一顺序：配偶、子女、父母[1]；\n"
@@ -408,3 +411,20 @@ def test_a_streamed_reply_arrives_in_pieces_with_exact_values_already_in_place(d
     assert ScriptedModel.requests[-1]["stream"] is True
     assert len(seen) >= 5 and all(len(x) <= len(y) for x, y in itertools.pairwise(seen))  # it grew
     assert all("⟦" not in x for x in seen) and "$49" in seen[-1]  # never a half placeholder, values in place
+
+
+
+def test_a_flattened_lists_numbers_stay_with_their_items_and_a_lead_in_needs_its_list() -> None:
+    """Issue 55: a PDF's numbered list read as one line ("1. Master control MCU: CH32V003F4P6 2. Board power …")
+    gives each item its own number, not the next item's glued to its end; a sentence ending in a colon whose list
+    did not come with it is not an answer sentence beside others."""
+    from biny.core.answer import extractive
+    from biny.core.text.sentences import sentences_of
+
+    flat = "1. Master control MCU: CH32V003F4P6 2. Board power supply: 5V over USB 3. Debug interface: SWD."
+    assert sentences_of(flat) == ["1. Master control MCU: CH32V003F4P6", "2. Board power supply: 5V over USB",
+                                  "3. Debug interface: SWD."]
+    assert sentences_of("The count was 2. Then it rose to 3.") == ["The count was 2.", "Then it rose to 3."]
+    passage = "The hub needs a 5 V supply. Also, don't forget the hub settings:\n\nThe hub draws 2 W."
+    texts = [c.text for c in extractive.choose(Question.parse("What supply does the hub need?"), [passage])]
+    assert texts[0] == "The hub needs a 5 V supply." and not any(t.endswith(":") for t in texts), texts

@@ -109,3 +109,14 @@ def test_an_article_whose_heading_ends_in_a_colon_answers_with_its_list(tmp_path
     assert lines[0] == "第一千一百二十七条 遗产按照下列顺序继承："
     assert re.fullmatch(r"（一）第一顺序：配偶、子女、父母\[\d\]；", lines[1])
     assert re.fullmatch(r"（二）第二顺序：兄弟姐妹、祖父母、外祖父母\[\d\]。", lines[2])
+
+
+def test_an_answer_ends_where_it_stops_saying_what_was_asked(demo: Engine) -> None:
+    """Issue 55 (padding): after the first sentence, a sentence stays only if it holds a word of the question as
+    written (or inflected by a letter), a rendering, the identifier or the asked form, or continues the sentence
+    before it. "How much is the Starter plan?" used to end with the trial's "No payment card is needed to start
+    the trial" — "start" shares a stem with "starter", and meaning drew it near."""
+    answer = demo.answer("demo", "How much is the Starter plan?").answer
+    assert answer is not None and "$49" in first_sentence(answer.text)
+    assert "payment card" not in answer.text, answer.text
+    assert "Starter plan" in answer.text  # the sentence naming what was asked stays beside its price

@@ -186,3 +186,18 @@ def test_excel_refused_with_advice(tmp_path: Path) -> None:
         zf.writestr("xl/workbook.xml", "<workbook/>")
     with pytest.raises(UnsupportedFormat, match="Excel"):
         parse_file(path, LIMITS)
+
+
+def test_html_inside_markdown_is_stored_as_its_text() -> None:
+    """Issue 55: passages are clean text. FastAPI's index.md carries a tab widget in HTML; it was stored — and given
+    as an answer — as ``<button class="fastapi-opinions__tab" …>``. Its words stay, its tags go; code keeps its
+    tags as written; a heading's attribute list ("{ #opinions }") is an anchor, not words."""
+    doc = parse_file(corpus("fastapi_docs", "en", "index.md"), LIMITS)
+    text = "\n".join(b.text for b in doc.blocks)
+    assert "<button" not in text and "fastapi-opinions__tab" not in text and "<strong>" not in text
+    assert "ML services at Microsoft" in text  # the quote's words stay
+    assert "Opinions" in [b.text for b in doc.blocks if b.heading_level]
+    from biny.core.ingest.text import markdown_without_html
+
+    kept = markdown_without_html("Use `<b>x</b>` here.\n```html\n<div>kept</div>\n```\nA <https://x.org> link, a < b.")
+    assert kept == "Use `<b>x</b>` here.\n```html\n<div>kept</div>\n```\nA <https://x.org> link, a < b."

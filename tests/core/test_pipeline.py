@@ -30,6 +30,7 @@ from biny.core.store.lance import ChunkRecord
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.aspects import aspects_of
 from biny.core.text.identifiers import cn_to_int, extract
+from biny.core.text.question import Question
 from biny.core.text.scripts import scripts_of
 from biny.core.text.terms import index_terms, query_terms, stem_of, syllable_pairs, terms_of
 from tests.conftest import CountingEmbedder, corpus
@@ -258,7 +259,7 @@ def test_each_passage_is_cut_against_its_own_unrelated_questions(laws: tuple[Eng
     stage = result.trace.stage("threshold")
     assert stage is not None
     base = eng.baselines("laws")
-    group, ref = base.reference_for(q)
+    group, ref = base.reference_for(Question.parse(q))
     assert ref is not None and group == "han"
     spread = ref.median - ref.quantile(0.10)
     sid = eng.catalog.spaces.named("laws").space_id
@@ -448,7 +449,7 @@ def test_inflected_question_words_meet_their_passage_and_old_spaces_match_whole_
         blind = eng.crypto("ru").blind
         units = lexical.units(query_terms(q), vm, blind)
         assert {"~нагре", "~элеме", "~паров", "~машин", "~игруш"} <= units and "элемент" not in units
-        ev = lexical._evidence(q, vm, blind)
+        ev = lexical._evidence(Question.parse(q), vm, blind)
         assert ev.known_share == pytest.approx(5 / 6)  # every word but "используют" meets a form of itself
         result = eng.ask("ru", q)
         stage = result.trace.stage("threshold")
@@ -717,7 +718,7 @@ def test_encyclopedia_questions_judge_passages_in_the_question_script_only(tmp_p
         stage = result.trace.stage("threshold")
         assert stage is not None and result.chunks
         base = eng.baselines("mixed")
-        group, ref = base.reference_for(question)
+        group, ref = base.reference_for(Question.parse(question))
         assert group == "han" and ref is not None
         spread = ref.median - ref.quantile(0.10)
         sid = eng.catalog.spaces.named("mixed").space_id
@@ -885,9 +886,11 @@ def test_numbers_and_latin_names_are_evidence_across_scripts(english_articles: t
     assert terms_of("١٩٣٩ ๑๙๓๙ १९३९ １９３９") == {"1939"}  # digits of every script are read as 0–9
     # A name meets its possessive ("BSkyB" in a Chinese question, "BSkyB's" in the English passage).
     assert {"bskyb", "bskyb's", "homme"} <= terms_of("BSkyB's channels, l'homme") and "s" not in terms_of("BSkyB's")
-    assert threshold.shared_terms("1939年华沙的BMW工厂生产了多少辆车？", "han") == {"1939", "bmw"}
-    assert threshold.shared_terms("How many cars did the BMW plant in Warsaw build in 1939?", "latin") == {"1939"}
-    assert threshold.shared_terms("19世纪华沙有多少人？", "han") == set()  # two digits: a century, an age, a count
+    assert threshold.shared_terms(Question.parse("1939年华沙的BMW工厂生产了多少辆车？"), "han") == {"1939", "bmw"}
+    q = Question.parse("How many cars did the BMW plant in Warsaw build in 1939?")
+    assert threshold.shared_terms(q, "latin") == {"1939"}
+    q = Question.parse("19世纪华沙有多少人？")
+    assert threshold.shared_terms(q, "han") == set()  # two digits: a century, an age, a count
     eng, asked = english_articles
     # Translated words off: this test is about numbers and names alone (the next one is about words).
     off = replace(eng.retrieval_params(), shared_terms=False, translated_words=False)
@@ -933,15 +936,17 @@ def test_dictionary_renders_a_chinese_questions_words() -> None:
     # Backwards, from each gloss's first short phrase only, to headwords of 2–4 characters.
     assert table.english == {"fly": "飞行", "flight": "飞行", "aviation": "飞行", "montreal": "蒙特利尔"}
     assert dictionary.available()
-    words = {w.word: w.renderings for w in dictionary.chinese_words("谁的到来给了原维京定居者一个共同的身份？")}
+    q = Question.parse("谁的到来给了原维京定居者一个共同的身份？")
+    words = {w.word: w.renderings for w in dictionary.chinese_words(q)}
     assert words["定居者"] == ("settler",) and "arrival" in words["到来"]
     assert words["维京"] == ()  # not in the dictionary, rare in Chinese at large: a name, weighed, never found
     assert "一个" not in words and "谁" not in words  # an everyday compound, a question word: not weighed
-    assert [w.word for w in dictionary.chinese_words("什么时候是哪一年？")] == []
+    assert [w.word for w in dictionary.chinese_words(Question.parse("什么时候是哪一年？"))] == []
     # Traditional characters are looked up as Simplified, as every term is compared (terms.fold).
-    assert dictionary.chinese_words("飛行")[0].renderings == ("aviation", "flight", "fly", "flying")
+    assert dictionary.chinese_words(Question.parse("飛行"))[0].renderings == ("aviation", "flight", "fly", "flying")
     # Backwards: an English word (its base form) → Chinese headwords of 2–4 characters.
-    back = {w.word: w.renderings for w in dictionary.english_words("Which countries flew the flights to Xqzvbn?")}
+    q = Question.parse("Which countries flew the flights to Xqzvbn?")
+    back = {w.word: w.renderings for w in dictionary.english_words(q)}
     assert "飞行" in back["flights"] and "国家" in back["countries"] and "which" not in back
     assert back["xqzvbn"] == ()  # a name the dictionary lacks: weighed, never found
 

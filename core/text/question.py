@@ -1,0 +1,68 @@
+"""A question, parsed once (issue 56).
+
+Every stage of an ask — the reference it is measured against, the word check, the dictionary, the identifiers
+pinned, the second pass, the extracted answer and the language it is written in — reads the same analysis of the
+question. Before this value each stage re-derived what it needed from the text (``script_of`` at 8 call sites,
+``query_terms`` at 5, two different functions named ``language_of``), so two stages could disagree about one
+question and the same work was done several times per ask. Parsing lives here, in ``core/text``; a test fails when
+a module elsewhere analyses a question's text itself.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from biny.core.text.aspects import asked_aspects
+from biny.core.text.identifiers import Identifier, question_keys
+from biny.core.text.language import language_of
+from biny.core.text.scripts import script_of
+from biny.core.text.terms import query_terms
+
+__all__ = ["Question", "reply_language"]
+
+# The language an answer is written in, by the question's script; Latin-script questions are answered in English
+# unless their Han characters outnumber their Latin words (``reply_language``).
+LANGUAGE_OF_SCRIPT = {"han": "zh", "kana": "ja", "hangul": "ko"}
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+
+
+def reply_language(text: str) -> str:
+    """The language to answer in. A Chinese question naming Latin-script things ("主题为Packaging的PEP有哪些？")
+    has more Latin letters than Han characters, yet a Han character carries about a word: more of them than
+    Latin words makes the question Chinese."""
+    script = script_of(text)
+    if script == "latin" and len(_HAN.findall(text)) > len(_LATIN_WORD.findall(text)):
+        return "zh"
+    return LANGUAGE_OF_SCRIPT.get(script, "en")
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What one question is, as every stage reads it.
+
+    ``text`` is the question as asked (or as rewritten for retrieval: ``Question.parse`` of the rewrite);
+    ``script`` its script group (``text/scripts.py``: kana before han); ``language`` the language of a
+    Latin-script question when the identifier is sure, else None (``text/language.py``); ``reply_language`` the
+    language its answer is written in; ``terms`` the words worth matching (stopwords and question phrases
+    removed, ``text/terms.py``); ``keys`` the identifiers it names (article numbers, RFCs, part numbers);
+    ``aspects`` the forms of answer it asks for (a year, a count, a price …, ``text/aspects.py``).
+    """
+
+    text: str
+    script: str
+    language: str | None
+    reply_language: str
+    terms: frozenset[str]
+    keys: tuple[Identifier, ...]
+    aspects: frozenset[str]
+
+    @classmethod
+    def parse(cls, text: str) -> Question:
+        return cls(text=text, script=script_of(text), language=language_of(text), reply_language=reply_language(text),
+                   terms=frozenset(query_terms(text)), keys=tuple(question_keys(text)),
+                   aspects=frozenset(asked_aspects(text)))
+
+    def __str__(self) -> str:
+        return self.text

@@ -1,0 +1,82 @@
+"""A question is parsed once (issue 56): ``Question.parse`` in core/text, read by every stage.
+
+The structural test reads the source: outside core/text no module imports the question analysers
+(``query_terms``, ``language_of``) or calls ``script_of`` on a question. It fails on a module that re-derives what
+the parsed question already says, which is how two stages came to disagree about one question before.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from biny.core.text.question import Question, reply_language
+
+ROOT = Path(__file__).resolve().parents[2]
+ANALYSERS = {"query_terms", "language_of"}  # they only ever describe a question
+QUESTION_NAMES = {"question", "query", "asked", "q"}
+
+
+def _is_question(node: ast.expr) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id in QUESTION_NAMES
+    if isinstance(node, ast.Attribute):
+        return node.attr in {"question", "retrieval_query"} or _is_question(node.value)
+    return False
+
+
+def offences(source: str) -> list[str]:
+    """What in ``source`` analyses a question outside core/text: an analyser imported, or ``script_of`` (any
+    analyser) called on a name or attribute that holds the question."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("biny.core.text"):
+            found += [f"imports {a.name}" for a in node.names if a.name in ANALYSERS]
+        if isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in ANALYSERS | {"script_of"} and node.args and _is_question(node.args[0]):
+                found.append(f"line {node.lineno}: {name}({ast.unparse(node.args[0])})")
+    return found
+
+
+def test_no_module_outside_core_text_analyses_a_question_itself() -> None:
+    bad = {}
+    for path in [*ROOT.joinpath("core").rglob("*.py"), *ROOT.joinpath("console").rglob("*.py")]:
+        if path.parent == ROOT / "core" / "text":
+            continue
+        found = offences(path.read_text(encoding="utf-8"))
+        if found:
+            bad[str(path.relative_to(ROOT))] = found
+    assert not bad, f"analyse the question once, with Question.parse (core/text/question.py): {bad}"
+
+
+def test_the_guard_finds_each_kind_of_offence() -> None:
+    # The check itself can fail: each way of re-analysing a question is caught, a passage's script is not.
+    assert offences("from biny.core.text.terms import query_terms\n") == ["imports query_terms"]
+    assert offences("script_of(question)\n") == ["line 1: script_of(question)"]
+    assert offences("x = language_of(result.question)\n") == ["line 1: language_of(result.question)"]
+    assert offences("script_of(c.text)\nscript_of(sentence)\n") == []
+
+
+@pytest.mark.parametrize(("text", "script", "language", "reply"), [
+    ("How much does the Team plan cost per month?", "latin", "en", "en"),
+    ("Wie viele Sensoren kann ein Hub verwalten?", "latin", "de", "en"),
+    ("团队版每月多少钱？", "han", None, "zh"),
+    ("主题为Packaging的PEP有哪些？", "latin", None, "zh"),  # more Han characters than Latin words: answered in Chinese
+    ("ハブの価格はいくらですか？", "kana", None, "ja"),
+])
+def test_a_question_is_read_once_into_one_value(text: str, script: str, language: str | None, reply: str) -> None:
+    q = Question.parse(text)
+    assert (q.script, q.language, q.reply_language) == (script, language, reply)
+    assert q.reply_language == reply_language(text) and str(q) == text
+
+
+def test_terms_identifiers_and_aspects_are_parsed_with_the_question() -> None:
+    q = Question.parse("What does Article 18 say about the price in 2021?")
+    assert {"article", "price"} <= q.terms and "what" not in q.terms  # question words carry no weight
+    assert [i.key for i in q.keys], "the article number is an identifier"
+    assert "2021" in q.terms
+    assert Question.parse("第十八条是怎么规定的？").keys  # the same identifier written in Chinese
+    assert Question.parse("How long does the battery last?").aspects == {"duration"}
