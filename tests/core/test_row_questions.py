@@ -221,8 +221,9 @@ def test_rows_none_of_which_is_asked_about_are_refused_never_dumped() -> None:
     """Issue 63: 「斯蒂芬·金写了多少本书？」 over goodbooks answered with "book_id: 295 goodreads_book_id: …"."""
     table = _table(corpus("goodbooks10k", "books.csv"), 12)
     texts = [_passage(r) for r in table[:5]]
-    answer = compose(Question.parse("斯蒂芬·金写了多少本书？"), _hits(texts, [r["title"] for r in table[:5]]), None, space="books",
-                     documents=5, cfg=ComposeSettings())
+    hits = _hits(texts, [r["title"] for r in table[:5]])
+    answer = compose(Question.parse("斯蒂芬·金写了多少本书？"), hits, None, space="books", documents=5,
+                     cfg=ComposeSettings())
     assert answer.mode == "none" and "book_id" not in answer.text and "资料" in answer.text, answer.text
 
 
