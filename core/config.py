@@ -214,6 +214,15 @@ class RetrievalSettings:
         "it or dropped just beyond it — are shown to the model, and each stays only if the model says it answers "
         "the question. One model call per question. 0 = off: the cut alone decides."))
     judge_max: int = 8
+    # Issue 55: one relevance judge, fitted (bench/fit_judge.py) over explicit features of a passage and the
+    # question (retrieve/relevance.py), reads every passage of the pool. ``strictness`` is its single operating
+    # point: the probability a passage must reach, interpolated between the fitted points (0 = lenient, 1 =
+    # strict). ``relevance_decides`` off: the judge's verdicts are recorded beside the rules' (trace, --json),
+    # the rules keep and drop; on: the verdicts keep and drop instead of the word, gate and sentence rules.
+    strictness: float = editable(0.5, 0.0, 1.0, NEXT_QUESTION, N_("Relevance judge strictness"), N_(
+        "How sure the relevance judge must be that a passage answers before it is kept: 0 keeps more (fewer "
+        "refusals, more passages that do not answer), 1 keeps less. One setting for the whole judgement."))
+    relevance_decides: bool = False
     # With local_cut off, one cut for the space: the top hit must be within the
     # threshold_quantile and further hits within the keep_quantile of the reference.
     # Hits after the first are kept up to this (looser) quantile of the same reference:

@@ -6,7 +6,7 @@ Plain data, shared by the CLI (``--json``) and the console; no store access.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from biny.core.i18n import N_, t
 
@@ -89,6 +89,8 @@ class Kept:
         if self.rule == "translated words":
             return t("beyond its distance cut, kept because it holds renderings of {share} of the question's words "
                      "(dictionary)").format(share=f"{self.share or 0:.0%}")
+        if self.rule == "relevance judge":
+            return t("the relevance judge: {score} that it answers").format(score=f"{self.share or 0:.0%}")
         if self.rule == "words":
             return t("beyond its distance cut, kept because it carries {share} of the question's words").format(
                 share=f"{self.share or 0:.0%}")
@@ -106,7 +108,7 @@ KEPT_RULES = {
     "within cut": N_("within its distance cut"),
     "second pass or nearest": N_("added by the second pass or as the nearest passage (R3, R5)"),
     "looked up": N_("the row the structured index looked up: the answer's value is its own (issue 64)"),
-    "public page": "", "judged": "", "gate words": "", "translated words": "", "words": "",
+    "public page": "", "judged": "", "gate words": "", "translated words": "", "words": "", "relevance judge": "",
 }
 
 
@@ -133,6 +135,33 @@ class Hit:
     # is farther than this one is from the question ("closer than 93% of unrelated questions").
     closer_than: float | None = None
     kept: Kept | None = None  # the rule that put it in the context
+    # Issue 55: the relevance judge's probability that this passage answers, and each feature's contribution to
+    # its log-odds (retrieve/relevance.py); None where the judge did not read it.
+    relevance: float | None = None
+    contributions: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Closest:
+    """What came closest when nothing answered (issue 55): never an answer, the evidence for a refusal."""
+
+    chunk_id: str
+    document: str
+    heading: list[str]
+    distance: float
+    cut: float | None  # the distance it had to beat
+    relevance: float | None = None  # the judge's probability that it answers, where it read it
+
+    @property
+    def beyond(self) -> float | None:
+        """How far beyond its cut it lies (negative: inside its cut, dropped by another check)."""
+        return None if self.cut is None else self.distance - self.cut
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"chunk_id": self.chunk_id, "document": self.document, "heading": self.heading,
+                "distance": round(self.distance, 4), "cut": None if self.cut is None else round(self.cut, 4),
+                "beyond_cut": None if self.beyond is None else round(self.beyond, 4),
+                "relevance": None if self.relevance is None else round(self.relevance, 4)}
 
 
 @dataclass(slots=True)
@@ -152,12 +181,19 @@ class Citation:
                 "span": list(self.span), **({"url": self.url, "public": True} if self.url else {})}
 
 
+# How an answer was made (issue 56: one vocabulary for core and console, never matched as note text).
+AnswerMode = Literal["model", "extractive", "none", "web", "structured"]
+# Why it was made so: what the note says, as a value the console renders in its own language.
+NoteKind = Literal["extracted", "composed", "model_failed", "model_empty", "nothing_close", "web", "web_unread",
+                   "structured"]
+
+
 @dataclass(slots=True)
 class Answer:
     """A grounded answer: built only from the final context, every citation and number checked."""
 
     text: str
-    mode: str  # model | extractive | none
+    mode: AnswerMode
     citations: list[Citation]
     untraced_numbers: list[str]
     language: str
@@ -167,11 +203,13 @@ class Answer:
     # W3/W4 (mode "web"): every public result, read or found only, and the review item it became.
     sources: list[dict[str, Any]] = field(default_factory=list)
     review_id: str = ""
+    note_kind: NoteKind = "extracted"
 
     def to_dict(self) -> dict[str, Any]:
         return {"text": self.text, "mode": self.mode, "citations": [c.to_dict() for c in self.citations],
                 "untraced_numbers": self.untraced_numbers, "removed_citations": self.removed_citations,
                 "removed_placeholders": self.removed_placeholders, "language": self.language, "note": self.note,
+                "note_kind": self.note_kind,
                 **({"sources": self.sources, "review_id": self.review_id} if self.mode == "web" else {})}
 
 
@@ -193,6 +231,12 @@ class AskResult:
     # index did not answer, how it read the question (the values it looked for, the rows named alike).
     refused: Refusal | None = None
     routed: Routed | None = None
+    closest: Closest | None = None  # issue 55: on a refusal, what came closest (never shown as an answer)
+    # The judged pool's chunk ids, nearest first, and the nearest kept one: what the analyst's star map draws
+    # (issue 56: read from the result, never back out of the trace).
+    pool: list[str] = field(default_factory=list)
+    nearest: str = ""
+    pool_nearest: float | None = None  # the nearest pool passage's distance, kept or not
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -213,6 +257,9 @@ class AskResult:
                     "word_share": None if h.word_share is None else round(h.word_share, 3),
                     "closer_than": None if h.closer_than is None else round(h.closer_than, 3),
                     "kept": None if h.kept is None else h.kept.to_dict(),
+                    **({"judge": {"score": round(h.relevance, 4),
+                                  "contributions": {k: round(v, 4) for k, v in h.contributions.items()}}}
+                       if h.relevance is not None else {}),
                 }
                 for h in self.chunks
             ],
@@ -225,5 +272,6 @@ class AskResult:
             "structured": None if self.structured is None else self.structured.to_dict(),
             **({"review_id": self.review_id} if self.review_id else {}),
             **({"refused": self.refused.to_dict()} if self.refused is not None else {}),
+            **({"closest": self.closest.to_dict()} if self.closest is not None else {}),
             **({"answer": self.answer.to_dict()} if self.answer is not None else {}),
         }

@@ -375,7 +375,7 @@ class InspectorScreen(QWidget):
         if a.removed_citations or a.removed_placeholders:
             notes.append(tr("Removed from the model's reply: ") + ", ".join(map(_escape, a.removed_citations
                                                                            + a.removed_placeholders)))
-        if (a.mode == "extractive" and "failed" in a.note) or "empty" in a.note:
+        if a.note_kind in ("model_failed", "model_empty"):  # issue 56: a kind, not the note's (translated) words
             notes.append(_escape(a.note))
         extra = "".join(f"<p><small>{n}</small></p>" for n in notes) + _web_sources(a.sources)
         self.answer_view.setHtml(f"<p><small><b>{label}</b></small></p><p>{body}</p>{extra}")

@@ -18,7 +18,7 @@ from biny.core.answer import extractive, numbers, rows, spans
 from biny.core.answer.citations import clean
 from biny.core.i18n import N_, t
 from biny.core.llm.base import ChatModel, LLMError, Message, as_data
-from biny.core.results import Answer, Citation, Hit
+from biny.core.results import Answer, AnswerMode, Citation, Hit, NoteKind
 from biny.core.text.question import Question
 
 NOT_COVERED = {
@@ -58,7 +58,8 @@ class ComposeSettings:
 def not_covered(question: Question, space: str, documents: int) -> Answer:
     lang = question.reply_language
     text = NOT_COVERED[lang].format(space=space, docs=documents, question=question.text.strip())
-    return Answer(text, "none", [], [], lang, note=t("nothing in the space came close enough; no model was asked"))
+    return Answer(text, "none", [], [], lang, note=t("nothing in the space came close enough; no model was asked"),
+                  note_kind="nothing_close")
 
 
 def prompt(question: str, hits: list[Hit], masked: list[str], history: list[str]) -> list[Message]:
@@ -71,19 +72,20 @@ def prompt(question: str, hits: list[Hit], masked: list[str], history: list[str]
     return [Message("system", SYSTEM), Message("user", user)]
 
 
-def _checked(text: str, mode: str, question: Question, hits: list[Hit], lang: str, note: str,
-             removed_placeholders: list[str], sentences: dict[int, list[str]] | None = None) -> Answer:
+def _checked(text: str, mode: AnswerMode, question: Question, hits: list[Hit], lang: str, note: str,
+             removed_placeholders: list[str], sentences: dict[int, list[str]] | None = None,
+             kind: NoteKind = "extracted") -> Answer:
     """Citations to nowhere removed; every number traced to a cited passage or the question."""
     text, removed, used = clean(text, len(hits))
     untraced = numbers.untraced(text, [hits[n - 1].text for n in used] + [question.text])
     citations = [Citation(n, hits[n - 1].chunk_id, hits[n - 1].document, hits[n - 1].page,
                           (hits[n - 1].char_start, hits[n - 1].char_end), (sentences or {}).get(n, []))
                  for n in used]
-    return Answer(text, mode, citations, untraced, lang, removed, removed_placeholders, note)
+    return Answer(text, mode, citations, untraced, lang, removed, removed_placeholders, note, note_kind=kind)
 
 
 def extract(question: Question, hits: list[Hit], cfg: ComposeSettings, note: str = "",
-            distances: extractive.Distances | None = None) -> Answer:
+            distances: extractive.Distances | None = None, kind: NoteKind = "extracted") -> Answer:
     chosen = extractive.choose(question, [h.text for h in hits], cfg.max_sentences, distances)
     if not chosen and rows.refusal_due(question.text, [h.text for h in hits]):
         # Only a table's rows were found, none of them the one asked about: said, never their values (issue 63).
@@ -95,7 +97,7 @@ def extract(question: Question, hits: list[Hit], cfg: ComposeSettings, note: str
         for sentence in (c, *c.follows):
             by_passage.setdefault(sentence.passage, []).append(sentence.text)
     return _checked(extractive.render(chosen), "extractive", question, hits, question.reply_language,
-                    note or t(EXTRACTED_NOTE), [], by_passage)
+                    note or t(EXTRACTED_NOTE), [], by_passage, kind)
 
 
 def _ask_model(model: ChatModel, messages: list[Message], cfg: ComposeSettings,
@@ -130,9 +132,11 @@ def compose(question: Question, hits: list[Hit], model: ChatModel | None, *, spa
         messages = prompt(question.text, hits, masked.passages, list(history or []))
         reply = _ask_model(model, messages, cfg, masked, on_text)
     except LLMError as exc:
-        return extract(question, hits, cfg, f"model failed ({exc.kind}): {exc} — extracted instead", distances)
+        return extract(question, hits, cfg, f"model failed ({exc.kind}): {exc} — extracted instead", distances,
+                       "model_failed")
     if not reply.strip():
-        return extract(question, hits, cfg, t("the model returned an empty answer — extracted instead"), distances)
+        return extract(question, hits, cfg, t("the model returned an empty answer — extracted instead"), distances,
+                       "model_empty")
     text, removed_placeholders = spans.unmask(reply.strip(), masked.spans)
     return _checked(text, "model", question, hits, question.reply_language, f"composed by {model.name}",
-                    removed_placeholders)
+                    removed_placeholders, kind="composed")

@@ -142,8 +142,8 @@ def structured_answer(question: Question, result: ToolResult, hits: list[Hit] | 
         text = lookup_text(result, said, cite) + _others(said, list(others or []))
         citations = [Citation(1, row.chunk_id, row.document, row.page, (row.char_start, row.char_end),
                               [ln for ln in row.text.splitlines() if str(result.result) in ln][:1])] if row else []
-        return Answer(text, "structured", citations, [], said, note=note)
-    return Answer(_text(result, lang == "zh"), "structured", [], [], lang, note=note)
+        return Answer(text, "structured", citations, [], said, note=note, note_kind="structured")
+    return Answer(_text(result, lang == "zh"), "structured", [], [], lang, note=note, note_kind="structured")
 
 
 _WHICH = {"en": "Which one do you mean: {names}? Ask again with its name.",
@@ -179,7 +179,8 @@ def refused_answer(question: str, refusal: Refusal, fields: list[str]) -> Answer
     if refusal.kind == "which":
         names = refusal.closest.split(" / ")
         text = _WHICH[lang].format(names=_OR[lang].join(names))
-        return Answer(text, "none", [], [], lang, note=t("several rows are named alike; no model was asked"))
+        return Answer(text, "none", [], [], lang, note=t("several rows are named alike; no model was asked"),
+                      note_kind="structured")
     if refusal.kind == "row":
         near = _ROW_NEAR[lang].format(closest=refusal.closest) if refusal.closest else ""
         text = _ROW_ABSENT[lang].format(asked=refusal.asked, near=near)
@@ -190,7 +191,7 @@ def refused_answer(question: str, refusal: Refusal, fields: list[str]) -> Answer
         text = _FIELD_ABSENT[lang].format(asked=refusal.asked, row=refusal.row, near=near)
     note = t("the structured index holds no such {kind}; no model was asked").format(
         kind=t("row") if refusal.kind == "row" else t("field"))
-    return Answer(text, "none", [], [], lang, note=note)
+    return Answer(text, "none", [], [], lang, note=note, note_kind="structured")
 
 
 _LOOKED = {"en": " The index looked for “{words}” among the values of {fields}: none matched.",

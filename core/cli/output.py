@@ -47,6 +47,19 @@ def _print_answer(answer: Any) -> None:
     print()
 
 
+def _print_closest(closest: Any) -> None:
+    """Issue 55: a refusal names what came closest — evidence, never an answer."""
+    if closest is None:
+        return
+    where = closest.document + (" › " + " › ".join(closest.heading) if closest.heading else "")
+    beyond = closest.beyond
+    how = t("distance {d}").format(d=f"{closest.distance:.3f}") + (
+        ", " + t("{b} beyond its cut {cut}").format(b=f"{beyond:.3f}", cut=f"{closest.cut:.3f}") if beyond is not None
+        and beyond > 0 else ", " + t("inside its cut {cut}, dropped by the checks").format(cut=f"{closest.cut:.3f}")
+        if closest.cut is not None else "")
+    print("  " + t("closest, not an answer: {where} ({how})").format(where=where, how=how) + "\n")
+
+
 def _print_result(result: Any) -> None:
     if result.structured is not None:
         if result.answer is not None:
@@ -64,10 +77,12 @@ def _print_result(result: Any) -> None:
     if result.answer is not None:
         _print_answer(result.answer)
         if result.answer.mode == "none":
+            _print_closest(result.closest)
             return
         print(t("Sources:"))
     if not result.chunks:
         print(t("No passage is close enough to answer this: it is probably not in this space."))
+        _print_closest(result.closest)
     for n, h in enumerate(result.chunks, 1):
         pin = " [" + t("pinned") + "]" if h.pinned else ""
         cal = ", " + t("{s} vs baseline").format(s=f"{h.calibrated:+.2f}") if h.calibrated is not None else ""

@@ -20,8 +20,10 @@ from biny.core.config import RetrievalSettings
 from biny.core.crypto.blind import BlindIndex
 from biny.core.embed.base import Vectors
 from biny.core.llm.base import ChatModel
+from biny.core.results import Kept
 from biny.core.retrieve.baseline import Distribution
 from biny.core.retrieve.lexical import LexicalEvidence, evidence
+from biny.core.retrieve.records import Verdict
 from biny.core.retrieve.rerankers import Reranker, RRFReranker
 from biny.core.retrieve.trace import Trace
 from biny.core.store.vectors import VectorMatrix
@@ -46,6 +48,10 @@ class Candidate:
     gated: float | None = None
     # Holds a rare word of the question and most of its word weight (retrieve/threshold.py named_rows, issue 45).
     named: bool = False
+    # The relevance judge's reading of this passage (retrieve/relevance.py, issue 55); None where it did not judge.
+    verdict: Verdict | None = None
+    # Why a stage kept it beyond the plain cut, said by that stage as it kept it (retrieve/kept.py); None: the cut.
+    kept_as: Kept | None = None
 
 
 @dataclass(slots=True)
@@ -119,6 +125,8 @@ class Retrieval:
     max_distance: float | None
     reference: str
     trace: Trace
+    pool: list[Candidate] = field(default_factory=list)  # the judged pool: on a refusal, what came closest
+    nearest: str = ""  # the nearest kept passage's chunk id (R5), "" when none was kept
 
 
 class QueryDistances:

@@ -30,6 +30,7 @@ import time
 
 from biny.core.i18n import t
 from biny.core.llm.base import LLMError, LLMMalformedReply, Message, as_data
+from biny.core.results import Kept
 from biny.core.retrieve.baseline import Distribution
 from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
 from biny.core.retrieve.records import JudgeRecord
@@ -108,6 +109,9 @@ def check(question: str, pool: list[Candidate], kept: list[Candidate], params: R
     inside = {c.row for c in kept}
     out = [c for c in pool if c.row in yes or (c.row in inside and c.row not in rows)]
     answering = [c.chunk_id for c, _ in judged if c.row in yes]
+    for c, _ in judged:
+        if c.row in yes:
+            c.kept_as = Kept("judged", band=band, model=ctx.model.name)
     back = [c.chunk_id for c, _ in judged if c.row in yes and c.row not in inside]
     data.answering, data.kept_by_model = answering, back
     dropped = [Dropped(c.chunk_id, t("within {band} of its cut, and the model judged it does not answer the "

@@ -1,37 +1,34 @@
-"""Which rule put each passage in the context (issue 47): read once, here, from what the stages recorded.
+"""Which rule put each passage in the context (issue 47, 56): read from the candidate itself.
 
-The threshold stage records the passages its words kept beyond the space-wide gate and those the dictionary's
-renderings kept beyond their cut; the judge records the passages the model said answer; a candidate carries its
-own cut and word share. ``kept_rule`` turns these into a typed ``Kept`` on the hit, so the Inspector and
-``--json`` read the rule itself.
+A stage that keeps a passage for a reason beyond the plain distance cut says so on the candidate as it keeps it
+(``Candidate.kept_as``: the space gate's words, the dictionary's renderings, the model judge, the fitted relevance
+judge, more material); a candidate also carries its own cut and word share. ``kept_rule`` turns these into the
+typed ``Kept`` on the hit, so the Inspector and ``--json`` read the rule itself — and nothing reads a decision back
+out of the trace, which is the audit log only.
 """
 
 from __future__ import annotations
 
 from biny.core.results import Kept
 from biny.core.retrieve.candidates import Candidate
-from biny.core.retrieve.records import JudgeRecord, ThresholdRecord
-from biny.core.retrieve.trace import Trace
+
+# Reasons that hold wherever the passage lies against its cut.
+_ANYWHERE = ("more material", "judged", "relevance judge")
 
 
-def kept_rule(c: Candidate, cut: float | None, trace: Trace) -> Kept:
+def kept_rule(c: Candidate, cut: float | None) -> Kept:
     if c.pinned:
         return Kept("pinned")
-    if trace.stage("more_material") is not None:
-        return Kept("more material")
-    judge = trace.record(JudgeRecord)
-    if judge is not None and c.chunk_id in judge.answering:
-        return Kept("judged", band=judge.band, model=judge.model)
-    threshold = trace.record(ThresholdRecord)
-    gate = threshold.space_gate if threshold is not None else None
+    said = c.kept_as
+    if said is not None and said.rule in _ANYWHERE:
+        return said
     within = cut is None or c.distance <= cut
-    if within and c.word_share is not None and gate is not None and c.chunk_id in gate.kept_by_words:
-        return Kept("gate words", share=c.word_share, gate=gate.gate)
+    if within and said is not None and said.rule == "gate words":
+        return said
     if within:
         return Kept("within cut")
-    translated = threshold.translated if threshold is not None else None
-    if translated is not None and c.chunk_id in translated.kept_beyond_cut:
-        return Kept("translated words", share=translated.shares.get(c.chunk_id))
+    if said is not None and said.rule == "translated words":
+        return said
     if c.word_share:
         return Kept("words", share=c.word_share)
     return Kept("second pass or nearest")

@@ -41,8 +41,10 @@ def retrieve(question: Question, history: list[str], vm: VectorMatrix, baselines
     # R2: a ranked pool wider than K, then the cut against the measured reference (R9).
     candidates, dist = pool.gather(query_vector, vm, baselines, params, group, ctx.blind, trace)
     kept, max_d = threshold.cut(query, candidates, vm, baselines, params, group, ref, ctx, trace)
-    kept = sentences.check(kept, query_vector, params, ref, ctx, trace)
-    kept = sentences.rescue_gated(kept, candidates, query_vector, params, ref, ctx, trace)
+    # Issue 55: where the fitted judge decided, it already read what the sentence rules read for; else they run.
+    if not (params.relevance_decides and any(c.verdict is not None for c in candidates)):
+        kept = sentences.check(kept, query_vector, params, ref, ctx, trace)
+        kept = sentences.rescue_gated(kept, candidates, query_vector, params, ref, ctx, trace)
     # Issue 20: where a model is configured, it judges the passages the cut is unsure of.
     kept = judge.check(query.text, candidates, kept, params, ref, ctx, trace)
     # R4: identifiers pinned ahead of ranking.
@@ -65,7 +67,8 @@ def retrieve(question: Question, history: list[str], vm: VectorMatrix, baselines
         kept=[c.chunk_id for c in budgeted],
     ))
     trace.documents = dict(dist.seen)  # doc ids here; the engine names them (services/retrieval.py)
-    return Retrieval(budgeted, [c for c in ranked if c.row not in in_context], max_d, group, trace)
+    return Retrieval(budgeted, [c for c in ranked if c.row not in in_context], max_d, group, trace, candidates,
+                     kept[0].chunk_id if kept else "")
 
 
 def budget_stage(final: list[Candidate], vm: VectorMatrix, max_chars: int, max_tokens: int,

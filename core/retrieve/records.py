@@ -152,5 +152,33 @@ class AnswerRecord:
     language: str
 
 
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The judge's reading of one passage: the probability it answers, each feature's value and its contribution
+    to the log-odds (weight × standardised value), and whether it is kept at the operating point."""
+
+    score: float
+    features: dict[str, float]
+    contributions: dict[str, float]
+    kept: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"score": round(self.score, 4), "kept": self.kept,
+                "features": {k: round(v, 4) for k, v in self.features.items()},
+                "contributions": {k: round(v, 4) for k, v in self.contributions.items()}}
+
+
+@dataclass(slots=True)
+class RelevanceRecord:
+    """The relevance judge's reading of the pool (retrieve/relevance.py): its model version and operating point,
+    and each passage's verdict; ``decided`` says whether the verdicts kept and dropped or were only recorded."""
+
+    model: str
+    strictness: float
+    threshold: float
+    decided: bool
+    verdicts: dict[str, Verdict] = field(default_factory=dict)  # chunk id → verdict
+
+
 Record = (RewriteRecord | PinRecord | PoolRecord | ThresholdRecord | SentencesRecord | JudgeRecord | SecondPassRecord
-          | StructuredRecord | IntegrityRecord | AnswerRecord)
+          | StructuredRecord | IntegrityRecord | AnswerRecord | RelevanceRecord)

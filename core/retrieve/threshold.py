@@ -15,11 +15,19 @@ import numpy as np
 
 from biny.core.crypto.blind import BlindIndex
 from biny.core.i18n import t
-from biny.core.retrieve import translated
+from biny.core.results import Kept
+from biny.core.retrieve import relevance, translated
 from biny.core.retrieve.baseline import Baselines, Distribution, load_questions
 from biny.core.retrieve.candidates import Candidate, Context, Judging, RetrievalParams
 from biny.core.retrieve.lexical import LexicalEvidence, evidence, familiarity
-from biny.core.retrieve.records import LexicalRecord, SharedTermsRecord, SpaceGateRecord, ThresholdRecord
+from biny.core.retrieve.records import (
+    LexicalRecord,
+    RelevanceRecord,
+    SharedTermsRecord,
+    SpaceGateRecord,
+    ThresholdRecord,
+    TranslatedRecord,
+)
 from biny.core.retrieve.trace import Dropped, Stage, Trace
 from biny.core.retrieve.translated import shared_terms
 from biny.core.store.vectors import VectorMatrix
@@ -235,6 +243,7 @@ def space_gate(j: Judging, words: WordCheck, foreign: frozenset[int]) -> tuple[s
             continue
         if c.word_share is not None and c.word_share >= params.space_gate_words:
             by_words.append(c.chunk_id)
+            c.kept_as = Kept("gate words", share=c.word_share, gate=gate)
             continue
         share = f"{c.word_share:.0%}" if c.word_share is not None else t("none asked")
         c.gated = gate
@@ -315,6 +324,17 @@ def cut(query: Question, pool: list[Candidate], vm: VectorMatrix, baselines: Bas
     how += "".join(f"; {extra}" for extra in (gate_how, translated_how, terms_how, cross_script_gap(j, words))
                    if extra)
     reasons = j.reasons
+    judged = _relevance(j, words, shares, looked_up)
+    if judged is not None and judged.decided:
+        # Issue 55: the fitted judge keeps and drops; the rules above stay as its features' sources and the trace.
+        for c in pool:
+            if c.verdict is not None and c.verdict.kept:
+                c.kept_as = Kept("relevance judge", share=c.verdict.score)
+        reasons = {c.row: None if c.verdict is not None and c.verdict.kept else t(
+            "the relevance judge: {score} < {needed} that it answers").format(
+            score=f"{c.verdict.score:.2f}" if c.verdict else "?", needed=f"{judged.threshold:.2f}") for c in pool}
+        how = t("the relevance judge ({model}, strictness {s}) decided; ").format(
+            model=judged.model, s=f"{judged.strictness:g}") + how
     kept = [c for c in pool if reasons[c.row] is None]
     max_d = pool[0].cut if pool and cuts.cuts else None
     record = ThresholdRecord(
@@ -327,7 +347,25 @@ def cut(query: Question, pool: list[Candidate], vm: VectorMatrix, baselines: Bas
         dropped=[Dropped(c.chunk_id, reasons[c.row] or "", c.distance) for c in pool if reasons[c.row]],
         data=record, ms=(time.perf_counter() - t0) * 1000,
     ))
+    if judged is not None:
+        trace.add(Stage("relevance", t("{kept} of {total} judged to answer (p ≥ {needed}, model {model}){how}").format(
+            kept=sum(1 for v in judged.verdicts.values() if v.kept), total=len(judged.verdicts),
+            needed=f"{judged.threshold:.2f}", model=judged.model,
+            how="" if judged.decided else t("; recorded beside the rules, which decided")),
+            kept=[cid for cid, v in judged.verdicts.items() if v.kept], data=judged))
     return kept, max_d
+
+
+def _relevance(j: Judging, words: WordCheck, shares: Sequence[float | None],
+               looked_up: TranslatedRecord | None) -> RelevanceRecord | None:
+    """Issue 55: the fitted judge's verdict on every pool passage (retrieve/relevance.py); None where no reference
+    is measured, an explicit cut is set, the threshold is off, or no model ships."""
+    params, ref = j.params, j.ref
+    if ref is None or not params.use_threshold or params.max_distance is not None:
+        return None
+    ev = relevance.Evidence(j.query, ref, ref.median - ref.quantile(params.threshold_quantile), words.evidence,
+                            words.applies, list(shares), dict(looked_up.shares) if looked_up is not None else {})
+    return relevance.record(ev, j.pool, j.vm, j.blind, params.strictness, params.relevance_decides)
 
 
 def named_rows(words: WordCheck, pool: list[Candidate], shares: Sequence[float | None], vm: VectorMatrix,

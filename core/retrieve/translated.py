@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from biny.core.i18n import t
+from biny.core.results import Kept
 from biny.core.retrieve.candidates import Candidate, Judging, RetrievalParams
 from biny.core.retrieve.records import TranslatedRecord
 from biny.core.text import dictionary
@@ -153,6 +154,7 @@ def check(j: Judging, cross_script: set[int], paired: dict[int, float]) -> tuple
                          and c.distance <= (c.cut or 0.0) + reach]
     for c in rescued:
         reasons[c.row] = None
+        c.kept_as = Kept("translated words", share=shares[c.row])
     vouched = {c.doc_id for c in judged if reasons[c.row] is None and shares[c.row] >= needs(c)}
     for c in judged if way.drop else ():
         if reasons[c.row] is None and shares[c.row] < needs(c) and c.doc_id not in vouched:

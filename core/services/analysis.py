@@ -21,7 +21,6 @@ from biny.core.i18n import t
 from biny.core.progress import Progress, ProgressCallback, no_progress
 from biny.core.results import Hit
 from biny.core.retrieve.baseline import Distribution
-from biny.core.retrieve.records import PoolRecord
 from biny.core.services.documents import Documents
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
@@ -95,12 +94,10 @@ class Analysis:
         result = self.retriever.ask(space, asked, params=self._params())
         vm = self.retriever.matrix(row)
         at = {cid: i for i, cid in enumerate(vm.chunk_ids)}
-        pool = result.trace.stage("pool")
-        ids = list(dict.fromkeys([*(pool.kept if pool else []), *(h.chunk_id for h in result.chunks)]))
+        ids = list(dict.fromkeys([*result.pool, *(h.chunk_id for h in result.chunks)]))
         ids = [c for c in ids if c in at]
         final = {h.chunk_id: h for h in result.chunks}
-        nearest_stage = result.trace.stage("nearest")
-        nearest = set(nearest_stage.kept) if nearest_stage else set()
+        nearest = {result.nearest} if result.nearest else set()
         titles = {d.doc_id: d.title for d in self.documents.rows(space)}
         # Why each candidate left: the first stage that dropped it and the reason it gave.
         why: dict[str, str] = {}
@@ -198,9 +195,8 @@ class Analysis:
                                None if top is None or top.closer_than is None else round(top.closer_than, 4),
                                [h.chunk_id for h in r.chunks])
                 outcomes.append(o)
-                pool = r.trace.record(PoolRecord)
-                if variant == "full" and pool is not None and pool.distances:
-                    results[n]["nearest"] = pool.distances[0]
+                if variant == "full" and r.pool_nearest is not None:
+                    results[n]["nearest"] = r.pool_nearest
                 results[n]["variants"][variant] = {"chunks": o.chunks, "hit": o.hit, "top_distance": o.top_distance,
                                                    "top_closer_than": o.top_closer_than, "chunk_ids": o.chunk_ids}
                 progress(Progress(v * len(items) + n + 1, total, "evaluate", variant))

@@ -11,7 +11,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -19,7 +19,7 @@ from biny.core.chunking.header import embedding_input
 from biny.core.embed.base import Vectors
 from biny.core.errors import BinyError, DataTampered
 from biny.core.i18n import t
-from biny.core.results import AskResult, Hit, Kept
+from biny.core.results import AskResult, Closest, Hit, Kept
 from biny.core.retrieve import baseline as baseline_mod
 from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.budget import fit_whole
@@ -219,9 +219,14 @@ class Retriever:
         ctx, docs = self._context(row, vm, read_for_rerank)
         result = retrieve(asked, list(history or []), vm, base, params, ctx)
         answer = self._hits(row, base, result.final, result.trace, result.max_distance, result.reference, docs)
+        answer.pool, answer.nearest = [c.chunk_id for c in result.pool], result.nearest
+        answer.pool_nearest = min((c.distance for c in result.pool), default=None)
+        if not answer.chunks and result.pool:
+            answer.closest = self._closest(row, vm, min(result.pool, key=lambda c: c.distance), docs)
         # R7: what was decrypted = the passages read before the context (sentence check, relevance judge,
-        # cross-encoder) plus the final context.
-        answer.trace.decrypted = len(set(read_for_rerank) | {c.row for c in result.final})
+        # cross-encoder) plus the final context, and on a refusal the closest passage (its heading names it).
+        read = set(read_for_rerank) | {c.row for c in result.final}
+        answer.trace.decrypted = len(read) + (answer.closest is not None)
         answer.turn_id = uuid.uuid4().hex[:12]
         answer.more_available = bool(result.remaining)
         answer.routed = unrouted
@@ -292,7 +297,8 @@ class Retriever:
                 return int(vm.chars[c.row]), int(vm.tokens[c.row])
             return 0, 0  # a row of a matrix reloaded since the turn cannot be measured: it passes
 
-        kept = fit_whole(turn.remaining[: turn.k], size, r.max_context_chars, r.max_context_tokens).kept
+        kept = [replace(c, kept_as=Kept("more material"))
+                for c in fit_whole(turn.remaining[: turn.k], size, r.max_context_chars, r.max_context_tokens).kept]
         trace.documents = {c.chunk_id: c.doc_id for c in kept}
         trace.add(Stage("more_material",
                         t("next {count} of the same ranked pool ({count2} were left); no second retrieval, rerank or "
@@ -364,9 +370,28 @@ class Retriever:
             hits.append(Hit(c.chunk_id, c.doc_id, doc.title, doc.path, rec.text, c.distance,
                             base.calibrated(c.distance), c.pinned, rec.page, rec.ordinal, rec.heading_path,
                             rec.char_start, rec.char_end, cut, c.word_share,
-                            unrelated.share_above(c.distance) if unrelated else None, kept_rule(c, cut, trace)))
+                            unrelated.share_above(c.distance) if unrelated else None, kept_rule(c, cut),
+                            c.verdict.score if c.verdict is not None else None,
+                            dict(c.verdict.contributions) if c.verdict is not None else {}))
         pairs = base.passage_pairs.median if base.passage_pairs else None
         return AskResult(trace.question, hits, pairs, max_distance, reference, trace)
+
+    def _closest(self, row: SpaceRow, vm: VectorMatrix, c: Candidate, docs: dict[str, DocumentRow]) -> Closest | None:
+        """Issue 55: on a refusal, the passage that came closest — its document, heading and how far beyond its cut.
+        Its heading is sealed like its text: this one passage is opened to name it (R7: counted as decrypted)."""
+        doc = docs.get(c.doc_id)
+        if doc is None:
+            return None
+        heading: list[str] = []
+        stored = self.folder.chunks.fetch(row.space_id, [c.chunk_id]).get(c.chunk_id)
+        if stored is not None:
+            try:
+                heading = list(self.keys.crypto(row).open_record(stored).heading_path)
+            except DataTampered:
+                heading = []
+        return Closest(c.chunk_id, doc.title, heading, c.distance, c.cut,
+                       c.verdict.score if c.verdict is not None else None)
+
 
 @dataclass(slots=True)
 class _Titles:

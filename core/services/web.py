@@ -303,7 +303,8 @@ class WebFallback:
         if not turn.pages:
             why = "; ".join(sorted({s.error for s in turn.sources if s.error}))
             text = COULD_NOT_READ.get(lang, COULD_NOT_READ["en"]).format(n=len(turn.sources), why=why)
-            result.answer = Answer(text, "web", [], [], lang, note="public results found, none read; nothing cited")
+            result.answer = Answer(text, "web", [], [], lang, note="public results found, none read; nothing cited",
+                                   note_kind="web_unread")
             result.answer.sources = [s.to_dict() for s in turn.sources]
             return
         ranked = self._ranked(asked, turn)
@@ -317,7 +318,7 @@ class WebFallback:
         for c in answer.citations:
             c.url = hits[c.n - 1].source
         domains = ", ".join(sorted({s.domain for s in turn.sources if s.read}))
-        answer.mode, answer.sources = "web", [s.to_dict() for s in turn.sources]
+        answer.mode, answer.note_kind, answer.sources = "web", "web", [s.to_dict() for s in turn.sources]
         answer.note = f"public sources, not your material ({domains}); {answer.note}"
         result.chunks, result.answer = hits, answer
         entry = propose_entry(asked, turn.pages, self.models.llm, self.models.sentence_distances,

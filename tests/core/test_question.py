@@ -80,3 +80,24 @@ def test_terms_identifiers_and_aspects_are_parsed_with_the_question() -> None:
     assert "2021" in q.terms
     assert Question.parse("第十八条是怎么规定的？").keys  # the same identifier written in Chinese
     assert Question.parse("How long does the battery last?").aspects == {"duration"}
+
+
+def test_no_module_reads_a_decision_back_out_of_the_trace() -> None:
+    """Issue 56: the trace is the audit log. Stages say why they kept a passage on the candidate (kept.py reads that),
+    the star map reads the result's pool; no core module looks a stage or its record up in a trace to decide or
+    draw something. (The console and the CLI render the trace; retrieve/trace.py defines the look-ups.)"""
+    readers = {}
+    for path in ROOT.joinpath("core").rglob("*.py"):
+        if path.name == "trace.py" or path.parent.name == "cli":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        calls = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                 and n.func.attr in {"stage", "record"} and _names_trace(n.func.value)]
+        if calls:
+            readers[str(path.relative_to(ROOT))] = calls
+    assert not readers, f"read decisions from the candidates or the result, not the trace: {readers}"
+
+
+def _names_trace(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Name) and node.id == "trace") or (isinstance(node, ast.Attribute)
+                                                                    and node.attr == "trace")
