@@ -12,6 +12,7 @@ from biny.core.i18n import N_, t
 
 if TYPE_CHECKING:  # types only: this module sits below the stores and stages (import-linter layers)
     from biny.core.retrieve.trace import Trace
+    from biny.core.structured.route import Refusal, Routed
     from biny.core.structured.tools import ToolResult
 
 
@@ -106,6 +107,7 @@ KEPT_RULES = {
     "more material": N_("more material: the next of the same ranked pool (R6)"),
     "within cut": N_("within its distance cut"),
     "second pass or nearest": N_("added by the second pass or as the nearest passage (R3, R5)"),
+    "looked up": N_("the row the structured index looked up: the answer's value is its own (issue 64)"),
     "public page": "", "judged": "", "gate words": "", "translated words": "", "words": "", "relevance judge": "",
 }
 
@@ -229,6 +231,10 @@ class AskResult:
     # S5: set when the structured index answered (count/filter/group/top/lookup); no passages then.
     structured: ToolResult | None = None
     review_id: str = ""  # W5: the review item a public-web answer became
+    # Issue 64: what the table lacks (a row or field), refused instead of another row's value; and, when the
+    # index did not answer, how it read the question (the values it looked for, the rows named alike).
+    refused: Refusal | None = None
+    routed: Routed | None = None
     closest: Closest | None = None  # issue 55: on a refusal, what came closest (never shown as an answer)
     # The judged pool's chunk ids, nearest first, and the nearest kept one: what the analyst's star map draws
     # (issue 56: read from the result, never back out of the trace).
@@ -269,6 +275,7 @@ class AskResult:
             "more_available": self.more_available,
             "structured": None if self.structured is None else self.structured.to_dict(),
             **({"review_id": self.review_id} if self.review_id else {}),
+            **({"refused": self.refused.to_dict()} if self.refused is not None else {}),
             **({"closest": self.closest.to_dict()} if self.closest is not None else {}),
             **({"answer": self.answer.to_dict()} if self.answer is not None else {}),
         }

@@ -19,6 +19,9 @@ class IndexSnapshot:
     info: IndexInfo | None = None
     lint_count: int = 0
     lint: list[LintItem] = field(default_factory=list)
+    # Issue 64: per indexed field, the curator's own words for it and the words that name it already.
+    synonyms: dict[str, list[str]] = field(default_factory=dict)
+    builtin: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -43,8 +46,10 @@ class IndexModel(Fetching):
         def work(_: Callable[[Progress], None], __: CancelToken) -> IndexSnapshot:
             action()
             count, lint = engine.index.lint(space, LINT_ROWS)
-            return IndexSnapshot(space, engine.index.propose(space), engine.index.info(space, preview=PREVIEW_ROWS),
-                                 count, lint)
+            info = engine.index.info(space, preview=PREVIEW_ROWS)
+            synonyms = engine.index.synonyms(space) if info is not None else {}
+            builtin = engine.index.builtin_synonyms(space) if info is not None else {}
+            return IndexSnapshot(space, engine.index.propose(space), info, count, lint, synonyms, builtin)
 
         return work
 
@@ -90,6 +95,13 @@ class IndexModel(Fetching):
         if self.space:
             engine, space = self.engine, self.space
             self.fetch(self._load(space, lambda: engine.index.drop(space)), self._apply)
+
+    def set_synonyms(self, field_name: str, words: list[str]) -> None:
+        """A curator's words for a field (issue 64): stored with the index; the screen refreshes after."""
+        if not self.space or self.state.info is None:
+            return
+        engine, space = self.engine, self.space
+        self.fetch(self._load(space, lambda: engine.index.set_synonyms(space, field_name, words)), self._apply)
 
     def try_question(self, question: str) -> bool:
         """Route and run a question live: the tool, its SQL, the rows and the result (or why not routed)."""

@@ -29,12 +29,12 @@ from biny.console.ops import run_op
 from biny.core import Engine, ToolResult
 
 FIELD_COLUMNS = [QT_TR_NOOP("Use"), QT_TR_NOOP("Exact"), QT_TR_NOOP("Field"), QT_TR_NOOP("Type"),
-                 QT_TR_NOOP("Coverage"), QT_TR_NOOP("Examples"), QT_TR_NOOP("Why")]
+                 QT_TR_NOOP("Coverage"), QT_TR_NOOP("Examples"), QT_TR_NOOP("Also called"), QT_TR_NOOP("Why")]
 # Field types as core/structured/values.py names them.
 TYPE_NAMES = {"integer": QT_TR_NOOP("integer"), "number": QT_TR_NOOP("number"), "money": QT_TR_NOOP("money"),
               "year": QT_TR_NOOP("year"), "date": QT_TR_NOOP("date"), "url": QT_TR_NOOP("link"),
               "identifier": QT_TR_NOOP("identifier"), "list": QT_TR_NOOP("list"), "text": QT_TR_NOOP("text")}
-USE, EXACT, NAME, TYPE, COVERAGE, EXAMPLES, WHY = range(len(FIELD_COLUMNS))
+USE, EXACT, NAME, TYPE, COVERAGE, EXAMPLES, SYNONYMS, WHY = range(len(FIELD_COLUMNS))
 # The index's tools (core/structured/tools.py), named in the interface's language (issue 60: "count" in Chinese).
 TOOL_NAMES = {"count": QT_TR_NOOP("count"), "filter": QT_TR_NOOP("filter"), "group": QT_TR_NOOP("group"),
               "top": QT_TR_NOOP("top"), "lookup": QT_TR_NOOP("lookup")}
@@ -181,9 +181,12 @@ class StructuredScreen(QWidget):
         header = self.fields.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(WHY, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((USE, 40), (EXACT, 48), (NAME, 170), (TYPE, 80), (COVERAGE, 110), (EXAMPLES, 260)):
+        for col, width in ((USE, 40), (EXACT, 48), (NAME, 170), (TYPE, 80), (COVERAGE, 110), (EXAMPLES, 220),
+                           (SYNONYMS, 180)):
             self.fields.setColumnWidth(col, width)
+        self._rendering = False
         self.fields.itemChanged.connect(self._use_changed)
+        self.fields.itemChanged.connect(self._synonyms_edited)
 
     def _use_changed(self, item: QTableWidgetItem) -> None:
         """Unticking Use unticks and switches off Exact on the row; ticking it switches Exact on again."""
@@ -197,6 +200,17 @@ class StructuredScreen(QWidget):
         exact.setFlags(flags | Qt.ItemFlag.ItemIsEnabled if used else flags)
         if not used:
             exact.setCheckState(Qt.CheckState.Unchecked)
+
+    def _synonyms_edited(self, item: QTableWidgetItem) -> None:
+        """The curator typed words for a field ("runtime, Standzeit"): stored with the index (issue 64)."""
+        if self._rendering or item.column() != SYNONYMS:
+            return
+        name = self.fields.item(item.row(), NAME)
+        if name is None:
+            return
+        words = [w.strip() for w in item.text().replace("，", ",").replace("、", ",").split(",") if w.strip()]
+        if words != self.model.state.synonyms.get(name.text(), []):
+            self.model.set_synonyms(name.text(), words)
 
     @property
     def busy(self) -> bool:
@@ -276,6 +290,7 @@ class StructuredScreen(QWidget):
         proposal, info = st.proposal, st.info
         fields = proposal.fields if proposal else []
         built = {f.name: f for f in info.spec.fields} if info else {}
+        self._rendering = True
         self.fields.setRowCount(len(fields))
         for r, f in enumerate(fields):
             used = f.name in built if built else f.kept
@@ -293,10 +308,25 @@ class StructuredScreen(QWidget):
                 n=number(f.present), total=number(st.proposal.documents if st.proposal else 0)))
             self.fields.setCellWidget(r, COVERAGE, bar)
             self.fields.setItem(r, EXAMPLES, _cell(" · ".join(f.examples), "\n".join(f.examples)))
+            self.fields.setItem(r, SYNONYMS, self._synonyms_cell(f.name, f.name in built))
             why = _cell(f.reason, f.reason)
             if not f.kept:
                 why.setForeground(Qt.GlobalColor.darkRed)
             self.fields.setItem(r, WHY, why)
+        self._rendering = False
+
+    def _synonyms_cell(self, name: str, indexed: bool) -> QTableWidgetItem:
+        """Editable once the field is indexed: the curator's words; the tooltip lists the words that name it
+        already (its own and the bundled en/zh/de/ja synonym files')."""
+        st = self.model.state
+        item = QTableWidgetItem(", ".join(st.synonyms.get(name, [])))
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        item.setFlags(flags | Qt.ItemFlag.ItemIsEditable if indexed else flags)
+        known = ", ".join(st.builtin.get(name, [])[:40])
+        item.setToolTip(tr("Words people use for this field, comma-separated (double-click to edit); questions "
+                           "using them name it. Already named by: {words}").format(words=known or tr("its name"))
+                        if indexed else tr("Build the index to add words for this field."))
+        return item
 
     def _render_preview(self) -> None:
         info = self.model.state.info

@@ -1917,5 +1917,21 @@ This cannot be undone.</source>
         <source>No documents yet. Add files or drop them here: documents (PDF, DOCX, HTML, Markdown, text) or tables (CSV, TSV, XLSX, JSONL) — each table row becomes a document, and the Structured index screen builds an index over their fields (and over the fields pages state in a header or a two-column table) to count, filter and look them up.</source>
         <translation>还没有文档。添加文件或拖放到这里：文档（PDF、DOCX、HTML、Markdown、文本）或表格（CSV、TSV、XLSX、JSONL）——表格的每一行成为一个文档，“结构化索引”页面会为其字段（以及页面在表头或两列表格中列出的字段）建立索引，用来计数、筛选和查找。</translation>
     </message>
+    <message>
+        <source>Also called</source>
+        <translation>也称为</translation>
+    </message>
+    <message>
+        <source>Words people use for this field, comma-separated (double-click to edit); questions using them name it. Already named by: {words}</source>
+        <translation>人们指代此字段时用的词，用逗号分隔（双击编辑）；用到这些词的问题即指此字段。已能指代它的词：{words}</translation>
+    </message>
+    <message>
+        <source>its name</source>
+        <translation>它的名称</translation>
+    </message>
+    <message>
+        <source>Build the index to add words for this field.</source>
+        <translation>建立索引后即可为此字段添加词语。</translation>
+    </message>
 </context>
 </TS>

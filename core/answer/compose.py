@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from biny.core.answer import extractive, numbers, spans
+from biny.core.answer import extractive, numbers, rows, spans
 from biny.core.answer.citations import clean
 from biny.core.i18n import N_, t
 from biny.core.llm.base import ChatModel, LLMError, Message, as_data
@@ -87,6 +87,11 @@ def _checked(text: str, mode: AnswerMode, question: Question, hits: list[Hit], l
 def extract(question: Question, hits: list[Hit], cfg: ComposeSettings, note: str = "",
             distances: extractive.Distances | None = None, kind: NoteKind = "extracted") -> Answer:
     chosen = extractive.choose(question, [h.text for h in hits], cfg.max_sentences, distances)
+    if not chosen and rows.refusal_due(question.text, [h.text for h in hits]):
+        # Only a table's rows were found, none of them the one asked about: said, never their values (issue 63).
+        lang = rows.answer_language(question.text)
+        return Answer(rows.refusal(question.text, [h.text for h in hits]), "none", [], [], lang,
+                      note=t("the rows found are not the one asked about; no model was asked"))
     by_passage: dict[int, list[str]] = {}
     for c in chosen:
         for sentence in (c, *c.follows):

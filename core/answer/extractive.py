@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from biny.core.answer import expected
+from biny.core.answer import expected, rows
 from biny.core.text import dictionary
 from biny.core.text.aspects import aspects_of
 from biny.core.text.identifiers import chunk_keys
@@ -176,6 +176,10 @@ def _stitch(units: list[list[Sentence]]) -> None:
 def choose(question: Question, passages: list[str], max_sentences: int = 3,
            distances: Distances | None = None) -> list[Sentence]:
     """The best-answering sentences, best first (a colon's list right after its sentence)."""
+    picked = rows.pick(question.text, passages)  # a table's rows: the named row's asked line, or none (issue 64)
+    if picked.lines is not None:
+        return [Sentence(p, i, line) for i, (p, line) in enumerate(picked.lines)]
+    passages = picked.passages
     candidates = _distinct(passages)
     if not candidates:
         return []

@@ -7,8 +7,13 @@ never be paired with another row's link. The text follows the question's languag
 
 from __future__ import annotations
 
+import re
+
+from biny.core.answer.rows import answer_language
 from biny.core.i18n import t
-from biny.core.results import Answer
+from biny.core.results import Answer, Citation, Hit
+from biny.core.structured import lexicon as lx
+from biny.core.structured.route import Refusal
 from biny.core.structured.tools import ToolResult, describe
 from biny.core.text.question import Question
 
@@ -68,7 +73,135 @@ def _text(r: ToolResult, zh: bool) -> str:
     return f"{title}的{call.field}是 {r.result}。" if zh else f"The {call.field} of {title} is {r.result}."
 
 
-def structured_answer(question: Question, result: ToolResult) -> Answer:
+# A lookup said in the question's language, by what the field is (lexicon concepts), else by the field's name.
+_SAID: dict[str, dict[str, str]] = {
+    "en": {"price": "{the}{row} costs {value}", "release": "{the}{row} came out in {value}",
+           "year": "{the}{row} was published in {value}", "battery": "{the}{row}'s battery lasts {value}",
+           "range": "{the}{row} has a range of {value}", "author": "{the}{row} was written by {value}",
+           "": "The {field} of {the_}{row} is {value}"},
+    "zh": {"price": "{row} 的价格是 {value}", "release": "{row} 于 {value} 年发布", "year": "{row} 出版于 {value} 年",
+           "battery": "{row} 的电池续航为 {value}", "range": "{row} 的通信距离为 {value}",
+           "author": "{row} 的作者是 {value}",
+           "": "{row} 的{field}是 {value}"},
+    "ja": {"price": "{row} の価格は {value} です", "release": "{row} は {value} 年に発売されました",
+           "year": "{row} は {value} 年に出版されました", "battery": "{row} の電池は {value} 持ちます",
+           "range": "{row} の通信距離は {value} です", "author": "{row} の著者は {value} です",
+           "": "{row} の{field}は {value} です"},
+    "de": {"price": "{row} kostet {value}", "release": "{row} ist {value} erschienen",
+           "year": "{row} wurde {value} veröffentlicht", "battery": "Der Akku von {row} hält {value}",
+           "range": "{row} hat eine Reichweite von {value}", "author": "{row} wurde von {value} geschrieben",
+           "": "{field} von {row}: {value}"},
+}
+_UNIT = re.compile(r"\s*[(（]([^()（）]{1,20})[)）]\s*$")
+def _concept(field: str) -> str:
+    words = set(re.findall(r"[^\W\d_]+", _UNIT.sub("", field).casefold()))
+    for concept in ("price", "release", "year", "battery", "range", "author"):
+        if words & lx.CONCEPTS.get(concept, frozenset()) or field.casefold() in lx.CONCEPTS.get(concept, ()):
+            return concept
+    return ""
+
+
+def lookup_text(r: ToolResult, lang: str, cite: str) -> str:
+    """ "The Tallow Leak Puck costs $24.00 [1]." / "Tallow Leak Puck 的价格是 $24.00[1]。": the row's value verbatim."""
+    call = r.call
+    field = call.field or ""
+    title = r.rows[0]["title"] if r.rows else call.matched
+    unit = _UNIT.search(field)
+    value = f"{r.result} {unit.group(1)}" if unit and str(r.result).strip().replace(".", "").isdigit() else r.result
+    said = _SAID.get(lang, _SAID["en"])
+    concept = _concept(field)
+    if concept == "year" and not str(r.result).strip().isdigit():
+        concept = ""
+    product = lang == "en" and not title.casefold().startswith(("the ", "a ", "an "))
+    text = said.get(concept, said[""]).format(
+        row=title, value=value, field=_UNIT.sub("", field), the="The " if product and concept else "",
+        the_="the " if product else "")
+    text = text[0].upper() + text[1:]
+    if lang in {"zh", "ja"}:
+        return f"{text}{cite}。"
+    return f"{text} {cite}." if cite else f"{text}."
+
+
+def _others(lang: str, others: list[str]) -> str:
+    if not others:
+        return ""
+    names = "、".join(others) if lang in {"zh", "ja"} else "; ".join(others)
+    return {"zh": f"（相近的还有：{names}）", "ja": f"（近いもの：{names}）",
+            "de": f" (Ähnlich benannt: {names}.)"}.get(lang, f" (Also named alike: {names}.)")
+
+
+def structured_answer(question: Question, result: ToolResult, hits: list[Hit] | None = None,
+                      others: list[str] | None = None) -> Answer:
     lang = question.reply_language
     note = t("answered by the structured index ({tool}); no model was asked").format(tool=result.call.tool)
+    if result.call.tool == "lookup" and result.result is not None and result.rows:
+        said = answer_language(question.text)
+        # The row is the cited source: its passage is the context's first (issue 64).
+        row = next((h for h in hits or [] if h.doc_id == result.rows[0]["doc_id"]), None)
+        cite = "[1]" if row is not None else ""
+        text = lookup_text(result, said, cite) + _others(said, list(others or []))
+        citations = [Citation(1, row.chunk_id, row.document, row.page, (row.char_start, row.char_end),
+                              [ln for ln in row.text.splitlines() if str(result.result) in ln][:1])] if row else []
+        return Answer(text, "structured", citations, [], said, note=note, note_kind="structured")
     return Answer(_text(result, lang == "zh"), "structured", [], [], lang, note=note, note_kind="structured")
+
+
+_WHICH = {"en": "Which one do you mean: {names}? Ask again with its name.",
+          "zh": "你指的是哪一个：{names}？请写出它的名称再问一次。",
+          "ja": "どれのことですか：{names}？名前を書いてもう一度お尋ねください。",
+          "de": "Welches meinen Sie: {names}? Fragen Sie bitte mit seinem Namen noch einmal."}
+_OR = {"en": " or ", "zh": " 还是 ", "ja": "、", "de": " oder "}
+_ROW_ABSENT = {
+    "en": "That is not in your material: no row of the table is named “{asked}”{near}.",
+    "zh": "你的资料里没有这个：表中没有名为“{asked}”的条目{near}。",
+    "ja": "お手元の資料にはありません。表に「{asked}」という行はありません{near}。",
+    "de": "Das steht nicht in Ihrem Material: Keine Zeile der Tabelle heißt „{asked}“{near}.",
+}
+_ROW_NEAR = {"en": " (the closest is {closest})", "zh": "（最接近的是 {closest}）", "ja": "（最も近いのは {closest}）",
+             "de": " (am nächsten kommt {closest})"}
+_FIELD_ABSENT = {
+    "en": "That is not in your material: the table gives no {asked} for {row}{near}.",
+    "zh": "你的资料里没有这个：表中没有 {row} 的{asked}{near}。",
+    "ja": "お手元の資料にはありません。表に {row} の{asked}はありません{near}。",
+    "de": "Das steht nicht in Ihrem Material: Die Tabelle nennt für {row} kein(e) {asked}{near}.",
+}
+_FIELD_NEAR = {"en": " (the closest field is {closest}; it holds: {fields})",
+               "zh": "（最接近的字段是 {closest}；表中有：{fields}）",
+               "ja": "（最も近い項目は {closest}。表にあるのは：{fields}）",
+               "de": " (am nächsten kommt das Feld {closest}; die Tabelle hat: {fields})"}
+_FIELDS = {"en": " (it holds: {fields})", "zh": "（表中有：{fields}）", "ja": "（表にあるのは：{fields}）",
+           "de": " (die Tabelle hat: {fields})"}
+
+
+def refused_answer(question: str, refusal: Refusal, fields: list[str]) -> Answer:
+    """ "Not in your material", naming the closest row or field — never another row's value (issue 64)."""
+    lang = answer_language(question)
+    if refusal.kind == "which":
+        names = refusal.closest.split(" / ")
+        text = _WHICH[lang].format(names=_OR[lang].join(names))
+        return Answer(text, "none", [], [], lang, note=t("several rows are named alike; no model was asked"),
+                      note_kind="structured")
+    if refusal.kind == "row":
+        near = _ROW_NEAR[lang].format(closest=refusal.closest) if refusal.closest else ""
+        text = _ROW_ABSENT[lang].format(asked=refusal.asked, near=near)
+    else:
+        sep = "、" if lang in {"zh", "ja"} else ", "
+        near = (_FIELD_NEAR[lang].format(closest=refusal.closest, fields=sep.join(fields)) if refusal.closest
+                else _FIELDS[lang].format(fields=sep.join(fields)))
+        text = _FIELD_ABSENT[lang].format(asked=refusal.asked, row=refusal.row, near=near)
+    note = t("the structured index holds no such {kind}; no model was asked").format(
+        kind=t("row") if refusal.kind == "row" else t("field"))
+    return Answer(text, "none", [], [], lang, note=note, note_kind="structured")
+
+
+_LOOKED = {"en": " The index looked for “{words}” among the values of {fields}: none matched.",
+           "zh": "索引在 {fields} 的值中查找了“{words}”，没有匹配。",
+           "ja": "索引は {fields} の値から「{words}」を探しましたが、一致するものはありませんでした。",
+           "de": " Der Index suchte „{words}“ unter den Werten von {fields}: keiner passte."}
+
+
+def looked_for(question: str, words: str, fields: list[str]) -> str:
+    """What the index looked for when it could not answer (issue 63), in the question's language."""
+    lang = answer_language(question)
+    sep = "、" if lang in {"zh", "ja"} else ", "
+    return _LOOKED[lang].format(words=words, fields=sep.join(fields[:6]))

@@ -2,7 +2,8 @@
 
 ``propose`` shows the fields a space's headers offer (kept and dropped, with why);
 ``build`` makes the table (``--fields`` to choose, ``--exact`` for S6); ``show`` prints it;
-``lint`` lists chunks that state attributes only as bare values; ``drop`` removes it.
+``lint`` lists chunks that state attributes only as bare values; ``drop`` removes it; ``synonyms`` lists the words
+that name each field and lets a curator add or remove their own (issue 64).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ if TYPE_CHECKING:  # the engine is imported when a command runs (a quick --help)
 
 
 def add_parser(sub: Any) -> None:
-    ix = sub.add_parser("index", help=t("the structured index: propose, build, show, lint, drop"))
+    ix = sub.add_parser("index", help=t("the structured index: propose, build, show, lint, drop, synonyms"))
     isub = ix.add_subparsers(dest="index_cmd", required=True)
     pr = isub.add_parser("propose", help=t("propose fields from the documents' headers and validate them"))
     b = isub.add_parser("build", help=t("build the index (embeds nothing)"))
@@ -33,7 +34,16 @@ def add_parser(sub: Any) -> None:
     li = isub.add_parser("lint", help=t("chunks that state attributes only as bare values"))
     li.add_argument("--limit", type=int, default=50)
     dr = isub.add_parser("drop", help=t("remove the index (documents stay)"))
-    for p in (pr, b, sh, li, dr):
+    sy = isub.add_parser(
+        "synonyms", help=t("words people use for a field (\"how much\" for Price): list, add, remove"),
+        description=t("Without --field: every field with the words that name it (its own, the bundled en/zh/de/ja "
+                      "synonym files', and yours). With --field: --add and --remove change your words for it; they "
+                      "are stored with the index and kept across rebuilds. Example: biny index synonyms --space demo "
+                      "--field \"Battery life (months)\" --add \"runtime, Standzeit\""))
+    sy.add_argument("--field", default=None, help=t("the field (as `biny index show` names it)"))
+    sy.add_argument("--add", default=None, help=t("comma-separated words or phrases to add"))
+    sy.add_argument("--remove", default=None, help=t("comma-separated words or phrases to remove"))
+    for p in (pr, b, sh, li, dr, sy):
         p.add_argument("--space", required=True)
         p.add_argument("--json", action="store_true")
 
@@ -111,11 +121,37 @@ def run(engine: Engine, args: argparse.Namespace) -> int:
                 shown = ", ".join(f"{n}: {v}" for n, v in i.attributes[:4])
                 print(f"  {i.title}: {shown}\n    " + t("suggest: {text}").format(text=i.suggestion))
         return 0
+    if cmd == "synonyms":
+        return _synonyms(engine, args)
     engine.index.drop(args.space)
     if args.json:
         _dump({"dropped": args.space})
     else:
         print(t("dropped the structured index of {name} (documents kept)").format(name=repr(args.space)))
+    return 0
+
+
+def _synonyms(engine: Engine, args: argparse.Namespace) -> int:
+    if (args.add or args.remove) and not args.field:
+        raise BinyError(t("Say which field the words are for: --field NAME (`biny index synonyms --space {space}` "
+                          "lists the fields).").format(space=args.space))
+    current = engine.index.synonyms(args.space)
+    if args.field is not None and args.field not in current:
+        raise BinyError(t("The index of {space!r} has no field {field!r}; its fields: {names}.").format(
+            space=args.space, field=args.field, names=", ".join(current)))
+    if args.field and (args.add or args.remove):
+        gone = {w.casefold() for w in _names(args.remove) or []}
+        words = [w for w in current[args.field] if w.casefold() not in gone] + (_names(args.add) or [])
+        current[args.field] = engine.index.set_synonyms(args.space, args.field, words)
+    builtin = engine.index.builtin_synonyms(args.space)
+    shown = [args.field] if args.field else list(current)
+    if args.json:
+        _dump({name: {"yours": current[name], "builtin": builtin.get(name, [])} for name in shown})
+        return 0
+    for name in shown:
+        print(name)
+        print("  " + t("yours: {words}").format(words=", ".join(current[name]) or t("none")))
+        print("  " + t("built in: {words}").format(words=", ".join(builtin.get(name, [])) or t("none")))
     return 0
 
 

@@ -97,7 +97,15 @@ def _print_result(result: Any) -> None:
     if result.structured is not None:
         if result.answer is not None:
             print(t("Answer:") + f"\n  {result.answer.text}\n")
+            if result.answer.citations:  # a looked-up row is the cited source (issue 64)
+                print(t("Sources:") + "".join(f"\n  [{c.n}] {c.document}" for c in result.answer.citations) + "\n")
         cli_index.print_structured(result)
+        return
+    if result.refused is not None and result.answer is None:  # the table lacks the row or field asked
+        why = result.routed.evidence[-1] if result.routed is not None and result.routed.evidence else ""
+        print(t("Not in the structured index: {why}").format(why=why))
+        if result.refused.closest:
+            print("  " + t("closest: {name}").format(name=result.refused.closest))
         return
     if result.answer is not None:
         _print_answer(result.answer)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from biny.core.answer.compose import ComposeSettings, compose
-from biny.core.answer.structured import structured_answer
+from biny.core.answer.structured import looked_for, refused_answer, structured_answer
 from biny.core.i18n import t
 from biny.core.results import AskResult
 from biny.core.retrieve.candidates import RetrievalParams
@@ -36,7 +36,14 @@ class Answers:
         asked = Question.parse(question.strip())
         result = self.retriever.ask(space, asked, k=k, max_distance=max_distance, params=params, history=history)
         if result.structured is not None:
-            result.answer = structured_answer(asked, result.structured)
+            others = result.routed.others if result.routed is not None else []
+            result.answer = structured_answer(asked, result.structured, result.chunks, others)
+            return result
+        if result.refused is not None:  # issue 64: the table lacks the row or field: said, with the closest one
+            index = self.retriever.structured
+            info = index.info(space) if index is not None else None
+            fields = [f.name for f in info.spec.fields if f.name != info.spec.title_field] if info else []
+            result.answer = refused_answer(result.question, result.refused, fields)
             return result
         llm = self.folder.settings.llm
         # The document count only appears in "not in your material": read it only then.
@@ -52,6 +59,10 @@ class Answers:
                          documents=documents, history=history,
                          cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens),
                          on_text=on_text, exact=exact, distances=self.models.sentence_distances)
+        routed = result.routed
+        if answer.mode == "none" and routed is not None and routed.looked_for:
+            # Issue 63: the refusal says which values the index looked for, and where.
+            answer.text += looked_for(result.question, routed.looked_for, routed.looked_in)
         result.answer = answer
         if not result.chunks and self.web is not None and self.web.ready(space):
             self.web.answer(space, result, history, asked)  # W1–W5: only when switched on, never otherwise

@@ -35,6 +35,7 @@ from biny.core.services.structured import StructuredIndex
 from biny.core.store.catalog import DocumentRow, SpaceRow
 from biny.core.store.lance import ChunkRecord
 from biny.core.store.vectors import VectorMatrix
+from biny.core.structured.route import Routed
 from biny.core.text import dictionary, language
 from biny.core.text.question import Question
 from biny.core.text.sentences import sentence_windows
@@ -205,10 +206,12 @@ class Retriever:
             raise BinyError(t("Ask a question: the text is empty."))
         row = self.folder.catalog.spaces.named(space)
         params = params or self.params(k, max_distance)
+        unrouted = None
         if params.use_structured and self.structured is not None:
             routed = self._structured(space, question)
-            if routed is not None:
+            if isinstance(routed, AskResult):
                 return routed
+            unrouted = routed
         self.models.check_space(row, self.folder.chunks)
         vm = self.matrix(row)
         base = self.baselines(space)
@@ -226,26 +229,50 @@ class Retriever:
         answer.trace.decrypted = len(read) + (answer.closest is not None)
         answer.turn_id = uuid.uuid4().hex[:12]
         answer.more_available = bool(result.remaining)
+        answer.routed = unrouted
         self._turns[answer.turn_id] = _Turn(space, question, params.k, result.remaining, answer,
                                             history=list(history or []))
         while len(self._turns) > MAX_TURNS:
             self._turns.pop(next(iter(self._turns)))
         return answer
 
-    def _structured(self, space: str, question: str) -> AskResult | None:
-        """S5: a question the index answers exactly never reaches the vectors (no embedding either)."""
+    def _structured(self, space: str, question: str) -> AskResult | Routed | None:
+        """S5: a question the index answers exactly never reaches the vectors (no embedding either). Not routed:
+        how the index read it (for the answer to say what it looked for), or None without an index."""
         assert self.structured is not None
         t0 = time.perf_counter()
         routed, result = self.structured.answer(space, question)
+        if routed is not None and routed.refusal is not None:
+            # Issue 64: the table lacks the row or field asked: refused, never another row's value.
+            trace = Trace(question, question)
+            trace.add(Stage("structured", t("not in the structured index: {why}").format(why=routed.evidence[-1]),
+                            data=StructuredRecord(routed.evidence, "", {}), ms=(time.perf_counter() - t0) * 1000))
+            return AskResult(question, [], None, None, "structured index", trace, refused=routed.refusal,
+                             routed=routed)
         if routed is None or result is None:
-            return None
+            return routed
         trace = Trace(question, question)
         trace.add(Stage("structured", t("{tool} over the structured index: {count} rows")
                                        .format(tool=result.call.tool, count=len(result.rows)),
                         kept=[r["doc_id"] for r in result.rows],
                         data=StructuredRecord(routed.evidence, result.query, result.call.to_dict()),
                         ms=(time.perf_counter() - t0) * 1000))
-        return AskResult(question, [], None, None, "structured index", trace, structured=result)
+        hits = self._row_hits(space, result.rows[0]["doc_id"]) if result.call.tool == "lookup" and result.rows \
+            else []
+        return AskResult(question, hits, None, None, "structured index", trace, structured=result, routed=routed)
+
+    def _row_hits(self, space: str, doc_id: str) -> list[Hit]:
+        """A looked-up row's own passage: the answer cites it, the console opens it (issue 64)."""
+        row = self.folder.catalog.spaces.named(space)
+        crypto = self.keys.crypto(row)
+        records = [crypto.open_record(r) for r in self.folder.chunks.doc_chunks(row.space_id, doc_id)]
+        doc = next((d for d in self.folder.catalog.docs.of(row.space_id, ("active",)) if d.doc_id == doc_id), None)
+        if not records or doc is None:
+            return []
+        rec = min(records, key=lambda r: r.ordinal)
+        opened = crypto.open_meta(doc)
+        return [Hit(rec.chunk_id, doc_id, opened.title, opened.path, rec.text, 0.0, None, False, rec.page, rec.ordinal,
+                    rec.heading_path, rec.char_start, rec.char_end, kept=Kept("looked up"))]
 
     def more_material(self, turn_id: str) -> AskResult:
         """R6: the next batch of the same ranked pool — no new retrieval, rerank or cut.

@@ -25,7 +25,7 @@ from biny.core.store.structured import QueryTable
 from biny.core.structured.lint import LintItem, lint_chunk
 from biny.core.structured.model_route import model_route
 from biny.core.structured.propose import DocHeader, DocText, headers, propose, row_values, select
-from biny.core.structured.route import Routed, Router
+from biny.core.structured.route import Routed, Router, key
 from biny.core.structured.spec import IndexSpec, Proposal
 from biny.core.structured.tools import ToolCall, ToolError, ToolResult, build_table, q, run
 
@@ -123,6 +123,11 @@ class StructuredIndex:
             raise BinyError(t("Space {space!r}: {detail}.").format(space=space, detail=exc)) from exc
         old = self.folder.structured.spec(row.space_id)
         spec.generation = (old[1] if old else 0) + 1
+        if old is not None:  # a curator's synonyms outlive a rebuild, for the fields still indexed
+            kept = IndexSpec.from_json(crypto.open_note("sidx-spec", old[0])).extra.get("synonyms") or {}
+            kept = {name: words for name, words in kept.items() if spec.get(name) is not None}
+            if kept:
+                spec.extra["synonyms"] = kept
         spec.built_at = time.strftime("%Y-%m-%dT%H:%M:%S")
         heads = headers(docs)
         self.folder.writer.save_index(row.space_id, crypto.seal_note("sidx-spec", spec.to_json()), spec.generation,
@@ -195,6 +200,62 @@ class StructuredIndex:
                 for r in sample]
         return IndexInfo(space, loaded.spec, loaded.rows, len(self._active(row)), 0, 0.0, rows)
 
+    # ---- a curator's words for fields (issue 64) ------------------------------------------------------------
+    def synonyms(self, space: str) -> dict[str, list[str]]:
+        """Per field, the words a curator added; every field of the index is listed (most with none)."""
+        loaded = self._load(space)
+        if loaded is None:
+            raise NoIndex(t("Space {space!r} has no structured index; build one with `biny index build`.")
+                          .format(space=space))
+        added = loaded.spec.extra.get("synonyms") or {}
+        return {f.name: list(added.get(f.name, [])) for f in loaded.spec.fields}
+
+    def builtin_synonyms(self, space: str) -> dict[str, list[str]]:
+        """Per field, the words that name it already: its name's words and the bundled synonym files'."""
+        loaded = self._load(space)
+        if loaded is None:
+            return {}
+        out: dict[str, list[str]] = {f.name: [] for f in loaded.spec.fields}
+        yours = {name: {key(w) for w in words} for name, words in (loaded.spec.extra.get("synonyms") or {}).items()}
+        for surface, owners in loaded.router.surfaces.items():
+            for name, _, _ in owners:
+                if surface not in out[name] and surface not in yours.get(name, set()):
+                    out[name].append(surface)
+        return {n: sorted(ws) for n, ws in out.items()}
+
+    def set_synonyms(self, space: str, field_name: str, words: list[str]) -> list[str]:
+        """Replace a field's curator synonyms (stored, sealed, with the index spec); returns them as kept."""
+        row = self.folder.catalog.spaces.named(space)
+        stored = self.folder.structured.spec(row.space_id)
+        if stored is None:
+            raise NoIndex(t("Space {space!r} has no structured index; build one with `biny index build`.")
+                          .format(space=space))
+        crypto = self.keys.crypto(row)
+        spec = IndexSpec.from_json(crypto.open_note("sidx-spec", stored[0]))
+        if spec.get(field_name) is None:
+            raise BinyError(t("The index of {space!r} has no field {field!r}; its fields: {names}.").format(
+                space=space, field=field_name, names=", ".join(spec.names)))
+        kept: list[str] = []
+        for w in words:
+            w = " ".join(w.split())
+            if not w:
+                continue
+            if len(w) > 60:
+                raise BinyError(t("A synonym is a word or a short phrase (60 characters at most): {word!r}.")
+                                .format(word=w[:70]))
+            if w.casefold() not in {k.casefold() for k in kept}:
+                kept.append(w)
+        synonyms = dict(spec.extra.get("synonyms") or {})
+        if kept:
+            synonyms[field_name] = kept
+        else:
+            synonyms.pop(field_name, None)
+        spec.extra["synonyms"] = synonyms
+        spec.generation = stored[1] + 1
+        self.folder.writer.save_index_spec(row.space_id, crypto.seal_note("sidx-spec", spec.to_json()),
+                                           spec.generation)
+        return kept
+
     def route(self, space: str, question: str) -> Routed | None:
         """None when the space has no index; else the routed call (or none) and its evidence."""
         loaded = self._load(space)
@@ -223,6 +284,12 @@ class StructuredIndex:
             assert loaded is not None
             by_model = model_route(llm, loaded.spec, loaded.router, question, self._examples(loaded))
             routed = Routed(by_model.call, routed.evidence + by_model.evidence)
+        if routed is not None and routed.call is None and routed.refusal is None and routed.absent_row is not None:
+            loaded = self._load(space)
+            row = self.folder.catalog.spaces.named(space)
+            if loaded is not None and loaded.rows >= len(self._active(row)):
+                # Nothing but the table's rows in the space: no passage could name it either (issue 64).
+                routed.refusal = routed.absent_row
         if routed is None or routed.call is None:
             return routed, None
         return routed, self.run(space, routed.call)

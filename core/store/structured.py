@@ -74,6 +74,13 @@ class StructuredStore:
                 raise
 
     @mutation
+    def set_spec(self, space_id: str, spec: str, generation: int) -> None:
+        """The spec alone (a curator's synonyms): the rows stay; the generation moves so cached routers reload."""
+        with self.catalog.lock:
+            self.catalog.con.execute("UPDATE structured_spec SET spec = ?, generation = ? WHERE space_id = ?",
+                                     [spec, generation, space_id])
+
+    @mutation
     def _insert(self, space_id: str, rows: Sequence[tuple[str, int, str]]) -> None:
         if not rows:
             return

@@ -281,6 +281,10 @@ class StoreWriter:
         with self._write():
             self.structured.replace(space_id, spec, generation, rows)
 
+    def save_index_spec(self, space_id: str, spec: str, generation: int) -> None:
+        with self._write():
+            self.structured.set_spec(space_id, spec, generation)
+
     def update_index(self, space_id: str, drop: list[str], add: list[tuple[str, int, str]], generation: int) -> None:
         with self._write():
             self.structured.update_rows(space_id, drop, add, generation)

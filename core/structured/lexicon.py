@@ -9,6 +9,7 @@ works for any catalogue whose headers use common words, not one dataset's column
 from __future__ import annotations
 
 import re
+from importlib import resources
 
 # Column names that name each row (its title), best first: shared by row ingest and the proposer.
 TITLE_NAMES = ("title", "name", "product name", "item name", "标题", "名称", "书名", "品名", "题名", "名字")
@@ -38,6 +39,30 @@ SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g) for g in (
     {"model", "型号"},
     {"quantity", "数量"},
 ))
+# Per-language synonym files (resources/fields/<lang>.txt, "concept: word, word, a phrase"): what people call a
+# field in English, Chinese, German and Japanese ("how much", 多少钱, Was kostet, 値段 for a price).
+FIELD_LANGUAGES = ("en", "zh", "de", "ja")
+
+
+def _load_concepts() -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for lang in FIELD_LANGUAGES:
+        text = resources.files("biny.resources").joinpath(f"fields/{lang}.txt").read_text("utf-8")
+        for line in text.splitlines():
+            line = line.strip()
+            if not line or line.startswith("#") or ":" not in line:
+                continue
+            concept, words = line.split(":", 1)
+            out.setdefault(concept.strip(), set()).update(w.strip().casefold() for w in words.split(",") if w.strip())
+    return {c: frozenset(ws) for c, ws in out.items()}
+
+
+# concept → its words in every language; a field takes a concept when one of its name's words is among them.
+CONCEPTS: dict[str, frozenset[str]] = _load_concepts()
+# The older in-code groups, each merged with the concepts it shares a word with (one group per attribute).
+SYNONYM_GROUPS = tuple(g.union(*(c for c in CONCEPTS.values() if c & g)) for g in SYNONYM_GROUPS) + tuple(
+    c for c in CONCEPTS.values() if not any(c & g for g in SYNONYM_GROUPS))
+
 # Words of a field name that make it a count of something ("ratings_count", "评分人数").
 COUNT_WORDS = frozenset({"count", "counts", "number", "num", "total", "人数", "数量", "次数"})
 # Words of a field name too generic to name it on their own.
@@ -72,6 +97,10 @@ SUPERLATIVES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p
     (r"\blowest\b|\bworst\b|\bsmallest\b|\blightest\b|\bshortest\b|(?<!at )\bleast\b|\bfewest\b"
      r"|最低|最差|最小|最少|最轻|最短", "asc", ""),
 ))
+SUPERLATIVE_ANY = re.compile("|".join(rx.pattern for rx, _, _ in SUPERLATIVES), re.I)
+# A question asking when: the row's year or date field, when the index has one.
+WHEN_QUESTION = re.compile(r"^\s*when\b|\bwhen (?:did|was|were|is|will)\b|\bwann\b|\bseit wann\b|什么时候|何时|哪一?年"
+                           r"|いつ|何年", re.I)
 # "at least 4.5" and "at most 10" are comparisons, not superlatives.
 COUNTING_SUPERLATIVE = re.compile(r"(?<!at )\bmost\b|(?<!at )\bleast\b|\bfewest\b|最多|最少", re.I)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from biny.core.i18n import t
 from biny.core.store.structured import QueryTable
 from biny.core.structured import lexicon as lx
+from biny.core.structured.naming import NameMatcher, Reading
 from biny.core.structured.spec import FieldSpec, IndexSpec
 from biny.core.structured.tools import Condition, ToolCall, items_col, q
 from biny.core.structured.values import is_id_name
@@ -33,6 +34,7 @@ _MAX_NGRAM = 64  # product names run to 40 words and more
 # A run of capitalised words (Latin script): a name, a title, a place.
 _CAP = r"[A-Z][A-Za-z0-9'’.&-]*"
 _NAME = re.compile(rf"(?<![A-Za-z0-9]){_CAP}(?:\s+(?:of|the|and|de|von|van|&)?\s*{_CAP})*")
+_ASKING = re.compile(r"(?:how|what|which|wie|was|welche[rs]?|wann|wer)\s")
 _MAX_VALUES = 50_000  # distinct values or list items of one field kept for matching
 
 
@@ -76,11 +78,33 @@ class Span:
 
 
 @dataclass(slots=True)
+class Refusal:
+    """What the table lacks, said instead of another row's value (issue 64): a row no name matches, or a field the
+    index does not hold. ``closest`` names the nearest row or field the table has."""
+
+    kind: str  # "row" | "field" | "which" (rows named alike: ``closest`` lists them, " / " between)
+    asked: str  # the question's words for it
+    closest: str = ""
+    row: str = ""  # a field refusal: the row the question named
+    row_id: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "asked": self.asked, "closest": self.closest, "row": self.row}
+
+
+@dataclass(slots=True)
 class Routed:
     call: ToolCall | None
     evidence: list[str] = field(default_factory=list)
     # Not routed, but the question names the index's fields or values: a model may map it (model_route.py).
     touched: bool = False
+    refusal: Refusal | None = None  # not routed because the table lacks what is asked: say so
+    # Not routed: the words the index looked for among its values, and the fields it looked in (issue 63).
+    looked_for: str = ""
+    looked_in: list[str] = field(default_factory=list)
+    others: list[str] = field(default_factory=list)  # a lookup: rows named about as well, less closely
+    # A name no row has, with a field asked of it: a refusal when the space holds only the table (services decide).
+    absent_row: Refusal | None = None
 
 
 class Router:
@@ -101,15 +125,47 @@ class Router:
         self.keyed: dict[str, dict[str, list[str]]] = {}
         self._load(table)
         self._load_keys(table)
+        named = table.query("SELECT doc_id, title FROM idx WHERE title IS NOT NULL ORDER BY doc_id")
+        self.name_ids = [r[0] for r in named]
+        self.names = NameMatcher([r[1] for r in named], lx.STOPWORDS)
+        self.synonyms: dict[str, list[str]] = {}
+        for name, extra in (spec.extra.get("synonyms") or {}).items():
+            self.add_synonyms(name, extra)
+        # Words for attributes no field carries ("weight", 颜色 over a table without them): asked of a named row,
+        # they are refused and the closest field named, never answered with another field (issue 64).
+        held = {s for s in self.surfaces}
+        self.lacking = {w: c for c, ws in lx.CONCEPTS.items() if not ws & held for w in ws}
 
     # ---- building ------------------------------------------------------------------------------
+    def add_synonyms(self, name: str, extra: list[str]) -> None:
+        """A curator's own words for a field (stored with the index spec): they name it as its name does."""
+        f = self.spec.get(name)
+        if f is None:
+            return
+        countish = f.numeric and any(w in lx.COUNT_WORDS for w in _name_words(f.name))
+        for w in extra:
+            k = key(w)
+            if k and (name, 3.0, countish) not in self.surfaces[k]:
+                self.surfaces[k].append((name, 3.0, countish))
+                self.synonyms.setdefault(name, []).append(w)
+
     def _add_surfaces(self, f: FieldSpec) -> None:
         words = _name_words(f.name)
         countish = f.numeric and any(w in lx.COUNT_WORDS for w in words)
         self.surfaces[key(f.name)].append((f.name, 3.0, countish))
         if any(w.isdigit() for w in words) or (is_id_name(f.name) and f.type in {"identifier", "integer"}):
-            return  # "ratings_1", "book_id": only their own names name them
-        strong = [w for w in words if w not in lx.WEAK_WORDS and w not in lx.COUNT_WORDS and not w.isdigit()]
+            # "ratings_1", "book_id": only their own names name them — and the words people use for the whole
+            # name ("article number", 货号 for "SKU").
+            for group in lx.SYNONYM_GROUPS:
+                if key(f.name) in group:
+                    for s in group:
+                        if s != key(f.name):
+                            self.surfaces[s].append((f.name, 1.0, countish))
+            return
+        # A unit in brackets ("Range (m)", "Battery life (months)") is no name of the field.
+        unit = set(_name_words(_PAREN_TAIL.sub("", f.name))) if _PAREN_TAIL.search(f.name) else set(words)
+        strong = [w for w in words if w not in lx.WEAK_WORDS and w not in lx.COUNT_WORDS and not w.isdigit()
+                  and w in unit and len(w) > 1]
         forms: set[str] = set()
         for w in strong:
             forms |= {w, _singular(w), _singular(w) + "s"}
@@ -118,7 +174,9 @@ class Router:
                     forms |= group
         for s in forms:
             if s and s != key(f.name):
-                self.surfaces[s].append((f.name, 1.0, countish))
+                # A question's form ("how much", "wie viel", "what kind") names a field less than a word for it:
+                # "How much does the Mikasa ball weigh?" asks the weight.
+                self.surfaces[s].append((f.name, 0.6 if _ASKING.match(s) else 1.0, countish))
 
     def _load(self, table: QueryTable) -> None:
         spec = self.spec
@@ -406,6 +464,14 @@ class Router:
         ids, item_span, item_words = self._item(question, qf)
         if item_span is not None and self._value_covers(qf, item_span):
             ids, item_span, item_words = [], None, ""  # "Stephen King" is an author, not the book "King"
+        reading: Reading | None = None
+        if not ids:  # named the way people name it: shortened, brand dropped, misspelt (issue 64)
+            asked = [(m.start, m.end) for m in self._mentions(qf, [])]
+            reading = self.names.read(question, asked)
+            named = reading.named
+            if named is not None and not self._value_covers(qf, Span(named.start, named.end)):
+                ids, item_span = [self.name_ids[named.row]], Span(named.start, named.end)
+                item_words = question[named.start : named.end]
         taken = [item_span] if item_span else []
         # A value outweighs a field's name inside it: "母婴用品类" is the category 母婴用品, not the word 品类.
         values = [Span(a, b) for a, b, _ in self._value_spans(qf, taken)]
@@ -416,23 +482,71 @@ class Router:
         if ids:
             # Named by its key ("PEP 8"), an item's title is a field one may ask for ("the title of PEP 8").
             target = self._best(mentions, "any", with_title=key(item_words) not in self.titles)
-            if target is not None:
-                k = key(item_words)
+            if target is not None:  # of fields named alike, the one asked first ("In what language is X written?")
+                top = max(m.score for m in mentions if m.field == target)
+                firsts = [m for m in mentions if m.score >= top and self.spec.get(m.field) is not None
+                          and (m.field != self.spec.title_field or key(item_words) not in self.titles)]
+                if firsts:
+                    target = min(firsts, key=lambda m: m.start).field
+            if target is None and lx.WHEN_QUESTION.search(qf):  # "When did the Glass Break come out?"
+                dated = [f.name for f in self.spec.fields if f.type in {"year", "date"}]
+                target = dated[0] if len(dated) == 1 else None
+            k = key(item_words)
+            if reading is not None and reading.named is not None:
+                how = t("its distinctive words (covering {share})").format(share=f"{reading.named.cover:.0%}")
+                if reading.named.misspelt:
+                    how += "; " + ", ".join(f"{a!r} read as {b!r}" for a, b in reading.named.misspelt)
+            else:
                 how = (t("its title as written") if self.exact_titles.get(k) else
                        t("its title before a colon or bracket") if k in self.titles else t("its key field"))
+            title = self._title(ids[0]) or item_words
+            if target is not None:
                 ev.append(t("item {item!r}, matched by {how}").format(item=item_words, how=how))
                 ev.append(t("field {target!r} named in the question").format(target=target))
-                return Routed(ToolCall("lookup", target, doc_id=ids[0], matched=item_words), ev)
+                others = [self.names.names[i] for i in reading.named.others] \
+                    if reading is not None and reading.named is not None else []
+                if others:
+                    ev.append(t("also near: {names}").format(names="; ".join(others)))
+                return Routed(ToolCall("lookup", target, doc_id=ids[0], matched=item_words), ev, others=others)
+            lacking = self._lacking(qf, taken)
+            if lacking:
+                closest = self._closest_field(lacking)
+                ev.append(t("asks for {asked!r}, which no field of the index holds").format(asked=lacking))
+                return Routed(None, ev, refusal=Refusal("field", lacking, closest, title, ids[0]))
             ev.append(t("names the item {item_words!r} but none of its fields: a question about it, for retrieval")
                        .format(item_words=item_words))
             return Routed(None, ev)
+        # "多少钱" asks a price, not a count: counting words inside a field's words do not count.
+        asks_count = counting is not None and not any(m.start <= counting.start() < m.end for m in mentions)
+        if reading is not None and reading.why == "tie":
+            tied = [self.names.names[i] for i in reading.tied[:4]]
+            ev.append(t("names {names} equally: not one row").format(names=" / ".join(tied)))
+            if mentions and not asks_count and not lx.SUPERLATIVE_ANY.search(qf) and len(reading.tied) <= 4:
+                # "the price of the Probe": the Thermo Probe or the Freezer Probe? Asked, not guessed (issue 64).
+                return Routed(None, ev, refusal=Refusal("which", "", " / ".join(tied)))
+        if reading is not None and reading.unknown and reading.brand and mentions and not asks_count \
+                and not lx.SUPERLATIVE_ANY.search(qf):
+            # "the price of the Tallow Smoke Alarm": the catalogue's brand and a field, but no row of that name.
+            near = self.names.closest(reading.unknown)
+            if near is None:  # nothing shares its letters: the row its words come nearest to, brand and all
+                near = self.names.closest(question)
+            closest = self.names.names[near] if near is not None else ""
+            ev.append(t("names {asked!r}, which no row of the index is").format(asked=reading.unknown))
+            return Routed(None, ev, refusal=Refusal("row", reading.unknown, closest))
         taken += [Span(m.start, m.end) for m in mentions]
         conds = self._value_conditions(question, qf, taken, ev)
         conds += self._number_conditions(question, qf, taken, mentions, ev)
         unknown = self._unexplained_names(question, taken)
         if unknown:
-            return Routed(None, [*ev, t("names {value}, which no field of the index holds")
-                                       .format(value=', '.join(map(repr, unknown)))])
+            routed = Routed(None, [*ev, t("names {value}, which no field of the index holds")
+                                        .format(value=', '.join(map(repr, unknown)))],
+                            looked_for=", ".join(unknown), looked_in=self._value_fields())
+            if mentions and not asks_count and not lx.SUPERLATIVE_ANY.search(qf) and len(unknown) == 1:
+                # A name and a field asked of it ("What does the Acme Turbo Blender 3000 cost?"): a row no name
+                # matches. Refused by the service when the space holds nothing but the table's rows.
+                near = self.names.closest(unknown[0])
+                routed.absent_row = Refusal("row", unknown[0], self.names.names[near] if near is not None else "")
+            return routed
         subject = self._subject_field(qf, mentions)
         superlative = next(((rx.search(qf), o, k) for rx, o, k in lx.SUPERLATIVES if rx.search(qf)), None)
         per = lx.PER_GROUP.search(qf)
@@ -444,6 +558,8 @@ class Router:
             order = "asc" if re.search(r"(?<!at )\bleast\b|\bfewest\b|最少|最少见", qf) else "desc"
             ev.append(f"group by {grouped!r} ({'fewest' if order == 'asc' else 'most'} first)")
             return Routed(ToolCall("group", grouped, conds, order), ev)
+        if superlative is not None and not self._superlative_fits(qf, superlative, mentions):
+            superlative = None
         if superlative is not None:
             match, order, kind = superlative
             field_name = self._superlative_field(mentions, kind, conds)
@@ -455,7 +571,8 @@ class Router:
             rest = self._unexplained_words(qf, [*taken, Span(counting.start(), counting.end())])
             if rest:  # "阿加莎·克里斯蒂有几本书" names someone the index does not hold: not "all books"
                 return Routed(None, [*ev, t("asks about {rest!r}, which the index does not hold")
-                                           .format(rest='、'.join(rest))])
+                                           .format(rest='、'.join(rest))],
+                              looked_for=self._as_written(question, qf, rest), looked_in=self._value_fields())
         if counting and (conds or lx.ITEM_NOUNS.search(qf)):
             ev.append(f"counting words {counting.group(0)!r}")
             return Routed(ToolCall("count", None, conds), ev)
@@ -464,6 +581,60 @@ class Router:
             return Routed(ToolCall("filter", None, conds), ev)
         return Routed(None, [*ev, t("no count, filter, group, extreme or named item's field asked")],
                       touched=bool(mentions or conds))
+
+    def _superlative_fits(self, qf: str, superlative: tuple[re.Match[str] | None, str, str],
+                          mentions: list[Mention]) -> bool:
+        """"How long does the battery of the temperature probe last?" asks a duration, not the latest row: a
+        closing "last"/"first" is a superlative only in a which-question, and a superlative of a kind (price, time)
+        only when the question names no other kind of numeric field (issue 55)."""
+        match, _, kind = superlative
+        if match is not None and match.group(0).strip(" ?？.").casefold() in {"last", "first"} \
+                and not lx.WHICH.search(qf):
+            return False
+        if kind:
+            types = {"money": {"money"}, "time": {"year", "date"}}[kind]
+            numeric = [self.spec.get(m.field) for m in mentions]
+            named = [f for f in numeric if f is not None and f.numeric]
+            if named and not any(f.type in types for f in named):
+                return False
+        return True
+
+    @staticmethod
+    def _as_written(question: str, qf: str, found: list[str]) -> str:
+        """The question's own words from the first found word to the last ("斯蒂芬·金写", not "斯蒂芬、金写")."""
+        start = qf.find(found[0].casefold())
+        end = qf.rfind(found[-1].casefold())
+        if 0 <= start <= end:
+            return question[start : end + len(found[-1])]
+        return "、".join(found)
+
+    def _title(self, doc_id: str) -> str:
+        try:
+            return self.names.names[self.name_ids.index(doc_id)]
+        except ValueError:
+            return ""
+
+    def _value_fields(self) -> list[str]:
+        return sorted({f for owners in self.values.values() for f, _ in owners} | {self.spec.title_field})
+
+    def _lacking(self, qf: str, taken: list[Span]) -> str:
+        """The question's word for an attribute no field holds ("weight", "颜色"), or ""."""
+        latin = _CJK_RUN.sub(lambda m: " " * len(m.group(0)), qf)
+        for w in sorted(self.lacking, key=len, reverse=True):
+            if _HAS_CJK.search(w):
+                at = qf.find(w)
+            else:
+                m = re.search(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", latin)
+                at = m.start() if m else -1
+            if at >= 0 and not any(s.overlaps(at, at + len(w)) for s in taken):
+                return qf[at : at + len(w)]
+        return ""
+
+    def _closest_field(self, asked: str) -> str:
+        """The field nearest the asked word by letters ("colours" → "Colour name"); "" when none is near."""
+        names = [f.name for f in self.spec.fields if f.name != self.spec.title_field]
+        near = NameMatcher(names).closest(asked) if names else None
+        return names[near] if near is not None else ""
 
     @staticmethod
     def _unexplained_words(qf: str, taken: list[Span]) -> list[str]:

@@ -189,9 +189,9 @@ def test_excel_refused_with_advice(tmp_path: Path) -> None:
 
 
 def test_html_inside_markdown_is_stored_as_its_text() -> None:
-    """Issue 55: passages are clean text. FastAPI's index.md carries a tab widget in HTML; it was stored — and given
-    as an answer — as ``<button class="fastapi-opinions__tab" …>``. Its words stay, its tags go; code keeps its
-    tags as written; a heading's attribute list ("{ #opinions }") is an anchor, not words."""
+    """Issue 55: passages are clean text. FastAPI's front page carries a tab widget in HTML; it was stored — and
+    given as an answer — as ``<button class="fastapi-opinions__tab" …>``. Its words stay, its tags go; code keeps
+    its tags as written; a heading's attribute list ("{ #opinions }") is an anchor, not words."""
     doc = parse_file(corpus("fastapi_docs", "en", "index.md"), LIMITS)
     text = "\n".join(b.text for b in doc.blocks)
     assert "<button" not in text and "fastapi-opinions__tab" not in text and "<strong>" not in text

@@ -1,0 +1,347 @@
+"""Which row a question names, the way people name it (issue 64).
+
+People name a row by its distinctive words: "the Leak Puck" for "Tallow Leak Puck", "leakpuck", "Glas Break",
+"the Motion". A name's words are weighted by how rare they are among the names of the table (or of the passages at
+hand): a brand every row carries ("Tallow") weighs about nothing, a word one row has weighs most. A question's word
+meets a name's word when it is the same after case and accent folding, when two of its words written together are
+one of the name's (or the reverse: "Flow meter" / "Flowmeter"), when it is one edit away and five letters or longer
+(a misspelling), or when it starts the name's word and is four letters or longer (a shortening).
+
+The row named is the one whose distinctive words the question covers best; rows matched by the same words but less
+covered are named beside it ("Motion" → Tallow Motion, also Tallow Motion Outdoor). A question that writes an unknown
+word in the name's place names no row: "the temperature probe" is not the Thermo Probe, "Tallow Smoke Alarm" is not
+the Tallow Glass Break.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from bisect import bisect_left
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
+_HAS_CJK = re.compile(rf"[{_CJK}]")
+# A long catalogue name's head: "Yellow Whistle Ninja Bag (Jumbo Size). Sports Balls …" is also "Yellow Whistle …".
+_HEAD_CUT = re.compile(r"\s+[-–—|]\s+|\s*[(（\[:：]|,\s|\.\s|;\s")
+# A name's qualifier: after a spaced dash, or in brackets.
+_TAIL = re.compile(r"\s+[-–—]\s+.*$|\s*[(（\[][^)）\]]*[)）\]]")
+_TAIL_CREDIT = 0.3
+# Words that never name a row on their own, in the languages questions come in (lower case).
+STOPWORDS = frozenset("""a an the of in on at to for by with and or is are was were be been do does did how many much
+what which who whom whose where when why list show me give find name all any there this that these those it its their
+than more less most least over under about from into per each every my your our i you we can could would will should
+tell please long last did has have had get got
+der die das den dem des ein eine einen einem einer eines und oder ist sind war wie viel viele was wann wer welche
+welcher welches hat haben von mit für im am zum zur auf aus bei es sie er ich du mir uns
+le la les un une des du de et est sont""".split())
+# Words beside a name that say what kind of thing it is, or which one, without being part of its name: "the Leak Puck
+# sensor", "der Leak Puck Sensor", "the new Air Pro". They never count as an unknown word in the name's place.
+NEUTRAL = frozenset("""sensor sensors device devices product products item items unit units model models book
+books novel novels title toy toys gadget kit set thing one ones version new old current latest original whole
+entire produkt produkte gerät geräts geräte artikel buch buchs roman modell spielzeug sensoren neue neuen neuer
+alte""".split())
+_FUZZY_MIN = 5  # a word of five letters or more may be misspelt by one edit
+_PREFIX_MIN = 4  # a word of four letters or more may stand for a longer one it starts
+_CREDIT = {"exact": 1.0, "joined": 1.0, "fuzzy": 0.9, "prefix": 0.8}
+MIN_COVER = 0.5  # the share of a name's distinctive weight a question must cover …
+MIN_WEIGHT = 1.6  # … or this much weight in all (two rare words of a long catalogue name)
+
+
+def fold(text: str) -> str:
+    """Case, accents and width folded: "Café", "CAFE" and "ｃａｆｅ" are one word."""
+    text = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
+    # Accents come off Latin letters only: a kana's voicing mark is part of it (「カテゴリ」 is not 「カテコリ」).
+    return "".join("".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+                   if "\u00c0" <= ch < "\u0250" else ch for ch in text)
+
+
+@dataclass(slots=True)
+class Word:
+    text: str  # folded
+    start: int
+    end: int
+    capital: bool  # written with a capital (Latin script)
+
+
+def words(text: str) -> list[Word]:
+    """Folded words with their places; a run of CJK characters becomes its overlapping pairs (CJK has no spaces)."""
+    out: list[Word] = []
+    folded = fold(text)
+    if len(folded) != len(text):  # folding changed the length (rare ligatures): positions from the original
+        folded = text.casefold()
+    for m in _TOKEN.finditer(folded):
+        tok, s = m.group(0), m.start()
+        if _HAS_CJK.search(tok):
+            if len(tok) == 1:
+                out.append(Word(tok, s, s + 1, False))
+            out += [Word(tok[i : i + 2], s + i, s + i + 2, False) for i in range(len(tok) - 1)]
+        else:
+            out.append(Word(tok, s, m.end(), text[s : s + 1].isupper()))
+    return out
+
+
+def _edits1(a: str, b: str) -> bool:
+    """At most one insertion, deletion, substitution or swap of neighbours."""
+    if a == b:
+        return True
+    la, lb = len(a), len(b)
+    if abs(la - lb) > 1:
+        return False
+    if la == lb:
+        diff = [i for i in range(la) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    if la > lb:
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    return a[i:] == b[i + 1 :]
+
+
+def _deletes(w: str) -> set[str]:
+    return {w[:i] + w[i + 1 :] for i in range(len(w))} | {w}
+
+
+@dataclass(slots=True)
+class Named:
+    """The row a question names, how well, and the rows named about as well."""
+
+    row: int  # index into the names given
+    cover: float  # share of the name's distinctive weight the question covers
+    weight: float  # that weight
+    start: int  # the question's words that named it
+    end: int
+    misspelt: list[tuple[str, str]] = field(default_factory=list)  # (written, the name's word)
+    others: list[int] = field(default_factory=list)  # matched by the same words, less covered
+    tied: list[int] = field(default_factory=list)  # matched exactly as well: the question does not say which
+
+
+@dataclass(slots=True)
+class Reading:
+    named: Named | None
+    # Why no row: "" (named one), "nothing" (no name's distinctive word), "tie" (several equally), "unknown word"
+    # (the question writes a word in the name's place that no name has).
+    why: str = ""
+    unknown: str = ""  # the unknown words, as written
+    tied: list[int] = field(default_factory=list)
+    brand: bool = False  # the question writes a word most names carry (the catalogue's brand)
+
+
+class NameMatcher:
+    """Built once over a table's names (or a context's row passages)."""
+
+    def __init__(self, names: Sequence[str], stop: Iterable[str] = (), *, context: bool = False) -> None:
+        """``context``: the names are a few rows a search found, not a whole table — a word most of them share may
+        be what the question asks about ("gateway" in 3 of 5), so only a word all of them carry is a brand, and a
+        name covered by two fifths of its weight is named (with one row, "Tallow" cannot be told to be a brand)."""
+        self.min_cover = 0.4 if context else MIN_COVER
+        self.stop = STOPWORDS | frozenset(stop)  # the catalogue's own nouns too ("book", "product")
+        self.names = list(names)
+        n = len(self.names)
+        self.variants: list[list[frozenset[str]]] = []
+        self.tails: list[frozenset[str]] = []
+        postings: dict[str, set[int]] = defaultdict(set)
+        for i, name in enumerate(self.names):
+            toks = [w.text for w in words(name)]
+            head = _HEAD_CUT.split(name, maxsplit=1)[0]
+            vs = [frozenset(toks)]
+            if head != name and words(head):
+                vs.append(frozenset(w.text for w in words(head)))
+            self.variants.append(vs)
+            # Words only in a name's qualifier ("Yoshi's Crafted World - Nintendo Switch", "(Styles May Vary)") say
+            # which edition or platform, not which thing: "the Nintendo Switch" is not Yoshi's game.
+            main = {w.text for w in words(_TAIL.sub(" ", name))}
+            self.tails.append(frozenset(t for t in toks if t not in main) if main else frozenset())
+            for t in toks:
+                postings[t].add(i)
+        self.postings = dict(postings)
+        self.weight = {t: 0.0 if t in STOPWORDS else math.log((n + 1) / len(rows)) / math.log(n + 1)
+                       for t, rows in postings.items()}
+        self.vocab = sorted(t for t in postings if not _HAS_CJK.search(t))
+        self.deletes: dict[str, set[str]] = defaultdict(set)
+        for t in self.vocab:
+            if len(t) >= _FUZZY_MIN - 1:
+                for d in _deletes(t):
+                    self.deletes[d].add(t)
+        # Two of a name's words written as one ("leakpuck", "co2" → "co 2"): the joined form stands for both.
+        self.joined: dict[str, tuple[str, str]] = {}
+        for name in self.names:
+            toks = [w.text for w in words(name) if not _HAS_CJK.search(w.text)]
+            for a, b in pairwise(toks):
+                self.joined.setdefault(a + b, (a, b))
+        # Words most names carry: a catalogue's brand ("Tallow" in 20 of 20). They name no row at all.
+        share = 1.0 if n < 10 else 0.5
+        self.brands = {t for t, rows in postings.items() if n >= 3 and len(rows) >= share * n and t not in STOPWORDS}
+        if context:  # a few rows: only a first word they all open with is a brand ("Tallow Thermo", "Tallow …")
+            firsts = {(words(name) or [Word("", 0, 0, False)])[0].text for name in self.names}
+            self.brands = firsts - {""} if n >= 2 and len(firsts) == 1 else set()
+        for t in self.brands:
+            self.weight[t] = 0.0
+
+    # ---- one question word against the names' words --------------------------------------------------------
+    def _meets(self, w: str) -> list[tuple[str, str]]:
+        """(the name's word, how) for one folded question word."""
+        if w in self.postings:
+            return [(w, "exact")]
+        out: list[tuple[str, str]] = []
+        if w in self.joined:
+            a, b = self.joined[w]
+            out += [(a, "joined"), (b, "joined")]
+        if _HAS_CJK.search(w):
+            return out
+        if len(w) >= _FUZZY_MIN - 1:  # "glas" for "glass": one of the two words has five letters or more
+            near = {t for d in _deletes(w) for t in self.deletes.get(d, ())}
+            out += [(t, "fuzzy") for t in sorted(near) if _edits1(w, t) and len(t) >= _FUZZY_MIN]
+        if len(w) >= _PREFIX_MIN and not out:
+            i = bisect_left(self.vocab, w)
+            while i < len(self.vocab) and self.vocab[i].startswith(w):
+                if len(self.vocab[i]) > len(w):
+                    out.append((self.vocab[i], "prefix"))
+                i += 1
+        return out
+
+    def read(self, question: str, explained: Iterable[tuple[int, int]] = ()) -> Reading:
+        """The row the question names, if one. ``explained``: spans of the question that name a field or ask
+        (they are no part of a name, and an unknown word beside a name is not the name's)."""
+        spans = list(explained)
+        qw = [w for w in words(question) if not any(s <= w.start < e for s, e in spans)]
+        # Each question word → the names' words it meets; two question words written apart may be one name word.
+        met: list[list[tuple[str, str]]] = []
+        for i, w in enumerate(qw):
+            found = [] if w.text in self.stop or (len(w.text) < 2 and not _HAS_CJK.search(w.text)) \
+                else self._meets(w.text)
+            if i + 1 < len(qw) and not found and qw[i + 1].start - w.end <= 1:
+                both = w.text + qw[i + 1].text
+                if both in self.postings:
+                    found = [(both, "joined")]
+            met.append(found)
+        brand = any(w.text in self.brands for w in qw)
+        scores: dict[int, dict[str, tuple[float, int]]] = defaultdict(dict)  # row → name word → (credit, q word)
+        for qi, found in enumerate(met):
+            for t, how in found:
+                for row in self.postings.get(t, ()):
+                    credit = _CREDIT[how]
+                    if scores[row].get(t, (0.0, 0))[0] < credit:
+                        scores[row][t] = (credit, qi)
+        ranked: list[tuple[float, float, int]] = []
+        for row, got in scores.items():
+            got = {t: ((c * _TAIL_CREDIT if t in self.tails[row] else c), qi) for t, (c, qi) in got.items()}
+            scores[row] = got
+            weight = sum(c * self.weight[t] for t, (c, _) in got.items())
+            if weight <= 0.05:
+                continue
+            cover = 0.0
+            for v in self.variants[row]:
+                total = sum(self.weight[t] for t in v)
+                if total > 0:
+                    cover = max(cover, sum(c * self.weight[t] for t, (c, _) in got.items() if t in v) / total)
+            ranked.append((weight, cover, row))
+        if not ranked:
+            return Reading(None, "nothing", brand=brand, unknown=self._unknown(question, qw, met, None))
+        # Equal weight and cover: the name the question writes more of, small words included ("Into the Wild"
+        # over "Wild: From Lost to Found …", whose head is "Wild").
+        said = {w.text for w in qw}
+        literal = {r: max((len(v & said) / max(len(v), 1), len(v & said)) for v in self.variants[r])
+                   for _, _, r in ranked}
+        ranked.sort(key=lambda x: (-x[0], -x[1], -literal[x[2]][0], -literal[x[2]][1], len(self.names[x[2]]), x[2]))
+        weight, cover, row = ranked[0]
+        if cover < self.min_cover and weight < MIN_WEIGHT:
+            return Reading(None, "nothing", brand=brand, unknown=self._unknown(question, qw, met, None))
+        used = sorted({qi for _, qi in scores[row].values()})
+        named_by = [qi for qi in used if self.weight[qw[qi].text] > 0.05] if all(
+            qw[qi].text in self.weight for qi in used) else used
+        if all(qw[qi].text.isdigit() for qi in named_by):
+            return Reading(None, "nothing", brand=brand)  # a number is a year or a count, not a name by itself
+        whole = any(all(t in scores[row] or t in self.brands for t in v) for v in self.variants[row])
+        if len(named_by) == 1 and not qw[named_by[0]].capital and not _HAS_CJK.search(qw[named_by[0]].text) \
+                and not whole:
+            # One lower-case word names a row only when it is the row's whole name but its brand ("the motion"):
+            # "which book …" is no part of "The Book of Life", "before 1900" none of "Me Before You".
+            return Reading(None, "nothing", brand=brand)
+        unknown = self._unknown(question, qw, met, used)
+        if unknown:
+            return Reading(None, "unknown word", unknown=unknown, brand=brand)
+        same = [r for wt, cv, r in ranked[1:] if abs(wt - weight) < 1e-9]
+        tied = [r for r in same if abs(self._cover(r, scores[r]) - cover) < 1e-9
+                and literal[r] == literal[row]]
+        if tied or (same and cover < 0.99):
+            # Rows matched by the same words: the closer is named only when the question writes its whole name
+            # ("the Motion" → Tallow Motion, beside Tallow Motion Outdoor); else which one is asked ("the Probe").
+            return Reading(None, "tie", tied=[row, *same], brand=brand)
+        misspelt = [(qw[qi].text, t) for t, (c, qi) in scores[row].items() if c < 1.0 and self.weight[t] > 0]
+        return Reading(Named(row, cover, weight, qw[used[0]].start, qw[used[-1]].end, misspelt, same[:3]),
+                       brand=brand)
+
+    def _cover(self, row: int, got: dict[str, tuple[float, int]]) -> float:
+        best = 0.0
+        for v in self.variants[row]:
+            total = sum(self.weight[t] for t in v)
+            if total > 0:
+                best = max(best, sum(c * self.weight[t] for t, (c, _) in got.items() if t in v) / total)
+        return best
+
+    def _unknown(self, question: str, qw: list[Word], met: list[list[tuple[str, str]]], used: list[int] | None) -> str:
+        """Words written in a name's place that no name has: the capitalised words run together with the matched
+        ones ("Tallow Smoke Alarm"), or the word right before a lower-case name ("temperature probe")."""
+        if used is None:  # no row matched: the capitalised run from the brand, if the question writes it
+            at = next((i for i, w in enumerate(qw) if w.text in self.brands and w.capital), None)
+            if at is None:
+                return ""
+            end = at
+            while end + 1 < len(qw) and qw[end + 1].capital and qw[end + 1].text not in STOPWORDS \
+                    and qw[end + 1].start - qw[end].end <= 2:
+                end += 1
+            if end == at or all(met[i] for i in range(at + 1, end + 1)):
+                return ""
+            return question[qw[at].start : qw[end].end]  # "Tallow Smoke Alarm", "Tallow Leak Pipe"
+        out: list[str] = []
+        first, last = used[0], used[-1]
+        capital = any(qw[i].capital for i in used)
+        i = first - 1
+        while i >= 0 and qw[i].text not in STOPWORDS and not met[i] and qw[i + 1].start - qw[i].end <= 2:
+            if capital and not qw[i].capital:
+                break
+            if _HAS_CJK.search(qw[i].text) or qw[i].text in NEUTRAL:
+                break
+            if capital and not question[: qw[i].start].strip(" ¿¡\"'“‘「"):
+                break  # the question's first word is capitalised because it comes first
+            out.insert(0, question[qw[i].start : qw[i].end])
+            if not capital:
+                break  # a lower-case name: only the word right before it modifies it
+            i -= 1
+        i = last + 1
+        while capital and i < len(qw) and qw[i].capital and not met[i] and qw[i].text not in STOPWORDS \
+                and qw[i].text not in NEUTRAL and qw[i].start - qw[i - 1].end <= 2:
+            out.append(question[qw[i].start : qw[i].end])
+            i += 1
+        for j in range(first + 1, last):  # a word inside the name that no name has ("Leak Smoke Puck")
+            if not met[j] and qw[j].text not in STOPWORDS and qw[j].capital:
+                out.append(question[qw[j].start : qw[j].end])
+        if out and used and qw[used[0]].text in self.brands:  # "Tallow Smoke Alarm", as the question writes it
+            out.insert(0, question[qw[used[0]].start : qw[used[0]].end])
+        return " ".join(out)
+
+    def closest(self, text: str) -> int | None:
+        """The name nearest to ``text`` by shared letter triples, for saying what the table has instead."""
+        grams = _grams(text)
+        if not grams or not self.names:
+            return None
+        scores = [_jaccard(grams, _grams(n)) for n in self.names]
+        best = max(range(len(self.names)), key=lambda i: (scores[i], -i))
+        return best if scores[best] >= 0.1 else None
+
+
+def _grams(text: str) -> set[str]:
+    t = " " + " ".join(w.text for w in words(text)) + " "
+    return {t[i : i + 3] for i in range(len(t) - 2)}
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
