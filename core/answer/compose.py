@@ -19,7 +19,7 @@ from biny.core.answer.citations import clean
 from biny.core.i18n import N_, t
 from biny.core.llm.base import ChatModel, LLMError, Message, as_data
 from biny.core.results import Answer, AnswerMode, Citation, Hit, NoteKind
-from biny.core.text.question import Question
+from biny.core.text.question import Question, sentence_language
 
 NOT_COVERED = {
     "en": "That is not in your material: nothing in “{space}” ({docs} documents) came close enough to "
@@ -89,7 +89,7 @@ def extract(question: Question, hits: list[Hit], cfg: ComposeSettings, note: str
     chosen = extractive.choose(question, [h.text for h in hits], cfg.max_sentences, distances)
     if not chosen and rows.refusal_due(question.text, [h.text for h in hits]):
         # Only a table's rows were found, none of them the one asked about: said, never their values (issue 63).
-        lang = rows.answer_language(question.text)
+        lang = sentence_language(question.text)
         return Answer(rows.refusal(question.text, [h.text for h in hits]), "none", [], [], lang,
                       note=t("the rows found are not the one asked about; no model was asked"))
     by_passage: dict[int, list[str]] = {}

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from biny.core.structured import lexicon as lx
 from biny.core.structured.naming import NameMatcher, fold
-from biny.core.text.scripts import script_of
+from biny.core.text.question import sentence_language as answer_language
 
 _LINE = re.compile(r"^\s*([^:：\n]{1,80}?)\s*[:：]\s?(.*)$")
 _URL = re.compile(r"^(?:https?://|www\.)\S+$", re.I)
@@ -149,24 +149,6 @@ def pick(question: str, passages: list[str]) -> Pick:
         return Pick([], passages)
     return Pick(None, narrowed)
 
-
-def answer_language(question: str) -> str:
-    """en, zh, ja or de: the language a sentence said for the question is in (German told by its words)."""
-    script = script_of(question)
-    if script == "kana" or (_KANA.search(question) and _HAN.search(question)):
-        return "ja"
-    # A Chinese question names Latin-script things ("Tallow Smoke Alarm 多少钱？"): its own words are the Han ones.
-    if script == "han" or len(_HAN.findall(question)) >= 2 or len(_HAN.findall(question)) > len(
-            _LATIN_WORD.findall(question)):
-        return "zh"
-    words = re.findall(r"[a-zäöüß]+", question.casefold())
-    if sum(w in _GERMAN for w in words) >= 2 or any(c in question for c in "äöüßÄÖÜ"):
-        return "de"
-    return "en"
-
-
-_GERMAN = frozenset("""wie wann welche welcher welches kostet kosten ist der die das dem des hat hält gibt erschienen
-für viel lange teuer preis von vom seit gross groß wurde sind akku reichweite wer schrieb geschrieben""".split())
 
 _NONE_OF = {
     "en": "That is not in your material: the rows found ({names}) are not the one asked about{near}.",

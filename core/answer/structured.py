@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 
-from biny.core.answer.rows import answer_language
 from biny.core.i18n import t
 from biny.core.results import Answer, Citation, Hit
 from biny.core.structured import lexicon as lx
 from biny.core.structured.route import Refusal
 from biny.core.structured.tools import ToolResult, describe
 from biny.core.text.question import Question
+from biny.core.text.question import sentence_language as answer_language
 
 _SHOWN = 10
 

@@ -19,13 +19,14 @@ from biny.core.text.language import language_of
 from biny.core.text.scripts import script_of
 from biny.core.text.terms import query_terms
 
-__all__ = ["Question", "reply_language"]
+__all__ = ["Question", "reply_language", "sentence_language"]
 
 # The language an answer is written in, by the question's script; Latin-script questions are answered in English
 # unless their Han characters outnumber their Latin words (``reply_language``).
 LANGUAGE_OF_SCRIPT = {"han": "zh", "kana": "ja", "hangul": "ko"}
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
+_KANA = re.compile(r"[\u3040-\u30ff]")
 
 
 def reply_language(text: str) -> str:
@@ -36,6 +37,27 @@ def reply_language(text: str) -> str:
     if script == "latin" and len(_HAN.findall(text)) > len(_LATIN_WORD.findall(text)):
         return "zh"
     return LANGUAGE_OF_SCRIPT.get(script, "en")
+
+
+def sentence_language(question: str) -> str:
+    """en, zh, ja or de: the language a sentence said for the question is in (German told by its words) — the
+    row answers' languages (answer/rows.py, answer/structured.py; issue 64). ``reply_language`` is the engine's
+    own messages'; the two are to become one once every message speaks German."""
+    script = script_of(question)
+    if script == "kana" or (_KANA.search(question) and _HAN.search(question)):
+        return "ja"
+    # A Chinese question names Latin-script things ("Tallow Smoke Alarm 多少钱？"): its own words are the Han ones.
+    if script == "han" or len(_HAN.findall(question)) >= 2 or len(_HAN.findall(question)) > len(
+            _LATIN_WORD.findall(question)):
+        return "zh"
+    words = re.findall(r"[a-zäöüß]+", question.casefold())
+    if sum(w in _GERMAN for w in words) >= 2 or any(c in question for c in "äöüßÄÖÜ"):
+        return "de"
+    return "en"
+
+
+_GERMAN = frozenset("""wie wann welche welcher welches kostet kosten ist der die das dem des hat hält gibt erschienen
+für viel lange teuer preis von vom seit gross groß wurde sind akku reichweite wer schrieb geschrieben""".split())
 
 
 @dataclass(frozen=True, slots=True)

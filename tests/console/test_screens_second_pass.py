@@ -159,6 +159,7 @@ def test_analyst_exports_the_tab_on_display_and_reads_true_hover_text(qtbot, win
 def _web_space(qtbot, window: MainWindow, web: str, name: str) -> Any:  # type: ignore[no-untyped-def]  # noqa: F811
     engine = window.engine
     engine.settings.web.search_url = f"{web}/search"
+    engine.settings.web.allow_private = ["127.0.0.1"]  # the loopback server plays the public web (issue 59)
     lib = window.library
     lib.create_space(name, encrypted=False)
     _settle(qtbot)
@@ -338,6 +339,7 @@ def test_chinese_screens_carry_no_english_in_the_states_an_operator_and_analyst_
             "<p>大多数狐猴在白天活动，以水果、树叶和花为食。</p></article></body></html>").encode())
         _pump_station(engine, tmp_path)
         engine.settings.web.search_url = f"{web}/search"
+        engine.settings.web.allow_private = ["127.0.0.1"]  # the loopback server plays the public web (issue 59)
         engine.web.set_enabled("泵站", True)
         window = _window(qtbot, engine, tmp_path)
         _settle(qtbot)
