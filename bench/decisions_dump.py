@@ -2,9 +2,9 @@
 
 Run the same command on two checkouts over the same spaces and compare the two files:
 
-    python bench/decisions_dump.py --home bench-data --out before.jsonl    # on the commit before
-    python bench/decisions_dump.py --home bench-data --out after.jsonl     # on the commit after
-    python bench/decisions_dump.py --compare before.jsonl after.jsonl
+    python bench/decisions_dump.py --home bench-data --out decisions-before    # on the commit before
+    python bench/decisions_dump.py --home bench-data --out decisions-after     # on the commit after
+    python bench/decisions_dump.py --compare decisions-before decisions-after
 
 Per question: the final context (chunk ids, in order) and each stage's kept and dropped chunk ids. Questions: the
 first --n of XQuAD en, zh (and zh over the English articles), CMRC, the other XQuAD languages whose spaces exist,

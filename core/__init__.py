@@ -58,7 +58,13 @@ if TYPE_CHECKING:
     from biny.core.results import Answer, AskResult, Citation, FileOutcome, Hit, IngestReport, SpaceInfo
     from biny.core.retrieve.baseline import Baselines, Distribution
     from biny.core.retrieve.candidates import RetrievalParams
-    from biny.core.retrieve.records import PoolRecord, RewriteRecord, SentencesRecord, ThresholdRecord
+    from biny.core.retrieve.records import (
+        PoolRecord,
+        RelevanceRecord,
+        RewriteRecord,
+        SentencesRecord,
+        ThresholdRecord,
+    )
     from biny.core.retrieve.trace import Dropped, Stage, Trace
     from biny.core.services.structured import IndexInfo, NoIndex
     from biny.core.store.catalog import DocumentRow
@@ -78,7 +84,8 @@ _EXPORTS: dict[str, str] = {
     "CancelToken": "progress", "Progress": "progress", "ProgressCallback": "progress",
     "Trace": "retrieve.trace", "Stage": "retrieve.trace", "Dropped": "retrieve.trace",
     # The stages' typed records the Inspector reads (issue 47).
-    **{name: "retrieve.records" for name in ("PoolRecord", "RewriteRecord", "SentencesRecord", "ThresholdRecord")},
+    **{name: "retrieve.records" for name in ("PoolRecord", "RelevanceRecord", "RewriteRecord", "SentencesRecord",
+                                             "ThresholdRecord")},
     "Baselines": "retrieve.baseline", "Distribution": "retrieve.baseline",
     "RetrievalParams": "retrieve.candidates",
     "DocumentRow": "store.catalog", "ChunkRecord": "store.lance",
@@ -148,6 +155,7 @@ __all__ = [
     "ReadOnlyFolder",
     "RecallResult",
     "RecalledFact",
+    "RelevanceRecord",
     "RetrievalParams",
     "RewriteRecord",
     "Routed",

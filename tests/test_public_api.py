@@ -27,7 +27,7 @@ PUBLIC = {
     # Team spaces, the interface language and the demo space (issue 21).
     "ReadOnlyFolder", "ObjectStoreUnavailable", "set_language", "build_demo", "script_name",
     # The retrieval stages' typed records the Inspector reads (issue 47).
-    "PoolRecord", "RewriteRecord", "SentencesRecord", "ThresholdRecord",
+    "PoolRecord", "RelevanceRecord", "RewriteRecord", "SentencesRecord", "ThresholdRecord",
     # Analysts' figures (SPEC C3).
     "collection_figure", "histogram_figure", "message_figure", "save_figure", "star_map_figure", "has_cjk_font",
     # The figures behind them, as CSV (issue 60).

@@ -31,7 +31,17 @@ from biny.console.ops import run_op
 from biny.console.screens.structured import tool_name
 from biny.console.widgets.distance_bar import DistanceBar
 from biny.console.widgets.fields import DoubleSpinBox, SpinBox
-from biny.core import AskResult, Engine, Hit, PoolRecord, RewriteRecord, SentencesRecord, ThresholdRecord, script_name
+from biny.core import (
+    AskResult,
+    Engine,
+    Hit,
+    PoolRecord,
+    RelevanceRecord,
+    RewriteRecord,
+    SentencesRecord,
+    ThresholdRecord,
+    script_name,
+)
 
 NO_PASSAGE = QT_TR_NOOP("No passage close enough — this is probably not in this space's material.")
 
@@ -316,6 +326,8 @@ class InspectorScreen(QWidget):
             rescued = set(translated.kept_beyond_cut if translated is not None else [])
             # Passages read by sentence near their cut.
             nearest_sentence = data.nearest_sentences if isinstance(data, SentencesRecord) else {}
+            # Issue 55: the judge's score and the features that moved it most, for every passage it read.
+            verdicts = data.verdicts if isinstance(data, RelevanceRecord) else {}
             for cid in stage.kept[:60]:
                 d = dist.get(cid)
                 label = named.get(cid, cid[:10]) + (f"  d={d:.3f}" if d is not None else "")
@@ -324,8 +336,19 @@ class InspectorScreen(QWidget):
                                      else tr("translated words {share}")).format(share=f"{shares[cid]:.0%}")
                 if cid in nearest_sentence:
                     label += "  " + tr("nearest sentence {d}").format(d=f"{nearest_sentence[cid]:.3f}")
+                if cid in verdicts:
+                    label += "  " + tr("p {score}: {reasons}").format(
+                        score=f"{verdicts[cid].score:.2f}", reasons=judge_reasons(verdicts[cid].contributions))
                 child = QTreeWidgetItem(top, [tr("kept"), label])
                 child.setData(0, Qt.ItemDataRole.UserRole, (cid, stage.name, "kept", d))
+            for cid, v in list(verdicts.items())[:60]:
+                if v.kept:
+                    continue
+                label = named.get(cid, cid[:10]) + "  " + tr("p {score}: {reasons}").format(
+                    score=f"{v.score:.2f}", reasons=judge_reasons(v.contributions))
+                child = QTreeWidgetItem(top, [tr("not judged to answer"), label])
+                child.setToolTip(1, label)  # every reason, however narrow the column
+                child.setData(0, Qt.ItemDataRole.UserRole, (cid, stage.name, "not judged to answer", None))
             for dr in stage.dropped[:60]:
                 at = f"  d={dr.distance:.3f}" if dr.distance is not None else ""
                 label = f"{named.get(dr.chunk_id, dr.chunk_id[:10])}{at} — {dr.reason}"
@@ -460,11 +483,27 @@ class InspectorScreen(QWidget):
 # Trace stages (core/retrieve/*) by the names the engine gives them; a stage row keeps its name in this role.
 STAGE_ROLE = Qt.ItemDataRole.UserRole + 1
 STAGES = {"rewrite": QT_TR_NOOP("rewrite"), "structured": QT_TR_NOOP("structured index"), "pool": QT_TR_NOOP("pool"),
-          "threshold": QT_TR_NOOP("threshold"), "sentences": QT_TR_NOOP("sentences"), "judge": QT_TR_NOOP("judge"),
+          "threshold": QT_TR_NOOP("threshold"), "relevance": QT_TR_NOOP("relevance judge"),
+          "sentences": QT_TR_NOOP("sentences"), "judge": QT_TR_NOOP("judge"),
           "identifiers": QT_TR_NOOP("identifiers"),
           "second_pass": QT_TR_NOOP("second pass"), "rerank": QT_TR_NOOP("rerank"), "nearest": QT_TR_NOOP("nearest"),
           "budget": QT_TR_NOOP("budget"), "final": QT_TR_NOOP("final"), "integrity": QT_TR_NOOP("integrity"),
           "more_material": QT_TR_NOOP("more material"), "answer": QT_TR_NOOP("answer"), "web": QT_TR_NOOP("web")}
+# The relevance judge's features (core/retrieve/relevance.py FEATURES), as the Inspector names them (issue 55).
+FEATURE_NAMES = {"inside_cut": QT_TR_NOOP("inside its cut"), "below_median": QT_TR_NOOP("nearer than unrelated"),
+                 "behind_nearest": QT_TR_NOOP("behind the nearest"), "words": QT_TR_NOOP("shared words"),
+                 "words_unasked": QT_TR_NOOP("words not asked"), "rare_words": QT_TR_NOOP("rare words"),
+                 "rare_missing": QT_TR_NOOP("rare word missing"), "aspect": QT_TR_NOOP("asked form"),
+                 "identifier": QT_TR_NOOP("identifier"), "elsewhere": QT_TR_NOOP("other language"),
+                 "translated": QT_TR_NOOP("translated words"), "known": QT_TR_NOOP("known words")}
+
+
+def judge_reasons(contributions: dict[str, float], most: int = 3) -> str:
+    """The features that moved the judge's score most, signed: "inside its cut +0.88, shared words +0.41"."""
+    top = sorted(contributions.items(), key=lambda kv: -abs(kv[1]))[:most]
+    return ", ".join(f"{tr(FEATURE_NAMES[k]) if k in FEATURE_NAMES else k} {v:+.2f}" for k, v in top)
+
+
 ANSWER_MODES = {"model": QT_TR_NOOP("Composed from the passages below"), "none": QT_TR_NOOP("Not in your material"),
                 "structured": QT_TR_NOOP("Answered from the structured index (values verbatim from the rows)"),
                 "web": QT_TR_NOOP("From PUBLIC web pages — not your material (queued for review)"),

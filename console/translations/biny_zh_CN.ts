@@ -1933,5 +1933,61 @@ This cannot be undone.</source>
         <source>Build the index to add words for this field.</source>
         <translation>建立索引后即可为此字段添加词语。</translation>
     </message>
+    <message>
+        <source>relevance judge</source>
+        <translation>相关性判定</translation>
+    </message>
+    <message>
+        <source>inside its cut</source>
+        <translation>在其截断之内</translation>
+    </message>
+    <message>
+        <source>nearer than unrelated</source>
+        <translation>比无关问题更近</translation>
+    </message>
+    <message>
+        <source>behind the nearest</source>
+        <translation>落后于最近者</translation>
+    </message>
+    <message>
+        <source>shared words</source>
+        <translation>共有词语</translation>
+    </message>
+    <message>
+        <source>words not asked</source>
+        <translation>未考察词语</translation>
+    </message>
+    <message>
+        <source>rare words</source>
+        <translation>罕见词</translation>
+    </message>
+    <message>
+        <source>rare word missing</source>
+        <translation>缺少罕见词</translation>
+    </message>
+    <message>
+        <source>asked form</source>
+        <translation>所问形式</translation>
+    </message>
+    <message>
+        <source>other language</source>
+        <translation>其他语言</translation>
+    </message>
+    <message>
+        <source>translated words</source>
+        <translation>翻译词语</translation>
+    </message>
+    <message>
+        <source>known words</source>
+        <translation>已知词语</translation>
+    </message>
+    <message>
+        <source>p {score}: {reasons}</source>
+        <translation>概率 {score}：{reasons}</translation>
+    </message>
+    <message>
+        <source>not judged to answer</source>
+        <translation>判定为未回答</translation>
+    </message>
 </context>
 </TS>

@@ -92,8 +92,8 @@ def test_create_space_ingest_and_ask(qtbot, window: MainWindow, tmp_path: Path) 
     assert insp.context.count() >= 1
     assert insp.result is not None and insp.result.chunks[0].document == "PEP 20 – The Zen of Python"
     names = [insp.stages.topLevelItem(i).data(0, STAGE_ROLE) for i in range(insp.stages.topLevelItemCount())]
-    assert names == ["rewrite", "pool", "threshold", "sentences", "identifiers", "second_pass", "rerank", "nearest",
-                     "budget", "final", "answer"]
+    assert names == ["rewrite", "pool", "threshold", "relevance", "sentences", "identifiers", "second_pass", "rerank",
+                     "nearest", "budget", "final", "answer"]
     window.grab().save(str(shots / "inspector.png"))
 
     insp.question.setText("And is it better than nested code?")  # a follow-up: rewritten for retrieval

@@ -18,8 +18,8 @@ from biny.core.errors import DataFolderInUse, ModelMismatch, SpaceExists, SpaceN
 from tests.conftest import ROOT, CountingEmbedder, corpus
 
 LAW = "民法典__继承编.md"
-STAGES = ["rewrite", "pool", "threshold", "sentences", "identifiers", "second_pass", "rerank", "nearest", "budget",
-          "final"]
+STAGES = ["rewrite", "pool", "threshold", "relevance", "sentences", "identifiers", "second_pass", "rerank", "nearest",
+          "budget", "final"]
 
 
 def _law_copy(tmp_path: Path, name: str = LAW) -> Path:
