@@ -17,8 +17,6 @@ import platformdirs
 from biny.core.config import Settings, apply_changes, load_settings, save_settings
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.embed.base import Embedder
-from biny.core.ingest.parse import SUPPORTED_SUFFIXES
-from biny.core.ingest.sniff import ROW_SUFFIXES
 from biny.core.llm.base import ChatModel
 from biny.core.progress import CancelToken, ProgressCallback, no_progress
 from biny.core.results import AskResult, Hit, IngestReport, SpaceInfo
@@ -27,7 +25,7 @@ from biny.core.retrieve.candidates import RetrievalParams
 from biny.core.services.analysis import Analysis
 from biny.core.services.answers import Answers
 from biny.core.services.doctor import Doctor
-from biny.core.services.documents import Documents, expand_paths
+from biny.core.services.documents import Documents, expand_paths, readable_suffixes
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.memory import Memory
@@ -212,11 +210,7 @@ class Engine:
         return self.keys.change_passphrase(self.catalog.spaces.named(space), old, new)
 
     # ---- documents -----------------------------------------------------------------------------
-    @staticmethod
-    def readable_suffixes(*, tables: bool = False) -> list[str]:
-        """Every file suffix ingest reads, tables included (".csv", ".xlsx" …), so a file dialog offers them all;
-        with ``tables``, only those read as one document per row."""
-        return sorted(ROW_SUFFIXES if tables else SUPPORTED_SUFFIXES)
+    readable_suffixes = staticmethod(readable_suffixes)  # what ingest reads, for file dialogs (services/documents)
 
     def documents(self, space: str, *, include_archived: bool = True) -> list[DocumentRow]:
         return self._documents.rows(space, include_archived=include_archived)

@@ -52,6 +52,12 @@ class SealedNoteCache:
         self.folder.writer.put_note(stored, self.crypto.seal_note(stored, note))
 
 
+def readable_suffixes(*, tables: bool = False) -> list[str]:
+    """Every file suffix ingest reads, tables included (".csv", ".xlsx" …), so a file dialog offers them all;
+    with ``tables``, only those read as one document per row."""
+    return sorted(ROW_SUFFIXES if tables else SUPPORTED_SUFFIXES)
+
+
 def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
     """Files as given; folders walked recursively for supported types (hidden skipped)."""
     out: list[Path] = []
