@@ -323,18 +323,8 @@ def cut(query: Question, pool: list[Candidate], vm: VectorMatrix, baselines: Bas
     terms_how, terms = shared_terms_check(j, words)
     how += "".join(f"; {extra}" for extra in (gate_how, translated_how, terms_how, cross_script_gap(j, words))
                    if extra)
-    reasons = j.reasons
     judged = _relevance(j, words, shares, looked_up)
-    if judged is not None and judged.decided:
-        # Issue 55: the fitted judge keeps and drops; the rules above stay as its features' sources and the trace.
-        for c in pool:
-            if c.verdict is not None and c.verdict.kept:
-                c.kept_as = Kept("relevance judge", share=c.verdict.score)
-        reasons = {c.row: None if c.verdict is not None and c.verdict.kept else t(
-            "the relevance judge: {score} < {needed} that it answers").format(
-            score=f"{c.verdict.score:.2f}" if c.verdict else "?", needed=f"{judged.threshold:.2f}") for c in pool}
-        how = t("the relevance judge ({model}, strictness {s}) decided; ").format(
-            model=judged.model, s=f"{judged.strictness:g}") + how
+    reasons, how = _judge_decides(pool, judged, how) if judged is not None and judged.decided else (j.reasons, how)
     kept = [c for c in pool if reasons[c.row] is None]
     max_d = pool[0].cut if pool and cuts.cuts else None
     record = ThresholdRecord(
@@ -354,6 +344,19 @@ def cut(query: Question, pool: list[Candidate], vm: VectorMatrix, baselines: Bas
             how="" if judged.decided else t("; recorded beside the rules, which decided")),
             kept=[cid for cid, v in judged.verdicts.items() if v.kept], data=judged))
     return kept, max_d
+
+
+def _judge_decides(pool: list[Candidate], judged: RelevanceRecord, how: str) -> tuple[dict[int, str | None], str]:
+    """Issue 55: the fitted judge keeps and drops (its verdicts, one reason each); the rules stay as its features'
+    sources and in the trace's words."""
+    for c in pool:
+        if c.verdict is not None and c.verdict.kept:
+            c.kept_as = Kept("relevance judge", share=c.verdict.score)
+    reasons = {c.row: None if c.verdict is not None and c.verdict.kept else t(
+        "the relevance judge: {score} < {needed} that it answers").format(
+        score=f"{c.verdict.score:.2f}" if c.verdict else "?", needed=f"{judged.threshold:.2f}") for c in pool}
+    return reasons, t("the relevance judge ({model}, strictness {s}) decided; ").format(
+        model=judged.model, s=f"{judged.strictness:g}") + how
 
 
 def _relevance(j: Judging, words: WordCheck, shares: Sequence[float | None],

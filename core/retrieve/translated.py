@@ -32,10 +32,12 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from biny.core.crypto.blind import BlindIndex
 from biny.core.i18n import t
 from biny.core.results import Kept
 from biny.core.retrieve.candidates import Candidate, Judging, RetrievalParams
 from biny.core.retrieve.records import TranslatedRecord
+from biny.core.store.vectors import VectorMatrix
 from biny.core.text import dictionary
 from biny.core.text.question import Question
 from biny.core.text.scripts import script_of
@@ -107,28 +109,7 @@ def check(j: Judging, cross_script: set[int], paired: dict[int, float]) -> tuple
     words = _words(way, query, params) if way is not None and judged else []
     if way is None or not any(w.renderings for w in words):
         return "", None
-    n = max(len(vm), 1)
-    unknown = UNKNOWN_SHARE * math.log(1 + n)
-
-    def weigh(word: dictionary.Word) -> tuple[float, list[tuple[str, ...]]]:
-        """A word's weight — its commonest rendering's (each rendering as rare as its rarest term) — and the
-        renderings, as term codes, the space holds at all: a common English word has hundreds of Chinese
-        renderings, and only those the space knows are looked for in passages."""
-        if not word.renderings:
-            return unknown, []
-        weight, held = math.inf, []
-        for r in word.renderings:
-            rarest = 0.0
-            for a in dictionary.term_sets(r):
-                codes = tuple(blind(x) for x in a)
-                df = [vm.df.get(code, 0) for code in codes]
-                rarest = max(rarest, max(math.log(1 + n / (1 + f)) for f in df))
-                if all(df):
-                    held.append(codes)
-            weight = min(weight, rarest)
-        return weight, held
-
-    weighed = [weigh(w) for w in words]
+    weighed = [_weigh(w, vm, blind) for w in words]
     total = sum(weight for weight, _ in weighed)
     found = {c.row: [i for i, (_, alts) in enumerate(weighed)
                      if any(all(code in vm.terms[c.row] for code in a) for a in alts)] for c in judged}
@@ -171,6 +152,26 @@ def check(j: Judging, cross_script: set[int], paired: dict[int, float]) -> tuple
         {c.chunk_id: round(paired[c.row], 4) for c in judged if c.row in paired}, [c.chunk_id for c in by_pair])
     return _how(way, words, params, (near, near_needed), reach, len(rescued) - len(by_pair), len(by_pair),
                 any(c.row in paired for c in judged)), record
+
+
+def _weigh(word: dictionary.Word, vm: VectorMatrix, blind: BlindIndex) -> tuple[float, list[tuple[str, ...]]]:
+    """A word's weight — its commonest rendering's (each rendering as rare as its rarest term) — and the renderings,
+    as term codes, the space holds at all: a common English word has hundreds of Chinese renderings, and only those
+    the space knows are looked for in passages. A word the dictionary lacks weighs ``UNKNOWN_SHARE`` of the rarest."""
+    n = max(len(vm), 1)
+    if not word.renderings:
+        return UNKNOWN_SHARE * math.log(1 + n), []
+    weight, held = math.inf, []
+    for r in word.renderings:
+        rarest = 0.0
+        for a in dictionary.term_sets(r):
+            codes = tuple(blind(x) for x in a)
+            df = [vm.df.get(code, 0) for code in codes]
+            rarest = max(rarest, max(math.log(1 + n / (1 + f)) for f in df))
+            if all(df):
+                held.append(codes)
+        weight = min(weight, rarest)
+    return weight, held
 
 
 def _words(way: Direction, query: Question, params: RetrievalParams) -> list[dictionary.Word]:

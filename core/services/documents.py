@@ -52,6 +52,21 @@ class SealedNoteCache:
         self.folder.writer.put_note(stored, self.crypto.seal_note(stored, note))
 
 
+def _parse_ahead(ahead: Lookahead[ParsedDocument | BinyError | None], files: list[Path], n: int, target: Path,
+                 parse: Callable[[Path], ParsedDocument | BinyError],
+                 file_progress: Callable[[int, str], ProgressCallback]) -> ParsedDocument | BinyError:
+    """This file's parse (started ahead, or now); then the next file's parse starts, to run while this one embeds
+    (issue 23). One parse at a time: two OCR children would share 2 cores."""
+    started = ahead.take(target)
+    got = started.result() if started is not None else None
+    if got is None:
+        got = parse(target)
+    nxt = files[n + 1] if n + 1 < len(files) else None
+    if nxt is not None and nxt.suffix.lower() not in ROW_SUFFIXES and nxt.is_file():
+        ahead.start(nxt.resolve(), file_progress(n + 1, nxt.name))
+    return got
+
+
 def readable_suffixes(*, tables: bool = False) -> list[str]:
     """Every file suffix ingest reads, tables included (".csv", ".xlsx" …), so a file dialog offers them all;
     with ``tables``, only those read as one document per row."""
@@ -156,18 +171,8 @@ class Documents:
                                                file_count=len(files)))
 
         def prepared(n: int, target: Path) -> Callable[[], ParsedDocument | BinyError]:
-            """This file's parse (started ahead, or now); then the next file's parse starts, to run while
-            this one embeds (issue 23). One parse at a time: two OCR children would share 2 cores."""
-            def run() -> ParsedDocument | BinyError:
-                started = ahead.take(target)
-                got = started.result() if started is not None else None
-                if got is None:
-                    got = parse_document(target, settings, reader, file_progress(n, target.name))
-                nxt = files[n + 1] if n + 1 < len(files) else None
-                if nxt is not None and nxt.suffix.lower() not in ROW_SUFFIXES and nxt.is_file():
-                    ahead.start(nxt.resolve(), file_progress(n + 1, nxt.name))
-                return got
-            return run
+            return partial(_parse_ahead, ahead, files, n, target, lambda p: parse_document(
+                p, settings, reader, file_progress(n, p.name)), file_progress)
 
         try:
             for n, path in enumerate(files):
@@ -187,35 +192,42 @@ class Documents:
                     report.cancelled = True
                     break
                 except Exception as exc:  # noqa: BLE001 — one file's unexpected failure must not end the run
-                    problem = storage_problem(exc)
-                    # An encrypted space's file names are as private as its text: its log names the file by
-                    # the keyed digest its ingest log uses, never by its path (issue 59).
-                    log = self.folder.log_exception(
-                        f"ingest into space {row.space_id} of file {crypto.stored_path(str(target))}",
-                        (str(path), str(target), path.name, path.stem)) if crypto.encrypted \
-                        else self.folder.log_exception(f"ingest of {path}")
-                    outcome = FileOutcome(str(path), "failed", f"{path.name}: {problem}" if problem else t(
-                        "{name} could not be ingested ({kind}: {detail}). Nothing of it is visible; details in {log}."
-                    ).format(name=path.name, kind=type(exc).__name__, detail=exc, log=log))
+                    outcome = self._failed(exc, path, target, row, crypto)
                 report.files.append(outcome)
                 progress(Progress(n + 1, len(files), "file_done", path.name, file=path.name, file_index=n,
                                   file_count=len(files), outcome=outcome.outcome))
         finally:
             ahead.close()
         if report.by("ingested"):
-            try:
-                self.folder.writer.compact(row.space_id)
-                self._changed(space)
-            except Exception as exc:
-                # Housekeeping after the run (compaction, measured references): what was stored stays; on a
-                # full disk the references are measured in memory when asked.
-                problem = storage_problem(exc)
-                if problem is None:
-                    raise
-                report.notes.append(t("Stored, but tidying up afterwards failed: {problem}").format(problem=problem))
+            self._tidy(space, row, report)
         progress(Progress(len(files), len(files), "done", "", file_count=len(files)))
         report.seconds = time.perf_counter() - t0
         return report
+
+    def _failed(self, exc: Exception, path: Path, target: Path, row: SpaceRow, crypto: SpaceCrypto) -> FileOutcome:
+        """One file's unexpected failure, logged, as the outcome the report gives."""
+        problem = storage_problem(exc)
+        # An encrypted space's file names are as private as its text: its log names the file by the keyed digest
+        # its ingest log uses, never by its path (issue 59).
+        log = self.folder.log_exception(
+            f"ingest into space {row.space_id} of file {crypto.stored_path(str(target))}",
+            (str(path), str(target), path.name, path.stem)) if crypto.encrypted \
+            else self.folder.log_exception(f"ingest of {path}")
+        return FileOutcome(str(path), "failed", f"{path.name}: {problem}" if problem else t(
+            "{name} could not be ingested ({kind}: {detail}). Nothing of it is visible; details in {log}."
+        ).format(name=path.name, kind=type(exc).__name__, detail=exc, log=log))
+
+    def _tidy(self, space: str, row: SpaceRow, report: IngestReport) -> None:
+        """Housekeeping after the run (compaction, measured references): what was stored stays; on a full disk the
+        references are measured in memory when asked."""
+        try:
+            self.folder.writer.compact(row.space_id)
+            self._changed(space)
+        except Exception as exc:
+            problem = storage_problem(exc)
+            if problem is None:
+                raise
+            report.notes.append(t("Stored, but tidying up afterwards failed: {problem}").format(problem=problem))
 
     def _unchanged(self, path: Path, row: SpaceRow, crypto: SpaceCrypto) -> bool:
         """Is this exact content stored already (so parsing it ahead would be wasted)? Unreadable: no."""

@@ -381,12 +381,7 @@ class WebFallback:
         try:
             turn = self._read(question, crypto, row.space_id)
         except SearchFailed as exc:
-            # Said in the answer itself, not only in a note: a failed search is no "not in your material" (issue 60).
-            lang = asked.reply_language
-            reason = t("public search failed: {reason}").format(reason=exc)
-            text = SEARCH_FAILED.get(lang, SEARCH_FAILED["en"]).format(reason=exc)
-            result.answer = Answer(text, "none", [], [], lang, note=reason, note_kind="search_failed",
-                                   web_error=reason)
+            result.answer = _search_failed(asked.reply_language, exc)
             return
         if not turn.sources:
             if result.answer is not None:
@@ -394,24 +389,11 @@ class WebFallback:
             return
         lang = asked.reply_language
         if not turn.pages:
-            why = "; ".join(sorted({s.error for s in turn.sources if s.error}))
-            text = COULD_NOT_READ.get(lang, COULD_NOT_READ["en"]).format(n=len(turn.sources), why=why)
-            result.answer = Answer(text, "web", [], [], lang, note="public results found, none read; nothing cited",
-                                   note_kind="web_unread")
-            result.answer.sources = [s.to_dict() for s in turn.sources]
+            result.answer = _none_read(lang, turn)
             return
         ranked = self._ranked(asked, turn)
         self._judge(space, asked, ranked)
-        used = {p.page.url for p in ranked if p.passed}
-        for src in turn.sources:
-            if src.read and src.url not in used:
-                near = [p for p in ranked if p.page.url == src.url and p.distance < 2.0]
-                best = min(near, key=lambda p: p.distance) if near else None
-                src.used = False
-                src.error = (t("read, not used: no paragraph came close enough to the question (nearest {distance}, "
-                               "its cut {cut})").format(distance=f"{best.distance:.3f}", cut=f"{best.cut:.3f}")
-                             if best is not None and best.cut is not None else
-                             t("read, not used: no paragraph came close enough to the question"))
+        used = _mark_unused(turn, ranked)
         if not used:
             # Pages beyond the judge's cut never reach an answer or the queue (issue 60): the answer stays "not in
             # your material", with what was read listed.
@@ -653,3 +635,36 @@ class WebFallback:
         text = " ".join(s.text for s in item.entry.sentences)[:1000] or item.question
         hits = self.retriever.ask(item.space, text, params=params).chunks[:k]
         return hits, any((h.closer_than or 0.0) >= NEAR_DUPLICATE for h in hits)
+
+
+def _mark_unused(turn: _Turn, ranked: list[_Paragraph]) -> set[str]:
+    """The read pages with a paragraph that passed the judge's cut; every other read page is marked "read, not
+    used", with its nearest paragraph's distance and cut (issue 60)."""
+    used = {p.page.url for p in ranked if p.passed}
+    for src in turn.sources:
+        if src.read and src.url not in used:
+            near = [p for p in ranked if p.page.url == src.url and p.distance < 2.0]
+            best = min(near, key=lambda p: p.distance) if near else None
+            src.used = False
+            src.error = (t("read, not used: no paragraph came close enough to the question (nearest {distance}, "
+                           "its cut {cut})").format(distance=f"{best.distance:.3f}", cut=f"{best.cut:.3f}")
+                         if best is not None and best.cut is not None else
+                         t("read, not used: no paragraph came close enough to the question"))
+    return used
+
+
+def _search_failed(lang: str, exc: SearchFailed) -> Answer:
+    """Said in the answer itself, not only in a note: a failed search is no "not in your material" (issue 60)."""
+    reason = t("public search failed: {reason}").format(reason=exc)
+    text = SEARCH_FAILED.get(lang, SEARCH_FAILED["en"]).format(reason=exc)
+    return Answer(text, "none", [], [], lang, note=reason, note_kind="search_failed", web_error=reason)
+
+
+def _none_read(lang: str, turn: _Turn) -> Answer:
+    """Public results found, none of them read: said, each result listed with why."""
+    why = "; ".join(sorted({s.error for s in turn.sources if s.error}))
+    text = COULD_NOT_READ.get(lang, COULD_NOT_READ["en"]).format(n=len(turn.sources), why=why)
+    answer = Answer(text, "web", [], [], lang, note="public results found, none read; nothing cited",
+                    note_kind="web_unread")
+    answer.sources = [s.to_dict() for s in turn.sources]
+    return answer

@@ -277,6 +277,11 @@ def fetch(url: str, cfg: WebSettings, deadline: float | None = None) -> Page:
     except httpx.HTTPError as exc:
         page.error = f"unreachable ({type(exc).__name__})"
         return page
+    return _read_text(page, body, kind)
+
+
+def _read_text(page: Page, body: bytes, kind: str | None) -> Page:
+    """The fetched body as the page's title and text (or why it has none), and the text's hash."""
     if kind is None:
         page.error = t("not text (not HTML, PDF or plain text)")
         return page
