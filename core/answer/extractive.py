@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from biny.core.answer import expected, rows
-from biny.core.text import dictionary
+from biny.core.text import dictionary, referring
 from biny.core.text.aspects import aspects_of
 from biny.core.text.identifiers import chunk_keys
 from biny.core.text.question import Question
@@ -66,6 +66,9 @@ class Sentence:
     # It holds one of the question's words itself (or a dictionary rendering of one, or the identifier or aspect it
     # asks for): a sentence that does not is padding after the first, unless it continues the one before it.
     says: bool = False
+    # Brought as the antecedent of the sentence after it ("Lemurs are primates …" before "They live …"): the two are
+    # one statement and carry one citation, after the second.
+    leads: bool = False
 
 
 def _units(passage: int, text: str) -> list[Sentence]:
@@ -191,7 +194,7 @@ def choose(question: Question, passages: list[str], max_sentences: int = 3,
               if c.score > 0 and not _asks(c.text)]
     if ranked:
         ranked = _one_section(question, ranked, candidates)
-    best = _unpadded(ranked[:max_sentences])
+    best = _with_antecedents(_unpadded(ranked[:max_sentences]), candidates)
     if not best:
         # No shared words (a question in another language than the passage, no dictionary for
         # the pair): the nearest passage is the answer retrieval found; its opening sentences carry it.
@@ -213,6 +216,29 @@ def _unpadded(best: list[Sentence]) -> list[Sentence]:
         if c.says or (c.passage == before.passage and c.position == before.position + 1):
             out.append(c)
     return out
+
+
+def _with_antecedents(best: list[Sentence], candidates: list[Sentence]) -> list[Sentence]:
+    """A chosen sentence that opens by referring back ("They live in its forests …", 「它们生活在……」) is read with
+    the sentence before it in its paragraph, placed first: the pronoun's referent is part of the answer ("Lemurs are
+    primates found only on the island of Madagascar. They live in its forests …", issue 60). The two count as one
+    of the answer's sentences (``best`` is already within the cap)."""
+    out: list[Sentence] = []
+    for c in best:
+        before = _antecedent(c, candidates) if referring.refers_back(c.text) else None
+        if before is not None and before not in out:  # (chosen itself further down: read here, once)
+            before.leads = True
+            out.append(before)
+        if c not in out:
+            out.append(c)
+    return out
+
+
+def _antecedent(c: Sentence, candidates: list[Sentence]) -> Sentence | None:
+    if not c.previous:
+        return None
+    return next((p for p in candidates if p.passage == c.passage and p.position == c.position - 1
+                 and p.text == c.previous), None) or next((p for p in candidates if p.text == c.previous), None)
 
 
 _ASKS = re.compile(r"[?？]\W*$")
@@ -351,7 +377,7 @@ def render(chosen: list[Sentence]) -> str:
             out += c.text + "\n" + "\n".join(_cited(f.text, f.passage) for f in c.follows) + "\n"
             # The list's items carry the citation: its opening sentence ends in a colon.
             continue
-        out += _cited(c.text, c.passage)
+        out += c.text if c.leads else _cited(c.text, c.passage)
     return out.strip()
 
 

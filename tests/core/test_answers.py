@@ -160,12 +160,53 @@ def test_the_sentence_about_the_named_thing_comes_first() -> None:
 
     chosen = extractive.choose(Question.parse("How much does the Team plan cost per month?"), [PRICES])
     texts = [c.text for c in chosen]
-    assert texts[0] == "It costs $129 per month." and "It costs $49 per month." not in texts
-    assert "The Team plan covers up to 100 sensors." in texts  # the rest of its own section stays
+    # "It costs …" refers back: it is read after the sentence naming what "it" is, under one citation (issue 60).
+    assert texts[:2] == ["The Team plan covers up to 100 sensors.", "It costs $129 per month."]
+    assert "It costs $49 per month." not in texts
+    assert extractive.render(chosen).startswith("The Team plan covers up to 100 sensors. It costs $129 per month. [1]")
     starter = [c.text for c in extractive.choose(Question.parse("What does the Starter plan cost?"), [PRICES])]
-    assert starter[0] == "It costs $49 per month." and "It costs $129 per month." not in starter
+    assert starter[:2] == ["The Starter plan is for small workshops.", "It costs $49 per month."]
+    assert "It costs $129 per month." not in starter
     both = [c.text for c in extractive.choose(Question.parse("How much do the Starter and Team plans cost?"), [PRICES])]
     assert {"It costs $49 per month.", "It costs $129 per month."} <= set(both)
+
+
+@pytest.mark.parametrize(("question", "passage", "lead", "answer"), [
+    ("Where do lemurs live?",
+     "Lemurs are studied by primatologists around the world.\n\nLemurs are primates found only on the island of "
+     "Madagascar. They live in its forests, from the rainforests of the east to the dry forests of the south.",
+     "Lemurs are primates found only on the island of Madagascar.", "They live in its forests"),
+    ("Wo werden die Daten gespeichert?",
+     "Der Hub sammelt die Messwerte aller Sensoren. Er speichert die Daten sieben Tage lang lokal.",
+     "Der Hub sammelt die Messwerte aller Sensoren.", "Er speichert die Daten"),
+    ("熊猫吃什么？", "大熊猫生活在中国西南部的山林中。它们主要吃竹子，每天进食十几个小时。",
+     "大熊猫生活在中国西南部的山林中。", "它们主要吃竹子"),
+])
+def test_a_sentence_referring_back_is_read_with_what_it_refers_to(question: str, passage: str, lead: str,
+                                                                   answer: str) -> None:
+    """"They live in its forests" does not say who "they" are: the sentence before it in its paragraph is read
+    first, and both carry one citation (issue 60: the web answer to "Where do lemurs live?" left out Madagascar)."""
+    from biny.core.answer import extractive
+    from biny.core.text.referring import refers_back
+
+    chosen = extractive.choose(Question.parse(question), [passage])
+    texts = [c.text for c in chosen]
+    at = next(i for i, t in enumerate(texts) if t.startswith(answer))
+    assert at > 0 and texts[at - 1] == lead
+    rendered = extractive.render(chosen)
+    assert f"{lead}[1]" not in rendered and f"{lead} [1]" not in rendered  # one statement, one citation
+    assert refers_back(texts[at]) and not refers_back(lead)
+
+
+def test_a_sentence_naming_its_subject_brings_nothing_before_it() -> None:
+    from biny.core.answer import extractive
+    from biny.core.text.referring import refers_back
+
+    passage = "The hub has a red light. The hub stores data for seven days."
+    texts = [c.text for c in extractive.choose(Question.parse("How long does the hub store data?"), [passage])]
+    assert texts[0] == "The hub stores data for seven days."
+    assert not refers_back("Therefore-less sentence") and not refers_back("Items: one")
+    assert refers_back("«It costs $5.»".lstrip("«")) and refers_back("这些数据保存七天。")
 
 
 def test_a_section_the_question_does_not_name_keeps_what_is_not_a_competing_answer() -> None:

@@ -432,6 +432,8 @@ def test_a_read_page_that_answers_passes_the_cut_and_one_about_something_else_do
         a = result.answer
         assert a is not None and a.mode == "web" and result.review_id
         assert "lemurs" in a.text.casefold() and "loaf" not in a.text
+        # The sentence "They live in its forests" is read after the one naming what "they" are (issue 60).
+        assert a.text.startswith("Lemurs are primates found only on the island of Madagascar. They live in its")
         used = {s["url"].removeprefix(web): s["used"] for s in a.sources}
         assert used == {"/sourdough": False, "/lemurs": True}
         item = eng.web.item(result.review_id)
