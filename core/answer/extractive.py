@@ -235,7 +235,8 @@ def _with_antecedents(best: list[Sentence], candidates: list[Sentence]) -> list[
 
 
 def _antecedent(c: Sentence, candidates: list[Sentence]) -> Sentence | None:
-    if not c.previous:
+    # In another script it is a translation beside it (a bilingual agreement's 「本协议……」 / "This agreement …").
+    if not c.previous or script_of(c.previous) != script_of(c.text):
         return None
     return next((p for p in candidates if p.passage == c.passage and p.position == c.position - 1
                  and p.text == c.previous), None) or next((p for p in candidates if p.text == c.previous), None)
