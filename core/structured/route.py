@@ -107,6 +107,21 @@ class Routed:
     absent_row: Refusal | None = None
 
 
+@dataclass(slots=True)
+class _Asked:
+    """A question as the router reads it, once (issue 56): what each routing step starts from."""
+
+    question: str
+    qf: str  # casefolded, same length as the question
+    ev: list[str]  # the evidence so far, appended by each step
+    ids: list[str]  # the named item's row, when one is named
+    item_words: str
+    reading: Reading | None  # how a name written the way people write it was read (issue 64)
+    taken: list[Span]  # spans already explained
+    mentions: list[Mention]  # fields named
+    counting: re.Match[str] | None
+
+
 class Router:
     """Built once per index generation: surfaces of every field, its values, its items' titles."""
 
@@ -458,9 +473,30 @@ class Router:
         return best.field
 
     def route(self, question: str) -> Routed:
+        """The tool call a question asks for, or why none (each step below returns when it decides)."""
+        asked = self._asked(question)
+        if asked.ids:  # a lookup: a named item and one of its fields ("the link of The Hunger Games")
+            return self._lookup(asked)
+        # "多少钱" asks a price, not a count: counting words inside a field's words do not count.
+        counting, mentions = asked.counting, asked.mentions
+        asks_count = counting is not None and not any(m.start <= counting.start() < m.end for m in mentions)
+        refused = self._no_such_row(asked, asks_count)
+        if refused is not None:
+            return refused
+        qf, taken = asked.qf, asked.taken
+        taken += [Span(m.start, m.end) for m in mentions]
+        conds = self._value_conditions(question, qf, taken, asked.ev)
+        conds += self._number_conditions(question, qf, taken, mentions, asked.ev)
+        unknown = self._unexplained_names(question, taken)
+        if unknown:
+            return self._unexplained(asked, unknown, asks_count)
+        return self._aggregate(asked, conds)
+
+    def _asked(self, question: str) -> _Asked:
+        """The question read once: the item it names (as written, or shortened, misspelt: issue 64), the values
+        and fields it mentions, its counting words."""
         # Same length as the question, so spans map back: "book_id" reads as the words "book id".
         qf = question.casefold().replace("’", "'").replace("_", " ")
-        ev: list[str] = []
         ids, item_span, item_words = self._item(question, qf)
         if item_span is not None and self._value_covers(qf, item_span):
             ids, item_span, item_words = [], None, ""  # "Stephen King" is an author, not the book "King"
@@ -477,76 +513,90 @@ class Router:
         values = [Span(a, b) for a, b, _ in self._value_spans(qf, taken)]
         mentions = [m for m in self._mentions(qf, taken)
                     if not any(v.overlaps(m.start, m.end) and v.end - v.start > m.end - m.start for v in values)]
-        counting = lx.COUNT_QUESTION.search(qf)
-        # A lookup: a named item and one of its fields ("the link of The Hunger Games").
-        if ids:
-            # Named by its key ("PEP 8"), an item's title is a field one may ask for ("the title of PEP 8").
-            target = self._best(mentions, "any", with_title=key(item_words) not in self.titles)
-            if target is not None:  # of fields named alike, the one asked first ("In what language is X written?")
-                top = max(m.score for m in mentions if m.field == target)
-                firsts = [m for m in mentions if m.score >= top and self.spec.get(m.field) is not None
-                          and (m.field != self.spec.title_field or key(item_words) not in self.titles)]
-                if firsts:
-                    target = min(firsts, key=lambda m: m.start).field
-            if target is None and lx.WHEN_QUESTION.search(qf):  # "When did the Glass Break come out?"
-                dated = [f.name for f in self.spec.fields if f.type in {"year", "date"}]
-                target = dated[0] if len(dated) == 1 else None
-            k = key(item_words)
-            if reading is not None and reading.named is not None:
-                how = t("its distinctive words (covering {share})").format(share=f"{reading.named.cover:.0%}")
-                if reading.named.misspelt:
-                    how += "; " + ", ".join(f"{a!r} read as {b!r}" for a, b in reading.named.misspelt)
-            else:
-                how = (t("its title as written") if self.exact_titles.get(k) else
-                       t("its title before a colon or bracket") if k in self.titles else t("its key field"))
-            title = self._title(ids[0]) or item_words
-            if target is not None:
-                ev.append(t("item {item!r}, matched by {how}").format(item=item_words, how=how))
-                ev.append(t("field {target!r} named in the question").format(target=target))
-                others = [self.names.names[i] for i in reading.named.others] \
-                    if reading is not None and reading.named is not None else []
-                if others:
-                    ev.append(t("also near: {names}").format(names="; ".join(others)))
-                return Routed(ToolCall("lookup", target, doc_id=ids[0], matched=item_words), ev, others=others)
-            lacking = self._lacking(qf, taken)
-            if lacking:
-                closest = self._closest_field(lacking)
-                ev.append(t("asks for {asked!r}, which no field of the index holds").format(asked=lacking))
-                return Routed(None, ev, refusal=Refusal("field", lacking, closest, title, ids[0]))
-            ev.append(t("names the item {item_words!r} but none of its fields: a question about it, for retrieval")
-                       .format(item_words=item_words))
-            return Routed(None, ev)
-        # "多少钱" asks a price, not a count: counting words inside a field's words do not count.
-        asks_count = counting is not None and not any(m.start <= counting.start() < m.end for m in mentions)
-        if reading is not None and reading.why == "tie":
+        return _Asked(question, qf, [], ids, item_words, reading, taken, mentions, lx.COUNT_QUESTION.search(qf))
+
+    def _lookup(self, asked: _Asked) -> Routed:
+        """A named item: the field asked of it, or why none can be answered."""
+        qf, item_words, reading, ev = asked.qf, asked.item_words, asked.reading, asked.ev
+        target = self._lookup_field(asked)
+        k = key(item_words)
+        if reading is not None and reading.named is not None:
+            how = t("its distinctive words (covering {share})").format(share=f"{reading.named.cover:.0%}")
+            if reading.named.misspelt:
+                how += "; " + ", ".join(f"{a!r} read as {b!r}" for a, b in reading.named.misspelt)
+        else:
+            how = (t("its title as written") if self.exact_titles.get(k) else
+                   t("its title before a colon or bracket") if k in self.titles else t("its key field"))
+        title = self._title(asked.ids[0]) or item_words
+        if target is not None:
+            ev.append(t("item {item!r}, matched by {how}").format(item=item_words, how=how))
+            ev.append(t("field {target!r} named in the question").format(target=target))
+            others = [self.names.names[i] for i in reading.named.others] \
+                if reading is not None and reading.named is not None else []
+            if others:
+                ev.append(t("also near: {names}").format(names="; ".join(others)))
+            return Routed(ToolCall("lookup", target, doc_id=asked.ids[0], matched=item_words), ev, others=others)
+        lacking = self._lacking(qf, asked.taken)
+        if lacking:
+            closest = self._closest_field(lacking)
+            ev.append(t("asks for {asked!r}, which no field of the index holds").format(asked=lacking))
+            return Routed(None, ev, refusal=Refusal("field", lacking, closest, title, asked.ids[0]))
+        ev.append(t("names the item {item_words!r} but none of its fields: a question about it, for retrieval")
+                  .format(item_words=item_words))
+        return Routed(None, ev)
+
+    def _lookup_field(self, asked: _Asked) -> str | None:
+        """The field asked of a named item. Named by its key ("PEP 8"), an item's title is a field one may ask for
+        ("the title of PEP 8"); of fields named alike, the one asked first ("In what language is X written?")."""
+        mentions, item_words = asked.mentions, asked.item_words
+        target = self._best(mentions, "any", with_title=key(item_words) not in self.titles)
+        if target is not None:
+            top = max(m.score for m in mentions if m.field == target)
+            firsts = [m for m in mentions if m.score >= top and self.spec.get(m.field) is not None
+                      and (m.field != self.spec.title_field or key(item_words) not in self.titles)]
+            if firsts:
+                target = min(firsts, key=lambda m: m.start).field
+        if target is None and lx.WHEN_QUESTION.search(asked.qf):  # "When did the Glass Break come out?"
+            dated = [f.name for f in self.spec.fields if f.type in {"year", "date"}]
+            target = dated[0] if len(dated) == 1 else None
+        return target
+
+    def _no_such_row(self, asked: _Asked, asks_count: bool) -> Routed | None:
+        """A field asked of a row named ambiguously, or of a row the index does not hold: said, not guessed."""
+        reading, mentions, qf, ev = asked.reading, asked.mentions, asked.qf, asked.ev
+        if reading is None:
+            return None
+        if reading.why == "tie":
             tied = [self.names.names[i] for i in reading.tied[:4]]
             ev.append(t("names {names} equally: not one row").format(names=" / ".join(tied)))
             if mentions and not asks_count and not lx.SUPERLATIVE_ANY.search(qf) and len(reading.tied) <= 4:
                 # "the price of the Probe": the Thermo Probe or the Freezer Probe? Asked, not guessed (issue 64).
                 return Routed(None, ev, refusal=Refusal("which", "", " / ".join(tied)))
-        if reading is not None and reading.unknown and reading.brand and mentions and not asks_count \
-                and not lx.SUPERLATIVE_ANY.search(qf):
+        if reading.unknown and reading.brand and mentions and not asks_count and not lx.SUPERLATIVE_ANY.search(qf):
             # "the price of the Tallow Smoke Alarm": the catalogue's brand and a field, but no row of that name.
             near = self.names.closest(reading.unknown)
             if near is None:  # nothing shares its letters: the row its words come nearest to, brand and all
-                near = self.names.closest(question)
+                near = self.names.closest(asked.question)
             closest = self.names.names[near] if near is not None else ""
             ev.append(t("names {asked!r}, which no row of the index is").format(asked=reading.unknown))
             return Routed(None, ev, refusal=Refusal("row", reading.unknown, closest))
-        taken += [Span(m.start, m.end) for m in mentions]
-        conds = self._value_conditions(question, qf, taken, ev)
-        conds += self._number_conditions(question, qf, taken, mentions, ev)
-        unknown = self._unexplained_names(question, taken)
-        if unknown:
-            routed = Routed(None, [*ev, t("names {value}, which no field of the index holds")
-                                        .format(value=', '.join(map(repr, unknown)))],
-                            looked_for=", ".join(unknown), looked_in=self._value_fields())
-            if mentions and not asks_count and not lx.SUPERLATIVE_ANY.search(qf) and len(unknown) == 1:
-                # A name and a field asked of it ("What does the Acme Turbo Blender 3000 cost?"): a row no name
-                # matches. Refused by the service when the space holds nothing but the table's rows.
-                near = self.names.closest(unknown[0])
-                routed.absent_row = Refusal("row", unknown[0], self.names.names[near] if near is not None else "")
-            return routed
+        return None
+
+    def _unexplained(self, asked: _Asked, unknown: list[str], asks_count: bool) -> Routed:
+        """The question names values no field holds: for retrieval, or a row no name matches."""
+        routed = Routed(None, [*asked.ev, t("names {value}, which no field of the index holds")
+                                           .format(value=', '.join(map(repr, unknown)))],
+                        looked_for=", ".join(unknown), looked_in=self._value_fields())
+        if asked.mentions and not asks_count and not lx.SUPERLATIVE_ANY.search(asked.qf) and len(unknown) == 1:
+            # A name and a field asked of it ("What does the Acme Turbo Blender 3000 cost?"): a row no name
+            # matches. Refused by the service when the space holds nothing but the table's rows.
+            near = self.names.closest(unknown[0])
+            routed.absent_row = Refusal("row", unknown[0], self.names.names[near] if near is not None else "")
+        return routed
+
+    def _aggregate(self, asked: _Asked, conds: list[Condition]) -> Routed:
+        """Over the rows: a group, an extreme, a count or a list — or nothing the index can answer."""
+        qf, mentions, counting, ev, taken = asked.qf, asked.mentions, asked.counting, asked.ev, asked.taken
         subject = self._subject_field(qf, mentions)
         superlative = next(((rx.search(qf), o, k) for rx, o, k in lx.SUPERLATIVES if rx.search(qf)), None)
         per = lx.PER_GROUP.search(qf)
@@ -558,9 +608,7 @@ class Router:
             order = "asc" if re.search(r"(?<!at )\bleast\b|\bfewest\b|最少|最少见", qf) else "desc"
             ev.append(f"group by {grouped!r} ({'fewest' if order == 'asc' else 'most'} first)")
             return Routed(ToolCall("group", grouped, conds, order), ev)
-        if superlative is not None and not self._superlative_fits(qf, superlative, mentions):
-            superlative = None
-        if superlative is not None:
+        if superlative is not None and self._superlative_fits(qf, superlative, mentions):
             match, order, kind = superlative
             field_name = self._superlative_field(mentions, kind, conds)
             if field_name:
@@ -572,7 +620,7 @@ class Router:
             if rest:  # "阿加莎·克里斯蒂有几本书" names someone the index does not hold: not "all books"
                 return Routed(None, [*ev, t("asks about {rest!r}, which the index does not hold")
                                            .format(rest='、'.join(rest))],
-                              looked_for=self._as_written(question, qf, rest), looked_in=self._value_fields())
+                              looked_for=self._as_written(asked.question, qf, rest), looked_in=self._value_fields())
         if counting and (conds or lx.ITEM_NOUNS.search(qf)):
             ev.append(f"counting words {counting.group(0)!r}")
             return Routed(ToolCall("count", None, conds), ev)
