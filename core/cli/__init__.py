@@ -8,10 +8,13 @@ message on stderr, the traceback in <data folder>/logs/biny.log); 130 interrupte
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from biny.core.cli.handlers import _COMMANDS, _prompt
 from biny.core.cli.output import SafeStream
@@ -22,6 +25,19 @@ from biny.core.store.failures import storage_problem
 
 if TYPE_CHECKING:  # the engine is imported when a command runs (a quick --help)
     from biny.core.engine import Engine
+
+
+def run() -> NoReturn:
+    """The `biny` command and `python -m biny.core.cli`: :func:`main`, then leave without tearing the native
+    libraries down. Python's own exit handlers still run (logs flushed, worker pools joined); the C++ static
+    destructors and thread teardown of the loaded native libraries do not: about one run in ten aborted there with
+    "FATAL: exception not rethrown" (exit 134) after the command had done its work and closed the data folder."""
+    code = main()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,7 +1,5 @@
 """`python -m biny.core.cli`: the same commands as `biny`."""
 
-import sys
+from biny.core.cli import run
 
-from biny.core.cli import main
-
-sys.exit(main())
+run()

@@ -57,72 +57,83 @@ def _dump(data: object) -> None:
 
 
 def run(engine: Engine, args: argparse.Namespace) -> int:
-    cmd = args.index_cmd
-    if cmd == "propose":
-        proposal = engine.index.propose(args.space)
-        if args.json:
-            _dump(proposal.to_dict())
-            return 0
-        print(t("{docs} documents, {with_header} with a machine-readable header").format(
-            docs=proposal.documents, with_header=proposal.with_header))
-        for f in proposal.fields:
-            mark = t("keep") if f.kept else t("drop")
-            print(f"  [{mark}] {f.name} ({f.type}, {f.coverage:.0%}): {f.reason}; "
-                  + t("e.g. {examples}").format(examples=", ".join(f.examples[:2])))
-        for note in proposal.notes:
-            print(t("note: {text}").format(text=note))
-        if proposal.reason:
-            print(proposal.reason)
-        if proposal.looked_for:
-            print(t("Looked for: {forms}.").format(forms="; ".join(proposal.looked_for)))
-        if proposal.openings:
-            print(t("How the first {n} documents open:").format(n=len(proposal.openings)))
-            for o in proposal.openings:
-                print(f"  {o.title}")
-                for line in o.lines or [t("(no text)")]:
-                    print(f"    | {line}")
-        if proposal.next_step:
-            print(t("Next: {step}").format(step=proposal.next_step))
+    """`biny index propose|build|show|lint|synonyms|drop`."""
+    handler = {"propose": _propose, "build": _build, "show": _show, "lint": _lint, "synonyms": _synonyms}
+    return handler.get(args.index_cmd, _drop)(engine, args)
+
+
+def _propose(engine: Engine, args: argparse.Namespace) -> int:
+    proposal = engine.index.propose(args.space)
+    if args.json:
+        _dump(proposal.to_dict())
         return 0
-    if cmd == "build":
-        info = engine.index.build(args.space, _names(args.fields), _names(args.exact))
-        if args.json:
-            _dump(info.to_dict())
-        else:
-            exact = [f.name for f in info.spec.fields if f.exact]
-            line = t("indexed {rows} rows × {fields} fields in {seconds} s (embedded {embedded}); exact: {exact}")
-            print(line.format(
-                rows=info.rows, fields=len(info.spec.fields), seconds=f"{info.seconds:.2f}", embedded=info.embedded,
-                exact=", ".join(exact) or t("none")))
-        return 0
-    if cmd == "show":
-        index = engine.index.info(args.space, preview=args.rows)
-        if index is None:
-            raise BinyError(t("Space {name} has no structured index; `biny index propose --space {plain}` shows what "
-                              "it could hold.").format(name=repr(args.space), plain=args.space))
-        if args.json:
-            _dump(index.to_dict())
-        else:
-            print(t("{rows} rows of {docs} documents; title field: {title}").format(
-                rows=index.rows, docs=index.documents, title=index.spec.title_field or "-"))
-            for spec in index.spec.fields:
-                exact_mark = " (" + t("exact") + ")" if spec.exact else ""
-                print(f"  {spec.name}\t{spec.type}{exact_mark}\t{spec.coverage:.0%}")
-            for r in index.preview:
-                print(f"  · {r['title']}")
-        return 0
-    if cmd == "lint":
-        count, items = engine.index.lint(args.space, args.limit)
-        if args.json:
-            _dump({"flagged": count, "chunks": [i.to_dict() for i in items]})
-        else:
-            print(t("{n} chunks state attributes only as bare values").format(n=count))
-            for i in items:
-                shown = ", ".join(f"{n}: {v}" for n, v in i.attributes[:4])
-                print(f"  {i.title}: {shown}\n    " + t("suggest: {text}").format(text=i.suggestion))
-        return 0
-    if cmd == "synonyms":
-        return _synonyms(engine, args)
+    print(t("{docs} documents, {with_header} with a machine-readable header").format(
+        docs=proposal.documents, with_header=proposal.with_header))
+    for f in proposal.fields:
+        mark = t("keep") if f.kept else t("drop")
+        print(f"  [{mark}] {f.name} ({f.type}, {f.coverage:.0%}): {f.reason}; "
+              + t("e.g. {examples}").format(examples=", ".join(f.examples[:2])))
+    for note in proposal.notes:
+        print(t("note: {text}").format(text=note))
+    if proposal.reason:
+        print(proposal.reason)
+    if proposal.looked_for:
+        print(t("Looked for: {forms}.").format(forms="; ".join(proposal.looked_for)))
+    if proposal.openings:
+        print(t("How the first {n} documents open:").format(n=len(proposal.openings)))
+        for o in proposal.openings:
+            print(f"  {o.title}")
+            for line in o.lines or [t("(no text)")]:
+                print(f"    | {line}")
+    if proposal.next_step:
+        print(t("Next: {step}").format(step=proposal.next_step))
+    return 0
+
+
+def _build(engine: Engine, args: argparse.Namespace) -> int:
+    info = engine.index.build(args.space, _names(args.fields), _names(args.exact))
+    if args.json:
+        _dump(info.to_dict())
+    else:
+        exact = [f.name for f in info.spec.fields if f.exact]
+        line = t("indexed {rows} rows × {fields} fields in {seconds} s (embedded {embedded}); exact: {exact}")
+        print(line.format(
+            rows=info.rows, fields=len(info.spec.fields), seconds=f"{info.seconds:.2f}", embedded=info.embedded,
+            exact=", ".join(exact) or t("none")))
+    return 0
+
+
+def _show(engine: Engine, args: argparse.Namespace) -> int:
+    index = engine.index.info(args.space, preview=args.rows)
+    if index is None:
+        raise BinyError(t("Space {name} has no structured index; `biny index propose --space {plain}` shows what "
+                          "it could hold.").format(name=repr(args.space), plain=args.space))
+    if args.json:
+        _dump(index.to_dict())
+    else:
+        print(t("{rows} rows of {docs} documents; title field: {title}").format(
+            rows=index.rows, docs=index.documents, title=index.spec.title_field or "-"))
+        for spec in index.spec.fields:
+            exact_mark = " (" + t("exact") + ")" if spec.exact else ""
+            print(f"  {spec.name}\t{spec.type}{exact_mark}\t{spec.coverage:.0%}")
+        for r in index.preview:
+            print(f"  · {r['title']}")
+    return 0
+
+
+def _lint(engine: Engine, args: argparse.Namespace) -> int:
+    count, items = engine.index.lint(args.space, args.limit)
+    if args.json:
+        _dump({"flagged": count, "chunks": [i.to_dict() for i in items]})
+    else:
+        print(t("{n} chunks state attributes only as bare values").format(n=count))
+        for i in items:
+            shown = ", ".join(f"{n}: {v}" for n, v in i.attributes[:4])
+            print(f"  {i.title}: {shown}\n    " + t("suggest: {text}").format(text=i.suggestion))
+    return 0
+
+
+def _drop(engine: Engine, args: argparse.Namespace) -> int:
     engine.index.drop(args.space)
     if args.json:
         _dump({"dropped": args.space})
