@@ -243,6 +243,34 @@ def _overlap_start(
     return chunk_end
 
 
+def _last_unit(text: str, units: list[_Unit], i: int, start: int, target_tokens: int, ceiling: float,
+               est: Estimator) -> int:
+    """Accumulate whole units while that brings the size closer to the target (so sizes centre on it), never past
+    the ceiling: the index of the chunk's last unit."""
+    j = i
+    cur = est(text[start : units[j].end])
+    while j + 1 < len(units):
+        nxt = est(text[start : units[j + 1].end])
+        if nxt > ceiling or (nxt > target_tokens and nxt - target_tokens >= target_tokens - cur):
+            break
+        j += 1
+        cur = nxt
+    return j
+
+
+def _not_on_a_heading(text: str, units: list[_Unit], i: int, j: int, start: int, ceiling: float,
+                      est: Estimator) -> int:
+    """Headings alone do not make a chunk: take the content that follows them — unless a run of long headings would
+    carry it past the ceiling; then the headings go first, on their own. And a chunk does not end on a heading: the
+    heading belongs to what follows."""
+    while j + 1 < len(units) and all(u.heading for u in units[i : j + 1]) \
+            and est(text[start : units[j + 1].end]) <= ceiling:
+        j += 1
+    while j > i and units[j].heading:
+        j -= 1
+    return j
+
+
 def split(
     doc: AssembledText,
     *,
@@ -266,26 +294,10 @@ def split(
     while i < len(units):
         first = units[i]
         start = carry if carry is not None else first.start
-        j = i
-        # Accumulate whole units while that brings the size closer to the target
-        # (so sizes centre on it), never past the ceiling.
-        cur = est(text[start : units[j].end])
-        while j + 1 < len(units):
-            nxt = est(text[start : units[j + 1].end])
-            if nxt > ceiling or (nxt > target_tokens and nxt - target_tokens >= target_tokens - cur):
-                break
-            j += 1
-            cur = nxt
+        j = _last_unit(text, units, i, start, target_tokens, ceiling, est)
         if prior is not None:
             j = _prefer_old_end(text, units, i, j, start, target_tokens, ceiling, prior.ends, est)
-        # Headings alone do not make a chunk: take the content that follows them — unless a run of long
-        # headings would carry it past the ceiling; then the headings go first, on their own.
-        while j + 1 < len(units) and all(u.heading for u in units[i : j + 1]) \
-                and est(text[start : units[j + 1].end]) <= ceiling:
-            j += 1
-        # A chunk should not end on a heading: the heading belongs to what follows.
-        while j > i and units[j].heading:
-            j -= 1
+        j = _not_on_a_heading(text, units, i, j, start, ceiling, est)
         end = units[j].end
         chunks.append(
             ChunkSpan(

@@ -278,6 +278,33 @@ def _context(blocks: list[tuple[Any, str]], clip: Any) -> str:
     return "\n".join(p[:300] for p in parts)[:900]
 
 
+def _rasters(page: Any, infos: list[dict[str, Any]], groups: dict[Any, Any], need: int
+             ) -> tuple[list[Any], float, int]:
+    """A page's raster images: the figure regions (large images, or a montage of small ones), the largest share of
+    the page one covers, and how many decorations it holds (images repeated on ``need`` pages or more)."""
+    pymupdf = mupdf()
+    area = max(1.0, abs(page.rect))
+    figure_rects: list[Any] = []
+    small = []
+    raster_cover = 0.0
+    decorated = 0
+    for info in infos:
+        key = info.get("digest") or bytes(str(info.get("xref")), "ascii")
+        rect = pymupdf.Rect(info["bbox"]) & page.rect
+        if len(groups.get(key, ())) >= need:
+            decorated += 1
+            continue
+        share = abs(rect) / area
+        raster_cover = max(raster_cover, share)
+        if share >= MIN_RASTER_SHARE and min(info["width"], info["height"]) >= MIN_RASTER_PX:
+            figure_rects.append(rect)
+        elif abs(rect) > 0:
+            small.append(rect)
+    if len(small) >= MIN_MONTAGE_IMAGES and abs(_union(small)) / area >= MIN_MONTAGE_SHARE:
+        figure_rects.append(_union(small))
+    return figure_rects, raster_cover, decorated
+
+
 def plan_pages(doc: Any, page_blocks: list[list[tuple[Any, str]]], garbled: list[int]) -> VisualPlan:
     """Decide what to read on each page. ``page_blocks`` are (rect, text) per page, after repair;
     ``garbled`` the characters per page that could not be repaired."""
@@ -296,30 +323,12 @@ def plan_pages(doc: Any, page_blocks: list[list[tuple[Any, str]]], garbled: list
     plan = VisualPlan()
     block_index = 0
     for pno, page in enumerate(doc):
-        area = max(1.0, abs(page.rect))
         blocks = page_blocks[pno]
         first_block = block_index
         block_index += len(blocks)
         chars = sum(len(t.strip()) for _, t in blocks)
-        figure_rects = []
-        small = []
-        raster_cover = 0.0
-        decorated = False
-        for info in infos[pno]:
-            key = info.get("digest") or bytes(str(info.get("xref")), "ascii")
-            rect = pymupdf.Rect(info["bbox"]) & page.rect
-            if len(groups.get(key, ())) >= need:
-                decorated = True
-                plan.decorations.append(pno + 1)
-                continue
-            share = abs(rect) / area
-            raster_cover = max(raster_cover, share)
-            if share >= MIN_RASTER_SHARE and min(info["width"], info["height"]) >= MIN_RASTER_PX:
-                figure_rects.append(rect)
-            elif abs(rect) > 0:
-                small.append(rect)
-        if len(small) >= MIN_MONTAGE_IMAGES and abs(_union(small)) / area >= MIN_MONTAGE_SHARE:
-            figure_rects.append(_union(small))
+        figure_rects, raster_cover, decorated = _rasters(page, infos[pno], groups, need)
+        plan.decorations += [pno + 1] * decorated
         own = [p for p in drawings[pno] if len(path_pages[_path_key(p)]) < need_frame]
         if len(own) < len(drawings[pno]) and not decorated:
             plan.decorations.append(pno + 1)  # a repeated vector frame, skipped once per page

@@ -134,6 +134,25 @@ def reference_distance(store: FactSource, question_vectors: Vectors) -> float | 
     return float(np.quantile(nearest, 0.10))
 
 
+def _ranked(ids: list[tuple[str, int]], vecs: Vectors, qvec: Vectors, d_ref: float | None, k: int, threshold: float
+            ) -> tuple[list[tuple[str, int, float, float]], list[DroppedFact]]:
+    """M4: the K nearest facts, scored against d_ref (1 − distance / d_ref); below the threshold, dropped with why."""
+    dropped: list[DroppedFact] = []
+    ranked: list[tuple[str, int, float, float]] = []
+    if len(ids) and d_ref:
+        dist = 1.0 - vecs @ qvec
+        order = np.argsort(dist, kind="stable")[:k]
+        for i in order:
+            score = 1.0 - float(dist[i]) / d_ref
+            fid, rev = ids[int(i)]
+            if score >= threshold:
+                ranked.append((fid, rev, score, float(dist[i])))
+            else:
+                dropped.append(DroppedFact(fid, t("score {score:.3f} below threshold {threshold}")
+                                           .format(score=score, threshold=threshold), score))
+    return ranked, dropped
+
+
 def recall(
     question: str,
     scope: str,
@@ -162,19 +181,7 @@ def recall(
                       {"ms": round((time.perf_counter() - t0) * 1000, 1)}))
     # M4: top-K by calibrated score, then the threshold.
     ids, vecs = store.candidates(scope)
-    dropped: list[DroppedFact] = []
-    ranked: list[tuple[str, int, float, float]] = []
-    if len(ids) and d_ref:
-        dist = 1.0 - vecs @ qvec
-        order = np.argsort(dist, kind="stable")[:k]
-        for i in order:
-            score = 1.0 - float(dist[i]) / d_ref
-            fid, rev = ids[int(i)]
-            if score >= threshold:
-                ranked.append((fid, rev, score, float(dist[i])))
-            else:
-                dropped.append(DroppedFact(fid, t("score {score:.3f} below threshold {threshold}")
-                                           .format(score=score, threshold=threshold), score))
+    ranked, dropped = _ranked(ids, vecs, qvec, d_ref, k, threshold)
     trace.append(Step("M4", N_("top-k"), t("{ranked} of top {k} at score ≥ {threshold} ({active} active facts in "
                                        "scope; d_ref {d_ref})")
                       .format(ranked=len(ranked), k=k, threshold=threshold, active=len(ids),

@@ -212,24 +212,9 @@ class NameMatcher:
         (they are no part of a name, and an unknown word beside a name is not the name's)."""
         spans = list(explained)
         qw = [w for w in words(question) if not any(s <= w.start < e for s, e in spans)]
-        # Each question word → the names' words it meets; two question words written apart may be one name word.
-        met: list[list[tuple[str, str]]] = []
-        for i, w in enumerate(qw):
-            found = [] if w.text in self.stop or (len(w.text) < 2 and not _HAS_CJK.search(w.text)) \
-                else self._meets(w.text)
-            if i + 1 < len(qw) and not found and qw[i + 1].start - w.end <= 1:
-                both = w.text + qw[i + 1].text
-                if both in self.postings:
-                    found = [(both, "joined")]
-            met.append(found)
+        met = self._met(qw)
         brand = any(w.text in self.brands for w in qw)
-        scores: dict[int, dict[str, tuple[float, int]]] = defaultdict(dict)  # row → name word → (credit, q word)
-        for qi, found in enumerate(met):
-            for t, how in found:
-                for row in self.postings.get(t, ()):
-                    credit = _CREDIT[how]
-                    if scores[row].get(t, (0.0, 0))[0] < credit:
-                        scores[row][t] = (credit, qi)
+        scores = self._scores(met)
         ranked: list[tuple[float, float, int]] = []
         for row, got in scores.items():
             got = {t: ((c * _TAIL_CREDIT if t in self.tails[row] else c), qi) for t, (c, qi) in got.items()}
@@ -278,6 +263,30 @@ class NameMatcher:
         misspelt = [(qw[qi].text, t) for t, (c, qi) in scores[row].items() if c < 1.0 and self.weight[t] > 0]
         return Reading(Named(row, cover, weight, qw[used[0]].start, qw[used[-1]].end, misspelt, same[:3]),
                        brand=brand)
+
+    def _met(self, qw: list[Word]) -> list[list[tuple[str, str]]]:
+        """Each question word → the names' words it meets; two question words written apart may be one name word."""
+        met: list[list[tuple[str, str]]] = []
+        for i, w in enumerate(qw):
+            found = [] if w.text in self.stop or (len(w.text) < 2 and not _HAS_CJK.search(w.text)) \
+                else self._meets(w.text)
+            if i + 1 < len(qw) and not found and qw[i + 1].start - w.end <= 1:
+                both = w.text + qw[i + 1].text
+                if both in self.postings:
+                    found = [(both, "joined")]
+            met.append(found)
+        return met
+
+    def _scores(self, met: list[list[tuple[str, str]]]) -> dict[int, dict[str, tuple[float, int]]]:
+        """Row → name word → (credit, question word): each name word's best meeting."""
+        scores: dict[int, dict[str, tuple[float, int]]] = defaultdict(dict)
+        for qi, found in enumerate(met):
+            for t, how in found:
+                for row in self.postings.get(t, ()):
+                    credit = _CREDIT[how]
+                    if scores[row].get(t, (0.0, 0))[0] < credit:
+                        scores[row][t] = (credit, qi)
+        return scores
 
     def _cover(self, row: int, got: dict[str, tuple[float, int]]) -> float:
         best = 0.0
