@@ -27,7 +27,11 @@ from biny.core import EDITABLE_SETTINGS, CancelToken, Engine, SpaceInfo
 
 # `biny doctor`'s finding kinds (core/services/doctor.py), named for people.
 FINDING_KINDS = {"damaged": QT_TR_NOOP("damaged"), "orphans": QT_TR_NOOP("orphan passages"),
-                 "locked": QT_TR_NOOP("locked"), "outdated": QT_TR_NOOP("indexed by an older version")}
+                 "locked": QT_TR_NOOP("locked"), "outdated": QT_TR_NOOP("indexed by an older version"),
+                 # Issue 59: passages changed after they were written, not yet coded, unreadable, not in the catalog.
+                 "tampered": QT_TR_NOOP("changed after it was written"),
+                 "unbound": QT_TR_NOOP("no integrity codes yet"), "unreadable": QT_TR_NOOP("unreadable"),
+                 "unlisted": QT_TR_NOOP("not in the catalog"), "catalog": QT_TR_NOOP("catalog damaged")}
 
 
 class SettingsScreen(QWidget):

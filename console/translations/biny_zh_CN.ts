@@ -1989,5 +1989,25 @@ This cannot be undone.</source>
         <source>not judged to answer</source>
         <translation>判定为未回答</translation>
     </message>
+    <message>
+        <source>changed after it was written</source>
+        <translation>写入后被更改</translation>
+    </message>
+    <message>
+        <source>no integrity codes yet</source>
+        <translation>尚无完整性校验码</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>not in the catalog</source>
+        <translation>不在目录中</translation>
+    </message>
+    <message>
+        <source>catalog damaged</source>
+        <translation>目录已损坏</translation>
+    </message>
 </context>
 </TS>

@@ -61,7 +61,9 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         with Engine.open(args.home) as engine:
             for note in engine.recovery_notes:
-                print(t("recovered: {note}").format(note=note), file=sys.stderr)
+                # A warning (issue 59: chunk tables the catalog does not list) says itself what it is.
+                warning = note.startswith(t("warning: {note}").format(note=""))
+                print(note if warning else t("recovered: {note}").format(note=note), file=sys.stderr)
             try:
                 code = _run(engine, args)
             except PassphraseRequired:

@@ -190,7 +190,7 @@ def _ask(engine: Engine, args: argparse.Namespace) -> int:
 
 def _doctor(engine: Engine, args: argparse.Namespace) -> int:
     """Exit 0 when everything agrees (or was repaired), 1 when findings remain."""
-    report = engine.doctor.check(args.space, repair=args.repair)
+    report = engine.doctor.check(args.space, repair=args.repair, deep=args.deep)
     if args.json:
         _dump({**_asdict(report), "healthy": report.healthy}, sys.stdout)
     else:

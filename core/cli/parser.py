@@ -112,6 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
     doc = sub.add_parser("doctor", help=t("check that catalog and vector store agree; --repair rebuilds from sources"))
     doc.add_argument("--space", help=t("one space (default: all)"))
     doc.add_argument("--repair", action="store_true", help=t("remove orphan passages, re-ingest damaged documents"))
+    doc.add_argument("--deep", action="store_true",
+                     help=t("read every stored passage whole: check each one's integrity code and ciphertext, every "
+                            "data file and the catalog"))
     doc.add_argument("--json", action="store_true")
     team = sub.add_parser("storage", help=t("where the spaces live: this folder, or a team space on S3 and who "
                                             "writes it"))

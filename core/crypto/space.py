@@ -32,6 +32,8 @@ _BOUND = b"\x00bd2"
 class SpaceCrypto:
     space_id: str
     keys: SpaceKeys | None
+    # The key of the space's row codes (store/rowmac.py, issue 59), set by the key session; None: unknown here.
+    mac_key: bytes | None = None
 
     @property
     def encrypted(self) -> bool:

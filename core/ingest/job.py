@@ -191,7 +191,7 @@ def reusable_vectors(stored: str, space: SpaceRow, crypto: SpaceCrypto, catalog:
     title = crypto.open_meta(prior).title
     out: dict[str, Vectors] = {}
     spans: list[tuple[int, str, int, int]] = []
-    for rec, vec in chunks.doc_vectors(space.space_id, prior.doc_id):
+    for rec, vec in chunks.doc_vectors(space.space_id, prior.doc_id, crypto.mac_key):
         try:
             plain = crypto.open_record(rec)
         except DataTampered:

@@ -25,9 +25,12 @@ from biny.core.errors import BinyError
 from biny.core.i18n import t
 from biny.core.ingest.keys import KEYS_VERSION, passage_keys
 from biny.core.results import IngestReport
+from biny.core.services import deep as deep_mod
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
+from biny.core.store import rowmac
 from biny.core.store.catalog import DocumentRow, SpaceRow
+from biny.core.store.failures import storage_problem
 from biny.core.store.integrity import mismatches
 from biny.core.text.terms import index_terms
 
@@ -37,7 +40,7 @@ REKEY_BATCH = 2000  # passages re-keyed per Lance commit: bounds the memory a la
 @dataclass(slots=True)
 class Finding:
     space: str
-    kind: str  # damaged | orphans | locked | outdated
+    kind: str  # damaged | tampered | orphans | locked | outdated | unbound | unreadable | unlisted | catalog
     detail: str
     action: str
     doc_id: str | None = None
@@ -71,12 +74,91 @@ class Doctor:
         self.keys = keys
         self._ingest = ingest
 
-    def check(self, space: str | None = None, *, repair: bool = False) -> DoctorReport:
+    def check(self, space: str | None = None, *, repair: bool = False, deep: bool = False) -> DoctorReport:
+        """``deep`` (issue 59): every row read whole and its code recomputed, every ciphertext opened, the catalog
+        read whole (services/deep.py)."""
         report = DoctorReport()
+        if space is None:
+            self._folder(report, deep)
         rows = [self.folder.catalog.spaces.named(space)] if space else self.folder.catalog.spaces.all()
         for row in rows:
-            self._space(row, report, repair)
+            try:
+                self._space(row, report, repair)
+                self._unbound(row, report, repair)
+                if deep:
+                    self._deep(row, report, repair)
+            except Exception as exc:
+                if storage_problem(exc) is None:
+                    raise
+                detail, action = deep_mod.describe_unreadable(row, str(exc))
+                report.findings.append(Finding(row.name, "unreadable", detail, action))
         return report
+
+    def _folder(self, report: DoctorReport, deep: bool) -> None:
+        """What lies outside any space: chunk tables no space lists (a lost catalog), the catalog file itself."""
+        for name, rows in deep_mod.unlisted(self.folder):
+            shown = t("{n} passages").format(n=rows) if rows >= 0 else t("unreadable")
+            report.findings.append(Finding(
+                name, "unlisted",
+                t("the passages and vectors of a space are on disk (lance/{name}.lance, {rows}) but the catalog does "
+                  "not list it: catalog.duckdb is missing or was replaced").format(name=name, rows=shown),
+                t("restore catalog.duckdb from a backup of this data folder, or import the space's export (`biny "
+                  "space import FILE.tar`); remove lance/{name}.lance only if you deleted that space").format(
+                      name=name)))
+        if deep:
+            for problem in self.folder.catalog.read_all():
+                report.findings.append(Finding("catalog.duckdb", "catalog",
+                                               t("a table of the catalog could not be read: {problem}").format(
+                                                   problem=problem),
+                                               t("restore catalog.duckdb from a backup of this data folder")))
+
+    def _unbound(self, row: SpaceRow, report: DoctorReport, repair: bool) -> None:
+        """A space written before row codes (store/rowmac.py): found by every check, bound by ``--repair``."""
+        mark = self.folder.catalog.spaces.binding(row.space_id)
+        f = Finding(row.name, "unbound", t("its passages are not all covered by an integrity code (stored before "
+                                           "codes existed)"),
+                    t("run `biny doctor --repair` to add them"))
+        try:
+            key = self.keys.mac_key(row)
+        except BinyError as exc:
+            if not mark:  # a locked space's mark cannot be verified here; without one it is surely unbound
+                f.action = deep_mod.locked_action(exc)
+                report.findings.append(f)
+            return
+        if key is not None and rowmac.is_bound(key, row.space_id, mark):
+            return
+        if key is None:
+            f.action = t("open the data folder again: a plaintext space gets its codes when the folder opens")
+        elif repair:
+            listed = {d.doc_id for d in self.folder.catalog.docs.of(row.space_id, ("active", "archived"))}
+            # Ciphertext that does not open is never coded as if it were sound: those documents are repaired first.
+            found = deep_mod.read_rows(self.folder, row, key, self.keys.crypto(row), listed)
+            if found.problems() or found.unreadable:
+                f.action = t("repair or delete the damaged documents first, then run `biny doctor --repair` again")
+            else:
+                self.folder.writer.bind_rows(row, key)
+                f.repaired, f.action = True, t("integrity codes added")
+        report.findings.append(f)
+
+    def _deep(self, row: SpaceRow, report: DoctorReport, repair: bool) -> None:
+        """Every row read whole, its code recomputed and its ciphertext opened (``restic check --read-data``)."""
+        try:
+            key, crypto = self.keys.mac_key(row), self.keys.crypto(row)
+        except BinyError as exc:
+            report.findings.append(Finding(row.name, "locked", t("its passages were not read (locked)"),
+                                           deep_mod.locked_action(exc)))
+            return
+        listed = {d.doc_id for d in self.folder.catalog.docs.of(row.space_id, ("active", "archived"))}
+        found = deep_mod.read_rows(self.folder, row, key, crypto, listed)
+        if found.unreadable:
+            detail, action = deep_mod.describe_unreadable(row, found.unreadable)
+            report.findings.append(Finding(row.name, "unreadable", detail, action))
+        for doc_id, why in found.problems().items():
+            f = self._damaged(row, doc_id, why, repair)
+            f.kind = "tampered" if f.kind == "damaged" else f.kind
+            if not f.repaired and f.kind == "tampered" and "restore" not in f.action:
+                f.action += t(", or {restore}").format(restore=t(deep_mod.RESTORE))
+            report.findings.append(f)
 
     def _space(self, row: SpaceRow, report: DoctorReport, repair: bool) -> None:
         catalog, chunks = self.folder.catalog, self.folder.chunks

@@ -56,6 +56,8 @@ class DataFolder:
             if not notes:
                 writer.migrate()
                 notes = writer.recover()
+                notes += writer.unlisted_tables()
+                writer.bind_plain_spaces()
         except BaseException:
             if team is not None:
                 team.close()

@@ -20,6 +20,7 @@ from biny.core.errors import BinyError, PassphraseRequired, SecretStoreUnavailab
 from biny.core.i18n import t
 from biny.core.services.folder import DataFolder
 from biny.core.store.catalog import SpaceRow
+from biny.core.store.rowmac import derive_key
 
 
 class KeySession:
@@ -38,6 +39,9 @@ class KeySession:
         # (space id, passphrase) pairs already refused: listing spaces asks "unlocked?" on every
         # refresh, and each attempt is a full scrypt (~0.1 s) that would only fail again.
         self._refused: dict[tuple[str, str], WrongPassphrase] = {}
+        # Row-code keys (store/rowmac.py) by space id: derived from a data key, or a plaintext space's from the catalog.
+        self._mac_keys: dict[str, bytes] = {}
+        folder.writer.mac_key = self.mac_key
 
     @property
     def settings(self) -> Settings:
@@ -92,10 +96,25 @@ class KeySession:
 
     def forget(self, space_id: str) -> None:
         self._keys.pop(space_id, None)
+        self._mac_keys.pop(space_id, None)
+
+    def mac_key(self, row: SpaceRow) -> bytes | None:
+        """The key of the space's row codes (issue 59): derived from its data key (PassphraseRequired when
+        locked), or a plaintext space's own from the catalog (None before it was made, at the next open)."""
+        key = self._mac_keys.get(row.space_id)
+        if key is None:
+            if row.encrypted:
+                return self.crypto(row).mac_key
+            key = self.folder.catalog.spaces.row_key(row.space_id)
+            if key is None:
+                return None
+            self._mac_keys[row.space_id] = key
+        return key
 
     def forget_all(self) -> None:
         """Drop every key and passphrase held by this session (a new session begins locked)."""
         self._keys.clear()
+        self._mac_keys.clear()
         self._memory = None
         self._session_secret = None
         self._refused.clear()
@@ -114,7 +133,7 @@ class KeySession:
     def crypto(self, row: SpaceRow) -> SpaceCrypto:
         """The space's keys: from this session, else the configured secret source."""
         if not row.encrypted:
-            return SpaceCrypto(row.space_id, None)
+            return SpaceCrypto(row.space_id, None, self.mac_key(row))
         keys = self._keys.get(row.space_id)
         if keys is None:
             secret = self._secret(row.tenant, row.owner)
@@ -133,7 +152,10 @@ class KeySession:
                 self._refused[(row.space_id, secret)] = exc
                 raise
             self._keys[row.space_id] = keys
-        return SpaceCrypto(row.space_id, keys)
+        mac = self._mac_keys.get(row.space_id)
+        if mac is None:
+            mac = self._mac_keys[row.space_id] = derive_key(keys.data_key)
+        return SpaceCrypto(row.space_id, keys, mac)
 
     def unlock(self, row: SpaceRow, passphrase: str, *, remember: bool = False) -> None:
         """Open an encrypted space with its passphrase for this session (WrongPassphrase if not)."""

@@ -26,8 +26,9 @@ from biny.core.retrieve.budget import fit_whole
 from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
 from biny.core.retrieve.kept import kept_rule
 from biny.core.retrieve.pipeline import retrieve
-from biny.core.retrieve.records import IntegrityRecord, StructuredRecord
-from biny.core.retrieve.trace import Dropped, Stage, Trace
+from biny.core.retrieve.records import StructuredRecord
+from biny.core.retrieve.trace import Stage, Trace
+from biny.core.services import integrity
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
@@ -74,6 +75,7 @@ class Retriever:
         self._turns: dict[str, _Turn] = {}
         self._sentences: OrderedDict[tuple[str, str], Vectors | None] = OrderedDict()
         self._sentences_lock = threading.Lock()
+        self._gated: dict[str, int] = {}  # space → the matrix generation that passed the integrity gate
         language.warm()  # the threshold reads a Latin-script question's language (retrieve/threshold.py)
         # ...and looks a question's words up for passages in the other language (retrieve/translated.py).
         dictionary.warm(folder.cache_dir)
@@ -83,14 +85,32 @@ class Retriever:
         self._baselines.pop(space_id, None)
         self._docs.pop(space_id, None)
         self._titled.pop(space_id, None)
+        self._gated.pop(space_id, None)
         with self._sentences_lock:
             for key in [k for k in self._sentences if k[0] == space_id]:
                 del self._sentences[key]
 
     def matrix(self, row: SpaceRow) -> VectorMatrix:
+        """The space's matrix, its rows' codes checked when the key is at hand (services/integrity.py)."""
         return self.folder.vectors.get(row.space_id,
                                        lambda: self.folder.catalog.docs.expected_chunks(row.space_id, active_only=True),
-                                       row.dim)
+                                       row.dim, integrity.row_check(self.folder, self.keys, row))
+
+    def trusted(self, row: SpaceRow) -> VectorMatrix:
+        """The matrix to answer from: ``DataTampered`` (naming the documents) unless every row is as it was written
+        (issue 59). Checked once per matrix generation; a space not yet bound says so once, as a notice."""
+        vm = self.matrix(row)
+        if self._gated.get(row.space_id) == vm.generation:
+            return vm
+        if not vm.checked:  # a locked space: its key opens it, and ``matrix`` then checks every row
+            self.keys.crypto(row)
+            vm = self.matrix(row)
+        integrity.gate(self.folder, row, vm, self._opened_documents(row, vm), self.keys.crypto(row).open_meta)
+        notice = integrity.uncoded_notice(row, vm)
+        if notice is not None:
+            self.keys.notices.append(notice)
+        self._gated[row.space_id] = vm.generation
+        return vm
 
     # ---- references (R9) ------------------------------------------------------------------
     def baselines(self, space: str) -> Baselines:
@@ -140,8 +160,8 @@ class Retriever:
 
         def records(rows: list[int]) -> list[ChunkRecord | None]:
             """Passages read before the final context (sentence check, cross-encoder); R7 counts them. One that
-            fails its integrity check or went with a write since the matrix is None: judged without its text
-            here, reported when it reaches the context (``_hits``), never the whole answer lost (issue 22)."""
+            went with a write since the matrix is None: judged without its text. One whose ciphertext does not
+            open stops the question (issue 59: never an answer from what is left)."""
             read.extend(rows)
             recs = self.folder.chunks.fetch(row.space_id, [vm.chunk_ids[r] for r in rows])
             out: list[ChunkRecord | None] = []
@@ -150,7 +170,7 @@ class Retriever:
                 try:
                     out.append(crypto.open_record(stored) if stored is not None else None)
                 except DataTampered:
-                    out.append(None)
+                    raise integrity.unopened(row, [vm.doc_ids[r]], docs) from None
             return out
 
         # A pair is embedded as its passage was (SPEC I7): under the document's title and headings, when they were.
@@ -213,7 +233,7 @@ class Retriever:
                 return routed
             unrouted = routed
         self.models.check_space(row, self.folder.chunks)
-        vm = self.matrix(row)
+        vm = self.trusted(row)
         base = self.baselines(space)
         read_for_rerank: list[int] = []
         ctx, docs = self._context(row, vm, read_for_rerank)
@@ -288,7 +308,7 @@ class Retriever:
             return fresh
         turn.more_used = True
         row = self.folder.catalog.spaces.named(turn.space)
-        vm = self.matrix(row)
+        vm = self.trusted(row)
         trace = Trace(question=turn.question, retrieval_query=turn.question)
         r = self.folder.settings.retrieval
 
@@ -354,11 +374,12 @@ class Retriever:
             try:
                 records[cid] = crypto.open_record(stored)
             except DataTampered:
-                unopened.append(cid)  # one bad passage leaves this answer, not the whole answer (issue 22)
+                unopened.append(stored.doc_id)
         trace.decrypted = len(fetched)
         if docs is None:
             docs = self._opened_documents(row, vm)
-        _note_integrity(trace, vm, unopened, docs)
+        if unopened:  # issue 59: the question stops, never answered from the passages that are left
+            raise integrity.unopened(row, unopened, docs)
         trace.documents = {cid: docs[d].title if d in docs else d for cid, d in trace.documents.items()}
         unrelated = base.question_nearest.get(reference) or base.question_nearest.get("all")
         hits = []
@@ -400,22 +421,3 @@ class _Titles:
     folded_titles: dict[str, str]
     folded_glossary: list[tuple[str, str]]
     titled: dict[str, frozenset[str]] = field(default_factory=dict)
-
-
-def _note_integrity(trace: Trace, vm: VectorMatrix, unopened: list[str], docs: dict[str, DocumentRow]) -> None:
-    """Name in the trace what was left out because it failed an integrity check (issue 22)."""
-    if not (unopened or vm.damaged or vm.unreadable):
-        return
-    dropped = [Dropped(cid, t("failed its integrity check when opened (altered or moved ciphertext)"))
-               for cid in unopened]
-    dropped += [Dropped(cid, t("its stored vector is not a number (damaged)")) for cid in vm.unreadable]
-    titles = {d: docs[d].title if d in docs else d for d in vm.damaged}
-    parts = [f"{len(vm.damaged)} document(s) left out: " + "; ".join(f"{titles[d]} — {why}"
-                                                                       for d, why in sorted(vm.damaged.items()))
-             ] if vm.damaged else []
-    if dropped:
-        parts.append(f"{len(dropped)} passage(s) left out")
-    trace.add(Stage("integrity", ", ".join(parts) + ". Run `biny doctor --repair` or re-ingest the documents.",
-                    dropped=dropped, data=IntegrityRecord({titles[d]: why for d, why in vm.damaged.items()}, unopened,
-                                                          list(vm.unreadable))))
-

@@ -21,7 +21,8 @@ _READ_ONLY = ("read-only file system", "os error 30", "permission denied", "os e
 # is a bug in biny, and calling it a damaged data folder sent users to restore backups they did not need.
 # LanceDB's words for a data file cut short (issue 59: a truncated fragment was reported as a bug in biny).
 _DAMAGED = ("corrupt", "checksum", "not a valid", "invalid manifest", "unexpected end of file", "failed to read",
-            "could not read", "no such file", "failed to fill whole buffer", "unexpected eof")
+            "could not read", "no such file", "failed to fill whole buffer", "unexpected eof",
+            "invalid range")
 # DuckDB's own types for reading and writing the file itself.
 _DUCKDB_IO = (duckdb.IOException, duckdb.SerializationException, duckdb.FatalException)
 
@@ -48,7 +49,7 @@ def storage_problem(exc: BaseException) -> BinyError | None:
     else:
         damaged = code in (errno.EIO, errno.ENOENT) or any(s in text for s in _DAMAGED)
     if damaged:
-        return StoreDamaged(t("The data folder could not be read ({kind}: {detail}). Run `biny doctor` to check it, "
-                              "and restore from a backup if it cannot repair it.").format(kind=type(exc).__name__,
-                                                                                          detail=exc))
+        return StoreDamaged(t("The data folder could not be read ({kind}: {detail}). Run `biny doctor --deep` to check "
+                              "it, and restore from a backup if it cannot repair it.").format(kind=type(exc).__name__,
+                                                                                              detail=exc))
     return None

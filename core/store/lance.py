@@ -8,6 +8,7 @@ when both sides are committed.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,10 @@ import lancedb
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from biny.core.embed.base import Vectors
+from biny.core.store import rowmac
 from biny.core.store.guard import mutation, write_stamp
 
 
@@ -61,6 +64,8 @@ def chunk_schema(dim: int) -> pa.Schema:
             pa.field("aspects", pa.list_(pa.string()), nullable=False),
             pa.field("ct", pa.binary(), nullable=False),
             pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
+            # The row's integrity code over everything above that decides an answer (store/rowmac.py, issue 59).
+            pa.field("mac", pa.binary(), nullable=False),
         ]
     )
 
@@ -143,15 +148,55 @@ class ChunkStore:
 
     @mutation
     def migrate(self) -> None:
-        """Tables written before encryption existed gain the (empty) ciphertext column (at open)."""
+        """Tables written before encryption existed gain the (empty) ciphertext column, and tables written before
+        row codes existed the (empty) ``mac`` column, filled by ``bind`` (at open)."""
         for name in self._names():
             if name.startswith("chunks_"):
                 tbl = self.db.open_table(name)
                 if "ct" not in tbl.schema.names:
                     tbl.add_columns({"ct": "CAST('' AS BINARY)"})
+                if "mac" not in tbl.schema.names:
+                    tbl.add_columns({"mac": "CAST('' AS BINARY)"})
 
     @mutation
-    def add(self, space_id: str, records: list[ChunkRecord], vectors: Vectors) -> None:
+    def bind(self, space_id: str, key: bytes, batch: int = 4096) -> int:
+        """Give every row stored without a code its code (a space written before codes existed); returns how many.
+
+        A row that has a code keeps it, right or wrong: binding never launders a row changed since it was coded.
+        Codes are written by a merge on ``chunk_id`` of (chunk_id, mac) only, a batch per commit.
+        """
+        if self.table_name(space_id) not in self._names():
+            return 0
+        # Codes are computed while streaming (only ids and codes are held), then written: a read never races a write.
+        coded: list[tuple[pa.Array, list[bytes]]] = []
+        for part in self.batches(space_id, rowmac.columns(), size=batch):
+            uncoded = part.filter(pc.equal(pc.binary_length(part.column("mac")), 0))
+            if uncoded.num_rows:
+                coded.append((uncoded.column("chunk_id"), rowmac.table_macs(key, uncoded)))
+        for ids, macs in coded:
+            update = pa.table({"chunk_id": ids, "mac": pa.array(macs, type=pa.binary())})
+            self._table(space_id).merge_insert("chunk_id").when_matched_update_all().execute(update)
+        return sum(len(macs) for _, macs in coded)
+
+    def batches(self, space_id: str, columns: list[str], where: str | None = None,
+                size: int = 4096) -> Iterator[pa.RecordBatch]:
+        """Selected columns of every row (optionally filtered), streamed as record batches of about ``size`` rows
+        (a whole space's text and vectors are never held at once)."""
+        tbl = self._table(space_id)
+        n = tbl.count_rows()
+        if n == 0:
+            return
+        query = tbl.search().select(columns)
+        if where:
+            query = query.where(where)
+        for part in query.limit(n).to_batches(size):
+            if part.num_rows:
+                yield part
+
+    @mutation
+    def add(self, space_id: str, records: list[ChunkRecord], vectors: Vectors, mac_key: bytes | None = None) -> None:
+        """Append rows; each gets its code under ``mac_key`` (store/rowmac.py). Without a key (tests damaging a
+        store on purpose) the code is left empty, which a bound space treats as a mismatch."""
         if not records:
             return
         dim = vectors.shape[1]
@@ -163,7 +208,10 @@ class ChunkStore:
         flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
         arrays = [pa.array(cols[c], type=chunk_schema(dim).field(c).type) for c in _META_COLS]
         arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))
-        self._table(space_id).add(pa.Table.from_arrays(arrays, schema=chunk_schema(dim)))
+        schema = chunk_schema(dim)
+        rows = pa.Table.from_arrays(arrays, schema=pa.schema([f for f in schema if f.name != "mac"]))
+        macs = rowmac.table_macs(mac_key, rows) if mac_key else [b""] * rows.num_rows
+        self._table(space_id).add(rows.append_column(schema.field("mac"), pa.array(macs, type=pa.binary())))
 
     @mutation
     def delete_docs(self, space_id: str, doc_ids: list[str]) -> None:
@@ -171,19 +219,27 @@ class ChunkStore:
             self._table(space_id).delete(f"doc_id IN ({_quote_list(doc_ids)})")
 
     @mutation
-    def rekey(self, space_id: str, keys: dict[str, tuple[list[str], list[str], list[str]]]) -> None:
+    def rekey(self, space_id: str, keys: dict[str, tuple[list[str], list[str], list[str]]],
+              mac_key: bytes | None = None) -> None:
         """Replace the ``ids``, ``terms`` and ``aspects`` of the given chunks (chunk id → the three lists).
 
         Whole rows go through one merge-insert on ``chunk_id``: one commit, so a failure leaves every
-        passage as it was; vectors, text and ciphertext are written back unchanged.
+        passage as it was; vectors, text and ciphertext are written back unchanged, each row with its new code
+        (store/rowmac.py) — a row whose old code did not match is not re-coded: it stays a mismatch.
         """
         if not keys:
             return
-        rows = self.scan(space_id, [*_META_COLS, "vector"], f"chunk_id IN ({_quote_list(list(keys))})")
+        rows = self.scan(space_id, [*_META_COLS, "vector", "mac"], f"chunk_id IN ({_quote_list(list(keys))})")
+        if mac_key:
+            was = rowmac.mismatched(mac_key, rows, bound=False)
         order = [keys[c] for c in rows.column("chunk_id").to_pylist()]
         for i, name in enumerate(("ids", "terms", "aspects")):
             column = pa.array([k[i] for k in order], type=rows.schema.field(name).type)
             rows = rows.set_column(rows.schema.get_field_index(name), name, column)
+        if mac_key:
+            old = rows.column("mac").to_pylist()
+            macs = [o if bad else m for o, bad, m in zip(old, was, rowmac.table_macs(mac_key, rows), strict=True)]
+            rows = rows.set_column(rows.schema.get_field_index("mac"), "mac", pa.array(macs, type=pa.binary()))
         self._table(space_id).merge_insert("chunk_id").when_matched_update_all().execute(rows)
 
     def count(self, space_id: str) -> int:
@@ -276,11 +332,16 @@ class ChunkStore:
         self._views[space_id] = (stamp, view)
         return view
 
-    def doc_vectors(self, space_id: str, doc_id: str) -> list[tuple[ChunkRecord, npt.NDArray[np.float32]]]:
-        """A document's chunks with their stored vectors (re-ingest reuses unchanged ones)."""
+    def doc_vectors(self, space_id: str, doc_id: str,
+                    mac_key: bytes | None = None) -> list[tuple[ChunkRecord, npt.NDArray[np.float32]]]:
+        """A document's chunks with their stored vectors (re-ingest reuses unchanged ones). With ``mac_key``, a row
+        whose code does not match is left out (issue 59: a swapped vector is embedded again, never carried on)."""
         if self.table_name(space_id) not in self._names():
             return []
-        rows = self.scan(space_id, [*_META_COLS, "vector"], f"doc_id IN ({_quote_list([doc_id])})").to_pylist()
+        table = self.scan(space_id, [*_META_COLS, "vector", "mac"], f"doc_id IN ({_quote_list([doc_id])})")
+        if mac_key and table.num_rows:
+            table = table.filter(pa.array(~rowmac.mismatched(mac_key, table, bound=False)))
+        rows = table.drop_columns(["mac"]).to_pylist() if "mac" in table.column_names else table.to_pylist()
         out = []
         for row in rows:
             vec = np.asarray(row.pop("vector"), dtype=np.float32)

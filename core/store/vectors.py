@@ -21,16 +21,19 @@ import itertools
 import logging
 import os
 import threading
-from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pyarrow as pa
 
 from biny.core.embed.base import Vectors
+from biny.core.i18n import t
+from biny.core.store import rowmac
 from biny.core.store.ann import ANN_MIN_ROWS, PROBE_SHARE, AnnIndex
 from biny.core.store.integrity import mismatches
 from biny.core.store.lance import ChunkStore
@@ -98,6 +101,39 @@ def _scan(matrix: Vectors, q: Vectors) -> Vectors:
     return out
 # The documents a matrix holds: ids, or doc_id → (passages, chunk digest) to verify them (store/integrity.py).
 Visible = set[str] | Mapping[str, tuple[int, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class RowCheck:
+    """How a load checks row codes (store/rowmac.py): the space's key, and whether every row must have one."""
+
+    key: bytes
+    bound: bool
+
+
+def check_rows(batches: Iterator[Any], check: RowCheck, chunk_ids: Sequence[str], doc_ids: Sequence[str],
+               keep: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.bool_], int, dict[str, str]] | None:
+    """Per stored row: does its code disagree with its columns (only rows in ``keep`` are computed); how many
+    kept rows have no code; and doc_id → why for the documents of the rows that disagree. ``batches`` stream
+    ``rowmac.columns()`` of every row in the order of ``chunk_ids``; None when they do not (a write landed
+    between the scans)."""
+    bad = np.zeros(len(chunk_ids), dtype=bool)
+    uncoded, at = 0, 0
+    for part in batches:
+        n = part.num_rows
+        if part.column("chunk_id").to_pylist() != list(chunk_ids[at:at + n]):
+            return None
+        mask = keep[at:at + n]
+        if mask.any():
+            rows = part if mask.all() else part.filter(pa.array(mask))
+            bad[at:at + n][mask] = rowmac.mismatched(check.key, rows, bound=check.bound)
+            uncoded += rowmac.uncoded(rows)
+        at += n
+    if at != len(chunk_ids):
+        return None
+    tampered = {doc_id: t("{n} passage(s) no longer match their integrity code").format(n=n)
+                for doc_id, n in Counter(doc_ids[int(i)] for i in np.flatnonzero(bad)).items()}
+    return bad, uncoded, tampered
 
 
 class TermSets:
@@ -210,6 +246,12 @@ class VectorMatrix:
     # chunks whose stored vector is not finite. Answers name them in the trace.
     damaged: dict[str, str] = field(default_factory=dict)
     unreadable: list[str] = field(default_factory=list)
+    # Row codes (store/rowmac.py, issue 59): were they checked at load (a locked space's are not), the documents
+    # with rows whose code does not match (doc_id → why; left out too), and visible rows stored without a code
+    # in a space not yet bound.
+    checked: bool = False
+    tampered: dict[str, str] = field(default_factory=dict)
+    uncoded: int = 0
     # Groups of rows ranked on their own (script classes, set by the retrieval pool) and the 8-bit codes
     # built over them (store/quantized.py); both replaced whole, never mutated.
     groups: tuple[npt.NDArray[np.int64], ...] = ()
@@ -349,6 +391,21 @@ class AnnPolicy:
     cache_dir: Path | None = None  # where built indexes are kept between sessions
 
 
+def _lookups(tbl: Any, rows: npt.NDArray[np.int64]) -> tuple[dict[str, list[tuple[int, str]]],
+                                                              list[frozenset[str]]]:
+    """The identifier index (key → [(matrix row, tier)]) and aspect sets of the kept rows."""
+    ids_col = tbl.column("ids").to_pylist()
+    aspects_col = tbl.column("aspects").to_pylist()
+    id_index: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    aspects: list[frozenset[str]] = []
+    for new, old in enumerate(rows):
+        for item in ids_col[old]:
+            tier, key = item.split("|", 1)
+            id_index[key].append((new, tier))
+        aspects.append(frozenset(aspects_col[old]))
+    return id_index, aspects
+
+
 class VectorCache:
     """Per-space matrices; ``invalidate`` after any write that changes visibility."""
 
@@ -393,15 +450,22 @@ class VectorCache:
             return not t.is_alive()
         return True
 
-    def get(self, space_id: str, visible_docs: Visible | Callable[[], Visible], dim: int) -> VectorMatrix:
+    def get(self, space_id: str, visible_docs: Visible | Callable[[], Visible], dim: int,
+            check: RowCheck | Callable[[], RowCheck | None] | None = None) -> VectorMatrix:
         """The space's matrix; ``visible_docs`` may be a callable, read only on a cache miss. Given as
-        doc_id → (passages, chunk digest), documents whose stored rows differ are left out (``damaged``)."""
+        doc_id → (passages, chunk digest), documents whose stored rows differ are left out (``damaged``).
+        With ``check`` (or a callable giving it, None when the key is not at hand) every visible row's code is
+        verified and rows that fail are left out (``tampered``); a matrix loaded unchecked is loaded again the
+        first time a check is possible."""
         with self._lock:
             hit = self._cache.get(space_id)
-            if hit is not None:
+            if hit is not None and (hit.checked or check is None):
+                return hit
+            rows = check() if callable(check) else check
+            if hit is not None and rows is None:
                 return hit
             docs = visible_docs() if callable(visible_docs) else visible_docs
-            vm = self._load(space_id, docs, dim)
+            vm = self._load(space_id, docs, dim, rows)
             vm.ann_probe_share = self._ann.probe_share
             self._cache[space_id] = vm
             if len(vm) >= self._ann.min_rows:
@@ -444,9 +508,9 @@ class VectorCache:
         except Exception as exc:  # noqa: BLE001
             log.warning("ANN build for space %s failed (%s); exact search continues", space_id, exc)
 
-    def _load(self, space_id: str, visible_docs: Visible, dim: int) -> VectorMatrix:
+    def _load(self, space_id: str, visible_docs: Visible, dim: int, check: RowCheck | None = None) -> VectorMatrix:
         if self._chunks.count(space_id) == 0:
-            return VectorMatrix([], [], np.zeros((0, dim), dtype=np.float32))
+            return VectorMatrix([], [], np.zeros((0, dim), dtype=np.float32), checked=check is not None)
         tbl = self._chunks.scan(space_id, _COLUMNS)
         doc_ids_all = tbl.column("doc_id").to_pylist()
         chunk_ids = tbl.column("chunk_id").to_pylist()
@@ -458,17 +522,16 @@ class VectorCache:
         # A vector that is not finite (a flipped byte) can never be near anything: leave it out and say so.
         broken = keep & ~np.isfinite(full).all(axis=1)
         keep &= ~broken
+        checked = None
+        if check is not None:
+            checked = check_rows(self._chunks.batches(space_id, rowmac.columns()), check, chunk_ids,
+                                 doc_ids_all, keep)
+            if checked is None:  # a write landed between the scans: start over
+                return self._load(space_id, visible_docs, dim, check)
+            keep &= ~checked[0]
         matrix = np.ascontiguousarray(full[keep])
         rows = np.flatnonzero(keep)
-        ids_col = tbl.column("ids").to_pylist()
-        aspects_col = tbl.column("aspects").to_pylist()
-        id_index: dict[str, list[tuple[int, str]]] = defaultdict(list)
-        aspects: list[frozenset[str]] = []
-        for new, old in enumerate(rows):
-            for item in ids_col[old]:
-                tier, key = item.split("|", 1)
-                id_index[key].append((new, tier))
-            aspects.append(frozenset(aspects_col[old]))
+        id_index, aspects = _lookups(tbl, rows)
         starts = tbl.column("char_start").to_numpy()[keep]
         ends = tbl.column("char_end").to_numpy()[keep]
         tokens = tbl.column("tokens").to_numpy()[keep].astype(np.int32)
@@ -482,6 +545,10 @@ class VectorCache:
         terms = TermSets.from_arrow(terms_tbl.column("terms"), rows)
         del terms_tbl
         return VectorMatrix(
+            checked=checked is not None,
+            tampered={**{doc_ids_all[i]: t("a stored vector is not a number") for i in np.flatnonzero(broken)},
+                      **(checked[2] if checked is not None else {})},
+            uncoded=checked[1] if checked is not None else 0,
             damaged=damaged,
             unreadable=[chunk_ids[i] for i in np.flatnonzero(broken)],
             chunk_ids=[chunk_ids[i] for i in rows],

@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from biny.core.embed.base import Vectors
-from biny.core.errors import BinyError, ReadOnlyFolder
+from biny.core.errors import BinyError, DataTampered, ReadOnlyFolder
 from biny.core.i18n import t
-from biny.core.store import backup
+from biny.core.store import backup, rowmac
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow
 from biny.core.store.facts import FactRow, FactTable
+from biny.core.store.failures import storage_problem
 from biny.core.store.guard import writing
 from biny.core.store.integrity import chunk_digest, mismatches
 from biny.core.store.lance import ChunkRecord, ChunkStore
@@ -58,6 +59,9 @@ class StoreWriter:
         self.read_only: str | None = None
         self.before_write: list[Callable[[], None]] = []
         self.after_write: list[Callable[[], None]] = []
+        # A space's row-code key (store/rowmac.py), set by the key session: every chunk row written here gets its
+        # code. None (a writer without keys, in tests) writes rows without codes.
+        self.mac_key: Callable[[SpaceRow], bytes | None] | None = None
 
     def check_writable(self) -> None:
         """Refuse up front what would be refused at its first write (a team space's reader)."""
@@ -102,42 +106,120 @@ class StoreWriter:
         notes: list[str] = []
         with self._write():
             for space in self.catalog.spaces.all():
-                pending, retired = self.catalog.docs.pending_and_retired(space.space_id)
-                doc_ids, chunk_ids = self.chunks.ids(space.space_id)
-                in_lance = set(doc_ids)
-                known = self.catalog.docs.known_ids(space.space_id)
-                orphans = sorted(in_lance - known)
-                if orphans:
-                    self.chunks.delete_docs(space.space_id, orphans)
-                for doc_id in pending:
-                    doc = self.catalog.docs.get(doc_id)
-                    self.catalog.docs.drop(doc_id)
-                    if doc is not None:
-                        self.catalog.ingest_log.add(space.space_id, doc.path, "interrupted",
-                                         t("an earlier ingest stopped mid-way; cleaned up"))
-                        # An encrypted space stores a keyed hash of the path, meaningless to a person, and the
-                        # folder opens before any key: the note then says what happened without a name.
-                        shown = t("a document (its name is sealed)") if doc.path.startswith("bi:") else doc.path
-                        notes.append(f"{space.name}: removed half-ingested {shown}; ingest it again")
-                stale = [d for d in retired if d in in_lance]
-                if stale:
-                    self.chunks.delete_docs(space.space_id, stale)
-                damaged = mismatches(self.catalog.docs.expected_chunks(space.space_id), doc_ids, chunk_ids)
-                if damaged:
-                    self.catalog.docs.set_statuses(sorted(damaged), "damaged")
-                    self.chunks.delete_docs(space.space_id, sorted(damaged))
-                    notes.append(t("{name}: {count} document(s) marked damaged — their stored passages no longer "
-                                   "match the catalog ({which}). They are left out of answers; re-ingest them or run "
-                                   "`biny doctor --repair`.").format(name=space.name, count=len(damaged),
-                                                                     which="; ".join(sorted(set(damaged.values())))))
-                if orphans or pending or stale or damaged:
-                    self.vectors.invalidate(space.space_id)
+                try:
+                    self._recover_space(space, notes)
+                except Exception as exc:
+                    if storage_problem(exc) is None:
+                        raise
+                    notes.append(self._unreadable(space, exc))
         return notes
+
+    @staticmethod
+    def _unreadable(space: SpaceRow, exc: Exception) -> str:
+        """Issue 59: one space's unreadable data file must not keep the folder (and `biny doctor`) from opening."""
+        return t("warning: {note}").format(note=t(
+            "{name}: its passages could not be read ({error}); run `biny doctor --deep` to see what is damaged, "
+            "and restore the space from its export or a backup").format(name=space.name, error=exc))
+
+    def _recover_space(self, space: SpaceRow, notes: list[str]) -> None:
+        pending, retired = self.catalog.docs.pending_and_retired(space.space_id)
+        doc_ids, chunk_ids = self.chunks.ids(space.space_id)
+        in_lance = set(doc_ids)
+        known = self.catalog.docs.known_ids(space.space_id)
+        orphans = sorted(in_lance - known)
+        if orphans:
+            self.chunks.delete_docs(space.space_id, orphans)
+        for doc_id in pending:
+            doc = self.catalog.docs.get(doc_id)
+            self.catalog.docs.drop(doc_id)
+            if doc is not None:
+                self.catalog.ingest_log.add(space.space_id, doc.path, "interrupted",
+                                            t("an earlier ingest stopped mid-way; cleaned up"))
+                # An encrypted space stores a keyed hash of the path, meaningless to a person, and the
+                # folder opens before any key: the note then says what happened without a name.
+                shown = t("a document (its name is sealed)") if doc.path.startswith("bi:") else doc.path
+                notes.append(f"{space.name}: removed half-ingested {shown}; ingest it again")
+        stale = [d for d in retired if d in in_lance]
+        if stale:
+            self.chunks.delete_docs(space.space_id, stale)
+        damaged = mismatches(self.catalog.docs.expected_chunks(space.space_id), doc_ids, chunk_ids)
+        if damaged:
+            self.catalog.docs.set_statuses(sorted(damaged), "damaged")
+            self.chunks.delete_docs(space.space_id, sorted(damaged))
+            notes.append(t("{name}: {count} document(s) marked damaged — their stored passages no longer "
+                           "match the catalog ({which}). Questions to the space stop with an integrity error until "
+                           "you re-ingest them or run `biny doctor --repair`.").format(
+                               name=space.name, count=len(damaged), which="; ".join(sorted(set(damaged.values())))))
+        if orphans or pending or stale or damaged:
+            self.vectors.invalidate(space.space_id)
+
+    def unlisted_tables(self) -> list[str]:
+        """Notes on chunk tables on disk that no space of the catalog lists (issue 59: a deleted or replaced
+        catalog file made them look like an empty folder). Never deleted here: they may be the only copy."""
+        listed = {ChunkStore.table_name(s.space_id) for s in self.catalog.spaces.all()}
+        unlisted = sorted(n for n in self.chunks.versions() if n not in listed)
+        if not unlisted:
+            self.catalog.spaces.unlisted = ""
+            return []
+        self.catalog.spaces.unlisted = t(
+            "The passages and vectors of {n} space(s) are on disk but the catalog does not list them: the catalog "
+            "(catalog.duckdb) is missing or was replaced. Restore catalog.duckdb from a backup of this folder, or "
+            "import the spaces' exports (`biny space import FILE.tar`); run `biny doctor --deep` to see what is "
+            "there.").format(n=len(unlisted))
+        return [t("warning: {note}").format(note=self.catalog.spaces.unlisted)]
+
+    # ---- row codes (store/rowmac.py, issue 59) -----------------------------------------------------
+    def _key(self, space: SpaceRow) -> bytes | None:
+        return self.mac_key(space) if self.mac_key is not None else None
+
+    def bind_rows(self, space: SpaceRow, key: bytes) -> int:
+        """Give every passage stored without a code its code and mark the space bound; returns how many were
+        coded. A row whose code does not match keeps it (binding never launders a changed row)."""
+        with self._write():
+            n = self.chunks.bind(space.space_id, key)
+            self.catalog.spaces.set_binding(space.space_id, rowmac.bound_mark(key, space.space_id))
+            self.vectors.invalidate(space.space_id)
+        return n
+
+    def _refuse_tampered(self, space: SpaceRow) -> None:
+        key = self._key(space)
+        if key is None:
+            return
+        bound = rowmac.is_bound(key, space.space_id, self.catalog.spaces.binding(space.space_id))
+        bad = sum(int(rowmac.mismatched(key, part, bound=bound).sum())
+                  for part in self.chunks.batches(space.space_id, rowmac.columns()))
+        if bad:
+            raise DataTampered(t("Space {space}: {n} passage(s) no longer match their integrity code, and rewriting "
+                                 "the space would keep them under new codes. Run `biny doctor --deep`, then repair or "
+                                 "restore the space first.").format(space=repr(space.name), n=bad))
+
+    def bind_plain_spaces(self) -> None:
+        """Plaintext spaces written before row codes: a key and a code for every row, once (at open). Encrypted
+        ones need their key: ``biny doctor --repair`` binds them."""
+        for space in self.catalog.spaces.all():
+            if space.encrypted:
+                continue
+            key = self.catalog.spaces.row_key(space.space_id)
+            if key is None:
+                key = rowmac.new_plain_key()
+                with self._write():
+                    self.catalog.spaces.set_row_key(space.space_id, key)
+            if not rowmac.is_bound(key, space.space_id, self.catalog.spaces.binding(space.space_id)):
+                try:
+                    self.bind_rows(space, key)
+                except Exception as exc:
+                    if storage_problem(exc) is None:
+                        raise
 
     # ---- spaces and keys --------------------------------------------------------------------
     def create_space(self, row: SpaceRow) -> None:
         with self._write():
             self.catalog.spaces.insert(row)
+            if not row.encrypted:
+                self.catalog.spaces.set_row_key(row.space_id, rowmac.new_plain_key())
+            key = self._key(row) if row.encrypted else self.catalog.spaces.row_key(row.space_id)
+            if key is not None:  # empty, so bound from the start
+                self.catalog.spaces.set_binding(row.space_id, rowmac.bound_mark(key, row.space_id))
             self.chunks.ensure_table(row.space_id, row.dim)
 
     def delete_space(self, space: SpaceRow) -> None:
@@ -165,6 +247,7 @@ class StoreWriter:
         with self._write():
             space_id, space_name = backup.import_space(self.catalog, lance_dir, archive, name)
             self.vectors.invalidate(space_id)
+        self.bind_plain_spaces()  # an export made before row codes: a plaintext space gets them now
         return space_id, space_name
 
     def save_baselines(self, space_id: str, chunk_count: int, dists: dict[str, dict[str, Any]]) -> None:
@@ -182,7 +265,7 @@ class StoreWriter:
         # batch of an unchanged catalog was the team space's ingest overhead).
         with self._write(publish=False):
             self.chunks.ensure_table(space.space_id, space.dim)
-            self.chunks.add(space.space_id, records, vectors)
+            self.chunks.add(space.space_id, records, vectors, self._key(space))
             for rec in records:
                 self._added[rec.doc_id].append(rec.chunk_id)
 
@@ -261,18 +344,20 @@ class StoreWriter:
         failure between the two leaves the documents reported as outdated, and re-keying again is harmless.
         """
         with self._write():
-            self.chunks.rekey(space_id, keys)
+            self.chunks.rekey(space_id, keys, self._key(self.catalog.spaces.by_id(space_id)))
             self.catalog.docs.set_keys_version(doc_ids, version)
             self.vectors.invalidate(space_id)
 
     def replace_space_vectors(
         self, space: SpaceRow, records: list[ChunkRecord], vectors: Vectors, model: str, dim: int
     ) -> None:
-        """Re-embed: swap a space's whole chunk table for one written by another model."""
+        """Re-embed: swap a space's whole chunk table for one written by another model. Refused while a stored row
+        fails its code (issue 59): its rows would be written back under fresh codes, the change kept for good."""
         with self._write():
+            self._refuse_tampered(space)
             self.chunks.drop_table(space.space_id)
             self.chunks.ensure_table(space.space_id, dim)
-            self.chunks.add(space.space_id, records, vectors)
+            self.chunks.add(space.space_id, records, vectors, self._key(space))
             self.catalog.spaces.set_model(space.space_id, model, dim)
             self.vectors.invalidate(space.space_id)
 

@@ -148,30 +148,21 @@ def test_flipped_bit_and_swapped_records_are_detected(tmp_path: Path, embedder: 
             return [(rows[0]["chunk_id"], bytes(ct))]
 
         _tamper(eng, "s", flip)
-        # The altered passage is left out of the answer and named in the trace; the rest still answer.
-        flipped = eng.ask("s", q, k=50, max_distance=2.0)
-        stage = flipped.trace.stage("integrity")
-        assert stage is not None and len(stage.dropped) <= 1
-        assert all(h.chunk_id not in {d.chunk_id for d in stage.dropped} for h in flipped.chunks)
+        # Issue 59: the question stops with a named error; nothing is answered from the passages that are left.
+        with pytest.raises(DataTampered, match="failed its integrity check"):
+            eng.ask("s", q, k=50, max_distance=2.0)
 
     with _open(tmp_path / "home2", embedder) as eng:
         eng.create_space("s")
         eng.ingest("s", [doc])
 
-        swapped_ids: list[str] = []
-
         def swap(rows):  # type: ignore[no-untyped-def]
             a, b = rows[0], rows[1]
-            swapped_ids.extend([a["chunk_id"], b["chunk_id"]])
             return [(a["chunk_id"], b["ct"]), (b["chunk_id"], a["ct"])]
 
         _tamper(eng, "s", swap)
-        swapped = eng.ask("s", q, k=50, max_distance=2.0)
-        stage = swapped.trace.stage("integrity")
-        assert stage is not None and stage.dropped
-        assert {d.chunk_id for d in stage.dropped} <= set(swapped_ids)
-        assert all("integrity check" in d.reason for d in stage.dropped)
-        assert not {h.chunk_id for h in swapped.chunks} & set(swapped_ids)
+        with pytest.raises(DataTampered, match="2 passage\\(s\\) no longer match their integrity code"):
+            eng.ask("s", q, k=50, max_distance=2.0)
         with pytest.raises(DataTampered, match="belong to another record"):
             eng.document_chunks("s", eng.documents("s")[0].doc_id)  # reading the document whole says so
 

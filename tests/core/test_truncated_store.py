@@ -18,7 +18,10 @@ def test_a_truncated_lance_data_file_is_named_not_a_bug(tmp_path: Path, capsys: 
     whole = data.read_bytes()
     data.write_bytes(whole[: len(whole) // 2])
     capsys.readouterr()
-    for command in (["ask", "How much does the Team plan cost per month?", "--space", "s"], ["doctor"]):
-        assert main(["--home", home, *command]) == 2, command
-        err = capsys.readouterr().err
-        assert "could not be read" in err and "restore from a backup" in err and "internal error" not in err, err
+    assert main(["--home", home, "ask", "How much does the Team plan cost per month?", "--space", "s"]) == 2
+    err = capsys.readouterr().err
+    assert "could not be read" in err and "restore from a backup" in err and "internal error" not in err, err
+    # The folder still opens (issue 59): doctor reports the space's table as unreadable, with how to restore it.
+    assert main(["--home", home, "doctor"]) == 1
+    out = capsys.readouterr().out
+    assert "unreadable\ts: its passages and vectors could not be read whole" in out and "restore the space" in out

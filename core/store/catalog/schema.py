@@ -133,6 +133,10 @@ MIGRATIONS = [
     "ALTER TABLE documents ADD COLUMN IF NOT EXISTS chunk_digest VARCHAR DEFAULT ''",
     # How the document's passages were keyed (ingest/keys.py KEYS_VERSION); 0 for documents stored before.
     "ALTER TABLE documents ADD COLUMN IF NOT EXISTS keys_version INTEGER DEFAULT 0",
+    # Row codes (store/rowmac.py, issue 59): a plaintext space's code key, and the mark a space records once
+    # every one of its passages carries a code ('' until then).
+    "ALTER TABLE spaces ADD COLUMN IF NOT EXISTS row_key BLOB",
+    "ALTER TABLE spaces ADD COLUMN IF NOT EXISTS rows_bound VARCHAR DEFAULT ''",
 ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from biny.core.errors import SpaceExists, SpaceNotFound
+from biny.core.errors import SpaceExists, SpaceNotFound, StoreDamaged
 from biny.core.i18n import t
 from biny.core.store.catalog.table import Db, Table
 from biny.core.store.guard import mutation, write_stamp
@@ -31,6 +31,9 @@ class SpaceTable(Table):
     def __init__(self, db: Db) -> None:
         super().__init__(db)
         self._named: dict[str, tuple[int, SpaceRow]] = {}
+        # Set at open when chunk tables are on disk that no space row lists (a lost or replaced catalog file,
+        # issue 59): what a lookup of a missing space says instead of only "no space named".
+        self.unlisted = ""
 
     def forget(self) -> None:
         """Drop the rows kept for ``named`` (the catalog file was swapped)."""
@@ -48,10 +51,13 @@ class SpaceTable(Table):
             return cached[1]
         row = self._row(f"SELECT {_SPACE_COLS} FROM spaces WHERE name = ?", [name])
         if row is None:
-            known = ", ".join(s.name for s in self.all()) or t("none yet")
+            spaces = self.all()
+            if self.unlisted and not spaces:
+                raise StoreDamaged(self.unlisted)
+            known = ", ".join(s.name for s in spaces) or t("none yet")
             raise SpaceNotFound(
                 t("No space named {name} (spaces: {known}). Create it with `biny space create {plain}`.").format(
-                    name=repr(name), known=known, plain=name))
+                    name=repr(name), known=known, plain=name) + (" " + self.unlisted if self.unlisted else ""))
         found = SpaceRow(*row)
         self._named[name] = (stamp, found)
         return found
@@ -79,6 +85,25 @@ class SpaceTable(Table):
     @mutation
     def set_model(self, space_id: str, model: str, dim: int) -> None:
         self._run("UPDATE spaces SET embed_model = ?, dim = ? WHERE space_id = ?", [model, dim, space_id])
+
+    # ---- row codes (store/rowmac.py) ------------------------------------------------------
+    def row_key(self, space_id: str) -> bytes | None:
+        """A plaintext space's row-code key (None: not made yet; encrypted spaces derive theirs)."""
+        row = self._row("SELECT row_key FROM spaces WHERE space_id = ?", [space_id])
+        return bytes(row[0]) if row and row[0] else None
+
+    def binding(self, space_id: str) -> str:
+        """The mark recorded once every passage of the space carries a code ('' before)."""
+        row = self._row("SELECT rows_bound FROM spaces WHERE space_id = ?", [space_id])
+        return str(row[0] or "") if row else ""
+
+    @mutation
+    def set_row_key(self, space_id: str, key: bytes) -> None:
+        self._run("UPDATE spaces SET row_key = ? WHERE space_id = ?", [key, space_id])
+
+    @mutation
+    def set_binding(self, space_id: str, mark: str) -> None:
+        self._run("UPDATE spaces SET rows_bound = ? WHERE space_id = ?", [mark, space_id])
 
     def web_enabled(self, space_id: str) -> bool:
         row = self._row("SELECT web FROM spaces WHERE space_id = ?", [space_id])

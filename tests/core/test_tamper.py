@@ -1,0 +1,262 @@
+"""Tampering corpus (issue 59): each change to a closed data folder ends in a named error on `ask` — exit 2, the
+space and the document named, nothing printed on stdout — and in a `doctor --deep` finding. Plain and encrypted
+spaces; real LanceDB and DuckDB; the data folder is changed outside biny, as a person editing its files would.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import lancedb
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from biny.core.cli import main
+from biny.core.engine import Engine
+from biny.core.errors import DataTampered
+from biny.core.store import rowmac
+
+PRICING = ("# Tallow pricing\n\n" + "Plans are billed per site. " * 120 + "\n\n"
+           + "\n\n".join(f"The {name} plan costs ${price} per month and covers up to {n} sensors at {sites} sites, "
+                         f"with history kept for {days} days and alerts for {users} users."
+                         for name, price, n, sites, days, users in [
+                             ("Starter", 49, 10, 1, 90, 3), ("Team", 129, 100, 5, 730, 20),
+                             ("Fleet", 399, 500, 25, 1095, 80), ("Campus", 899, 2000, 60, 1825, 200)]) + "\n")
+SENSORS = ("# Sensor care\n\n"
+           + "\n\n".join(f"Sensor model S-{i:02d} is recalibrated every {i + 3} months and its battery lasts "
+                         f"{i + 12} months in rooms below {20 + i} degrees." for i in range(40)) + "\n")
+QUESTION = "How much does the Team plan cost per month?"
+
+
+def _ingest(home: Path, src: Path, encrypted: bool) -> None:
+    create = ["--home", str(home), "space", "create", "s"] + ([] if encrypted else ["--unencrypted"])
+    assert main(create) == 0
+    files = [src / "pricing.md", src / "sensors.md"]
+    assert main(["--home", str(home), "ingest", *map(str, files), "--space", "s"]) == 0
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[bool, Path]:
+    """One ingested data folder per kind of space, copied for each case (ingest runs the real model once)."""
+    src = tmp_path_factory.mktemp("src")
+    (src / "pricing.md").write_text(PRICING, encoding="utf-8")
+    (src / "sensors.md").write_text(SENSORS, encoding="utf-8")
+    out = {}
+    for encrypted in (False, True):
+        home = tmp_path_factory.mktemp("enc" if encrypted else "plain") / "home"
+        _ingest(home, src, encrypted)
+        out[encrypted] = home
+    return out
+
+
+def _table(home: Path) -> Any:
+    db = lancedb.connect(str(home / "lance"))
+    [name] = [n for n in db.list_tables().tables if n.startswith("chunks_")]
+    return db.open_table(name)
+
+
+def _rows(home: Path) -> list[dict[str, Any]]:
+    tbl = _table(home)
+    return tbl.search().limit(tbl.count_rows()).to_arrow().to_pylist()
+
+
+def _titles(home: Path) -> dict[str, str]:
+    """doc_id → file name (plaintext spaces show the title; an encrypted one's is sealed, so match by row count)."""
+    with duckdb.connect(str(home / "catalog.duckdb"), read_only=True) as con:
+        return {r[0]: r[1] for r in con.execute("SELECT doc_id, title FROM documents").fetchall()}
+
+
+def _set(home: Path, rows: list[dict[str, Any]]) -> None:
+    """Write whole rows back by chunk id (a merge: LanceDB's SQL update cannot set an empty list)."""
+    tbl = _table(home)
+    tbl.merge_insert("chunk_id").when_matched_update_all().execute(pa.Table.from_pylist(rows, schema=tbl.schema))
+
+
+def _two_documents(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    a = rows[0]
+    b = next(r for r in rows if r["doc_id"] != a["doc_id"])
+    return a, b
+
+
+def empty_terms(home: Path) -> None:
+    row = max(_rows(home), key=lambda r: len(r["terms"]))
+    _set(home, [{**row, "terms": []}])
+
+
+def swap_vectors(home: Path) -> None:
+    a, b = _two_documents(_rows(home))
+    _set(home, [{**a, "vector": b["vector"]}, {**b, "vector": a["vector"]}])
+
+
+def swap_content(home: Path) -> None:
+    """Ciphertext (encrypted) or text (plain) swapped between passages of two documents."""
+    a, b = _two_documents(_rows(home))
+    field = "ct" if a["ct"] else "text"
+    _set(home, [{**a, field: b[field]}, {**b, field: a[field]}])
+
+
+def change_ordinal(home: Path) -> None:
+    row = _rows(home)[0]
+    _set(home, [{**row, "ordinal": row["ordinal"] + 7}])
+
+
+def change_doc_id(home: Path) -> None:
+    a, b = _two_documents(_rows(home))
+    _set(home, [{**a, "doc_id": b["doc_id"]}])
+
+
+def clear_a_code(home: Path) -> None:
+    row = _rows(home)[0]
+    _set(home, [{**row, "mac": b""}])
+
+
+def truncate_data_file(home: Path) -> None:
+    data = max((home / "lance").glob("chunks_*.lance/data/*.lance"), key=lambda p: p.stat().st_size)
+    whole = data.read_bytes()
+    data.write_bytes(whole[: len(whole) // 2])
+
+
+def delete_catalog(home: Path) -> None:
+    for path in home.glob("catalog.duckdb*"):
+        path.unlink()
+
+
+# Each case: how to damage the folder, what `ask` says on stderr, the `doctor --deep` finding kinds allowed.
+CASES: dict[str, tuple[Callable[[Path], None], tuple[str, ...], set[str]]] = {
+    "empty terms": (empty_terms, ("failed its integrity check", "no longer match their integrity code"),
+                    {"tampered"}),
+    "swap vectors": (swap_vectors, ("failed its integrity check",), {"tampered"}),
+    "swap ciphertext or text": (swap_content, ("failed its integrity check",), {"tampered"}),
+    "change ordinal": (change_ordinal, ("failed its integrity check",), {"tampered"}),
+    "change doc_id": (change_doc_id, ("failed its integrity check", "marked damaged"), {"damaged"}),
+    "clear a code": (clear_a_code, ("failed its integrity check",), {"tampered"}),
+    "truncate a data file": (truncate_data_file, ("could not be read", "doctor --deep"), {"unreadable"}),
+    "delete the catalog": (delete_catalog, ("catalog (catalog.duckdb) is missing", "Restore catalog.duckdb"),
+                           {"unlisted"}),
+}
+
+
+@pytest.mark.parametrize("encrypted", [False, True], ids=["plain", "encrypted"])
+@pytest.mark.parametrize("case", list(CASES))
+def test_tampering_ends_in_a_named_error_and_a_deep_finding(case: str, encrypted: bool, built: dict[bool, Path],
+                                                            tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(built[encrypted], home)
+    titles = _titles(home)
+    damage, said, kinds = CASES[case]
+    damage(home)
+    capsys.readouterr()
+    for json_flag in ([], ["--json"]):
+        code = main(["--home", str(home), "ask", QUESTION, "--space", "s", *json_flag])
+        out, err = capsys.readouterr()
+        assert code == 2, (case, out, err)
+        assert out == "", "no answer, no refusal, no partial text"
+        for words in said:
+            assert words in err, (case, err)
+        assert "internal error" not in err and "not in your material" not in err.lower()
+        if "integrity check" in said[0] and not encrypted:  # a plaintext space names the document by its title
+            assert any(title in err for title in titles.values()), err
+    assert main(["--home", str(home), "doctor", "--deep", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert not report["healthy"]
+    found = {f["kind"] for f in report["findings"]}
+    assert found & kinds, (case, report["findings"])
+    assert all(f["action"] for f in report["findings"]), "every finding says how to restore"
+
+
+@pytest.mark.parametrize("encrypted", [False, True], ids=["plain", "encrypted"])
+def test_repair_rebuilds_a_tampered_document_from_its_file(encrypted: bool, built: dict[bool, Path], tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(built[encrypted], home)
+    swap_vectors(home)
+    assert main(["--home", str(home), "ask", QUESTION, "--space", "s"]) == 2
+    assert main(["--home", str(home), "doctor", "--deep", "--repair"]) == 0
+    capsys.readouterr()
+    assert main(["--home", str(home), "doctor", "--deep"]) == 0
+    assert main(["--home", str(home), "ask", QUESTION, "--space", "s"]) == 0
+    assert "$129 per month" in capsys.readouterr().out
+
+
+def _unbind(home: Path) -> None:
+    """Make the folder look as an earlier version left it: no codes, no mark."""
+    tbl = _table(home)
+    rows = _rows(home)
+    _set(home, [{**r, "mac": b""} for r in rows])
+    assert tbl.count_rows() == len(rows)
+    with duckdb.connect(str(home / "catalog.duckdb")) as con:
+        con.execute("UPDATE spaces SET rows_bound = ''")
+
+
+def test_a_plaintext_space_written_before_codes_is_bound_when_the_folder_opens(built: dict[bool, Path],
+                                                                                tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(built[False], home)
+    _unbind(home)
+    with Engine.open(home) as eng:
+        assert all(len(r["mac"]) == rowmac.MAC_BYTES for r in _rows(home))
+        assert eng.doctor.check(deep=True).healthy
+        assert "$129" in eng.ask("s", QUESTION).chunks[0].text
+    change_ordinal(home)  # bound now: a change is caught
+    with Engine.open(home) as eng, pytest.raises(DataTampered, match="integrity"):
+        eng.ask("s", QUESTION)
+
+
+def test_an_encrypted_space_written_before_codes_is_reported_until_repair_binds_it(built: dict[bool, Path],
+                                                                                   tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(built[True], home)
+    _unbind(home)
+    with Engine.open(home) as eng:
+        assert eng.ask("s", QUESTION).chunks  # answered, but not silently: a notice says the codes are missing
+        assert any("not yet covered" in n for n in eng.notices)
+        [finding] = eng.doctor.check().findings
+        assert finding.kind == "unbound" and "--repair" in finding.action
+        fixed = eng.doctor.check(repair=True)
+        assert fixed.healthy and fixed.findings[0].repaired
+        assert eng.doctor.check(deep=True).findings == []
+    clear_a_code(home)  # bound now: a row without a code is a mismatch, not a row "from before"
+    with Engine.open(home) as eng, pytest.raises(DataTampered):
+        eng.ask("s", QUESTION)
+
+
+def test_binding_never_codes_a_row_whose_ciphertext_does_not_open(built: dict[bool, Path], tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(built[True], home)
+    _unbind(home)
+    swap_content(home)  # moved between documents: the ciphertext's own check still sees it
+    with Engine.open(home) as eng:
+        report = eng.doctor.check(repair=True)
+        unbound = next(f for f in report.findings if f.kind == "unbound")
+        assert not unbound.repaired and "damaged documents first" in unbound.action
+        assert any(f.kind == "tampered" for f in eng.doctor.check(deep=True).findings)
+
+
+def test_row_mac_and_table_macs_agree_and_cover_every_field() -> None:
+    key = b"k" * 32
+    row = {"chunk_id": "c1", "doc_id": "d1", "ordinal": 2, "char_start": 10, "char_end": 90, "page": None,
+           "page_end": 3, "tokens": 20, "est_tokens": 19.5, "heading_path": '["A", "B"]', "text": "héllo wörld",
+           "ct": b"", "ids": ["def|x1"], "terms": ["hello", "world"], "aspects": ["price"],
+           "vector": np.linspace(-1, 1, 8, dtype=np.float32)}
+    base = rowmac.row_mac(key, row)
+    types = dict(rowmac._TYPES)
+    table = pa.Table.from_arrays(
+        [pa.array([row[f]], type=types[f]) for f in rowmac.MAC_FIELDS[:-1]]
+        + [pa.FixedSizeListArray.from_arrays(pa.array(row["vector"]), 8)], names=list(rowmac.MAC_FIELDS))
+    assert rowmac.table_macs(key, table) == [base] and len(base) == rowmac.MAC_BYTES
+    changes = {"chunk_id": "c2", "doc_id": "d2", "ordinal": 3, "char_start": 11, "char_end": 91, "page": 0,
+               "page_end": None, "tokens": 21, "est_tokens": 19.0, "heading_path": '["A"]', "text": "hello world",
+               "ct": b"x", "ids": ["ref|x1"], "terms": ["hello"], "aspects": [],
+               "vector": np.linspace(-1, 1, 8, dtype=np.float32)[::-1].copy()}
+    assert set(changes) == set(rowmac.MAC_FIELDS)
+    for name, value in changes.items():
+        assert rowmac.row_mac(key, {**row, name: value}) != base, name
+    # Moving bytes across a field boundary changes the code too (lengths are bound).
+    assert rowmac.row_mac(key, {**row, "terms": ["hellow", "orld"]}) != base
+    assert rowmac.row_mac(b"j" * 32, row) != base
