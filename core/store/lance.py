@@ -40,6 +40,9 @@ class ChunkRecord:
     aspects: list[str]
     # Encrypted spaces: text and heading path sealed here; ``text`` is empty on disk.
     ct: bytes = b""
+    # Issue 57: the vectors of the sentences the answer reads (embed/sentences.py's blob), made with the passage's;
+    # sealed like ``ct`` in an encrypted space. b"": none made (stored before them).
+    sentence_vectors: bytes = b""
 
 
 def chunk_schema(dim: int) -> pa.Schema:
@@ -61,16 +64,21 @@ def chunk_schema(dim: int) -> pa.Schema:
             pa.field("aspects", pa.list_(pa.string()), nullable=False),
             pa.field("ct", pa.binary(), nullable=False),
             pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
+            # A column of the passage's own row, not a side table keyed by chunk id (issue 57): the row is written,
+            # kept, deleted and re-keyed as one (a re-ingest's delete by document, doctor's merge-insert of whole
+            # rows), one take reads it beside the text, and a per-row integrity check covers it with the rest.
+            pa.field("sentence_vectors", pa.binary(), nullable=False),
         ]
     )
 
 
 _META_COLS = ["chunk_id", "doc_id", "ordinal", "text", "char_start", "char_end", "page",
-              "page_end", "heading_path", "tokens", "est_tokens", "ids", "terms", "aspects", "ct"]
+              "page_end", "heading_path", "tokens", "est_tokens", "ids", "terms", "aspects", "ct", "sentence_vectors"]
 
 
-# What an answer shows of a chunk: everything but its key lists (ids, terms, aspects), which the matrix holds.
-_CONTEXT_COLS = [c for c in _META_COLS if c not in ("ids", "terms", "aspects")]
+# What an answer shows of a chunk: everything but its key lists (ids, terms, aspects), which the matrix holds, and
+# its sentence vectors (~4 KB a passage: taken for the final context only, ``sentence_blobs``).
+_CONTEXT_COLS = [c for c in _META_COLS if c not in ("ids", "terms", "aspects", "sentence_vectors")]
 # Above this many chunks the context view is not held (≈1 KB of text or ciphertext per chunk) and each
 # answer takes its rows from LanceDB instead (~2–3 ms).
 VIEW_MAX_ROWS = 250_000
@@ -149,6 +157,8 @@ class ChunkStore:
                 tbl = self.db.open_table(name)
                 if "ct" not in tbl.schema.names:
                     tbl.add_columns({"ct": "CAST('' AS BINARY)"})
+                if "sentence_vectors" not in tbl.schema.names:  # issue 57: none made yet (filled lazily)
+                    tbl.add_columns({"sentence_vectors": "CAST('' AS BINARY)"})
 
     @mutation
     def add(self, space_id: str, records: list[ChunkRecord], vectors: Vectors) -> None:
@@ -161,9 +171,10 @@ class ChunkStore:
                 value = getattr(r, c)
                 cols[c].append(json.dumps(value, ensure_ascii=False) if c == "heading_path" else value)
         flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
-        arrays = [pa.array(cols[c], type=chunk_schema(dim).field(c).type) for c in _META_COLS]
-        arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))
-        self._table(space_id).add(pa.Table.from_arrays(arrays, schema=chunk_schema(dim)))
+        schema = chunk_schema(dim)
+        arrays = {c: pa.array(cols[c], type=schema.field(c).type) for c in _META_COLS}
+        arrays["vector"] = pa.FixedSizeListArray.from_arrays(flat, dim)
+        self._table(space_id).add(pa.Table.from_arrays([arrays[c] for c in schema.names], schema=schema))
 
     @mutation
     def delete_docs(self, space_id: str, doc_ids: list[str]) -> None:
@@ -262,6 +273,35 @@ class ChunkStore:
             row["heading_path"] = json.loads(row["heading_path"])
             out[row["chunk_id"]] = ChunkRecord(**row, ids=[], terms=[], aspects=[])
         return out
+
+    def sentence_blobs(self, space_id: str, chunk_ids: list[str], offsets: list[int]) -> dict[str, bytes]:
+        """The stored sentence vectors (as stored: sealed in an encrypted space) of a final context's passages, taken
+        at their row ``offsets`` (a filtered scan when a write moved them)."""
+        if not chunk_ids:
+            return {}
+        cols = ["chunk_id", "sentence_vectors"]
+        rows: list[dict[str, Any]] | None = None
+        if len(offsets) == len(chunk_ids):
+            try:
+                taken = self._reader(space_id).take_offsets([int(o) for o in offsets]).select(cols).to_arrow()
+                if sorted(taken.column("chunk_id").to_pylist()) == sorted(chunk_ids):
+                    rows = taken.to_pylist()
+            except (ValueError, OSError, RuntimeError):  # an offset past a shrunk table
+                rows = None
+        if rows is None:
+            rows = self.scan(space_id, cols, f"chunk_id IN ({_quote_list(chunk_ids)})").to_pylist()
+        return {r["chunk_id"]: r["sentence_vectors"] or b"" for r in rows}
+
+    @mutation
+    def set_sentence_vectors(self, space_id: str, blobs: dict[str, bytes]) -> None:
+        """Store sentence vectors made for passages stored without them (chunk id → blob, as stored), whole rows
+        in one merge-insert on ``chunk_id`` as ``rekey`` does: one commit, everything else written back unchanged."""
+        if not blobs:
+            return
+        rows = self.scan(space_id, [*_META_COLS, "vector"], f"chunk_id IN ({_quote_list(list(blobs))})")
+        column = pa.array([blobs[c] for c in rows.column("chunk_id").to_pylist()], type=pa.binary())
+        rows = rows.set_column(rows.schema.get_field_index("sentence_vectors"), "sentence_vectors", column)
+        self._table(space_id).merge_insert("chunk_id").when_matched_update_all().execute(rows)
 
     def _context_view(self, space_id: str) -> pa.Table | None:
         stamp = write_stamp()

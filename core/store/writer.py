@@ -265,6 +265,12 @@ class StoreWriter:
             self.catalog.docs.set_keys_version(doc_ids, version)
             self.vectors.invalidate(space_id)
 
+    def store_sentence_vectors(self, space_id: str, blobs: dict[str, bytes]) -> None:
+        """Sentence vectors made for passages stored without them (issue 57; chunk id → blob as stored). Nothing
+        a reader answers from changes but how fast: the matrix stays."""
+        with self._write():
+            self.chunks.set_sentence_vectors(space_id, blobs)
+
     def replace_space_vectors(
         self, space: SpaceRow, records: list[ChunkRecord], vectors: Vectors, model: str, dim: int
     ) -> None:
