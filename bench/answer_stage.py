@@ -79,7 +79,17 @@ def main() -> int:
     ap.add_argument("--sets", default="en,zh,zh-en")
     ap.add_argument("--variants", default="stored,embedded")
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--prev-weight", type=float, default=None,
+                    help="weigh the sentence before by this much (the rest on the sentence) instead of the plain mean")
     args = ap.parse_args()
+    if args.prev_weight is not None:
+        w = args.prev_weight
+
+        def weighted(before: np.ndarray, vector: np.ndarray) -> np.ndarray:
+            mean = w * before + (1 - w) * vector
+            return (mean / np.linalg.norm(mean)).astype(np.float32)
+
+        extractive.placed = weighted  # type: ignore[assignment]
     rng = random.Random(20261130)  # the retrieval bench's seed: the same questions as eval_answers.py
     xq_en, _ = er.xquad_questions("en", args.n, rng)
     xq_zh, xq_zh_en = er.xquad_questions("zh", args.n, rng)

@@ -17,6 +17,7 @@ costs one embedding per sentence (≈0.2–0.5 s on two cores, bench/eval_answer
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -86,17 +87,25 @@ def _units(passage: int, text: str, vectors: Vectors | None = None) -> list[Sent
     return out
 
 
-def _terms(text: str) -> set[str]:
-    """A sentence's terms and the stems of its words (as ingest indexes them), so "died" meets "die"."""
+@functools.lru_cache(maxsize=16384)
+def _terms(text: str) -> frozenset[str]:
+    """A sentence's terms and the stems of its words (as ingest indexes them), so "died" meets "die". Kept per
+    text: a passage's sentences are read for every question it answers, and their words were most of the answer's
+    time once its meaning came stored (issue 57, bench/README.md)."""
     ts = terms_of(text)
-    return ts | {s for s in map(stem_of, ts) if s is not None}
+    return frozenset(ts | {s for s in map(stem_of, ts) if s is not None})
+
+
+@functools.lru_cache(maxsize=16384)
+def _words(text: str) -> frozenset[str]:
+    return frozenset(terms_of(text))
 
 
 def _says(asked: frozenset[str], text: str) -> bool:
     """Does the sentence hold one of the question's words itself — as written, or inflected by one letter ("plan" /
     "plans", "election" / "elections")? A shared 5-letter stem is evidence enough to rank a sentence, not to keep it
     as part of the answer: "start" is not "starter" (issue 55, padding)."""
-    own = terms_of(text)
+    own = _words(text)
     if asked & own:
         return True
     stems = {stem_of(w): w for w in own}
@@ -107,7 +116,7 @@ def _says(asked: frozenset[str], text: str) -> bool:
     return False
 
 
-def _held(term: str, ts: set[str]) -> bool:
+def _held(term: str, ts: frozenset[str]) -> bool:
     stem = stem_of(term)
     return term in ts or (stem is not None and stem in ts)
 
@@ -231,7 +240,7 @@ def _one_section(question: Question, ranked: list[Sentence], candidates: list[Se
     if len(headings) < 2 or not ranked[0].heading:
         return ranked
     terms = {h: _terms(h) for h in headings}
-    shared = set.intersection(*terms.values())
+    shared = frozenset.intersection(*terms.values())
     asked = question.terms
     named = {h for h, ts in terms.items() if any(_held(t, ts - shared) for t in asked)}
     top = ranked[0]
@@ -296,8 +305,8 @@ def _by_meaning(question: Question, candidates: list[Sentence], distances: Dista
 def _meaning_distances(question: Question, candidates: list[Sentence], distances: Distances | None,
                        query: Vectors | None) -> npt.NDArray[np.float64] | None:
     """Each sentence's distance to the question, the mean of it alone and with the one before it. From stored
-    vectors (issue 57: the pair is their normalised mean, not a second embedding); the sentences without them are
-    embedded now, through ``distances`` — or, without it, none is read by meaning."""
+    vectors (issue 57: the pair is their normalised weighted mean, not a second embedding); the sentences without
+    them are embedded now, through ``distances`` — or, without it, none is read by meaning."""
     d = np.zeros(len(candidates), dtype=np.float64)
     missing: list[int] = []
     for i, c in enumerate(candidates):
@@ -346,7 +355,7 @@ def _translated(question: Question, sentences: list[str], texts: list[str]) -> l
     held: list[list[bool]] = []
     for text, away in zip(texts, other, strict=True):
         # Renderings are held by a word or its stem, as ingest stores them (terms.index_terms).
-        ts = _terms(text) if away else set()
+        ts = _terms(text) if away else frozenset()
         held.append([bool(ts) and any(all(x in ts for x in a) for a in alts) for alts in sets])
     weights = [math.log(1 + len(sentences) / (1 + sum(h[i] for h in held))) for i in range(len(sets))]
     total = sum(weights)

@@ -164,6 +164,7 @@ class StoreWriter:
         """Restore a backup (core/store/backup.py); nothing is left behind if it fails."""
         with self._write():
             space_id, space_name = backup.import_space(self.catalog, lance_dir, archive, name)
+            self.chunks.migrate()  # a backup made before a column was added (issue 57: sentence vectors) gains it
             self.vectors.invalidate(space_id)
         return space_id, space_name
 

@@ -8,6 +8,7 @@ longer than an answer shows, cut at its semicolons; its text is at most ``MAX_CH
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -31,8 +32,11 @@ class Unit:
     heading: str  # its section's heading
 
 
-def units_of(text: str) -> list[Unit]:
-    """The passage's units in reading order, each with its paragraph's previous unit and its section's heading."""
+@functools.lru_cache(maxsize=4096)
+def units_of(text: str) -> tuple[Unit, ...]:
+    """The passage's units in reading order, each with its paragraph's previous unit and its section's heading. Kept
+    per text: the answer reads a passage's units for every question it answers, and checks them against its stored
+    vectors."""
     out: list[Unit] = []
     heading = ""
     at = 0
@@ -51,7 +55,7 @@ def units_of(text: str) -> list[Unit]:
             at = offset + start
             out.append(Unit(s[:MAX_CHARS], at, offset + cursor, bool(LIST_ITEM.match(line)), previous, heading))
             previous = s
-    return out
+    return tuple(out)
 
 
 def _paragraphs(text: str) -> list[tuple[str, int]]:
