@@ -220,7 +220,7 @@ def sentence_blobs(texts: list[str], emb: Embedder, batch: int, name: str, progr
         out.append(known if found is not None and found[1].shape[1:] == (emb.dim,) else b"")
         if not out[-1]:
             todo.append(i)
-    detail = t("{name}: sentences").format(name=name)
+    detail = t("{name} (sentences)").format(name=name)  # the file name first, as the passages' progress has it
 
     def step(done: int, total: int) -> None:
         if cancel is not None:

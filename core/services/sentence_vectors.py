@@ -108,6 +108,6 @@ class StoredSentences:
             blobs = {r.chunk_id: crypto.seal_sentences(r.chunk_id, r.doc_id, encode(offsets, vectors))
                      for r, (offsets, vectors) in zip(part, made, strict=True)}
             self.folder.writer.store_sentence_vectors(row.space_id, blobs)
-            progress(Progress(start + len(part), len(todo), "embed", t("{name}: sentences").format(name=row.name)))
+            progress(Progress(start + len(part), len(todo), "embed", t("{name} (sentences)").format(name=row.name)))
         self.forget(row.space_id)
         return len(todo)
