@@ -51,7 +51,7 @@ def real_vectors() -> np.ndarray:
 
     texts: list[str] = []
     for lang in ("en", "zh", "de", "es", "ru", "ar"):
-        data = json.loads((CORPORA / f"xquad.{lang}.json").read_text(encoding="utf-8"))
+        data = json.loads((CORPORA / "xquad" / f"xquad.{lang}.json").read_text(encoding="utf-8"))
         for art in data["data"]:
             texts.extend(p["context"] for p in art["paragraphs"])
     print(f"embedding {min(len(texts), 1500)} XQuAD paragraphs for the fit …", file=sys.stderr)

@@ -85,8 +85,9 @@ def _checked(text: str, mode: AnswerMode, question: Question, hits: list[Hit], l
 
 
 def extract(question: Question, hits: list[Hit], cfg: ComposeSettings, note: str = "",
-            distances: extractive.Distances | None = None, kind: NoteKind = "extracted") -> Answer:
-    chosen = extractive.choose(question, [h.text for h in hits], cfg.max_sentences, distances)
+            distances: extractive.Distances | None = None, kind: NoteKind = "extracted",
+            stored: extractive.Stored | None = None) -> Answer:
+    chosen = extractive.choose(question, [h.text for h in hits], cfg.max_sentences, distances, stored)
     if not chosen and rows.refusal_due(question.text, [h.text for h in hits]):
         # Only a table's rows were found, none of them the one asked about: said, never their values (issue 63).
         lang = sentence_language(question.text)
@@ -119,14 +120,15 @@ def _ask_model(model: ChatModel, messages: list[Message], cfg: ComposeSettings,
 def compose(question: Question, hits: list[Hit], model: ChatModel | None, *, space: str, documents: int,
             history: list[str] | None = None, cfg: ComposeSettings | None = None,
             on_text: Callable[[str], None] | None = None, exact: dict[str, list[str]] | None = None,
-            distances: extractive.Distances | None = None) -> Answer:
+            distances: extractive.Distances | None = None, stored: extractive.Stored | None = None) -> Answer:
     """``exact``: per document id, values of fields marked exact (S6) — never shown to the model. ``distances``:
-    the embedder's question → sentence distances, for an extracted answer (answer/extractive.py)."""
+    the embedder's question → sentence distances, for an extracted answer (answer/extractive.py); ``stored``: the
+    hits' sentence vectors made at ingest, read instead where a passage has them (issue 57)."""
     cfg = cfg or ComposeSettings()
     if not hits:
         return not_covered(question, space, documents)  # no model call: nothing to ground it in
     if model is None:
-        return extract(question, hits, cfg, distances=distances)
+        return extract(question, hits, cfg, distances=distances, stored=stored)
     masked = spans.mask([h.text for h in hits], [(exact or {}).get(h.doc_id, []) for h in hits])
     try:
         messages = prompt(question.text, hits, masked.passages, list(history or []))

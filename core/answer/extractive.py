@@ -17,26 +17,27 @@ costs one embedding per sentence (≈0.2–0.5 s on two cores, bench/eval_answer
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from biny.core.answer import expected, rows
+from biny.core.embed.base import Vectors
+from biny.core.embed.sentences import placed
 from biny.core.text import dictionary, referring
 from biny.core.text.aspects import aspects_of
 from biny.core.text.identifiers import chunk_keys
 from biny.core.text.question import Question
 from biny.core.text.scripts import script_of
-from biny.core.text.sentences import LIST_ITEM, sentences_of
 from biny.core.text.terms import stem_of, terms_of
+from biny.core.text.units import MAX_CHARS, units_of
 
-_MAX_CHARS = 400
 _LIST_CHARS = 600  # a colon's list, at most
-_PARAGRAPH = re.compile(r"\n\s*\n")
-_HEADING = re.compile(r"^\s*#{1,6}\s+|^[^\n.。!?！？:：;；]{1,60}$")
 _CONTEXT_WEIGHT = 0.5  # a question term met only beside the sentence (before it, or its heading)
 _ELSEWHERE = 0.6  # a sentence whose surroundings lack every term naming what the question is about
 _FORM_BONUS = 0.25  # the sentence holds the form the question word asks for (a year, a count, a name)
@@ -69,56 +70,45 @@ class Sentence:
     # Brought as the antecedent of the sentence after it ("Lemurs are primates …" before "They live …"): the two are
     # one statement and carry one citation, after the second.
     leads: bool = False
+    # Its stored vector (embed/sentences.py, issue 57) and the one before it in its paragraph; None: not stored.
+    vector: Vectors | None = None
+    previous_vector: Vectors | None = None
 
 
-def _units(passage: int, text: str) -> list[Sentence]:
-    """The sentences of a passage with their paragraph's previous sentence and their section's heading."""
+def _units(passage: int, text: str, vectors: Vectors | None = None) -> list[Sentence]:
+    """The sentences of a passage (text/units.py: the split its stored sentence vectors were made from) with their
+    paragraph's previous sentence, their section's heading and, when given, their vectors."""
+    found = units_of(text)
+    if vectors is not None and len(vectors) != len(found):
+        vectors = None  # made from another text or split: read by words alone, never by another sentence's vector
     out: list[Sentence] = []
-    heading = ""
-    for para in _PARAGRAPH.split(text):
-        stripped = para.strip()
-        found = sentences_of(para)
-        if not found:
-            if stripped and _HEADING.search(stripped):
-                heading = stripped.lstrip("# ").strip()
-            continue
-        previous = ""
-        for s in (part for sentence in found for part in _clauses(sentence)):
-            line = next((ln for ln in para.splitlines() if s[:20] in ln), "")
-            out.append(Sentence(passage, len(out), s[:_MAX_CHARS], item=bool(LIST_ITEM.match(line)),
-                                previous=previous, heading=heading))
-            previous = s
+    for i, u in enumerate(found):
+        vector = vectors[i] if vectors is not None else None
+        before = vectors[i - 1] if vectors is not None and u.previous else None
+        out.append(Sentence(passage, i, u.text, item=u.item, previous=u.previous, heading=u.heading, vector=vector,
+                            previous_vector=before))
     return out
 
 
-_CLAUSE_END = re.compile(r"(?<=[;；])\s*")
-
-
-def _clauses(sentence: str) -> list[str]:
-    """A sentence longer than an answer shows, cut at its semicolons into runs of clauses that fit: a list of
-    airports written as one 600-character sentence otherwise loses every clause past the 400th character."""
-    if len(sentence) <= _MAX_CHARS:
-        return [sentence]
-    out: list[str] = []
-    for clause in filter(None, _CLAUSE_END.split(sentence)):
-        if out and len(out[-1]) + len(clause) + 1 <= _MAX_CHARS:
-            out[-1] = f"{out[-1]} {clause}" if not _is_cjk(clause) else out[-1] + clause
-        else:
-            out.append(clause)
-    return out
-
-
-def _terms(text: str) -> set[str]:
-    """A sentence's terms and the stems of its words (as ingest indexes them), so "died" meets "die"."""
+@functools.lru_cache(maxsize=16384)
+def _terms(text: str) -> frozenset[str]:
+    """A sentence's terms and the stems of its words (as ingest indexes them), so "died" meets "die". Kept per
+    text: a passage's sentences are read for every question it answers, and their words were most of the answer's
+    time once its meaning came stored (issue 57, bench/README.md)."""
     ts = terms_of(text)
-    return ts | {s for s in map(stem_of, ts) if s is not None}
+    return frozenset(ts | {s for s in map(stem_of, ts) if s is not None})
+
+
+@functools.lru_cache(maxsize=16384)
+def _words(text: str) -> frozenset[str]:
+    return frozenset(terms_of(text))
 
 
 def _says(asked: frozenset[str], text: str) -> bool:
     """Does the sentence hold one of the question's words itself — as written, or inflected by one letter ("plan" /
     "plans", "election" / "elections")? A shared 5-letter stem is evidence enough to rank a sentence, not to keep it
     as part of the answer: "start" is not "starter" (issue 55, padding)."""
-    own = terms_of(text)
+    own = _words(text)
     if asked & own:
         return True
     stems = {stem_of(w): w for w in own}
@@ -129,17 +119,18 @@ def _says(asked: frozenset[str], text: str) -> bool:
     return False
 
 
-def _held(term: str, ts: set[str]) -> bool:
+def _held(term: str, ts: frozenset[str]) -> bool:
     stem = stem_of(term)
     return term in ts or (stem is not None and stem in ts)
 
 
-def _distinct(passages: list[str]) -> list[Sentence]:
+def _distinct(passages: list[str], vectors: list[Vectors | None] | None = None) -> list[Sentence]:
     """The passages' sentences, each once: overlapping passages repeat a sentence, or its tail when the overlap
     starts inside it — the longer one stays, where first met."""
     out: list[Sentence] = []
     keys: list[str] = []
-    units = [_units(n, text) for n, text in enumerate(passages, start=1)]
+    units = [_units(n, text, vectors[n - 1] if vectors is not None else None)
+             for n, text in enumerate(passages, start=1)]
     _stitch(units)
     for found in units:
         for c in found:
@@ -172,23 +163,41 @@ def _stitch(units: list[list[Sentence]]) -> None:
             head = other[0].text
             at = last.text.find(head[:_OVERLAP]) if len(head) >= _OVERLAP else -1
             if at >= 0 and head.startswith(last.text[at:]) and len(head) > len(last.text) - at:
-                last.text = (last.text[:at] + head)[:_MAX_CHARS]
+                last.text = (last.text[:at] + head)[:MAX_CHARS]
+                if last.vector is not None and other[0].vector is not None:
+                    # Read whole by meaning too: its two halves' vectors combined, as a sentence and the one before.
+                    last.vector = placed(last.vector, other[0].vector)
+                else:
+                    last.vector = None
                 break
 
 
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """Issue 57: the question's vector and, per passage in context order, its sentence vectors made at ingest
+    (embed/sentences.py; None: none stored) — the answer reads meaning without embedding anything."""
+
+    query: Vectors
+    passages: list[Vectors | None]
+
+
 def choose(question: Question, passages: list[str], max_sentences: int = 3,
-           distances: Distances | None = None) -> list[Sentence]:
-    """The best-answering sentences, best first (a colon's list right after its sentence)."""
+           distances: Distances | None = None, stored: Stored | None = None) -> list[Sentence]:
+    """The best-answering sentences, best first (a colon's list right after its sentence). Meaning is read from
+    ``stored`` vectors where a passage has them, from ``distances`` (the embedder, now) where it has none."""
     picked = rows.pick(question.text, passages)  # a table's rows: the named row's asked line, or none (issue 64)
     if picked.lines is not None:
         return [Sentence(p, i, line) for i, (p, line) in enumerate(picked.lines)]
+    # A passage a table's row narrowed is another text than its vectors were made from.
+    vectors = None if stored is None else [v if new is old else None for v, new, old in
+                                           zip(stored.passages, picked.passages, passages, strict=True)]
     passages = picked.passages
-    candidates = _distinct(passages)
+    candidates = _distinct(passages, vectors)
     if not candidates:
         return []
     _score(question, candidates)
-    if distances is not None and len(candidates) >= 3:
-        _by_meaning(question, candidates, distances)
+    if len(candidates) >= 3 and (distances is not None or stored is not None):
+        _by_meaning(question, candidates, distances, stored.query if stored is not None else None)
     # A question in the material (an FAQ's "Wie viele Sensoren kann ein Hub verwalten?") asks; it never answers.
     ranked = [c for c in sorted(candidates, key=lambda c: (-c.score, c.passage, c.position))
               if c.score > 0 and not _asks(c.text)]
@@ -258,7 +267,7 @@ def _one_section(question: Question, ranked: list[Sentence], candidates: list[Se
     if len(headings) < 2 or not ranked[0].heading:
         return ranked
     terms = {h: _terms(h) for h in headings}
-    shared = set.intersection(*terms.values())
+    shared = frozenset.intersection(*terms.values())
     asked = question.terms
     named = {h for h, ts in terms.items() if any(_held(t, ts - shared) for t in asked)}
     top = ranked[0]
@@ -302,15 +311,15 @@ def _score(question: Question, candidates: list[Sentence]) -> None:
             c.score *= _ELSEWHERE
 
 
-def _by_meaning(question: Question, candidates: list[Sentence], distances: Distances) -> None:
+def _by_meaning(question: Question, candidates: list[Sentence], distances: Distances | None,
+                query: Vectors | None) -> None:
     """Add each sentence's nearness to the question, against the other sentences of the context: the answer to "Who
     led the most rapid expansion?" is "Under Genghis's successor Ögedei Khan the speed of expansion reached its
     peak" — few shared words, one meaning. A sentence is measured alone and with the one before it in its paragraph
     (the mean of both): "It costs $129 per month" means little without "The Team plan covers …"."""
-    alone = [c.text for c in candidates]
-    placed = [f"{c.previous} {c.text}".strip() for c in candidates]
-    d = np.asarray(distances(question.text, alone + placed), dtype=np.float64)
-    d = (d[: len(alone)] + d[len(alone) :]) / 2
+    d = _meaning_distances(question, candidates, distances, query)
+    if d is None:
+        return
     spread = float(d.std())
     if spread <= 0:
         return
@@ -318,6 +327,29 @@ def _by_meaning(question: Question, candidates: list[Sentence], distances: Dista
     for c, z in zip(candidates, (float(np.median(d)) - d) / spread, strict=True):
         across = script_of(c.text) not in (script, "all")
         c.score += (_MEANING_WEIGHT_ACROSS if across else _MEANING_WEIGHT) * z
+
+
+def _meaning_distances(question: Question, candidates: list[Sentence], distances: Distances | None,
+                       query: Vectors | None) -> npt.NDArray[np.float64] | None:
+    """Each sentence's distance to the question, the mean of it alone and with the one before it. From stored
+    vectors (issue 57: the pair is their normalised weighted mean, not a second embedding); the sentences without
+    them are embedded now, through ``distances`` — or, without it, none is read by meaning."""
+    d = np.zeros(len(candidates), dtype=np.float64)
+    missing: list[int] = []
+    for i, c in enumerate(candidates):
+        if c.vector is None or query is None or (c.previous and c.previous_vector is None):
+            missing.append(i)
+            continue
+        pair = placed(c.previous_vector, c.vector) if c.previous_vector is not None else c.vector
+        d[i] = 1.0 - (float(c.vector @ query) + float(pair @ query)) / 2
+    if missing:
+        if distances is None:
+            return None
+        alone = [candidates[i].text for i in missing]
+        before = [f"{candidates[i].previous} {candidates[i].text}".strip() for i in missing]
+        fresh = np.asarray(distances(question.text, alone + before), dtype=np.float64)
+        d[missing] = (fresh[: len(alone)] + fresh[len(alone) :]) / 2
+    return d
 
 
 def _attach_lists(best: list[Sentence], candidates: list[Sentence]) -> None:
@@ -350,7 +382,7 @@ def _translated(question: Question, sentences: list[str], texts: list[str]) -> l
     held: list[list[bool]] = []
     for text, away in zip(texts, other, strict=True):
         # Renderings are held by a word or its stem, as ingest stores them (terms.index_terms).
-        ts = _terms(text) if away else set()
+        ts = _terms(text) if away else frozenset()
         held.append([bool(ts) and any(all(x in ts for x in a) for a in alts) for alts in sets])
     weights = [math.log(1 + len(sentences) / (1 + sum(h[i] for h in held))) for i in range(len(sets))]
     total = sum(weights)

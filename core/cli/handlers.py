@@ -116,17 +116,27 @@ def _space(engine: Engine, args: argparse.Namespace) -> int:
         hint = "" if url or args.state == "off" else t(" (set [web] search_url in config.toml to search)")
         print(t("public-web fallback {state} for {name}").format(state=t(args.state), name=repr(args.name)) + hint)
     elif args.space_cmd == "reembed":
-        bar = _Bar()
-        try:
-            n = engine.reembed(args.name, progress=bar, force=args.force)
-        finally:
-            bar.close()
-        if n:
-            print(t("re-embedded {n} chunks with {model}").format(n=n, model=engine.embedder.model_id))
-        else:
-            print(t("{name} is already embedded with {model}: nothing to do (--force re-embeds anyway)")
-                  .format(name=repr(args.name), model=engine.embedder.model_id))
+        _reembed(engine, args)
     return 0
+
+
+def _reembed(engine: Engine, args: argparse.Namespace) -> None:
+    bar = _Bar()
+    info = engine.space(args.name)
+    # The same model: only the sentence vectors of passages stored before them are made (issue 57).
+    filling = not args.force and (info.embed_model, info.dim) == (engine.embedder.model_id, engine.embedder.dim)
+    try:
+        n = engine.reembed(args.name, progress=bar, force=args.force)
+    finally:
+        bar.close()
+    if n and filling:
+        print(t("stored the sentence vectors of {n} passages (made with {model})").format(
+            n=n, model=engine.embedder.model_id))
+    elif n:
+        print(t("re-embedded {n} chunks with {model}").format(n=n, model=engine.embedder.model_id))
+    else:
+        print(t("{name} is already embedded with {model}: nothing to do (--force re-embeds anyway)")
+              .format(name=repr(args.name), model=engine.embedder.model_id))
 
 
 def _ingest(engine: Engine, args: argparse.Namespace) -> int:

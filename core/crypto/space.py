@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # types only: this module sits below the stores and stages (i
 # (issue 22): moving a passage to another document, or changing its doc_id, then fails to open.
 # Ciphertext without the mark was sealed before and opens with the older associated data.
 _BOUND = b"\x00bd2"
+_SENTENCES = b"|sentences"  # the associated data's domain for a chunk's sealed sentence vectors (issue 57)
 
 
 @dataclass(slots=True)
@@ -55,7 +56,22 @@ class SpaceCrypto:
         rec.text = ""
         rec.heading_path = []
         rec.ids, rec.terms, rec.aspects = self.seal_keys(rec.ids, rec.terms, rec.aspects)
+        rec.sentence_vectors = self.seal_sentences(rec.chunk_id, rec.doc_id, rec.sentence_vectors)
         return rec
+
+    def seal_sentences(self, chunk_id: str, doc_id: str, blob: bytes) -> bytes:
+        """A passage's sentence vectors as stored (issue 57): sealed like its text, under the same binding to its
+        space, document and chunk, in a domain of their own (neither opens as the other). A sentence's vector says
+        much of what the sentence says; with their offsets they outline the text. Empty stays empty (none made)."""
+        if self.keys is None or not blob:
+            return blob
+        return seal(self.keys.data_key, blob, self._chunk_aad(chunk_id, doc_id) + _SENTENCES)
+
+    def open_sentences(self, chunk_id: str, doc_id: str, blob: bytes) -> bytes:
+        if self.keys is None or not blob:
+            return blob
+        return open_sealed(self.keys.data_key, blob, self._chunk_aad(chunk_id, doc_id) + _SENTENCES,
+                           N_("Chunk {id}"), chunk_id)
 
     def seal_keys(self, ids: list[str], terms: list[str],
                   aspects: list[str]) -> tuple[list[str], list[str], list[str]]:
@@ -71,6 +87,7 @@ class SpaceCrypto:
         payload = json.loads(self._open_chunk(rec.chunk_id, rec.doc_id, rec.ct))
         rec.text = payload["text"]
         rec.heading_path = payload["heading_path"]
+        rec.sentence_vectors = self.open_sentences(rec.chunk_id, rec.doc_id, rec.sentence_vectors)
         return rec
 
     def log_message(self, stored_path: str, message: str) -> str:

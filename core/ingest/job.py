@@ -10,7 +10,7 @@ import hashlib
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +23,7 @@ from biny.core.config import Settings
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.document import ParsedDocument
 from biny.core.embed.base import Embedder, Vectors
+from biny.core.embed.sentences import decode, encode, sentence_vectors_many
 from biny.core.errors import BinyError, Cancelled, DataTampered, DocumentTooLarge
 from biny.core.i18n import t
 from biny.core.ingest.bounds import SplitBudget, regular_file
@@ -180,6 +181,8 @@ class Reuse:
 
     vectors: dict[str, Vectors]
     chunks: list[tuple[str, int, int]]
+    # Sentence vectors (issue 57), opened, by input key of the passage's bare text: they depend on nothing else.
+    sentences: dict[str, bytes] = field(default_factory=dict)
 
 
 def reusable_vectors(stored: str, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog, chunks: ChunkStore,
@@ -190,6 +193,7 @@ def reusable_vectors(stored: str, space: SpaceRow, crypto: SpaceCrypto, catalog:
         return Reuse({}, [])
     title = crypto.open_meta(prior).title
     out: dict[str, Vectors] = {}
+    sentences: dict[str, bytes] = {}
     spans: list[tuple[int, str, int, int]] = []
     for rec, vec in chunks.doc_vectors(space.space_id, prior.doc_id, crypto.mac_key):
         try:
@@ -198,8 +202,48 @@ def reusable_vectors(stored: str, space: SpaceRow, crypto: SpaceCrypto, catalog:
             continue  # a damaged passage is embedded again, never reused (issue 22)
         text = embedding_input(title, plain.heading_path, plain.text) if contextual_header else plain.text
         out[input_key(model_id, text)] = vec
+        if plain.sentence_vectors:
+            sentences[input_key(model_id, plain.text)] = plain.sentence_vectors
         spans.append((plain.ordinal, plain.text, plain.char_start, plain.char_end))
-    return Reuse(out, [(t, s, e) for _, t, s, e in sorted(spans)])
+    return Reuse(out, [(t, s, e) for _, t, s, e in sorted(spans)], sentences)
+
+
+def sentence_blobs(texts: list[str], emb: Embedder, batch: int, name: str, progress: Callable[[Progress], None],
+                   reuse: dict[str, bytes] | None = None, cancel: CancelToken | None = None) -> list[bytes]:
+    """Issue 57: each passage's sentence vectors as stored (embed/sentences.py), unsealed; an unchanged passage of
+    the revision a file replaces keeps its own (``reuse``, by input key of its text)."""
+    out: list[bytes] = []
+    todo: list[int] = []
+    for i, text in enumerate(texts):
+        known = (reuse or {}).get(input_key(emb.model_id, text), b"")
+        found = decode(known)
+        out.append(known if found is not None and found[1].shape[1:] == (emb.dim,) else b"")
+        if not out[-1]:
+            todo.append(i)
+    detail = t("{name} (sentences)").format(name=name)  # the file name first, as the passages' progress has it
+
+    def step(done: int, total: int) -> None:
+        if cancel is not None:
+            cancel.raise_if_cancelled()
+        progress(Progress(done, total, "embed", detail))
+
+    made = sentence_vectors_many([texts[i] for i in todo], emb, batch, step)
+    for i, (offsets, vectors) in zip(todo, made, strict=True):
+        if vectors.shape[1:] != (emb.dim,) or not np.isfinite(vectors).all():
+            raise BinyError(t("The embedder returned invalid vectors for {name}.").format(name=name))
+        out[i] = encode(offsets, vectors)
+    return out
+
+
+def _sentences_into(records: list[ChunkRecord], plain: list[str], emb: Embedder, settings: Settings, name: str,
+                    progress: Callable[[Progress], None], reuse: Reuse, cancel: CancelToken,
+                    crypto: SpaceCrypto) -> float:
+    """Each passage's sentence vectors made (or kept) and sealed into its record (issue 57); the seconds it took."""
+    t0 = time.perf_counter()
+    blobs = sentence_blobs(plain, emb, max(1, settings.embedding.batch_size), name, progress, reuse.sentences, cancel)
+    for rec, blob in zip(records, blobs, strict=True):
+        rec.sentence_vectors = crypto.seal_sentences(rec.chunk_id, rec.doc_id, blob)
+    return time.perf_counter() - t0
 
 
 def parse_document(path: Path, settings: Settings, reader: VisualReader | None,
@@ -334,6 +378,7 @@ def ingest_file(
     doc.chars_per_token, doc.resplits = chunked.chars_per_token, chunked.resplits
 
     title = doc.title
+    plain = [rec.text for rec in chunked.records]  # their sentences are embedded after the text is sealed
     t0 = time.perf_counter()
     crypto.seal_meta(doc, name)
     for rec in chunked.records:
@@ -345,6 +390,8 @@ def ingest_file(
         vectors = _embed(chunked, space, emb, max(1, settings.embedding.batch_size), path.name, cancel, progress,
                          reuse.vectors)
         timings["embed"] = time.perf_counter() - t0
+        timings["sentences"] = _sentences_into(chunked.records, plain, emb, settings, path.name, progress, reuse,
+                                               cancel, crypto)
         t0 = time.perf_counter()
         # One append per document: each LanceDB append is a new fragment and version.
         writer.add_chunks(space, chunked.records, vectors)

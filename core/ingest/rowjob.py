@@ -23,7 +23,7 @@ from biny.core.crypto.space import SpaceCrypto
 from biny.core.embed.base import Embedder
 from biny.core.errors import BinyError, Cancelled
 from biny.core.i18n import t
-from biny.core.ingest.job import ChunkedDocument, chunk_document
+from biny.core.ingest.job import ChunkedDocument, chunk_document, sentence_blobs
 from biny.core.ingest.keys import KEYS_VERSION
 from biny.core.ingest.rows import RowTable, read_rows, row_document
 from biny.core.progress import CancelToken, Progress
@@ -78,6 +78,7 @@ def _flush(run: _Run, batch: list[tuple[DocumentRow, ChunkedDocument]]) -> None:
     docs = [d for d, _ in batch]
     records = [r for _, c in batch for r in c.records]
     inputs = [i for _, c in batch for i in c.inputs]
+    plain = [rec.text for rec in records]  # their sentences are embedded after the text is sealed (issue 57)
     t0 = time.perf_counter()
     for rec in records:
         run.crypto.seal_record(rec)
@@ -96,6 +97,11 @@ def _flush(run: _Run, batch: list[tuple[DocumentRow, ChunkedDocument]]) -> None:
             done = run.done + round(len(docs) * min(start + step, len(inputs)) / max(len(inputs), 1))
             run.progress(Progress(done, run.total, "embed", f"{run.path.name}: rows"))
         run.tick("embed", time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        blobs = sentence_blobs(plain, run.emb, step, run.path.name, lambda _: None, cancel=run.cancel)
+        for rec, blob in zip(records, blobs, strict=True):
+            rec.sentence_vectors = run.crypto.seal_sentences(rec.chunk_id, rec.doc_id, blob)
+        run.tick("sentences", time.perf_counter() - t0)
         t0 = time.perf_counter()
         run.writer.add_chunks(run.space, records, np.concatenate(parts))
         run.writer.commit_documents(docs, by_path=False)

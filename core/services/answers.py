@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from biny.core.answer import extractive
 from biny.core.answer.compose import ComposeSettings, compose
 from biny.core.answer.structured import looked_for, refused_answer, structured_answer
 from biny.core.i18n import t
@@ -39,6 +40,7 @@ class Answers:
             others = result.routed.others if result.routed is not None else []
             result.answer = structured_answer(asked, result.structured, result.chunks, others)
             return result
+
         if result.refused is not None:  # issue 64: the table lacks the row or field: said, with the closest one
             index = self.retriever.structured
             info = index.info(space) if index is not None else None
@@ -55,10 +57,11 @@ class Answers:
         if index is not None and self.models.llm is not None and result.chunks:
             values = index.exact_values(space, [h.doc_id for h in result.chunks])
             exact = {doc: list(v.values()) for doc, v in values.items()}
-        answer = compose(asked, result.chunks, self.models.llm if result.chunks else None, space=space,
-                         documents=documents, history=history,
+        model = self.models.llm if result.chunks else None
+        stored, made = self._stored(space, asked, result) if model is None and result.chunks else (None, 0)
+        answer = compose(asked, result.chunks, model, space=space, documents=documents, history=history,
                          cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens),
-                         on_text=on_text, exact=exact, distances=self.models.sentence_distances)
+                         on_text=on_text, exact=exact, distances=self.models.sentence_distances, stored=stored)
         routed = result.routed
         if answer.mode == "none" and routed is not None and routed.looked_for:
             # Issue 63: the refusal says which values the index looked for, and where.
@@ -67,11 +70,22 @@ class Answers:
         if not result.chunks and self.web is not None and self.web.ready(space):
             self.web.answer(space, result, history, asked)  # W1–W5: only when switched on, never otherwise
             answer = result.answer
+        made_now = t("; the sentences of {n} passage(s) stored without their vectors were embedded now (`biny space "
+                     "reembed` stores them)").format(n=made) if made else ""
         result.trace.add(Stage(
-            "answer", f"{t(answer.mode)}: {t(answer.note)}",
+            "answer", f"{t(answer.mode)}: {t(answer.note)}{made_now}",
             kept=[c.chunk_id for c in answer.citations],
             data=AnswerRecord(answer.mode, [c.n for c in answer.citations], answer.untraced_numbers,
                               answer.removed_citations, answer.removed_placeholders, answer.language),
             ms=(time.perf_counter() - t0) * 1000,
         ))
         return result
+
+    def _stored(self, space: str, asked: Question, result: AskResult) -> tuple[extractive.Stored, int]:
+        """The final context's stored sentence vectors and the query's vector — the one retrieval embedded (a
+        follow-up's rewrite, else the question), cached since: the extracted answer reads meaning without a model
+        call (issue 57). And how many passages, stored without them, had their sentences embedded now."""
+        row = self.folder.catalog.spaces.named(space)
+        vectors, made = self.retriever.stored_sentences.for_hits(row, self.retriever.matrix(row), result.chunks)
+        query = result.trace.retrieval_query or asked.text
+        return extractive.Stored(self.models.embed_queries([query])[0], vectors), made

@@ -17,7 +17,7 @@ from biny.core.crypto.space import SpaceCrypto
 from biny.core.document import ParsedDocument
 from biny.core.errors import BinyError, Cancelled
 from biny.core.i18n import t
-from biny.core.ingest.job import file_hash, ingest_file, parse_document
+from biny.core.ingest.job import file_hash, ingest_file, parse_document, sentence_blobs
 from biny.core.ingest.lookahead import Lookahead
 from biny.core.ingest.parse import SUPPORTED_SUFFIXES
 from biny.core.ingest.reading import VisualReader
@@ -28,6 +28,7 @@ from biny.core.results import FileOutcome, IngestReport
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
+from biny.core.services.sentence_vectors import StoredSentences
 from biny.core.store.catalog import DocumentRow, SpaceRow
 from biny.core.store.failures import storage_problem
 from biny.core.store.lance import ChunkRecord
@@ -248,20 +249,24 @@ class Documents:
 
     def reembed(self, space: str, *, progress: ProgressCallback = no_progress,
                 cancel: CancelToken | None = None, force: bool = False) -> int:
-        """Re-chunk is not needed: re-embed every stored chunk with the configured model.
+        """Re-chunk is not needed: re-embed every stored chunk, and its sentences (issue 57), with the configured
+        model.
 
-        A space already embedded by that model is left as it is (0 chunks) unless ``force``: the same model gives
-        the same vectors, and re-embedding a large space costs minutes for nothing.
+        A space already embedded by that model is left as it is unless ``force``: the same model gives the same
+        vectors, and re-embedding a large space costs minutes for nothing — only the sentence vectors of passages
+        stored before them are made and stored (issue 57; their count is returned, 0 when none lacked them).
         """
         cancel = cancel or CancelToken()
         row = self.folder.catalog.spaces.named(space)
         emb = self.models.embedder
         if not force and row.embed_model == emb.model_id and row.dim == emb.dim:
+            filled = StoredSentences(self.folder, self.models, self.keys).fill(row, progress=progress, cancel=cancel)
             progress(Progress(0, 0, "done", space))
-            return 0
+            return filled
         crypto = self.keys.crypto(row)
         records: list[ChunkRecord] = []
         inputs: list[str] = []
+        texts: list[str] = []
         header = self.folder.settings.chunking.contextual_header
         for doc in self.folder.catalog.docs.of(row.space_id):
             title = crypto.open_meta(doc).title
@@ -269,11 +274,16 @@ class Documents:
                 records.append(rec)  # written back as stored (sealed); only vectors change
                 plain = crypto.open_record(copy.copy(rec))
                 inputs.append(embedding_input(title, plain.heading_path, plain.text) if header else plain.text)
+                texts.append(plain.text)
         vecs = np.zeros((len(records), emb.dim), dtype=np.float32)
         batch = max(1, self.folder.settings.embedding.batch_size)
         for start in range(0, len(records), batch):
             cancel.raise_if_cancelled()
             vecs[start : start + batch] = emb.embed_passages(inputs[start : start + batch])
             progress(Progress(min(start + batch, len(records)), len(records), "embed", space))
+        # The sentences too: another model's sentence vectors measure nothing against this model's questions.
+        blobs = sentence_blobs(texts, emb, batch, space, progress, cancel=cancel)
+        for rec, blob in zip(records, blobs, strict=True):
+            rec.sentence_vectors = crypto.seal_sentences(rec.chunk_id, rec.doc_id, blob)
         self.folder.writer.replace_space_vectors(row, records, vecs, emb.model_id, emb.dim)
         return len(records)

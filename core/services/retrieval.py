@@ -32,6 +32,7 @@ from biny.core.services import integrity
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
+from biny.core.services.sentence_vectors import StoredSentences
 from biny.core.services.structured import StructuredIndex
 from biny.core.store.catalog import DocumentRow, SpaceRow
 from biny.core.store.lance import ChunkRecord
@@ -76,6 +77,7 @@ class Retriever:
         self._sentences: OrderedDict[tuple[str, str], Vectors | None] = OrderedDict()
         self._sentences_lock = threading.Lock()
         self._gated: dict[str, int] = {}  # space → the matrix generation that passed the integrity gate
+        self.stored_sentences = StoredSentences(folder, models, keys)  # the answer's, made at ingest (issue 57)
         language.warm()  # the threshold reads a Latin-script question's language (retrieve/threshold.py)
         # ...and looks a question's words up for passages in the other language (retrieve/translated.py).
         dictionary.warm(folder.cache_dir)
@@ -89,6 +91,7 @@ class Retriever:
         with self._sentences_lock:
             for key in [k for k in self._sentences if k[0] == space_id]:
                 del self._sentences[key]
+        self.stored_sentences.forget(space_id)
 
     def matrix(self, row: SpaceRow) -> VectorMatrix:
         """The space's matrix, its rows' codes checked when the key is at hand (services/integrity.py)."""

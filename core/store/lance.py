@@ -43,6 +43,9 @@ class ChunkRecord:
     aspects: list[str]
     # Encrypted spaces: text and heading path sealed here; ``text`` is empty on disk.
     ct: bytes = b""
+    # Issue 57: the vectors of the sentences the answer reads (embed/sentences.py's blob), made with the passage's;
+    # sealed like ``ct`` in an encrypted space. b"": none made (stored before them).
+    sentence_vectors: bytes = b""
 
 
 def chunk_schema(dim: int) -> pa.Schema:
@@ -64,21 +67,29 @@ def chunk_schema(dim: int) -> pa.Schema:
             pa.field("aspects", pa.list_(pa.string()), nullable=False),
             pa.field("ct", pa.binary(), nullable=False),
             pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
-            # The row's integrity code over everything above that decides an answer (store/rowmac.py, issue 59).
+            # A column of the passage's own row, not a side table keyed by chunk id (issue 57): the row is written,
+            # kept, deleted and re-keyed as one (a re-ingest's delete by document, doctor's merge-insert of whole
+            # rows), one take reads it beside the text. Sealed with the text in encrypted spaces; not yet in the row
+            # code below (``space reembed`` fills it in place, without the code's key).
+            pa.field("sentence_vectors", pa.binary(), nullable=False),
+            # The row's integrity code over its ids, place, text, key lists and vector (store/rowmac.py, issue 59).
             pa.field("mac", pa.binary(), nullable=False),
         ]
     )
 
 
 _META_COLS = ["chunk_id", "doc_id", "ordinal", "text", "char_start", "char_end", "page",
-              "page_end", "heading_path", "tokens", "est_tokens", "ids", "terms", "aspects", "ct"]
+              "page_end", "heading_path", "tokens", "est_tokens", "ids", "terms", "aspects", "ct", "sentence_vectors"]
 
 
-# What an answer shows of a chunk: everything but its key lists (ids, terms, aspects), which the matrix holds.
-_CONTEXT_COLS = [c for c in _META_COLS if c not in ("ids", "terms", "aspects")]
+# What an answer shows of a chunk: everything but its key lists (ids, terms, aspects), which the matrix holds, and
+# its sentence vectors (~4 KB a passage: taken for the final context only, ``sentence_blobs``).
+_CONTEXT_COLS = [c for c in _META_COLS if c not in ("ids", "terms", "aspects", "sentence_vectors")]
 # Above this many chunks the context view is not held (≈1 KB of text or ciphertext per chunk) and each
 # answer takes its rows from LanceDB instead (~2–3 ms).
 VIEW_MAX_ROWS = 250_000
+# The sentence vectors' own view (issue 57): ≈2.2 KB a passage, ≈220 MB at this many.
+SENTENCE_VIEW_MAX_ROWS = 100_000
 
 
 def _quote_list(ids: list[str]) -> str:
@@ -94,6 +105,7 @@ class ChunkStore:
         self.pinned: dict[str, int] | None = None
         self._readers: dict[str, tuple[int, lancedb.table.Table]] = {}
         self._views: dict[str, tuple[int, pa.Table | None]] = {}
+        self._sentence_views: dict[str, tuple[int, pa.Table | None]] = {}
 
     @staticmethod
     def table_name(space_id: str) -> str:
@@ -129,10 +141,12 @@ class ChunkStore:
         """Drop the read handle and context view kept for a space: the next read sees the table as it is now."""
         self._readers.pop(space_id, None)
         self._views.pop(space_id, None)
+        self._sentence_views.pop(space_id, None)
 
     def forget_all_reads(self) -> None:
         self._readers.clear()
         self._views.clear()
+        self._sentence_views.clear()
 
     def _reader(self, space_id: str) -> lancedb.table.Table:
         """A handle for reads, kept until the next write: opening one costs ~0.5–0.9 ms, more than the take
@@ -157,6 +171,8 @@ class ChunkStore:
                     tbl.add_columns({"ct": "CAST('' AS BINARY)"})
                 if "mac" not in tbl.schema.names:
                     tbl.add_columns({"mac": "CAST('' AS BINARY)"})
+                if "sentence_vectors" not in tbl.schema.names:  # issue 57: none made yet (filled lazily)
+                    tbl.add_columns({"sentence_vectors": "CAST('' AS BINARY)"})
 
     @mutation
     def bind(self, space_id: str, key: bytes, batch: int = 4096) -> int:
@@ -206,10 +222,11 @@ class ChunkStore:
                 value = getattr(r, c)
                 cols[c].append(json.dumps(value, ensure_ascii=False) if c == "heading_path" else value)
         flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
-        arrays = [pa.array(cols[c], type=chunk_schema(dim).field(c).type) for c in _META_COLS]
-        arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))
         schema = chunk_schema(dim)
-        rows = pa.Table.from_arrays(arrays, schema=pa.schema([f for f in schema if f.name != "mac"]))
+        arrays = {c: pa.array(cols[c], type=schema.field(c).type) for c in _META_COLS}
+        arrays["vector"] = pa.FixedSizeListArray.from_arrays(flat, dim)
+        unsigned = pa.schema([f for f in schema if f.name != "mac"])
+        rows = pa.Table.from_arrays([arrays[c] for c in unsigned.names], schema=unsigned)
         macs = rowmac.table_macs(mac_key, rows) if mac_key else [b""] * rows.num_rows
         self._table(space_id).add(rows.append_column(schema.field("mac"), pa.array(macs, type=pa.binary())))
 
@@ -319,6 +336,40 @@ class ChunkStore:
             out[row["chunk_id"]] = ChunkRecord(**row, ids=[], terms=[], aspects=[])
         return out
 
+    def sentence_blobs(self, space_id: str, chunk_ids: list[str], offsets: list[int]) -> dict[str, bytes]:
+        """The stored sentence vectors (as stored: sealed in an encrypted space) of a final context's passages, taken
+        at their row ``offsets`` (a filtered scan when a write moved them)."""
+        if not chunk_ids:
+            return {}
+        cols = ["chunk_id", "sentence_vectors"]
+        rows: list[dict[str, Any]] | None = None
+        view = self._sentence_view(space_id) if len(offsets) == len(chunk_ids) else None
+        if view is not None and 0 <= min(offsets) and max(offsets) < view.num_rows:
+            taken = view.take(pa.array(offsets, type=pa.int64()))
+            if taken.column("chunk_id").to_pylist() == chunk_ids:
+                rows = taken.to_pylist()
+        if rows is None and len(offsets) == len(chunk_ids):
+            try:
+                taken = self._reader(space_id).take_offsets([int(o) for o in offsets]).select(cols).to_arrow()
+                if sorted(taken.column("chunk_id").to_pylist()) == sorted(chunk_ids):
+                    rows = taken.to_pylist()
+            except (ValueError, OSError, RuntimeError):  # an offset past a shrunk table
+                rows = None
+        if rows is None:
+            rows = self.scan(space_id, cols, f"chunk_id IN ({_quote_list(chunk_ids)})").to_pylist()
+        return {r["chunk_id"]: r["sentence_vectors"] or b"" for r in rows}
+
+    @mutation
+    def set_sentence_vectors(self, space_id: str, blobs: dict[str, bytes]) -> None:
+        """Store sentence vectors made for passages stored without them (chunk id → blob, as stored), whole rows
+        in one merge-insert on ``chunk_id`` as ``rekey`` does: one commit, everything else written back unchanged."""
+        if not blobs:
+            return
+        rows = self.scan(space_id, [*_META_COLS, "vector"], f"chunk_id IN ({_quote_list(list(blobs))})")
+        column = pa.array([blobs[c] for c in rows.column("chunk_id").to_pylist()], type=pa.binary())
+        rows = rows.set_column(rows.schema.get_field_index("sentence_vectors"), "sentence_vectors", column)
+        self._table(space_id).merge_insert("chunk_id").when_matched_update_all().execute(rows)
+
     def _context_view(self, space_id: str) -> pa.Table | None:
         stamp = write_stamp()
         cached = self._views.get(space_id)
@@ -330,6 +381,21 @@ class ChunkStore:
         view = tbl.search().select(_CONTEXT_COLS).limit(n).to_arrow().combine_chunks() \
             if 0 < n <= VIEW_MAX_ROWS else None
         self._views[space_id] = (stamp, view)
+        return view
+
+    def _sentence_view(self, space_id: str) -> pa.Table | None:
+        """The sentence vectors column as stored (sealed in an encrypted space), held until the next write like the
+        context view: a LanceDB take of five rows cost 12–14 ms on a loaded two-core machine, the most of an answer
+        (bench/README.md, issue 57). ≈2.2 KB a passage; above ``SENTENCE_VIEW_MAX_ROWS`` rows each answer takes."""
+        stamp = write_stamp()
+        cached = self._sentence_views.get(space_id)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        tbl = self._reader(space_id)
+        n = tbl.count_rows()
+        view = tbl.search().select(["chunk_id", "sentence_vectors"]).limit(n).to_arrow().combine_chunks() \
+            if 0 < n <= SENTENCE_VIEW_MAX_ROWS else None
+        self._sentence_views[space_id] = (stamp, view)
         return view
 
     def doc_vectors(self, space_id: str, doc_id: str,

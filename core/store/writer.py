@@ -246,6 +246,7 @@ class StoreWriter:
         """Restore a backup (core/store/backup.py); nothing is left behind if it fails."""
         with self._write():
             space_id, space_name = backup.import_space(self.catalog, lance_dir, archive, name)
+            self.chunks.migrate()  # a backup made before a column was added (issue 57: sentence vectors) gains it
             self.vectors.invalidate(space_id)
         self.bind_plain_spaces()  # an export made before row codes: a plaintext space gets them now
         return space_id, space_name
@@ -347,6 +348,12 @@ class StoreWriter:
             self.chunks.rekey(space_id, keys, self._key(self.catalog.spaces.by_id(space_id)))
             self.catalog.docs.set_keys_version(doc_ids, version)
             self.vectors.invalidate(space_id)
+
+    def store_sentence_vectors(self, space_id: str, blobs: dict[str, bytes]) -> None:
+        """Sentence vectors made for passages stored without them (issue 57; chunk id → blob as stored). Nothing
+        a reader answers from changes but how fast: the matrix stays."""
+        with self._write():
+            self.chunks.set_sentence_vectors(space_id, blobs)
 
     def replace_space_vectors(
         self, space: SpaceRow, records: list[ChunkRecord], vectors: Vectors, model: str, dim: int
