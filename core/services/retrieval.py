@@ -88,9 +88,10 @@ class Retriever:
                 del self._sentences[key]
 
     def matrix(self, row: SpaceRow) -> VectorMatrix:
+        # Passages a curator disabled stay stored and are never retrieved (issue 61).
         return self.folder.vectors.get(row.space_id,
                                        lambda: self.folder.catalog.docs.expected_chunks(row.space_id, active_only=True),
-                                       row.dim)
+                                       row.dim, lambda: self.folder.catalog.passages.disabled(row.space_id))
 
     # ---- references (R9) ------------------------------------------------------------------
     def baselines(self, space: str) -> Baselines:

@@ -76,6 +76,20 @@ _CONTEXT_COLS = [c for c in _META_COLS if c not in ("ids", "terms", "aspects")]
 VIEW_MAX_ROWS = 250_000
 
 
+def to_arrow(records: list[ChunkRecord], vectors: Vectors) -> pa.Table:
+    """Records and their vectors as rows of the chunk table."""
+    dim = vectors.shape[1]
+    cols: dict[str, list[object]] = {c: [] for c in _META_COLS}
+    for r in records:
+        for c in _META_COLS:
+            value = getattr(r, c)
+            cols[c].append(json.dumps(value, ensure_ascii=False) if c == "heading_path" else value)
+    flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
+    arrays = [pa.array(cols[c], type=chunk_schema(dim).field(c).type) for c in _META_COLS]
+    arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))
+    return pa.Table.from_arrays(arrays, schema=chunk_schema(dim))
+
+
 def _quote_list(ids: list[str]) -> str:
     # Lance filters are SQL text; ids are uuids we generated, but quote defensively.
     return ", ".join("'" + i.replace("'", "''") + "'" for i in ids)
@@ -154,16 +168,7 @@ class ChunkStore:
     def add(self, space_id: str, records: list[ChunkRecord], vectors: Vectors) -> None:
         if not records:
             return
-        dim = vectors.shape[1]
-        cols: dict[str, list[object]] = {c: [] for c in _META_COLS}
-        for r in records:
-            for c in _META_COLS:
-                value = getattr(r, c)
-                cols[c].append(json.dumps(value, ensure_ascii=False) if c == "heading_path" else value)
-        flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
-        arrays = [pa.array(cols[c], type=chunk_schema(dim).field(c).type) for c in _META_COLS]
-        arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))
-        self._table(space_id).add(pa.Table.from_arrays(arrays, schema=chunk_schema(dim)))
+        self._table(space_id).add(to_arrow(records, vectors))
 
     @mutation
     def delete_docs(self, space_id: str, doc_ids: list[str]) -> None:
@@ -185,6 +190,26 @@ class ChunkStore:
             column = pa.array([k[i] for k in order], type=rows.schema.field(name).type)
             rows = rows.set_column(rows.schema.get_field_index(name), name, column)
         self._table(space_id).merge_insert("chunk_id").when_matched_update_all().execute(rows)
+
+    # ---- single passages a curator corrects (issue 61: store/passages.py) ----------------------------
+    def rows(self, space_id: str, chunk_ids: list[str]) -> pa.Table:
+        """The given passages' whole stored rows (vector included), as they are on disk."""
+        return self.scan(space_id, [*_META_COLS, "vector"], f"chunk_id IN ({_quote_list(chunk_ids)})")
+
+    @mutation
+    def replace_rows(self, space_id: str, rows: pa.Table) -> None:
+        """Write whole rows over the stored ones with the same ``chunk_id``: one merge-insert, one commit, so a
+        failure or a kill leaves each passage as it was or as it is meant to be, and no other row is rewritten."""
+        self._table(space_id).merge_insert("chunk_id").when_matched_update_all().execute(rows)
+
+    @mutation
+    def add_rows(self, space_id: str, rows: pa.Table) -> None:
+        self._table(space_id).add(rows)
+
+    @mutation
+    def delete_chunks(self, space_id: str, chunk_ids: list[str]) -> None:
+        if chunk_ids:
+            self._table(space_id).delete(f"chunk_id IN ({_quote_list(chunk_ids)})")
 
     def count(self, space_id: str) -> int:
         if self.table_name(space_id) not in self._names():

@@ -22,7 +22,7 @@ import logging
 import os
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -393,15 +393,17 @@ class VectorCache:
             return not t.is_alive()
         return True
 
-    def get(self, space_id: str, visible_docs: Visible | Callable[[], Visible], dim: int) -> VectorMatrix:
+    def get(self, space_id: str, visible_docs: Visible | Callable[[], Visible], dim: int,
+            hidden: Callable[[], Collection[str]] | None = None) -> VectorMatrix:
         """The space's matrix; ``visible_docs`` may be a callable, read only on a cache miss. Given as
-        doc_id → (passages, chunk digest), documents whose stored rows differ are left out (``damaged``)."""
+        doc_id → (passages, chunk digest), documents whose stored rows differ are left out (``damaged``).
+        ``hidden``: the chunk ids a curator disabled (issue 61), read on a miss too; stored, never retrieved."""
         with self._lock:
             hit = self._cache.get(space_id)
             if hit is not None:
                 return hit
             docs = visible_docs() if callable(visible_docs) else visible_docs
-            vm = self._load(space_id, docs, dim)
+            vm = self._load(space_id, docs, dim, set(hidden()) if hidden is not None else set())
             vm.ann_probe_share = self._ann.probe_share
             self._cache[space_id] = vm
             if len(vm) >= self._ann.min_rows:
@@ -444,7 +446,7 @@ class VectorCache:
         except Exception as exc:  # noqa: BLE001
             log.warning("ANN build for space %s failed (%s); exact search continues", space_id, exc)
 
-    def _load(self, space_id: str, visible_docs: Visible, dim: int) -> VectorMatrix:
+    def _load(self, space_id: str, visible_docs: Visible, dim: int, hidden: set[str]) -> VectorMatrix:
         if self._chunks.count(space_id) == 0:
             return VectorMatrix([], [], np.zeros((0, dim), dtype=np.float32))
         tbl = self._chunks.scan(space_id, _COLUMNS)
@@ -453,6 +455,8 @@ class VectorCache:
         # Documents whose stored passages differ from what the catalog recorded are left out (issue 22).
         damaged = mismatches(visible_docs, doc_ids_all, chunk_ids) if isinstance(visible_docs, Mapping) else {}
         keep = np.array([d in visible_docs and d not in damaged for d in doc_ids_all], dtype=bool)
+        if hidden:
+            keep &= np.array([c not in hidden for c in chunk_ids], dtype=bool)
         flat = tbl.column("vector").combine_chunks().values.to_numpy(zero_copy_only=False)
         full = np.asarray(flat, dtype=np.float32).reshape(-1, dim)
         # A vector that is not finite (a flipped byte) can never be near anything: leave it out and say so.
@@ -478,7 +482,7 @@ class VectorCache:
             # A write landed between the two scans (the single writer runs beside queries):
             # start over rather than pair terms with the wrong rows.
             del terms_tbl
-            return self._load(space_id, visible_docs, dim)
+            return self._load(space_id, visible_docs, dim, hidden)
         terms = TermSets.from_arrow(terms_tbl.column("terms"), rows)
         del terms_tbl
         return VectorMatrix(
