@@ -24,6 +24,7 @@ from biny.core.results import PassageChange
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
+from biny.core.services.sources import Sources
 from biny.core.store.catalog import DocumentRow, SpaceRow, now
 from biny.core.store.catalog.passages import PassageEntry
 from biny.core.store.lance import ChunkRecord, to_arrow
@@ -46,6 +47,10 @@ class Passages:
         self.folder = folder
         self.models = models
         self.keys = keys
+
+    def resolve(self, ref: str, space: str | None = None) -> tuple[str, str]:
+        """(space, chunk_id) of a passage named by its id or a unique prefix of it (services/sources.py)."""
+        return Sources(self.folder, self.keys).resolve(ref, space)
 
     def _entry(self, row: SpaceRow, rec: ChunkRecord, action: str, author: str | None, state: str = "done",
                before: bytes | None = None) -> PassageEntry:

@@ -51,7 +51,9 @@ class PassageEntry:
 
 
 def _entry(row: tuple[Any, ...]) -> PassageEntry:
-    return PassageEntry(*row[:9], before=bytes(row[9]) if row[9] is not None else None)
+    entry_id, seq, space_id, chunk_id, doc_id, action, author, at, state, before = row
+    return PassageEntry(entry_id, seq, space_id, chunk_id, doc_id, action, author, at, state,
+                        bytes(before) if before is not None else None)
 
 
 class PassageLog(Table):
@@ -63,7 +65,8 @@ class PassageLog(Table):
 
     def unsettled(self, space_id: str) -> list[PassageEntry]:
         return [_entry(r) for r in self._rows(f"SELECT {_COLS} FROM passage_log WHERE space_id = ? "
-                                              "AND state IN ('pending', 'undoing') ORDER BY changed_at, seq", [space_id])]
+                                              "AND state IN ('pending', 'undoing') ORDER BY changed_at, seq",
+                                              [space_id])]
 
     def disabled(self, space_id: str) -> dict[str, str]:
         """chunk_id → doc_id of every passage taken out of retrieval."""
@@ -90,8 +93,8 @@ class PassageLog(Table):
     # ---- writes ---------------------------------------------------------------------------
     @mutation
     def add(self, entry: PassageEntry) -> None:
-        self._run("INSERT INTO passage_log (entry_id, space_id, chunk_id, doc_id, action, author, changed_at, state, before) "
-                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        self._run("INSERT INTO passage_log (entry_id, space_id, chunk_id, doc_id, action, author, changed_at, state, "
+                  "before) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                   [entry.entry_id, entry.space_id, entry.chunk_id, entry.doc_id, entry.action, entry.author, entry.at,
                    entry.state, entry.before])
 
