@@ -10,12 +10,15 @@ from typing import TYPE_CHECKING, Any
 
 from biny.core.cli.output import safe_text
 from biny.core.errors import BinyError
-from biny.core.i18n import t
+from biny.core.i18n import N_, t
 
 if TYPE_CHECKING:  # the engine is imported when a command runs (a quick --help)
     from biny.core.engine import Engine
     from biny.core.results import SourceView
 
+# A change's action and state as the history prints them (t() of the stored word).
+_WORDS = (N_("disable"), N_("enable"), N_("edit"), N_("note"), N_("done"), N_("undone"), N_("pending"),
+          N_("undoing"))
 # Lines of the document shown before and after the cited span.
 CONTEXT_LINES = 3
 
@@ -118,7 +121,7 @@ def run_passage(engine: Engine, args: argparse.Namespace) -> int:
     space, chunk_id = p.resolve(args.ref, args.space)
     if cmd in ("disable", "enable"):
         (p.disable if cmd == "disable" else p.enable)(space, chunk_id, author=args.author)
-        print(t("{id}: {state}").format(id=chunk_id, state=t("disabled") if cmd == "disable" else t("enabled")))
+        print(t("passage {id}: {state}").format(id=chunk_id, state=t("disabled") if cmd == "disable" else t("enabled")))
     elif cmd == "edit":
         p.edit(space, chunk_id, _text(args), author=args.author)
         print(t("{id}: edited (re-embedded; `biny passage undo {id}` restores it)").format(id=chunk_id))

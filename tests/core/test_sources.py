@@ -18,7 +18,7 @@ from biny.core.engine import Engine
 from biny.core.ingest.locate import normalise, text_pieces
 from tests.conftest import corpus
 
-# zh, en and ja PDFs of the shared corpora (MANIFEST.md): small enough to ingest in well under a minute together.
+# zh, en and ja PDFs of the shared corpora (its manifest describes them): small enough to ingest in well under a minute together.
 PDFS = ["CH32V00x Evaluation Board Reference-EN.pdf", "CH32V00x评估板说明书.pdf", "kampo.pdf"]
 
 
