@@ -279,7 +279,14 @@ class AskResult:
             **({"refused": self.refused.to_dict()} if self.refused is not None else {}),
             **({"closest": self.closest.to_dict()} if self.closest is not None else {}),
             **({"answer": self.answer.to_dict()} if self.answer is not None else {}),
+            # Issue 61: kept passages the answer does not cite, apart from its sources.
+            **({"also_retrieved": self.also_retrieved()} if self.answer is not None else {}),
         }
+
+    def also_retrieved(self) -> list[str]:
+        """Chunk ids of the kept passages the answer does not cite (all of them when it cites none)."""
+        cited = {c.chunk_id for c in self.answer.citations} if self.answer is not None else set()
+        return [h.chunk_id for h in self.chunks if h.chunk_id not in cited]
 
 
 Rect = tuple[float, float, float, float]

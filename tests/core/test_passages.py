@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -173,3 +174,24 @@ def test_cli_show_and_passage(laws: Engine, capsys: pytest.CaptureFixture[str]) 
     code, out = run("passage", "edit", target, "--text", "\x1b[2J" + MARS)
     code, out = run("show", target)
     assert "\x1b" not in out and "\\u001b[2J" in out  # a terminal control in a passage is shown, never obeyed
+
+
+def test_an_answer_lists_the_sources_it_cites_and_the_rest_apart(laws: Engine,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    home = str(laws.home)
+    laws.close()
+    assert main(["--home", home, "ask", "遗嘱继承和遗赠有什么规定？", "--space", "laws", "--answer", "--json",
+                 "--k", "6"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    cited = {c["chunk_id"] for c in data["answer"]["citations"]}
+    kept = [c["chunk_id"] for c in data["chunks"]]
+    assert cited and data["also_retrieved"] == [c for c in kept if c not in cited]
+    assert main(["--home", home, "ask", "遗嘱继承和遗赠有什么规定？", "--space", "laws", "--answer", "--k", "6"]) == 0
+    out = capsys.readouterr().out
+    sources = out[out.index("Sources:"):]
+    if data["also_retrieved"]:  # every cited passage is listed before the heading of those not cited
+        head = sources.index("Also retrieved")
+        numbers = [int(n) for n in re.findall(r"^\[(\d+)\]", sources, re.M)]
+        cited_n = {c["n"] for c in data["answer"]["citations"]}
+        assert all(n in cited_n for n in numbers[: len(cited_n)])
+        assert all(sources.index(f"[{n}]") < head for n in cited_n)
