@@ -324,8 +324,10 @@ class SourceView:
 
     @property
     def rect_page(self) -> int | None:
-        """The first page that holds a rectangle (where a viewer opens), else the passage's page."""
-        return min(self.rects) if self.rects else self.page
+        """The page that holds most of the highlighted area (where a viewer opens), else the passage's page."""
+        if not self.rects:
+            return self.page
+        return max(sorted(self.rects), key=lambda p: sum((r[2] - r[0]) * (r[3] - r[1]) for r in self.rects[p]))
 
     def to_dict(self) -> dict[str, Any]:
         return {"space": self.space, "chunk_id": self.chunk_id, "doc_id": self.doc_id, "document": self.document,

@@ -26,6 +26,8 @@ _SKIP = re.compile(r"[\s\-\u00ad\u200b-\u200d\u2010\u2011\ufeff]")
 # A paragraph shorter than this (normalised) is matched only right after the previous one: "1." alone would pair
 # with the first "1." on the page.
 _SHORT = 6
+# The shortest run of a paragraph not found whole that is placed on its own.
+_RUN = 8
 
 
 def normalise(text: str) -> str:
@@ -90,7 +92,8 @@ def _match(stream: str, piece: str, cursor: int) -> list[tuple[int, int]]:
     window = stream[cursor: cursor + max(4 * len(piece), 400)] if cursor < len(stream) else stream
     base = cursor if cursor < len(stream) else 0
     matcher = difflib.SequenceMatcher(None, window, piece, autojunk=False)
-    return [(base + m.a, m.size) for m in matcher.get_matching_blocks() if m.size >= 3]
+    # Runs shorter than this pair with any page's common words and marks: a run that short is no evidence.
+    return [(base + m.a, m.size) for m in matcher.get_matching_blocks() if m.size >= _RUN]
 
 
 def locate(pages: list[PageChars], passage: str) -> Located:
