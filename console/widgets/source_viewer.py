@@ -60,14 +60,14 @@ class SourceViewer(QDialog):
         self.header.setTextFormat(Qt.TextFormat.RichText)
         self.page = QLabel()
         self.page.setObjectName("source_page")
-        self.scroll = QScrollArea()
-        self.scroll.setWidget(self.page)
-        self.scroll.setWidgetResizable(False)
+        self.area = QScrollArea()
+        self.area.setWidget(self.page)
+        self.area.setWidgetResizable(False)
         self.text = QTextBrowser()
         self.text.setObjectName("source_text")
         lay = QVBoxLayout(self)
         lay.addWidget(self.header)
-        lay.addWidget(self.scroll, 1)
+        lay.addWidget(self.area, 1)
         lay.addWidget(self.text, 1)
 
     def open_passage(self, space: str, chunk_id: str) -> SourceView:
@@ -81,7 +81,7 @@ class SourceViewer(QDialog):
         self.header.setText(self._header(view))
         page = view.rect_page
         pdf = view.kind == "pdf" and view.present and page is not None and not view.note
-        self.scroll.setVisible(pdf)
+        self.area.setVisible(pdf)
         if pdf and page is not None:
             image = render_page(view.path, page, view.rects.get(page, []))
             self.page.setPixmap(QPixmap.fromImage(image))
@@ -97,7 +97,7 @@ class SourceViewer(QDialog):
         first = view.rects.get(page, []) if view is not None and page is not None else []
         if first:
             x0, y0, _, _ = first[0]
-            self.scroll.ensureVisible(int(x0 * ZOOM), int(y0 * ZOOM), 40, max(40, self.scroll.height() // 3))
+            self.area.ensureVisible(int(x0 * ZOOM), int(y0 * ZOOM), 40, max(40, self.area.height() // 3))
         self.text.scrollToAnchor("span")
 
     def showEvent(self, event: Any) -> None:
