@@ -2021,5 +2021,13 @@ This cannot be undone.</source>
         <source>Also retrieved, not cited: </source>
         <translation>另外检索到、未被引用：</translation>
     </message>
+    <message>
+        <source>({n} disabled)</source>
+        <translation>（{n} 个已停用）</translation>
+    </message>
+    <message>
+        <source>{n} passage(s) disabled by a curator: stored, never retrieved</source>
+        <translation>{n} 个段落已被整理者停用：仍保存，但不会被检索</translation>
+    </message>
 </context>
 </TS>

@@ -75,3 +75,25 @@ def test_the_inspector_opens_kept_passages_and_citations_at_their_source(qtbot, 
     assert not viewer.isVisible()
     insp.open_citation(1)  # a citation opens its passage too
     assert viewer.isVisible() and viewer.view.chunk_id == insp.result.chunks[0].chunk_id
+
+
+def test_the_library_says_which_documents_have_disabled_passages(qtbot, engine: Engine,  # type: ignore[no-untyped-def]
+                                                                 tmp_path: Path) -> None:
+    from PySide6.QtCore import QSettings
+
+    from biny.console.app import MainWindow
+
+    engine.create_space("demo")
+    engine.ingest("demo", [ROOT / "resources" / "demo" / "pricing.md"])
+    doc = engine.documents("demo")[0]
+    chunk = engine.document_chunks("demo", doc.doc_id)[0]
+    engine.passages.disable("demo", chunk.chunk_id, author="ana")
+    window = MainWindow(engine, None, QSettings(str(tmp_path / "console.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(ops.idle, timeout=180_000)
+    table = window.library.table
+    cells = [table.item(r, 3) for r in range(table.rowCount())]
+    (cell,) = [c for c in cells if c is not None and "disabled" in c.text()]
+    assert cell.text().endswith("(1 disabled)") and "never retrieved" in cell.toolTip()
+    ops.wait_all()
