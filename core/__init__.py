@@ -55,7 +55,17 @@ if TYPE_CHECKING:
     from biny.core.memory.facts import Fact, FactNotFound
     from biny.core.memory.recall import DroppedFact, RecalledFact, RecallResult, Step
     from biny.core.progress import CancelToken, Progress, ProgressCallback
-    from biny.core.results import Answer, AskResult, Citation, FileOutcome, Hit, IngestReport, SpaceInfo
+    from biny.core.results import (
+        Answer,
+        AskResult,
+        Citation,
+        FileOutcome,
+        Hit,
+        IngestReport,
+        PassageChange,
+        SourceView,
+        SpaceInfo,
+    )
     from biny.core.retrieve.baseline import Baselines, Distribution
     from biny.core.retrieve.candidates import RetrievalParams
     from biny.core.retrieve.records import (
@@ -80,7 +90,7 @@ _EXPORTS: dict[str, str] = {
     "Engine": "engine", "default_home": "engine", "Settings": "config", "EDITABLE_SETTINGS": "config",
     "Answer": "results", "Citation": "results", "AskResult": "results",
     "FileOutcome": "results", "Hit": "results", "IngestReport": "results",
-    "SpaceInfo": "results",
+    "SpaceInfo": "results", "SourceView": "results", "PassageChange": "results",  # issue 61
     "CancelToken": "progress", "Progress": "progress", "ProgressCallback": "progress",
     "Trace": "retrieve.trace", "Stage": "retrieve.trace", "Dropped": "retrieve.trace",
     # The stages' typed records the Inspector reads (issue 47).
@@ -146,6 +156,7 @@ __all__ = [
     "NoIndex",
     "ObjectStoreUnavailable",
     "ParserCrashed",
+    "PassageChange",
     "PassphraseRequired",
     "PoolRecord",
     "Progress",
@@ -162,6 +173,7 @@ __all__ = [
     "SecretStoreUnavailable",
     "SentencesRecord",
     "Settings",
+    "SourceView",
     "SpaceExists",
     "SpaceInfo",
     "SpaceNotFound",

@@ -19,7 +19,7 @@ from biny.core.crypto.space import SpaceCrypto
 from biny.core.embed.base import Embedder
 from biny.core.llm.base import ChatModel
 from biny.core.progress import CancelToken, ProgressCallback, no_progress
-from biny.core.results import AskResult, Hit, IngestReport, SpaceInfo
+from biny.core.results import AskResult, Hit, IngestReport, SourceView, SpaceInfo
 from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.candidates import RetrievalParams
 from biny.core.services.analysis import Analysis
@@ -30,7 +30,9 @@ from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.memory import Memory
 from biny.core.services.models import Models, single_threaded_blas
+from biny.core.services.passages import Passages
 from biny.core.services.retrieval import Retriever
+from biny.core.services.sources import Sources
 from biny.core.services.spaces import Spaces
 from biny.core.services.structured import StructuredIndex
 from biny.core.services.team import Team
@@ -59,7 +61,8 @@ class Engine:
     ``set_enabled``, ``items``, ``item``, ``approve``, ``reject``, ``undo``, ``nearest``.
     ``engine.analysis`` is for analysts (SPEC C3): ``star_map``, ``collection``, ``distances``,
     ``model_bands``, ``evaluate``, ``runs``, ``run``, ``compare``. ``engine.doctor.check`` (issue 22);
-    ``engine.team``: ``status``, ``refresh`` for spaces on object storage (issue 21).
+    ``engine.team``: ``status``, ``refresh`` for spaces on object storage (issue 21). ``engine.passages``: a curator's
+    ``disable``, ``enable``, ``edit``, ``note``, ``history``, ``undo`` of single passages (issue 61).
     """
 
     def __init__(self, folder: DataFolder, embedder: Embedder | None) -> None:
@@ -79,6 +82,8 @@ class Engine:
         self.memory = Memory(folder, self.models, self.keys)
         self.doctor = Doctor(folder, self.keys, lambda space, paths: self.ingest(space, paths))
         self.team = Team(folder)  # spaces on object storage: who writes, refresh (issue 21)
+        self.passages = Passages(folder, self.models, self.keys)
+        self._sources = Sources(folder, self.keys)
         self._closed = False
 
     @classmethod
@@ -181,8 +186,7 @@ class Engine:
     def delete_space(self, name: str) -> None:
         self._spaces.delete(name)
 
-    def passphrase_available(self) -> bool:
-        """Can this owner's spaces be opened without asking for a passphrase?"""
+    def passphrase_available(self) -> bool:  # can this owner's spaces open without asking for a passphrase?
         return self.keys.has_secret()
 
     def can_remember_passphrase(self) -> bool:
@@ -217,6 +221,10 @@ class Engine:
 
     def document_chunks(self, space: str, doc_id: str) -> list[ChunkRecord]:
         return self._documents.chunks(space, doc_id)
+
+    def source(self, space: str | None, chunk_id: str) -> SourceView:
+        """A cited passage at its place in its source, read on demand (issue 61); ``chunk_id``: or a unique prefix."""
+        return self._sources.view(*self._sources.resolve(chunk_id, space))
 
     def set_document_status(self, space: str, doc_id: str | list[str], status: str) -> None:
         """One document, or many at once (a table's rows): one write, one baseline refresh."""
@@ -260,24 +268,18 @@ class Engine:
 
     def ask(self, space: str, question: str, *, k: int | None = None, max_distance: float | None = None,
             params: RetrievalParams | None = None, history: list[str] | None = None) -> AskResult:
-        """Retrieve the passages that answer ``question`` (SPEC R1–R8), with a full trace.
-
-        ``history`` holds the conversation's earlier user questions, oldest first. A
-        follow-up may be rewritten for retrieval (R1); the rewrite changes only the
-        query vector — ``question`` itself is what the trace, prompt and history keep.
-        """
+        """Retrieve the passages that answer ``question`` (SPEC R1–R8), with a full trace. ``history``: the earlier
+        user questions, oldest first; a follow-up may be rewritten for retrieval (R1), which changes only the query
+        vector — ``question`` itself is what the trace, prompt and history keep."""
         return self._retriever.ask(space, question, k=k, max_distance=max_distance, params=params, history=history)
 
     def answer(self, space: str, question: str, *, history: list[str] | None = None, k: int | None = None,
                max_distance: float | None = None, params: RetrievalParams | None = None,
                on_text: Callable[[str], None] | None = None) -> AskResult:
-        """``ask``, then a grounded answer from its final context in ``result.answer``.
-
-        With a model: cited, exact values kept exact, every number checked; nothing retrieved
-        means no model call and an honest "not in your material"; a failing model means the
-        extractive answer, said in the trace. Without a model: extractive. ``on_text`` receives
-        a model's reply as it streams in (provisional; ``result.answer`` is the checked one).
-        """
+        """``ask``, then a grounded answer from its final context in ``result.answer``. With a model: cited, exact
+        values kept exact, every number checked; nothing retrieved means no model call and an honest "not in your
+        material"; a failing model means the extractive answer, said in the trace. Without a model: extractive.
+        ``on_text`` receives a model's reply as it streams in (provisional; ``result.answer`` is the checked one)."""
         return self._answers.answer(space, question, history=history, k=k, max_distance=max_distance,
                                     params=params, on_text=on_text)
 

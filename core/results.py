@@ -16,7 +16,8 @@ if TYPE_CHECKING:  # types only: this module sits below the stores and stages (i
     from biny.core.structured.tools import ToolResult
 
 
-__all__ = ["Answer", "AskResult", "Citation", "FileOutcome", "Hit", "IngestReport", "SpaceInfo"]
+__all__ = ["Answer", "AskResult", "Citation", "FileOutcome", "Hit", "IngestReport", "PassageChange", "SourceView",
+           "SpaceInfo"]
 
 
 @dataclass(slots=True)
@@ -278,4 +279,82 @@ class AskResult:
             **({"refused": self.refused.to_dict()} if self.refused is not None else {}),
             **({"closest": self.closest.to_dict()} if self.closest is not None else {}),
             **({"answer": self.answer.to_dict()} if self.answer is not None else {}),
+            # Issue 61: kept passages the answer does not cite, apart from its sources.
+            **({"also_retrieved": self.also_retrieved()} if self.answer is not None else {}),
         }
+
+    def also_retrieved(self) -> list[str]:
+        """Chunk ids of the kept passages the answer does not cite (all of them when it cites none)."""
+        cited = {c.chunk_id for c in self.answer.citations} if self.answer is not None else set()
+        return [h.chunk_id for h in self.chunks if h.chunk_id not in cited]
+
+
+Rect = tuple[float, float, float, float]
+
+
+@dataclass(slots=True)
+class SourceView:
+    """A passage at its place in its source (issue 61): what ``biny show`` prints and the console's source viewer
+    draws. Built on demand from the stored passage and, where it is still there unchanged, the original file."""
+
+    space: str
+    chunk_id: str
+    doc_id: str
+    document: str  # the document's title
+    kind: str  # pdf | docx | markdown | html | text | row …
+    path: str  # the original file as recorded at ingest
+    present: bool  # that file is still there with the content that was ingested
+    page: int | None
+    page_end: int | None
+    heading_path: list[str]
+    span: tuple[int, int]  # character offsets of the passage in the document's text
+    text: str  # the passage as it is stored now (a curator's edit included)
+    before: str = ""  # the document's text just before the span, and just after it
+    after: str = ""
+    # PDF: 1-based page → the passage's line rectangles (PDF points, origin top-left), and each page's size.
+    rects: dict[int, list[Rect]] = field(default_factory=dict)
+    page_sizes: dict[int, tuple[float, float]] = field(default_factory=dict)
+    coverage: float | None = None  # PDF: share of the passage's text-layer characters the rectangles place
+    scanned: bool = False  # the page was read by OCR: it has no text layer to place the passage on
+    fields: list[tuple[str, str]] = field(default_factory=list)  # a table row's fields
+    disabled: bool = False  # a curator took it out of retrieval (it stays stored)
+    edited: bool = False  # its text is a curator's edit; ``original`` is what ingest stored
+    note: bool = False  # a note a curator added to the document (no place in the source)
+    original: str = ""
+
+    @property
+    def rect_page(self) -> int | None:
+        """The page that holds most of the highlighted area (where a viewer opens), else the passage's page."""
+        if not self.rects:
+            return self.page
+        return max(sorted(self.rects), key=lambda p: sum((r[2] - r[0]) * (r[3] - r[1]) for r in self.rects[p]))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"space": self.space, "chunk_id": self.chunk_id, "doc_id": self.doc_id, "document": self.document,
+                "kind": self.kind, "path": self.path, "present": self.present, "page": self.page,
+                "page_end": self.page_end, "heading_path": self.heading_path, "span": list(self.span),
+                "char_start": self.span[0], "char_end": self.span[1], "text": self.text, "before": self.before,
+                "after": self.after,
+                "rects": {str(p): [[round(v, 2) for v in r] for r in rs] for p, rs in self.rects.items()},
+                "page_sizes": {str(p): [round(v, 2) for v in wh] for p, wh in self.page_sizes.items()},
+                "coverage": None if self.coverage is None else round(self.coverage, 3), "scanned": self.scanned,
+                "fields": [list(f) for f in self.fields], "disabled": self.disabled, "edited": self.edited,
+                "note": self.note, **({"original": self.original} if self.edited else {})}
+
+
+@dataclass(frozen=True, slots=True)
+class PassageChange:
+    """One curator's action on a passage (issue 61), as its history lists it."""
+
+    entry_id: str
+    chunk_id: str
+    action: str  # disable | enable | edit | note
+    author: str
+    at: Any  # when (UTC)
+    state: str  # done | undone (pending/undoing only while a write is under way)
+    before: str = ""  # an edit: the passage's text before it
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"entry_id": self.entry_id, "chunk_id": self.chunk_id, "action": self.action, "author": self.author,
+                "at": self.at.isoformat() if hasattr(self.at, "isoformat") else self.at, "state": self.state,
+                **({"before": self.before} if self.action == "edit" else {})}

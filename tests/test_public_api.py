@@ -32,6 +32,8 @@ PUBLIC = {
     "collection_figure", "histogram_figure", "message_figure", "save_figure", "star_map_figure", "has_cjk_font",
     # The figures behind them, as CSV (issue 60).
     "distances_table", "save_table",
+    # A citation at its place and a curator's corrections (issue 61).
+    "SourceView", "PassageChange",
     # The operating system's common reasons in the interface's language (issue 60).
     "os_reason",
 }

@@ -19,6 +19,8 @@ class LibrarySnapshot:
     tables: dict[str, list[str]] = field(default_factory=dict)  # "table:<file>" → its rows' doc_ids
     failures: list[dict[str, Any]] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    # Issue 61: passages a curator disabled, per document (stored, never retrieved): the Library says so.
+    disabled: dict[str, int] = field(default_factory=dict)
 
 
 def _group_tables(docs: list[DocumentRow]) -> tuple[list[DocumentRow], dict[str, list[str]]]:
@@ -56,6 +58,8 @@ def _snapshot(engine: Engine, want: str | None) -> LibrarySnapshot:
     if current is not None:
         if not current.locked:
             snap.documents, snap.tables = _group_tables(engine.documents(current.name))
+            for doc_id in engine.passages.disabled(current.name).values():
+                snap.disabled[doc_id] = snap.disabled.get(doc_id, 0) + 1
         snap.failures = [r for r in engine.ingest_log(current.name) if r["outcome"] == "failed"][:8]
     snap.notices = list(engine.notices)
     engine.notices.clear()

@@ -31,8 +31,10 @@ from biny.console.ops import run_op
 from biny.console.screens.structured import tool_name
 from biny.console.widgets.distance_bar import DistanceBar
 from biny.console.widgets.fields import DoubleSpinBox, SpinBox
+from biny.console.widgets.source_viewer import SourceViewer
 from biny.core import (
     AskResult,
+    BinyError,
     Engine,
     Hit,
     PoolRecord,
@@ -147,6 +149,9 @@ class InspectorScreen(QWidget):
         self.context.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.context.viewport().installEventFilter(self)  # rows follow the list's width
         self.context.currentRowChanged.connect(self._show_chunk)
+        # Issue 61: Enter (or a double-click) on a kept passage opens it at its place in its source.
+        self.context.itemActivated.connect(lambda item: self.open_source(self.context.row(item)))
+        self.viewer: SourceViewer | None = None
         self.chunk_view = QTextBrowser()
         self.chunk_view.setObjectName("chunk_view")
 
@@ -407,6 +412,10 @@ class InspectorScreen(QWidget):
                                                                            + a.removed_placeholders)))
         if a.note_kind in ("model_failed", "model_empty"):  # issue 56: a kind, not the note's (translated) words
             notes.append(_escape(a.note))
+        also = [n for n, h in enumerate(result.chunks, 1) if h.chunk_id in set(result.also_retrieved())]
+        if a.citations and also:  # issue 61: the answer's sources are what it cites; the rest is shown apart
+            notes.append(tr("Also retrieved, not cited: ") + ", ".join(
+                f"<a href='cite:{n}'>[{n}]</a> {_escape(result.chunks[n - 1].document)}" for n in also))
         extra = "".join(f"<p><small>{n}</small></p>" for n in notes) + _web_sources(a.sources)
         self.answer_view.setHtml(f"<p><small><b>{label}</b></small></p><p>{body}</p>{extra}")
 
@@ -447,10 +456,29 @@ class InspectorScreen(QWidget):
                                 f"{chunk.chunk_id} · {_escape(note)}</small></p><p>{_escape(chunk.text)}</p>")
 
     def open_citation(self, n: int) -> None:
-        """Show passage ``n`` of the answer, its cited sentences highlighted."""
+        """Show passage ``n`` of the answer, its cited sentences highlighted, and open it at its source."""
         if self.result is not None and 1 <= n <= len(self.result.chunks):
             self.context.setCurrentRow(n - 1)
             self._show_chunk(n - 1)
+            self.open_source(n - 1)
+
+    def open_source(self, row: int) -> SourceViewer | None:
+        """Kept passage ``row`` in the source viewer (issue 61); a public page's paragraph has no stored source."""
+        if self.result is None or self.space is None or not (0 <= row < len(self.result.chunks)):
+            return None
+        hit = self.result.chunks[row]
+        if hit.kept is not None and hit.kept.rule == "public page":
+            return None
+        if self.viewer is None:
+            self.viewer = SourceViewer(self.engine, self)
+        try:
+            self.viewer.open_passage(self.space, hit.chunk_id)
+        except BinyError as exc:  # the passage was removed or its space locked since the answer
+            self.status.setText(tr("Failed: {error}").format(error=exc))
+            return None
+        self.viewer.show()
+        self.viewer.raise_()
+        return self.viewer
 
     def copy_answer(self) -> None:
         a = self.result.answer if self.result is not None else None

@@ -372,7 +372,9 @@ class LibraryScreen(QWidget):
         for r, d in enumerate(docs):
             rows = self.model.state.tables.get(d.doc_id)
             title = tr("{name} — {n} rows").format(name=d.title, n=number(len(rows))) if rows else d.title
-            values: list[Any] = [title, _named(KINDS, d.kind), _pages(d.pages), number(d.chunks),
+            off = sum(self.model.state.disabled.get(i, 0) for i in rows or [d.doc_id])
+            chunks = number(d.chunks) + (" " + tr("({n} disabled)").format(n=number(off)) if off else "")
+            values: list[Any] = [title, _named(KINDS, d.kind), _pages(d.pages), chunks,
                                  _named(STATUSES, d.status),
                                  date(d.ingested_at)]
             for c, v in enumerate(values):
@@ -380,6 +382,9 @@ class LibraryScreen(QWidget):
                 item.setData(Qt.ItemDataRole.UserRole, d.doc_id)
                 if c == 0:
                     item.setToolTip(f"{title}\n{d.path}")
+                elif COLUMNS[c] == "Chunks" and off:
+                    item.setToolTip(tr("{n} passage(s) disabled by a curator: stored, never retrieved").format(
+                        n=number(off)))
                 elif COLUMNS[c] == "Ingested":
                     item.setToolTip(date(d.ingested_at, with_time=True))
                 self.table.setItem(r, c, item)

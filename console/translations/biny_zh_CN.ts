@@ -2008,6 +2008,44 @@ This cannot be undone.</source>
     <message>
         <source>catalog damaged</source>
         <translation>目录已损坏</translation>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>disabled: never retrieved</source>
+        <translation>已停用：不会被检索</translation>
+    </message>
+    <message>
+        <source>edited by a curator</source>
+        <translation>已由整理者编辑</translation>
+    </message>
+    <message>
+        <source>a curator&apos;s note</source>
+        <translation>整理者添加的注释</translation>
+    </message>
+    <message>
+        <source>the original file is missing or changed</source>
+        <translation>原始文件已丢失或已更改</translation>
+    </message>
+    <message>
+        <source>page read by OCR: no text layer to highlight</source>
+        <translation>该页由 OCR 读取：没有可高亮的文本层</translation>
+    </message>
+    <message>
+        <source>highlight covers {share} of the passage</source>
+        <translation>高亮覆盖段落的 {share}</translation>
+    </message>
+    <message>
+        <source>Also retrieved, not cited: </source>
+        <translation>另外检索到、未被引用：</translation>
+    </message>
+    <message>
+        <source>({n} disabled)</source>
+        <translation>（{n} 个已停用）</translation>
+    </message>
+    <message>
+        <source>{n} passage(s) disabled by a curator: stored, never retrieved</source>
+        <translation>{n} 个段落已被整理者停用：仍保存，但不会被检索</translation>
     </message>
 </context>
 </TS>

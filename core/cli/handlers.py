@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from biny.core.cli import analysis as cli_analysis
 from biny.core.cli import index as cli_index
+from biny.core.cli import passages as cli_passages
 from biny.core.cli import review as cli_review
 from biny.core.cli.output import _asdict, _Bar, _dump, _print_result, _shown
 from biny.core.errors import BinyError, PassphraseRequired
@@ -314,4 +315,5 @@ def _read_history(path: Path) -> list[str]:
 
 _COMMANDS = {"space": _space, "ingest": _ingest, "docs": _docs, "ask": _ask, "memory": _memory, "demo": _demo,
              "index": cli_index.run, "review": cli_review.run, "map": cli_analysis.run_map,
-             "eval": cli_analysis.run_eval, "doctor": _doctor, "storage": _storage}
+             "eval": cli_analysis.run_eval, "doctor": _doctor, "storage": _storage,
+             "show": cli_passages.run_show, "passage": cli_passages.run_passage}

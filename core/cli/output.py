@@ -116,7 +116,13 @@ def _print_result(result: Any) -> None:
     if not result.chunks:
         print(t("No passage is close enough to answer this: it is probably not in this space."))
         _print_closest(result.closest)
-    for n, h in enumerate(result.chunks, 1):
+    # Issue 61: an answer lists the sources it cites; a kept passage it does not cite is shown apart.
+    cited = {c.n for c in result.answer.citations} if result.answer is not None else set()
+    order = sorted(range(1, len(result.chunks) + 1), key=lambda n: bool(cited) and n not in cited)
+    for n in order:
+        h = result.chunks[n - 1]
+        if cited and n not in cited and (n == order[0] or order[order.index(n) - 1] in cited):
+            print(t("Also retrieved (not cited by the answer):"))
         pin = " [" + t("pinned") + "]" if h.pinned else ""
         cal = ", " + t("{s} vs baseline").format(s=f"{h.calibrated:+.2f}") if h.calibrated is not None else ""
         page = " " + t("p.{n}").format(n=h.page) if h.page else ""

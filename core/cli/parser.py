@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from biny.core.cli import analysis as cli_analysis
 from biny.core.cli import index as cli_index
+from biny.core.cli import passages as cli_passages
 from biny.core.cli import review as cli_review
 from biny.core.i18n import N_, t
 
@@ -106,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_index.add_parser(sub)
     cli_review.add_parser(sub)
     cli_analysis.add_parsers(sub)
+    cli_passages.add_parsers(sub)
 
     demo = sub.add_parser("demo", help=t("create the demo space from the bundled corpus"))
     demo.add_argument("--space", default="demo")

@@ -97,7 +97,9 @@ class Retriever:
         """The space's matrix, its rows' codes checked when the key is at hand (services/integrity.py)."""
         return self.folder.vectors.get(row.space_id,
                                        lambda: self.folder.catalog.docs.expected_chunks(row.space_id, active_only=True),
-                                       row.dim, integrity.row_check(self.folder, self.keys, row))
+                                       row.dim, integrity.row_check(self.folder, self.keys, row),
+                                       # Passages a curator disabled stay stored and are never retrieved (issue 61).
+                                       lambda: self.folder.catalog.passages.disabled(row.space_id))
 
     def trusted(self, row: SpaceRow) -> VectorMatrix:
         """The matrix to answer from: ``DataTampered`` (naming the documents) unless every row is as it was written

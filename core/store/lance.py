@@ -92,6 +92,31 @@ VIEW_MAX_ROWS = 250_000
 SENTENCE_VIEW_MAX_ROWS = 100_000
 
 
+def to_arrow(records: list[ChunkRecord], vectors: Vectors) -> pa.Table:
+    """Records and their vectors as rows of the chunk table, without their integrity codes (``signed`` adds them)."""
+    dim = vectors.shape[1]
+    schema = chunk_schema(dim)
+    cols: dict[str, list[object]] = {c: [] for c in _META_COLS}
+    for r in records:
+        for c in _META_COLS:
+            value = getattr(r, c)
+            cols[c].append(json.dumps(value, ensure_ascii=False) if c == "heading_path" else value)
+    flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
+    arrays = {c: pa.array(cols[c], type=schema.field(c).type) for c in _META_COLS}
+    arrays["vector"] = pa.FixedSizeListArray.from_arrays(flat, dim)
+    unsigned = pa.schema([f for f in schema if f.name != "mac"])
+    return pa.Table.from_arrays([arrays[c] for c in unsigned.names], schema=unsigned)
+
+
+def signed(rows: pa.Table, mac_key: bytes | None) -> pa.Table:
+    """Rows with their integrity codes under ``mac_key`` (store/rowmac.py), any code they carried replaced. Without
+    a key (tests damaging a store on purpose) the code is left empty, which a bound space treats as a mismatch."""
+    if "mac" in rows.column_names:
+        rows = rows.drop_columns(["mac"])
+    macs = rowmac.table_macs(mac_key, rows) if mac_key else [b""] * rows.num_rows
+    return rows.append_column(pa.field("mac", pa.binary(), nullable=False), pa.array(macs, type=pa.binary()))
+
+
 def _quote_list(ids: list[str]) -> str:
     # Lance filters are SQL text; ids are uuids we generated, but quote defensively.
     return ", ".join("'" + i.replace("'", "''") + "'" for i in ids)
@@ -215,20 +240,7 @@ class ChunkStore:
         store on purpose) the code is left empty, which a bound space treats as a mismatch."""
         if not records:
             return
-        dim = vectors.shape[1]
-        cols: dict[str, list[object]] = {c: [] for c in _META_COLS}
-        for r in records:
-            for c in _META_COLS:
-                value = getattr(r, c)
-                cols[c].append(json.dumps(value, ensure_ascii=False) if c == "heading_path" else value)
-        flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))
-        schema = chunk_schema(dim)
-        arrays = {c: pa.array(cols[c], type=schema.field(c).type) for c in _META_COLS}
-        arrays["vector"] = pa.FixedSizeListArray.from_arrays(flat, dim)
-        unsigned = pa.schema([f for f in schema if f.name != "mac"])
-        rows = pa.Table.from_arrays([arrays[c] for c in unsigned.names], schema=unsigned)
-        macs = rowmac.table_macs(mac_key, rows) if mac_key else [b""] * rows.num_rows
-        self._table(space_id).add(rows.append_column(schema.field("mac"), pa.array(macs, type=pa.binary())))
+        self._table(space_id).add(signed(to_arrow(records, vectors), mac_key))
 
     @mutation
     def delete_docs(self, space_id: str, doc_ids: list[str]) -> None:
@@ -258,6 +270,27 @@ class ChunkStore:
             macs = [o if bad else m for o, bad, m in zip(old, was, rowmac.table_macs(mac_key, rows), strict=True)]
             rows = rows.set_column(rows.schema.get_field_index("mac"), "mac", pa.array(macs, type=pa.binary()))
         self._table(space_id).merge_insert("chunk_id").when_matched_update_all().execute(rows)
+
+    # ---- single passages a curator corrects (issue 61: store/passages.py) ----------------------------
+    def rows(self, space_id: str, chunk_ids: list[str]) -> pa.Table:
+        """The given passages' whole stored rows (vector included), as they are on disk."""
+        return self.scan(space_id, [*_META_COLS, "vector"], f"chunk_id IN ({_quote_list(chunk_ids)})")
+
+    @mutation
+    def replace_rows(self, space_id: str, rows: pa.Table, mac_key: bytes | None = None) -> None:
+        """Write whole rows over the stored ones with the same ``chunk_id``: one merge-insert, one commit, so a
+        failure or a kill leaves each passage as it was or as it is meant to be, and no other row is rewritten.
+        Each row gets its integrity code under ``mac_key`` (issue 59)."""
+        self._table(space_id).merge_insert("chunk_id").when_matched_update_all().execute(signed(rows, mac_key))
+
+    @mutation
+    def add_rows(self, space_id: str, rows: pa.Table, mac_key: bytes | None = None) -> None:
+        self._table(space_id).add(signed(rows, mac_key))
+
+    @mutation
+    def delete_chunks(self, space_id: str, chunk_ids: list[str]) -> None:
+        if chunk_ids:
+            self._table(space_id).delete(f"chunk_id IN ({_quote_list(chunk_ids)})")
 
     def count(self, space_id: str) -> int:
         if self.table_name(space_id) not in self._names():

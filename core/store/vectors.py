@@ -22,7 +22,7 @@ import logging
 import os
 import threading
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -451,12 +451,14 @@ class VectorCache:
         return True
 
     def get(self, space_id: str, visible_docs: Visible | Callable[[], Visible], dim: int,
-            check: RowCheck | Callable[[], RowCheck | None] | None = None) -> VectorMatrix:
+            check: RowCheck | Callable[[], RowCheck | None] | None = None,
+            hidden: Callable[[], Collection[str]] | None = None) -> VectorMatrix:
         """The space's matrix; ``visible_docs`` may be a callable, read only on a cache miss. Given as
         doc_id → (passages, chunk digest), documents whose stored rows differ are left out (``damaged``).
         With ``check`` (or a callable giving it, None when the key is not at hand) every visible row's code is
         verified and rows that fail are left out (``tampered``); a matrix loaded unchecked is loaded again the
-        first time a check is possible."""
+        first time a check is possible. ``hidden``: the chunk ids a curator disabled (issue 61), read on a miss
+        too; stored, never retrieved."""
         with self._lock:
             hit = self._cache.get(space_id)
             if hit is not None and (hit.checked or check is None):
@@ -465,7 +467,7 @@ class VectorCache:
             if hit is not None and rows is None:
                 return hit
             docs = visible_docs() if callable(visible_docs) else visible_docs
-            vm = self._load(space_id, docs, dim, rows)
+            vm = self._load(space_id, docs, dim, rows, set(hidden()) if hidden is not None else set())
             vm.ann_probe_share = self._ann.probe_share
             self._cache[space_id] = vm
             if len(vm) >= self._ann.min_rows:
@@ -508,7 +510,8 @@ class VectorCache:
         except Exception as exc:  # noqa: BLE001
             log.warning("ANN build for space %s failed (%s); exact search continues", space_id, exc)
 
-    def _load(self, space_id: str, visible_docs: Visible, dim: int, check: RowCheck | None = None) -> VectorMatrix:
+    def _load(self, space_id: str, visible_docs: Visible, dim: int, check: RowCheck | None = None,
+              hidden: Collection[str] = frozenset()) -> VectorMatrix:
         if self._chunks.count(space_id) == 0:
             return VectorMatrix([], [], np.zeros((0, dim), dtype=np.float32), checked=check is not None)
         tbl = self._chunks.scan(space_id, _COLUMNS)
@@ -517,6 +520,8 @@ class VectorCache:
         # Documents whose stored passages differ from what the catalog recorded are left out (issue 22).
         damaged = mismatches(visible_docs, doc_ids_all, chunk_ids) if isinstance(visible_docs, Mapping) else {}
         keep = np.array([d in visible_docs and d not in damaged for d in doc_ids_all], dtype=bool)
+        if hidden:
+            keep &= np.array([c not in hidden for c in chunk_ids], dtype=bool)
         flat = tbl.column("vector").combine_chunks().values.to_numpy(zero_copy_only=False)
         full = np.asarray(flat, dtype=np.float32).reshape(-1, dim)
         # A vector that is not finite (a flipped byte) can never be near anything: leave it out and say so.
@@ -527,7 +532,7 @@ class VectorCache:
             checked = check_rows(self._chunks.batches(space_id, rowmac.columns()), check, chunk_ids,
                                  doc_ids_all, keep)
             if checked is None:  # a write landed between the scans: start over
-                return self._load(space_id, visible_docs, dim, check)
+                return self._load(space_id, visible_docs, dim, check, hidden)
             keep &= ~checked[0]
         matrix = np.ascontiguousarray(full[keep])
         rows = np.flatnonzero(keep)
@@ -541,7 +546,7 @@ class VectorCache:
             # A write landed between the two scans (the single writer runs beside queries):
             # start over rather than pair terms with the wrong rows.
             del terms_tbl
-            return self._load(space_id, visible_docs, dim)
+            return self._load(space_id, visible_docs, dim, check, hidden)
         terms = TermSets.from_arrow(terms_tbl.column("terms"), rows)
         del terms_tbl
         return VectorMatrix(

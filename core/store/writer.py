@@ -25,16 +25,20 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pyarrow as pa
+
 from biny.core.embed.base import Vectors
 from biny.core.errors import BinyError, DataTampered, ReadOnlyFolder
 from biny.core.i18n import t
 from biny.core.store import backup, rowmac
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow
+from biny.core.store.catalog.passages import PassageEntry
 from biny.core.store.facts import FactRow, FactTable
 from biny.core.store.failures import storage_problem
 from biny.core.store.guard import writing
 from biny.core.store.integrity import chunk_digest, mismatches
 from biny.core.store.lance import ChunkRecord, ChunkStore
+from biny.core.store.passages import doc_ids_digest, row_table, settle
 from biny.core.store.review import ReviewRow, ReviewStore
 from biny.core.store.structured import StructuredStore
 from biny.core.store.vectors import VectorCache
@@ -122,6 +126,8 @@ class StoreWriter:
             "and restore the space from its export or a backup").format(name=space.name, error=exc))
 
     def _recover_space(self, space: SpaceRow, notes: list[str]) -> None:
+        if settle(self.catalog, self.chunks, space.space_id):  # corrections a kill caught (issue 61)
+            self.vectors.invalidate(space.space_id)
         pending, retired = self.catalog.docs.pending_and_retired(space.space_id)
         doc_ids, chunk_ids = self.chunks.ids(space.space_id)
         in_lance = set(doc_ids)
@@ -171,6 +177,10 @@ class StoreWriter:
     # ---- row codes (store/rowmac.py, issue 59) -----------------------------------------------------
     def _key(self, space: SpaceRow) -> bytes | None:
         return self.mac_key(space) if self.mac_key is not None else None
+
+    def _key_of(self, space_id: str) -> bytes | None:
+        """The row-code key of a corrected passage's space (issue 61's edits are coded like ingest's rows)."""
+        return self._key(self.catalog.spaces.by_id(space_id)) if self.mac_key is not None else None
 
     def bind_rows(self, space: SpaceRow, key: bytes) -> int:
         """Give every passage stored without a code its code and mark the space bound; returns how many were
@@ -367,6 +377,47 @@ class StoreWriter:
             self.chunks.add(space.space_id, records, vectors, self._key(space))
             self.catalog.spaces.set_model(space.space_id, model, dim)
             self.vectors.invalidate(space.space_id)
+
+    # ---- a curator's corrections of single passages (issue 61; the order is store/passages.py's) --------
+    def mark_passage(self, entry: PassageEntry) -> None:
+        """Disable or enable a passage: one catalog write; the space's matrix is rebuilt without (or with) it."""
+        with self._write():
+            self.catalog.passages.add(entry)
+            self.vectors.invalidate(entry.space_id)
+
+    def edit_passage(self, entry: PassageEntry, rows: pa.Table) -> None:
+        """The entry (pending, the row as it was in ``before``), the new row over the old one, then done."""
+        with self._write():
+            self.catalog.passages.add(entry)
+            self.chunks.replace_rows(entry.space_id, rows, self._key_of(entry.space_id))
+            self.catalog.passages.set_state(entry.entry_id, "done")
+            self.vectors.invalidate(entry.space_id)
+
+    def add_note(self, entry: PassageEntry, rows: pa.Table) -> None:
+        """The entry (pending), the note's row, then in one transaction: done, the document's count and digest."""
+        with self._write():
+            self.catalog.passages.add(entry)
+            self.chunks.add_rows(entry.space_id, rows, self._key_of(entry.space_id))
+            count, digest = doc_ids_digest(self.chunks, entry.space_id, entry.doc_id)
+            self.catalog.passages.settle_note(entry.entry_id, "done", entry.doc_id, count, digest)
+            self.vectors.invalidate(entry.space_id)
+
+    def undo_passage(self, entry: PassageEntry) -> None:
+        """Undo one done action: a mark is one write; an edit writes its ``before`` row back; a note's row goes."""
+        with self._write():
+            space_id = entry.space_id
+            if entry.action in ("disable", "enable"):
+                self.catalog.passages.set_state(entry.entry_id, "undone")
+            elif entry.action == "edit":
+                self.catalog.passages.set_state(entry.entry_id, "undoing")
+                self.chunks.replace_rows(space_id, row_table(entry.before or b""), self._key_of(space_id))
+                self.catalog.passages.set_state(entry.entry_id, "undone")
+            else:
+                self.catalog.passages.set_state(entry.entry_id, "undoing")
+                self.chunks.delete_chunks(space_id, [entry.chunk_id])
+                count, digest = doc_ids_digest(self.chunks, space_id, entry.doc_id)
+                self.catalog.passages.settle_note(entry.entry_id, "undone", entry.doc_id, count, digest)
+            self.vectors.invalidate(space_id)
 
     # ---- the structured index (S1, S3): rows only, nothing embedded --------------------------------
     def save_index(self, space_id: str, spec: str, generation: int, rows: list[tuple[str, int, str]]) -> None:

@@ -23,6 +23,8 @@ from biny.core.store.catalog.documents import DocumentRow, DocumentTable
 from biny.core.store.catalog.evals import EvalRunTable
 from biny.core.store.catalog.log import IngestLog
 from biny.core.store.catalog.notes import NoteTable
+from biny.core.store.catalog.passages import SCHEMA as PASSAGE_SCHEMA
+from biny.core.store.catalog.passages import PassageLog
 from biny.core.store.catalog.schema import CATALOG_VERSION, MIGRATIONS, SCHEMA, SPACE_TABLES, now
 from biny.core.store.catalog.spaces import MemoryKeyTable, SpaceRow, SpaceTable
 from biny.core.store.catalog.table import Db
@@ -41,6 +43,7 @@ class Catalog:
         self.baselines = BaselineTable(self.db)
         self.evals = EvalRunTable(self.db)
         self.memory_keys = MemoryKeyTable(self.db)
+        self.passages = PassageLog(self.db)  # a curator's corrections of passages (issue 61)
 
     @property
     def path(self) -> Path:
@@ -90,6 +93,7 @@ class Catalog:
         """Create missing tables and columns (the writer runs this at open)."""
         with self.lock:
             self.con.execute(SCHEMA)
+            self.con.execute(PASSAGE_SCHEMA)
             for statement in MIGRATIONS:
                 self.con.execute(statement)
             self.con.execute(

@@ -116,7 +116,7 @@ CREATE TABLE IF NOT EXISTS structured_rows (
 CATALOG_VERSION = "6"
 # Tables holding a space's rows, in the order a backup restores them.
 SPACE_TABLES = ("spaces", "documents", "baselines", "structured_spec", "structured_rows", "review_items",
-                "review_rejections", "eval_runs")
+                "review_rejections", "eval_runs", "passage_log")
 
 # Columns added after version 1; existing data folders gain them at open.
 MIGRATIONS = [
