@@ -68,6 +68,11 @@ def _old_and_new(args: argparse.Namespace) -> tuple[str, str]:
     return old, new
 
 
+def _bar(args: argparse.Namespace) -> _Bar:
+    """Progress on stderr (issue 58): on a terminal unless --json asks for machine output; --progress forces it."""
+    return _Bar(True if getattr(args, "progress", False) else False if getattr(args, "json", False) else None)
+
+
 def _space(engine: Engine, args: argparse.Namespace) -> int:
     out = sys.stdout
     if args.space_cmd == "create":
@@ -116,7 +121,7 @@ def _space(engine: Engine, args: argparse.Namespace) -> int:
         hint = "" if url or args.state == "off" else t(" (set [web] search_url in config.toml to search)")
         print(t("public-web fallback {state} for {name}").format(state=t(args.state), name=repr(args.name)) + hint)
     elif args.space_cmd == "reembed":
-        bar = _Bar()
+        bar = _bar(args)
         try:
             n = engine.reembed(args.name, progress=bar, force=args.force)
         finally:
@@ -134,7 +139,7 @@ def _ingest(engine: Engine, args: argparse.Namespace) -> int:
     if not engine.expand_paths(args.paths):
         raise BinyError(t("Nothing to ingest: no supported file (PDF, DOCX, HTML, Markdown, text, "
                           "CSV/TSV/JSONL/XLSX) in {value}.").format(value=', '.join(map(str, args.paths))))
-    bar = _Bar()
+    bar = _bar(args)
     try:
         report = engine.ingest(args.space, args.paths, progress=bar)
     finally:
@@ -219,7 +224,11 @@ def _storage(engine: Engine, args: argparse.Namespace) -> int:
 def _demo(engine: Engine, args: argparse.Namespace) -> int:
     from biny.core.demo import build_demo
 
-    report = build_demo(engine, args.space, progress=_Bar())
+    bar = _bar(args)
+    try:
+        report = build_demo(engine, args.space, progress=bar)
+    finally:
+        bar.close()
     print(t("demo space {name}: {ingested} ingested, {unchanged} unchanged, {failed} failed").format(
         name=repr(args.space), ingested=len(report.by("ingested")), unchanged=len(report.by("unchanged")),
         failed=len(report.by("failed"))))

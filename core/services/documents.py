@@ -168,7 +168,7 @@ class Documents:
         def file_progress(n: int, name: str) -> ProgressCallback:
             # Per-file steps keep their own counts; the file's place in the run rides along.
             return lambda p: progress(Progress(p.done, p.total, p.stage, p.detail, file=name, file_index=n,
-                                               file_count=len(files)))
+                                               file_count=len(files), unit=p.unit))
 
         def prepared(n: int, target: Path) -> Callable[[], ParsedDocument | BinyError]:
             return partial(_parse_ahead, ahead, files, n, target, lambda p: parse_document(
@@ -274,6 +274,6 @@ class Documents:
         for start in range(0, len(records), batch):
             cancel.raise_if_cancelled()
             vecs[start : start + batch] = emb.embed_passages(inputs[start : start + batch])
-            progress(Progress(min(start + batch, len(records)), len(records), "embed", space))
+            progress(Progress(min(start + batch, len(records)), len(records), "embed", space, unit="chunks"))
         self.folder.writer.replace_space_vectors(row, records, vecs, emb.model_id, emb.dim)
         return len(records)
