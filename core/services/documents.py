@@ -150,7 +150,14 @@ class Documents:
     def ingest(self, space: str, paths: Iterable[Path | str], *, progress: ProgressCallback = no_progress,
                cancel: CancelToken | None = None, sources: Mapping[Path, str] | None = None) -> IngestReport:
         """Ingest files and folders; each file succeeds or fails on its own (SPEC I1). ``sources``: a file's
-        recorded source when it is not its path (a web entry's page address)."""
+        recorded source when it is not its path (a web entry's page address). The run holds the folder's writer
+        lock (issue 58): a second writer is refused, naming this one; readers go on meanwhile."""
+        self.folder.writer.check_writable()
+        with self.folder.writer.holding(t("ingesting into space {space}").format(space=repr(space))):
+            return self._ingest(space, paths, progress, cancel, sources)
+
+    def _ingest(self, space: str, paths: Iterable[Path | str], progress: ProgressCallback,
+                cancel: CancelToken | None, sources: Mapping[Path, str] | None) -> IngestReport:
         self.folder.writer.check_writable()  # before any parsing: a team space's reader writes nothing
         cancel = cancel or CancelToken()
         row = self.folder.catalog.spaces.named(space)
