@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from biny.core.i18n import os_reason, set_language
     from biny.core.memory.facts import Fact, FactNotFound
     from biny.core.memory.recall import DroppedFact, RecalledFact, RecallResult, Step
-    from biny.core.progress import CancelToken, Progress, ProgressCallback
+    from biny.core.progress import CancelToken, Figures, Progress, ProgressCallback, ProgressMeter
     from biny.core.results import (
         Answer,
         AskResult,
@@ -92,6 +92,7 @@ _EXPORTS: dict[str, str] = {
     "FileOutcome": "results", "Hit": "results", "IngestReport": "results",
     "SpaceInfo": "results", "SourceView": "results", "PassageChange": "results",  # issue 61
     "CancelToken": "progress", "Progress": "progress", "ProgressCallback": "progress",
+    "ProgressMeter": "progress", "Figures": "progress",
     "Trace": "retrieve.trace", "Stage": "retrieve.trace", "Dropped": "retrieve.trace",
     # The stages' typed records the Inspector reads (issue 47).
     **{name: "retrieve.records" for name in ("PoolRecord", "RelevanceRecord", "RewriteRecord", "SentencesRecord",
@@ -146,6 +147,7 @@ __all__ = [
     "Engine",
     "Fact",
     "FactNotFound",
+    "Figures",
     "FileOutcome",
     "Hit",
     "IndexInfo",
@@ -161,6 +163,7 @@ __all__ = [
     "PoolRecord",
     "Progress",
     "ProgressCallback",
+    "ProgressMeter",
     "Proposal",
     "ProposedField",
     "ReadOnlyFolder",

@@ -28,6 +28,8 @@ PUBLIC = {
     "ReadOnlyFolder", "ObjectStoreUnavailable", "set_language", "build_demo", "script_name",
     # The retrieval stages' typed records the Inspector reads (issue 47).
     "PoolRecord", "RelevanceRecord", "RewriteRecord", "SentencesRecord", "ThresholdRecord",
+    # An ingest's figures, the same on the command line and in the console (issue 58).
+    "Figures", "ProgressMeter",
     # Analysts' figures (SPEC C3).
     "collection_figure", "histogram_figure", "message_figure", "save_figure", "star_map_figure", "has_cjk_font",
     # The figures behind them, as CSV (issue 60).

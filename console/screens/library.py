@@ -31,7 +31,7 @@ from biny.console.i18n import QT_TR_NOOP, date, number, tr
 from biny.console.models.library import LibraryModel
 from biny.console.ops import run_op
 from biny.console.widgets.dialogs import NewSpaceDialog, UnlockDialog
-from biny.core import Engine, IngestReport, Progress
+from biny.core import Engine, IngestReport, Progress, ProgressMeter
 
 # Chars/token and revision are in the report beside the table; the title keeps the room.
 COLUMNS = [QT_TR_NOOP("Title"), QT_TR_NOOP("Type"), QT_TR_NOOP("Pages"), QT_TR_NOOP("Chunks"), QT_TR_NOOP("Status"),
@@ -123,6 +123,7 @@ class LibraryScreen(QWidget):
     def __init__(self, engine: Engine, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = LibraryModel(engine, run_op)
+        self.meter = ProgressMeter()
         self.model.connect("changed", self._render)
         self.model.connect("error", self.error.emit)
         self.model.connect("notice", self.progress_notice)
@@ -513,6 +514,7 @@ class LibraryScreen(QWidget):
         self.file_progress.setRange(0, 100)
         self.file_progress.setValue(0)
         self.progress_label.setText(tr("Looking for documents…"))
+        self.meter = ProgressMeter()  # rate and time left, the figures the command line shows (issue 58)
         if self.model.ingest(paths):
             self.cancel_btn.setEnabled(True)
 
@@ -543,8 +545,9 @@ class LibraryScreen(QWidget):
         name = f" {p.file}" if p.file else ""
         where = tr(" ({n} of {total})").format(n=p.file_index + 1, total=p.file_count) \
             if p.file_count and p.stage != "done" else ""
-        step = f" {p.done}/{p.total}" if p.stage == "read" and p.total else ""
-        self.progress_label.setText(f"{_named(_STAGE_NAMES, p.stage)}{step}{name}{where}")
+        figures = self.meter.update(p).rate_text()  # units done of total, their rate, the time left
+        self.progress_label.setText(f"{_named(_STAGE_NAMES, p.stage)}{name}{where}" + (f" — {figures}" if figures
+                                                                                       else ""))
 
     def _ingest_done(self, report: IngestReport) -> None:
         for n, f in enumerate(report.files):

@@ -77,6 +77,11 @@ def _main(argv: Sequence[str] | None) -> int:
             return code
     except KeyboardInterrupt:
         print(t("Interrupted. Nothing half-ingested was kept."), file=sys.stderr)
+        if args.command in ("ingest", "demo"):
+            # Issue 58: what was committed stays; the same command goes on from there (stored files and table
+            # rows are found by their content and skipped, not embedded again).
+            print(t("To resume, run the same command again: {command}").format(command=_resume_command(args)),
+                  file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (`biny … | head`): stop quietly, and keep the interpreter from
@@ -97,6 +102,16 @@ def _main(argv: Sequence[str] | None) -> int:
         print(t("internal error ({error}). This is a bug in biny; the details are in {log}.").format(
             error=f"{type(exc).__name__}: {exc}", log=log), file=sys.stderr)
         return 3
+
+
+def _resume_command(args: argparse.Namespace) -> str:
+    """The command that goes on with an interrupted ingest: the same files into the same space."""
+    import shlex
+
+    home = ["--home", str(args.home)] if args.home else []
+    if args.command == "demo":
+        return shlex.join(["biny", *home, "demo", "--space", args.space])
+    return shlex.join(["biny", *home, "ingest", *map(str, args.paths), "--space", args.space])
 
 
 def _log_bug(args: argparse.Namespace) -> Path:

@@ -69,6 +69,11 @@ def _old_and_new(args: argparse.Namespace) -> tuple[str, str]:
     return old, new
 
 
+def _bar(args: argparse.Namespace) -> _Bar:
+    """Progress on stderr (issue 58): on a terminal unless --json asks for machine output; --progress forces it."""
+    return _Bar(True if getattr(args, "progress", False) else False if getattr(args, "json", False) else None)
+
+
 def _space(engine: Engine, args: argparse.Namespace) -> int:
     out = sys.stdout
     if args.space_cmd == "create":
@@ -122,7 +127,7 @@ def _space(engine: Engine, args: argparse.Namespace) -> int:
 
 
 def _reembed(engine: Engine, args: argparse.Namespace) -> None:
-    bar = _Bar()
+    bar = _bar(args)
     info = engine.space(args.name)
     # The same model: only the sentence vectors of passages stored before them are made (issue 57).
     filling = not args.force and (info.embed_model, info.dim) == (engine.embedder.model_id, engine.embedder.dim)
@@ -145,7 +150,7 @@ def _ingest(engine: Engine, args: argparse.Namespace) -> int:
     if not engine.expand_paths(args.paths):
         raise BinyError(t("Nothing to ingest: no supported file (PDF, DOCX, HTML, Markdown, text, "
                           "CSV/TSV/JSONL/XLSX) in {value}.").format(value=', '.join(map(str, args.paths))))
-    bar = _Bar()
+    bar = _bar(args)
     try:
         report = engine.ingest(args.space, args.paths, progress=bar)
     finally:
@@ -230,7 +235,11 @@ def _storage(engine: Engine, args: argparse.Namespace) -> int:
 def _demo(engine: Engine, args: argparse.Namespace) -> int:
     from biny.core.demo import build_demo
 
-    report = build_demo(engine, args.space, progress=_Bar())
+    bar = _bar(args)
+    try:
+        report = build_demo(engine, args.space, progress=bar)
+    finally:
+        bar.close()
     print(t("demo space {name}: {ingested} ingested, {unchanged} unchanged, {failed} failed").format(
         name=repr(args.space), ingested=len(report.by("ingested")), unchanged=len(report.by("unchanged")),
         failed=len(report.by("failed"))))

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sys
 from typing import Any, TextIO
 
 from biny.core.answer.compose import EXTRACTED_NOTE
 from biny.core.cli import index as cli_index
 from biny.core.i18n import t
-from biny.core.progress import Progress
+from biny.core.progress import Progress, ProgressMeter
 
 
 def _json_default(obj: object) -> Any:
@@ -141,25 +142,31 @@ def _asdict(obj: Any) -> dict[str, Any]:
 
 
 class _Bar:
-    """A terminal progress bar over files (tqdm on stderr)."""
+    """A terminal progress line on stderr, drawn by tqdm (issue 58): which file of how many, the step within it,
+    its units done of total (pages read, rows or chunks embedded), their rate and the time left — the figures the
+    console shows (core/progress.py ProgressMeter). Shown on a terminal only, unless ``enabled`` forces it either
+    way (``--progress`` on; ``--json`` off)."""
 
-    def __init__(self) -> None:
+    def __init__(self, enabled: bool | None = None) -> None:
         from tqdm import tqdm
 
         err = getattr(sys.stderr, "unfiltered", sys.stderr)  # the bar draws with control sequences of its own
-        self._bar = tqdm(total=0, unit="file", file=err, dynamic_ncols=True, leave=False, disable=not err.isatty())
+        on = err.isatty() if enabled is None else enabled
+        self._meter = ProgressMeter()
+        self._bar = tqdm(total=None, file=err, leave=False, disable=not on, mininterval=0.2, bar_format="{desc}")
 
     def __call__(self, p: Progress) -> None:
-        # An ingest counts files (file_index of file_count) and names the step within the file;
-        # other jobs (re-embed) count their own units.
-        total, done = (p.file_count, p.file_index + (p.stage == "file_done")) if p.file_count else (p.total, p.done)
-        if p.stage == "done":
-            done = total
-        if total and self._bar.total != total:
-            self._bar.total = total
-        self._bar.n = done
-        step = f" {p.done}/{p.total}" if p.file_count and p.stage in ("embed", "read") else ""
-        self._bar.set_description_str(_shown(f"{p.stage}{step} {p.file or p.detail}")[:60])
+        if self._bar.disable:
+            return
+        fig = self._meter.update(p)
+        total, done = (fig.total, fig.done) if fig.total else (fig.files_total, fig.files_done)
+        text = (_shown(fig.step_text())[:50] + "  " + fig.rate_text()).replace("{", "{{").replace("}", "}}")
+        self._bar.bar_format = text + (" |{bar:20}|" if total else "")
+        self._bar.total = total or None
+        self._bar.n = min(done, total) if total else done
+        # The terminal's width now (it may be resized); a terminal that reports none (0 columns) gets 100, not an
+        # empty line.
+        self._bar.ncols = shutil.get_terminal_size((100, 24)).columns or 100
         self._bar.refresh()
 
     def close(self) -> None:

@@ -46,9 +46,16 @@ def _space_parser(sub: Any) -> None:
                                           "is)"))
     r.add_argument("name")
     r.add_argument("--force", action="store_true", help=t("re-embed even when the space already uses that model"))
+    _progress_option(r)
     w = ssub.add_parser("web", help=t("switch the public-web fallback on or off for a space (off by default)"))
     w.add_argument("name")
     w.add_argument("state", choices=["on", "off"])
+
+
+def _progress_option(parser: Any) -> None:
+    parser.add_argument("--progress", action="store_true",
+                        help=t("show progress on stderr even when it is not a terminal (default: on a terminal, "
+                               "off with --json)"))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     ing.add_argument("paths", nargs="+", type=Path)
     ing.add_argument("--space", required=True)
     ing.add_argument("--json", action="store_true", help=t("print the report as JSON"))
+    _progress_option(ing)
 
     docs = sub.add_parser("docs", help=t("list a space's documents"))
     docs.add_argument("--space", required=True)
@@ -111,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help=t("create the demo space from the bundled corpus"))
     demo.add_argument("--space", default="demo")
+    _progress_option(demo)
     doc = sub.add_parser("doctor", help=t("check that catalog and vector store agree; --repair rebuilds from sources"))
     doc.add_argument("--space", help=t("one space (default: all)"))
     doc.add_argument("--repair", action="store_true", help=t("remove orphan passages, re-ingest damaged documents"))

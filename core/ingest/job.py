@@ -169,7 +169,7 @@ def _embed(chunked: ChunkedDocument, space: SpaceRow, emb: Embedder, batch: int,
             raise BinyError(t("The embedder returned invalid vectors for {name}.").format(name=name))
         for i, vec in zip(rows, vecs, strict=True):
             out[same[chunked.inputs[i]]] = vec
-        progress(Progress(total - len(todo) + min(start + batch, len(todo)), total, "embed", name))
+        progress(Progress(total - len(todo) + min(start + batch, len(todo)), total, "embed", name, unit="chunks"))
     cancel.raise_if_cancelled()
     chunked.reused = total - sum(len(v) for v in same.values())
     return out
@@ -251,7 +251,7 @@ def parse_document(path: Path, settings: Settings, reader: VisualReader | None,
     """Parse one file (reading pages and figures reports per page: a scanned book is minutes of OCR);
     a document error is returned, not raised, so a parse run ahead of time hands it over like a result."""
     paged = None if reader is None else replace(
-        reader, progress=lambda done, total: progress(Progress(done, total, "read", path.name)))
+        reader, progress=lambda done, total: progress(Progress(done, total, "read", path.name, unit="pages")))
     try:
         return parse_file(path, settings.limits, paged)
     except BinyError as exc:

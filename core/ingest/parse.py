@@ -9,8 +9,6 @@ from biny.core.document import ParsedDocument
 from biny.core.errors import DocumentError, UnsupportedFormat
 from biny.core.i18n import t
 from biny.core.ingest.bounds import PIECE_CHARS, bounded_blocks, regular_file
-from biny.core.ingest.docx import parse_docx
-from biny.core.ingest.html import parse_html
 from biny.core.ingest.pdf import parse_pdf
 from biny.core.ingest.reading import VisualReader
 from biny.core.ingest.sniff import HTML_SUFFIXES, ROW_SUFFIXES, TEXT_SUFFIXES, sniff
@@ -30,8 +28,14 @@ def parse_file(path: Path, limits: LimitSettings, reader: VisualReader | None = 
         if kind == "pdf":
             doc = parse_pdf(path, limits, reader)
         elif kind == "docx":
+            # python-docx, lxml and trafilatura load when such a file is read, not with every command (issue 58:
+            # `biny ask` paid for them at start-up).
+            from biny.core.ingest.docx import parse_docx
+
             doc = parse_docx(path, limits, reader)
         elif kind == "html":
+            from biny.core.ingest.html import parse_html
+
             doc = parse_html(path)
         else:
             doc = parse_text(path, kind)

@@ -95,7 +95,7 @@ def _flush(run: _Run, batch: list[tuple[DocumentRow, ChunkedDocument]]) -> None:
                 raise BinyError(t("The embedder returned invalid vectors for {name}.").format(name=run.path.name))
             parts.append(vecs)
             done = run.done + round(len(docs) * min(start + step, len(inputs)) / max(len(inputs), 1))
-            run.progress(Progress(done, run.total, "embed", f"{run.path.name}: rows"))
+            run.progress(Progress(done, run.total, "embed", f"{run.path.name}: rows", unit="rows"))
         run.tick("embed", time.perf_counter() - t0)
         t0 = time.perf_counter()
         blobs = sentence_blobs(plain, run.emb, step, run.path.name, lambda _: None, cancel=run.cancel)

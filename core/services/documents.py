@@ -151,7 +151,14 @@ class Documents:
     def ingest(self, space: str, paths: Iterable[Path | str], *, progress: ProgressCallback = no_progress,
                cancel: CancelToken | None = None, sources: Mapping[Path, str] | None = None) -> IngestReport:
         """Ingest files and folders; each file succeeds or fails on its own (SPEC I1). ``sources``: a file's
-        recorded source when it is not its path (a web entry's page address)."""
+        recorded source when it is not its path (a web entry's page address). The run holds the folder's writer
+        lock (issue 58): a second writer is refused, naming this one; readers go on meanwhile."""
+        self.folder.writer.check_writable()
+        with self.folder.writer.holding(t("ingesting into space {space}").format(space=repr(space))):
+            return self._ingest(space, paths, progress, cancel, sources)
+
+    def _ingest(self, space: str, paths: Iterable[Path | str], progress: ProgressCallback,
+                cancel: CancelToken | None, sources: Mapping[Path, str] | None) -> IngestReport:
         self.folder.writer.check_writable()  # before any parsing: a team space's reader writes nothing
         cancel = cancel or CancelToken()
         row = self.folder.catalog.spaces.named(space)
@@ -169,7 +176,7 @@ class Documents:
         def file_progress(n: int, name: str) -> ProgressCallback:
             # Per-file steps keep their own counts; the file's place in the run rides along.
             return lambda p: progress(Progress(p.done, p.total, p.stage, p.detail, file=name, file_index=n,
-                                               file_count=len(files)))
+                                               file_count=len(files), unit=p.unit))
 
         def prepared(n: int, target: Path) -> Callable[[], ParsedDocument | BinyError]:
             return partial(_parse_ahead, ahead, files, n, target, lambda p: parse_document(
@@ -280,7 +287,7 @@ class Documents:
         for start in range(0, len(records), batch):
             cancel.raise_if_cancelled()
             vecs[start : start + batch] = emb.embed_passages(inputs[start : start + batch])
-            progress(Progress(min(start + batch, len(records)), len(records), "embed", space))
+            progress(Progress(min(start + batch, len(records)), len(records), "embed", space, unit="chunks"))
         # The sentences too: another model's sentence vectors measure nothing against this model's questions.
         blobs = sentence_blobs(texts, emb, batch, space, progress, cancel=cancel)
         for rec, blob in zip(records, blobs, strict=True):

@@ -34,9 +34,13 @@ class DataFolder:
 
     @classmethod
     def open(cls, home: Path, settings: Settings) -> DataFolder:
-        """Lock the folder, open the stores, migrate them and recover interrupted runs (at open, never in a read)."""
+        """Open the stores; migrate them and recover interrupted runs when no other process is writing (at open,
+        never in a read). Opening takes no lock (issue 58): readers work while another process writes; each write
+        takes the writer lock (store/lock.py)."""
         lock = FolderLock(home)
-        lock.acquire()
+        # The folder's upkeep needs the writer lock; a writer at work did it when it opened, and its pending
+        # documents are its own, not an interrupted run's.
+        upkeep = lock.try_acquire(t("opening the folder"))
         team = None
         try:
             if is_remote(settings.storage):
@@ -44,16 +48,17 @@ class DataFolder:
                 catalog = Catalog(team.catalog_path)
                 chunks = ChunkStore(team.bucket.lance_uri, team.bucket.lance_options())
             else:
-                catalog = Catalog(home / "catalog.duckdb")
+                catalog = Catalog(home / "catalog.duckdb", shared=True)
                 chunks = ChunkStore(home / "lance")
             rs = settings.retrieval
             vectors = VectorCache(chunks, AnnPolicy(rs.ann_min_rows, rs.ann_probe_share, home / "cache" / "ann"))
             writer = StoreWriter(catalog, chunks, vectors)
+            writer.folder_lock = lock
             if team is not None:
                 team.attach(catalog, chunks, vectors, writer)
             # A team space's reader changes nothing: migrations and recovery are the writer's.
             notes = [team.read_only_message()] if team is not None and not team.writing else []
-            if not notes:
+            if not notes and upkeep:
                 writer.migrate()
                 notes = writer.recover()
                 notes += writer.unlisted_tables()
@@ -61,8 +66,10 @@ class DataFolder:
         except BaseException:
             if team is not None:
                 team.close()
-            lock.release()
             raise
+        finally:
+            if upkeep:
+                lock.release()
         return cls(home, settings, catalog, chunks, vectors, writer, lock, notes, team)
 
     @property
@@ -110,4 +117,5 @@ class DataFolder:
         self.catalog.close()
         if self.team is not None:
             self.team.close()
-        self.lock.release()
+        while self.lock.held:  # an ingest interrupted mid-run leaves nothing held
+            self.lock.release()

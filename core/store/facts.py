@@ -9,8 +9,8 @@ service seals them through the writer the first time it opens the owner's key.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -70,7 +70,7 @@ _COLS = "fact_id, scope, status, revision, created_at, updated_at, model, ct, te
 class FactTable:
     """Reads answer directly; every write is a ``@mutation`` the writer calls."""
 
-    def __init__(self, connection: Callable[[], duckdb.DuckDBPyConnection], lock: threading.RLock, dim: int,
+    def __init__(self, connection: Callable[[], duckdb.DuckDBPyConnection], lock: AbstractContextManager[Any], dim: int,
                  owner: str) -> None:
         # The catalog's connection, looked up on each use: rewriting the catalog file reconnects it.
         self._connection = connection
@@ -141,7 +141,7 @@ class FactTable:
 
     # ---- reads ----------------------------------------------------------------------------
     @staticmethod
-    def legacy_rows(con: duckdb.DuckDBPyConnection, lock: threading.RLock) -> int:
+    def legacy_rows(con: duckdb.DuckDBPyConnection, lock: AbstractContextManager[Any]) -> int:
         """Facts or turns stored in plaintext by an older version (0 if the tables do not exist)."""
         with lock:
             cols = {(r[0], r[1]) for r in con.execute(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,6 +38,7 @@ from biny.core.store.failures import storage_problem
 from biny.core.store.guard import writing
 from biny.core.store.integrity import chunk_digest, mismatches
 from biny.core.store.lance import ChunkRecord, ChunkStore
+from biny.core.store.lock import FolderLock
 from biny.core.store.passages import doc_ids_digest, row_table, settle
 from biny.core.store.review import ReviewRow, ReviewStore
 from biny.core.store.structured import StructuredStore
@@ -45,6 +46,10 @@ from biny.core.store.vectors import VectorCache
 
 if TYPE_CHECKING:
     from biny.core.crypto.memory import MemoryCrypto
+
+# How long a write waits for another process's write to end (a baseline saved, a space created) before it is
+# refused; an ingest holding the lock for minutes is named in the refusal.
+WRITE_WAIT_S = 10.0
 
 
 class StoreWriter:
@@ -55,6 +60,8 @@ class StoreWriter:
         self.structured = StructuredStore(catalog)
         self.review = ReviewStore(catalog)
         self._lock = threading.Lock()
+        # The data folder's writer lock (store/lock.py); None: this process alone uses the stores.
+        self.folder_lock: FolderLock | None = None
         # Chunk ids written per pending document: their digest is recorded at commit (store/integrity.py).
         self._added: dict[str, list[str]] = defaultdict(list)
 
@@ -79,7 +86,7 @@ class StoreWriter:
         if self.read_only is not None:
             raise ReadOnlyFolder(self.read_only)
         hooks = self.after_write if publish else []
-        with self._lock:
+        with self._lock, self._folder_lock(), self.catalog.db.writing():
             for check in self.before_write:
                 check()
             try:
@@ -96,6 +103,20 @@ class StoreWriter:
                 raise
             for hook in hooks:
                 hook()
+
+    def _folder_lock(self) -> AbstractContextManager[None]:
+        """The data folder's writer lock for one write (issue 58), waiting a little for another process's short
+        write; an ingest holds it for its whole run (``holding``), so a second writer is refused, named."""
+        if self.folder_lock is None:
+            return nullcontext()
+        return self.folder_lock.holding(t("writing"), wait_s=WRITE_WAIT_S)
+
+    def holding(self, purpose: str) -> AbstractContextManager[None]:
+        """Hold the writer lock across many writes (an ingest run): no other process writes meanwhile, and none
+        cleans up this run's pending documents as if it had died."""
+        if self.folder_lock is None:
+            return nullcontext()
+        return self.folder_lock.holding(purpose, wait_s=WRITE_WAIT_S)
 
     # ---- at open ----------------------------------------------------------------------------
     def migrate(self) -> None:

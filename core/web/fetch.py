@@ -24,14 +24,15 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
-
-import httpx
 
 from biny.core.config import LimitSettings, WebSettings
 from biny.core.errors import BinyError
 from biny.core.i18n import t
+
+if TYPE_CHECKING:  # httpx loads when a page is read, not with every command (issue 58: start-up)
+    import httpx
 
 
 @dataclass(slots=True)
@@ -197,6 +198,8 @@ def read_body(r: httpx.Response, limit: int, deadline: float) -> bytes:
     Each wait for bytes is shortened to the time left: httpcore reads the read timeout from the request's
     extensions on every read, so a body trickling one byte every two seconds stops at the deadline instead of
     after its last byte. Raises DeadlinePassed, or ValueError when over ``limit``."""
+    import httpx
+
     timeouts = r.request.extensions.get("timeout")
     body = bytearray()
     stream = r.iter_bytes()
@@ -222,6 +225,8 @@ def read_body(r: httpx.Response, limit: int, deadline: float) -> bytes:
 def fetch(url: str, cfg: WebSettings, deadline: float | None = None) -> Page:
     """Read ``url`` (its public addresses only) by ``deadline`` (time.monotonic(); the question's), and at most
     ``cfg.page_deadline_s`` from now."""
+    import httpx
+
     page = Page(url, fetched_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
     limit = int(cfg.max_page_mb * 1024 * 1024)
     started = time.monotonic()

@@ -7,8 +7,6 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-import httpx
-
 from biny.core.errors import BinyError
 from biny.core.i18n import os_reason, t
 from biny.core.web.fetch import DeadlinePassed, read_body
@@ -60,6 +58,8 @@ class SearxngSearch:
         self.user_agent = user_agent
 
     def search(self, query: str, limit: int) -> list[SearchResult]:
+        import httpx  # loaded when a search runs, not with every command (issue 58: start-up)
+
         # The endpoint is the operator's own (often on this machine), so its address is not restricted; its
         # answer has the same total deadline as a page (issue 59: a trickling reply must not hold the question).
         deadline = time.monotonic() + max(self.timeout_s, self.deadline_s)

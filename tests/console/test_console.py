@@ -581,7 +581,7 @@ def test_column_widths_are_remembered(qtbot, engine: Engine, tmp_path: Path) -> 
 
 
 def test_the_report_names_the_pages_behind_its_counters(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from biny.core.progress import Progress
+    from biny.core.progress import Progress, ProgressMeter
 
     lib = _one_document(qtbot, window, "r", corpus("pdfs", "research_report_1f978cd81fb7260c8f7644039ec2c054.pdf"))
     text = lib.report.toPlainText()
@@ -590,7 +590,10 @@ def test_the_report_names_the_pages_behind_its_counters(qtbot, window: MainWindo
     window.grab().save(str(tmp_path / "library_visual.png"))
     # Reading pages reports per page, in the label and the file's bar.
     lib._on_progress(Progress(2, 5, "read", "scan.pdf", file="scan.pdf", file_index=0, file_count=1))
-    assert lib.progress_label.text().startswith("reading pages and figures 2/5 scan.pdf")
+    lib.meter = ProgressMeter()
+    lib._on_progress(Progress(2, 5, "read", "scan.pdf", file="scan.pdf", file_index=0, file_count=1, unit="pages"))
+    assert lib.progress_label.text().startswith("reading pages and figures scan.pdf")
+    assert "2/5 pages" in lib.progress_label.text()
     assert lib.file_progress.value() == 40
 
 

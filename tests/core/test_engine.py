@@ -14,7 +14,7 @@ import pytest
 
 from biny.core.config import Settings
 from biny.core.engine import Engine
-from biny.core.errors import DataFolderInUse, ModelMismatch, SpaceExists, SpaceNotFound
+from biny.core.errors import ModelMismatch, SpaceExists, SpaceNotFound
 from tests.conftest import ROOT, CountingEmbedder, corpus
 
 LAW = "民法典__继承编.md"
@@ -183,19 +183,26 @@ def test_model_mismatch_names_reembed_command(tmp_path: Path, embedder: Counting
         assert eng.reembed("s", force=True) == chunks
 
 
-def test_second_process_gets_in_use_error(engine: Engine) -> None:
+def test_a_second_process_reads_while_a_writer_is_refused(engine: Engine) -> None:
+    """Issue 58: opening reads (no lock); a write while another process holds the writer lock is refused, naming
+    it and what it is doing."""
+    engine.create_space("s", encrypted=False)
     code = textwrap.dedent(f"""
         from biny.core.engine import Engine
         from biny.core.errors import DataFolderInUse
-        try:
-            Engine.open({str(engine.home)!r})
-        except DataFolderInUse as exc:
-            print(exc)
+        with Engine.open({str(engine.home)!r}) as eng:
+            print([s.name for s in eng.spaces()])
+            try:
+                eng.create_space("t", encrypted=False)
+            except DataFolderInUse as exc:
+                print(exc)
     """)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert f"in use by PID {os.getpid()}" in out.stdout
-    with pytest.raises(DataFolderInUse):
-        Engine.open(engine.home)  # a second open in-process is refused too
+    with engine.folder.writer.holding("ingesting into space 's'"):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[0] == "['s']"
+    assert f"PID {os.getpid()}) is writing to the data folder" in out.stdout
+    assert "ingesting into space 's'" in out.stdout
+    assert [s.name for s in engine.spaces()] == ["s"]
 
 
 def test_killed_ingest_leaves_nothing_visible_and_rerun_has_no_duplicates(tmp_path: Path) -> None:

@@ -118,8 +118,8 @@ def test_facts_stored_in_plaintext_by_an_older_version_are_sealed_at_first_use(e
     from biny.core.store.guard import writing
 
     vec = [float(x) for x in engine.embedder.embed_passages(["Ana drinks tea."])[0]]
-    con = engine.catalog.con
     with writing():  # an older biny wrote this table: plaintext text and scope, no sealed column
+        con = engine.catalog.con  # taken inside: a reader's connection is read-only (issue 58)
         con.execute(f"""CREATE TABLE facts (fact_id VARCHAR PRIMARY KEY, scope VARCHAR NOT NULL,
             text VARCHAR NOT NULL, status VARCHAR NOT NULL, revision INTEGER NOT NULL,
             created_at TIMESTAMP NOT NULL, updated_at TIMESTAMP NOT NULL, source VARCHAR NOT NULL DEFAULT '',

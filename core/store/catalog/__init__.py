@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -27,15 +26,15 @@ from biny.core.store.catalog.passages import SCHEMA as PASSAGE_SCHEMA
 from biny.core.store.catalog.passages import PassageLog
 from biny.core.store.catalog.schema import CATALOG_VERSION, MIGRATIONS, SCHEMA, SPACE_TABLES, now
 from biny.core.store.catalog.spaces import MemoryKeyTable, SpaceRow, SpaceTable
-from biny.core.store.catalog.table import Db
+from biny.core.store.catalog.table import Db, DbUse
 from biny.core.store.guard import mutation
 
 __all__ = ["Catalog", "DocumentRow", "SpaceRow", "now"]
 
 
 class Catalog:
-    def __init__(self, path: Path) -> None:
-        self.db = Db(path)
+    def __init__(self, path: Path, *, shared: bool = False) -> None:
+        self.db = Db(path, shared=shared)
         self.spaces = SpaceTable(self.db)
         self.docs = DocumentTable(self.db)
         self.ingest_log = IngestLog(self.db)
@@ -50,7 +49,7 @@ class Catalog:
         return self.db.path
 
     @property
-    def lock(self) -> threading.RLock:
+    def lock(self) -> DbUse:
         return self.db.lock
 
     @property
@@ -121,8 +120,7 @@ class Catalog:
         return problems
 
     def close(self) -> None:
-        with self.lock:
-            self.con.close()
+        self.db.close()
 
     def reopen(self, path: Path) -> None:
         """Read another catalog file from now on (a team space's newer snapshot, store/remote.py)."""
