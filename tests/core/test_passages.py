@@ -116,9 +116,9 @@ KILL = textwrap.dedent("""
     from biny.core.store.lance import ChunkStore
     home, chunk, when = sys.argv[1], sys.argv[2], sys.argv[3]
     original = ChunkStore.replace_rows
-    def killed(self, space_id, rows):
+    def killed(self, space_id, rows, mac_key=None):
         if when == "after":
-            original(self, space_id, rows)
+            original(self, space_id, rows, mac_key)
         os.kill(os.getpid(), signal.SIGKILL)
     ChunkStore.replace_rows = killed
     with Engine.open(home) as engine:
