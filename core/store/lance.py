@@ -69,10 +69,10 @@ def chunk_schema(dim: int) -> pa.Schema:
             pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
             # A column of the passage's own row, not a side table keyed by chunk id (issue 57): the row is written,
             # kept, deleted and re-keyed as one (a re-ingest's delete by document, doctor's merge-insert of whole
-            # rows), one take reads it beside the text. Sealed with the text in encrypted spaces; not yet in the row
-            # code below (``space reembed`` fills it in place, without the code's key).
+            # rows), one take reads it beside the text. Sealed with the text in encrypted spaces, and in the row code
+            # below: the sentences it points to decide what an answer says.
             pa.field("sentence_vectors", pa.binary(), nullable=False),
-            # The row's integrity code over its ids, place, text, key lists and vector (store/rowmac.py, issue 59).
+            # The row's integrity code over its ids, place, text, key lists, vectors (store/rowmac.py, issue 59).
             pa.field("mac", pa.binary(), nullable=False),
         ]
     )
@@ -393,15 +393,16 @@ class ChunkStore:
         return {r["chunk_id"]: r["sentence_vectors"] or b"" for r in rows}
 
     @mutation
-    def set_sentence_vectors(self, space_id: str, blobs: dict[str, bytes]) -> None:
+    def set_sentence_vectors(self, space_id: str, blobs: dict[str, bytes], mac_key: bytes | None = None) -> None:
         """Store sentence vectors made for passages stored without them (chunk id → blob, as stored), whole rows
-        in one merge-insert on ``chunk_id`` as ``rekey`` does: one commit, everything else written back unchanged."""
+        in one merge-insert on ``chunk_id`` as ``rekey`` does: one commit, everything else written back unchanged, each row's integrity code
+        made again over its new sentence vectors (issue 59)."""
         if not blobs:
             return
         rows = self.scan(space_id, [*_META_COLS, "vector"], f"chunk_id IN ({_quote_list(list(blobs))})")
         column = pa.array([blobs[c] for c in rows.column("chunk_id").to_pylist()], type=pa.binary())
         rows = rows.set_column(rows.schema.get_field_index("sentence_vectors"), "sentence_vectors", column)
-        self._table(space_id).merge_insert("chunk_id").when_matched_update_all().execute(rows)
+        self._table(space_id).merge_insert("chunk_id").when_matched_update_all().execute(signed(rows, mac_key))
 
     def _context_view(self, space_id: str) -> pa.Table | None:
         stamp = write_stamp()

@@ -2,7 +2,8 @@
 
 Each row of a space's chunk table carries ``mac`` = HMAC-SHA256(key, canonical bytes of the row), cut to 16
 bytes, over ``MAC_FIELDS``: its ids (chunk, document), position (ordinal, characters, pages), size (tokens),
-heading and text or ciphertext, key lists (identifiers, terms or blind-index entries, aspects) and vector. A
+heading and text or ciphertext, its sentences' vectors (issue 57), key lists (identifiers, terms or blind-index
+entries, aspects) and vector. A
 changed byte in any of them, or a value moved from one row to another (a vector, a ciphertext, a doc id, an
 emptied term list), makes the row's code wrong; the matrix load (store/vectors.py) and ``biny doctor --deep``
 recompute and compare them.
@@ -51,7 +52,7 @@ MAC_BYTES = 16
 _VERSION = 1
 # Fixed-width fields (one header per row), then variable ones (their lengths are in the header).
 _FIXED = ("ordinal", "char_start", "char_end", "page", "page_end", "tokens", "est_tokens")
-_BYTES = ("chunk_id", "doc_id", "heading_path", "text", "ct")
+_BYTES = ("chunk_id", "doc_id", "heading_path", "text", "ct", "sentence_vectors")
 _LISTS = ("ids", "terms", "aspects")
 MAC_FIELDS: tuple[str, ...] = (*_BYTES[:2], *_FIXED, *_BYTES[2:], *_LISTS, "vector")
 
@@ -62,6 +63,7 @@ _TYPES: dict[str, pa.DataType] = {
     "chunk_id": pa.string(), "doc_id": pa.string(), "ordinal": pa.int32(), "char_start": pa.int32(),
     "char_end": pa.int32(), "page": pa.int32(), "page_end": pa.int32(), "tokens": pa.int32(),
     "est_tokens": pa.float32(), "heading_path": pa.string(), "text": pa.string(), "ct": pa.binary(),
+    "sentence_vectors": pa.binary(),
     "ids": pa.list_(pa.string()), "terms": pa.list_(pa.string()), "aspects": pa.list_(pa.string()),
 }
 

@@ -384,7 +384,7 @@ class StoreWriter:
         """Sentence vectors made for passages stored without them (issue 57; chunk id → blob as stored). Nothing
         a reader answers from changes but how fast: the matrix stays."""
         with self._write():
-            self.chunks.set_sentence_vectors(space_id, blobs)
+            self.chunks.set_sentence_vectors(space_id, blobs, self._key_of(space_id))
 
     def replace_space_vectors(
         self, space: SpaceRow, records: list[ChunkRecord], vectors: Vectors, model: str, dim: int

