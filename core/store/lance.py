@@ -395,8 +395,8 @@ class ChunkStore:
     @mutation
     def set_sentence_vectors(self, space_id: str, blobs: dict[str, bytes], mac_key: bytes | None = None) -> None:
         """Store sentence vectors made for passages stored without them (chunk id → blob, as stored), whole rows
-        in one merge-insert on ``chunk_id`` as ``rekey`` does: one commit, everything else written back unchanged, each row's integrity code
-        made again over its new sentence vectors (issue 59)."""
+        in one merge-insert on ``chunk_id`` as ``rekey`` does: one commit, everything else written back unchanged,
+        each row's integrity code made again over its new sentence vectors (issue 59)."""
         if not blobs:
             return
         rows = self.scan(space_id, [*_META_COLS, "vector"], f"chunk_id IN ({_quote_list(list(blobs))})")
