@@ -288,6 +288,7 @@ def save_figure(fig: Figure, path: Path) -> Path:
     fmt = path.suffix.lower().lstrip(".") or "png"
     if fmt not in {"png", "svg"}:
         raise ValueError(f"{path.name}: write .png or .svg")
+    path.parent.mkdir(parents=True, exist_ok=True)  # the README's walkthrough writes into its own folder
     # "tight": legends and titles placed outside the axes are inside the file, not clipped at its edge.
     fig.savefig(path, format=fmt, dpi=120, facecolor=fig.get_facecolor(), bbox_inches="tight", pad_inches=0.2)
     return path

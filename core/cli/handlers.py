@@ -90,6 +90,10 @@ def _space(engine: Engine, args: argparse.Namespace) -> int:
         old, new = _old_and_new(args)
         changed = engine.change_passphrase(args.name, old, new)
         print(t("re-wrapped the keys of {n} space(s): {names}").format(n=len(changed), names=", ".join(changed)))
+        if "(memory)" in changed:  # issue 58: a name no one created needs saying
+            print(t("(memory) is the key of your remembered facts and conversations: it was sealed with the same "
+                    "passphrase, so it opens with the new one too."))
+        print(t("From now on the new passphrase opens them (set BINY_PASSPHRASE to it if you use that variable)."))
     elif args.space_cmd == "export":
         print(t("wrote {path}").format(path=engine.export_space(args.name, args.dest)))
     elif args.space_cmd == "import":

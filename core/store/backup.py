@@ -43,6 +43,7 @@ def export_space(catalog: Catalog, lance_dir: Path, row: SpaceRow, dest: Path) -
     payload = {"format": FORMAT, "version": 1,
                "rows": {table: [{k: _encode(v) for k, v in r.items()} for r in rs] for table, rs in rows.items()}}
     table_dir = lance_dir / f"{ChunkStore.table_name(row.space_id)}.lance"
+    dest.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         meta = Path(tmp) / "space.json"
         meta.write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
