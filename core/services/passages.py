@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import getpass
 import uuid
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -43,10 +44,14 @@ def default_author() -> str:
 
 
 class Passages:
-    def __init__(self, folder: DataFolder, models: Models, keys: KeySession) -> None:
+    def __init__(self, folder: DataFolder, models: Models, keys: KeySession,
+                 forget: Callable[[str], None] | None = None) -> None:
         self.folder = folder
         self.models = models
         self.keys = keys
+        # What the session keeps per space beside the matrix (the retriever's sentence vectors of a passage, read
+        # from its text): dropped after a change, so an edited passage is never checked by its old sentences.
+        self.forget = forget or (lambda _space_id: None)
 
     def resolve(self, ref: str, space: str | None = None) -> tuple[str, str]:
         """(space, chunk_id) of a passage named by its id or a unique prefix of it (services/sources.py)."""
@@ -78,6 +83,7 @@ class Passages:
         if (chunk_id in self.folder.catalog.passages.disabled(row.space_id)) == (action == "disable"):
             return  # already so: nothing to log, nothing to undo
         self.folder.writer.mark_passage(self._entry(row, rec, action, author))
+        self.forget(row.space_id)
 
     def disabled(self, space: str) -> dict[str, str]:
         """chunk_id → doc_id of the space's disabled passages (the Library counts them per document)."""
@@ -100,6 +106,7 @@ class Passages:
         # ISSUE 57 CALL SITE: once passages carry stored sentence vectors, refresh this passage's here (from
         # ``text``), into ``rows`` or beside them: it is the one passage an edit changes.
         self.folder.writer.edit_passage(self._entry(row, stored, "edit", author, "pending", before), rows)
+        self.forget(row.space_id)
 
     def note(self, space: str, doc_id: str, text: str, *, author: str | None = None) -> str:
         """Add a note passage to a document; returns its chunk id. It answers like any passage of the document;
@@ -116,6 +123,7 @@ class Passages:
                           char_end=doc.chars + len(text), page=None, page_end=None, heading_path=[],
                           tokens=0, est_tokens=0.0, ids=[], terms=[], aspects=[])
         self.folder.writer.add_note(self._entry(row, rec, "note", author, "pending"), self._row(row, rec, title))
+        self.forget(row.space_id)
         return rec.chunk_id
 
     def _checked(self, text: str) -> str:
@@ -167,4 +175,5 @@ class Passages:
             raise BinyError(t("Nothing to undo on passage {ref}.").format(ref=chunk_id))
         last = done[-1]
         self.folder.writer.undo_passage(last)
+        self.forget(row.space_id)
         return PassageChange(last.entry_id, last.chunk_id, last.action, last.author, last.at, "undone")

@@ -195,3 +195,29 @@ def test_an_answer_lists_the_sources_it_cites_and_the_rest_apart(laws: Engine,
         cited_n = {c["n"] for c in data["answer"]["citations"]}
         assert all(n in cited_n for n in numbers[: len(cited_n)])
         assert all(sources.index(f"[{n}]") < head for n in cited_n)
+
+
+def test_a_note_caught_between_its_two_writes_is_removed_at_open(laws: Engine) -> None:
+    """A kill after the note's row was appended but before the catalog counted it: the open removes the row and
+    the entry, so the document is never taken for damaged."""
+    import uuid
+
+    from biny.core.store.catalog import now
+    from biny.core.store.catalog.passages import PassageEntry
+    from biny.core.store.lance import ChunkRecord
+
+    doc = laws.documents("laws")[0]
+    row = laws.catalog.spaces.named("laws")
+    before = _rows(laws, "laws")
+    rec = ChunkRecord(uuid.uuid4().hex, doc.doc_id, 999, MARS, doc.chars, doc.chars + len(MARS), None, None, [], 0,
+                      0.0, [], [], [])
+    rows = laws.passages._row(row, rec, doc.title)
+    entry = PassageEntry(uuid.uuid4().hex, 0, row.space_id, rec.chunk_id, doc.doc_id, "note", "ana", now(), "pending")
+    with laws.folder.writer._write():  # the first two steps of add_note, as a kill would leave them
+        laws.catalog.passages.add(entry)
+        laws.chunks.add_rows(row.space_id, rows)
+    home, embedder = laws.home, laws.embedder
+    laws.close()
+    with Engine.open(home, embedder=embedder) as again:
+        assert not again.recovery_notes and again.documents("laws")[0].status == "active"
+        assert _rows(again, "laws") == before and again.passages.history("laws", rec.chunk_id) == []
