@@ -2008,6 +2008,8 @@ This cannot be undone.</source>
     <message>
         <source>catalog damaged</source>
         <translation>目录已损坏</translation>
+    </message>
+    <message>
         <source>Source</source>
         <translation>来源</translation>
     </message>
