@@ -1,9 +1,8 @@
 """The facade: everything the CLI and the console do goes through ``Engine``.
 
-``Engine.open(home)`` opens the data folder (migrating and recovering it when no other process
-is writing: opening takes no lock, issue 58), and wires the services (``core/services/``); the
-embedding model loads on first use. The facade
-holds no logic of its own: each method delegates to the one service whose job it is.
+``Engine.open(home)`` opens the data folder (migrating and recovering it when no other process is writing: opening
+takes no lock, issue 58), and wires the services (``core/services/``); the embedding model loads on first use. The
+facade holds no logic of its own: each method delegates to the one service whose job it is.
 """
 
 from __future__ import annotations

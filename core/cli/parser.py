@@ -58,6 +58,31 @@ def _progress_option(parser: Any) -> None:
                                "off with --json)"))
 
 
+def _memory_parser(sub: Any) -> None:
+    """`biny memory add|list|edit|archive|delete|restore|recall`."""
+    mem = sub.add_parser("memory", help=t("facts per scope and their recall"))
+    msub = mem.add_subparsers(dest="memory_cmd", required=True)
+    ma = msub.add_parser("add", help=t("remember a fact"))
+    ma.add_argument("text")
+    ma.add_argument("--scope", required=True, help=t("e.g. user:ana or tenant:acme/user:ana"))
+    ml = msub.add_parser("list", help=t("list facts"))
+    ml.add_argument("--scope", default=None)
+    ml.add_argument("--all", action="store_true", help=t("include deleted facts"))
+    ml.add_argument("--json", action="store_true")
+    me = msub.add_parser("edit", help=t("new revision of a fact"))
+    me.add_argument("id")
+    me.add_argument("text")
+    for verb, verb_help in (("archive", N_("archive a fact")), ("delete", N_("delete a fact")),
+                            ("restore", N_("restore a fact"))):
+        msub.add_parser(verb, help=t(verb_help)).add_argument("id")
+    mr = msub.add_parser("recall", help=t("run the recall chain for a question"))
+    mr.add_argument("question")
+    mr.add_argument("--scope", required=True)
+    mr.add_argument("--k", type=int, default=5)
+    mr.add_argument("--threshold", type=float, default=0.1)
+    mr.add_argument("--json", action="store_true")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="biny", description=t("Grounded answers from your own documents."))
     p.add_argument("--home", type=Path, default=None,
@@ -90,27 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help=t("also compose a grounded answer from the passages (a model if configured, else extracted)"))
     ask.add_argument("--json", action="store_true")
 
-    mem = sub.add_parser("memory", help=t("facts per scope and their recall"))
-    msub = mem.add_subparsers(dest="memory_cmd", required=True)
-    ma = msub.add_parser("add", help=t("remember a fact"))
-    ma.add_argument("text")
-    ma.add_argument("--scope", required=True, help=t("e.g. user:ana or tenant:acme/user:ana"))
-    ml = msub.add_parser("list", help=t("list facts"))
-    ml.add_argument("--scope", default=None)
-    ml.add_argument("--all", action="store_true", help=t("include deleted facts"))
-    ml.add_argument("--json", action="store_true")
-    me = msub.add_parser("edit", help=t("new revision of a fact"))
-    me.add_argument("id")
-    me.add_argument("text")
-    for verb, verb_help in (("archive", N_("archive a fact")), ("delete", N_("delete a fact")),
-                            ("restore", N_("restore a fact"))):
-        msub.add_parser(verb, help=t(verb_help)).add_argument("id")
-    mr = msub.add_parser("recall", help=t("run the recall chain for a question"))
-    mr.add_argument("question")
-    mr.add_argument("--scope", required=True)
-    mr.add_argument("--k", type=int, default=5)
-    mr.add_argument("--threshold", type=float, default=0.1)
-    mr.add_argument("--json", action="store_true")
+    _memory_parser(sub)
 
     cli_index.add_parser(sub)
     cli_review.add_parser(sub)

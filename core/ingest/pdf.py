@@ -39,6 +39,18 @@ _ERRORS: dict[str, type[DocumentError]] = {
 
 
 
+def _refused(doc: Any, max_pages: int) -> tuple[str, str] | None:
+    """Why an opened PDF is not read (kind, message), or None: a password, too many pages, no page."""
+    if doc.needs_pass and not doc.authenticate(""):
+        return "encrypted", t("is protected by a password")
+    if doc.page_count > max_pages:
+        return "too_large", t("has {pages} pages (limit {max_pages})").format(pages=doc.page_count,
+                                                                          max_pages=max_pages)
+    if doc.page_count == 0:
+        return "empty", t("has no pages")
+    return None
+
+
 def _worker(path: str, max_pages: int, lang: str, conn: Connection) -> None:
     """Child-process body: send ("ok", payload) or ("error", kind, message in the parent's language ``lang``)."""
     set_language(lang)
@@ -51,15 +63,9 @@ def _worker(path: str, max_pages: int, lang: str, conn: Connection) -> None:
         except Exception as exc:  # noqa: BLE001 — MuPDF raises several types for bad files
             conn.send(("error", "corrupt", t("cannot be opened as PDF ({detail})").format(detail=exc)))
             return
-        if doc.needs_pass and not doc.authenticate(""):
-            conn.send(("error", "encrypted", t("is protected by a password")))
-            return
-        if doc.page_count > max_pages:
-            conn.send(("error", "too_large", t("has {pages} pages (limit {max_pages})")
-                       .format(pages=doc.page_count, max_pages=max_pages)))
-            return
-        if doc.page_count == 0:
-            conn.send(("error", "empty", t("has no pages")))
+        refused = _refused(doc, max_pages)
+        if refused is not None:
+            conn.send(("error", *refused))
             return
         blocks: list[tuple[str, int]] = []
         page_blocks: list[list[tuple[Any, str]]] = []

@@ -253,19 +253,10 @@ def fetch(url: str, cfg: WebSettings, deadline: float | None = None) -> Page:
                         current = urljoin(current, r.headers["location"])
                         continue
                     page.final_url = current
-                    if r.status_code >= 400:
-                        page.error = f"HTTP {r.status_code}"
+                    got = _body(r, page, limit, ends, cfg)
+                    if got is None:
                         return page
-                    declared = r.headers.get("content-length")
-                    if declared and declared.isdigit() and int(declared) > limit:
-                        page.error = f"too large ({int(declared) / 1e6:.1f} MB, limit {cfg.max_page_mb:g} MB)"
-                        return page
-                    try:
-                        body = read_body(r, limit, ends)
-                    except ValueError:
-                        page.error = f"too large (over {cfg.max_page_mb:g} MB)"
-                        return page
-                    kind = _kind(r.headers.get("content-type", ""), body)
+                    body, kind = got
                     break
             else:  # pragma: no cover — the loop returns or breaks
                 page.error = f"more than {cfg.max_redirects} redirects"
@@ -283,6 +274,23 @@ def fetch(url: str, cfg: WebSettings, deadline: float | None = None) -> Page:
         page.error = f"unreachable ({type(exc).__name__})"
         return page
     return _read_text(page, body, kind)
+
+
+def _body(r: Any, page: Page, limit: int, ends: float, cfg: WebSettings) -> tuple[bytes, str | None] | None:
+    """A final response's body and kind, within the size limit by the deadline; None with ``page.error`` set."""
+    if r.status_code >= 400:
+        page.error = f"HTTP {r.status_code}"
+        return None
+    declared = r.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > limit:
+        page.error = f"too large ({int(declared) / 1e6:.1f} MB, limit {cfg.max_page_mb:g} MB)"
+        return None
+    try:
+        body = read_body(r, limit, ends)
+    except ValueError:
+        page.error = f"too large (over {cfg.max_page_mb:g} MB)"
+        return None
+    return body, _kind(r.headers.get("content-type", ""), body)
 
 
 def _read_text(page: Page, body: bytes, kind: str | None) -> Page:
