@@ -60,6 +60,16 @@ class ChunkedDocument:
     reused: int = 0  # chunks whose vector came from the previous revision
 
 
+def _record(text: str, span: ChunkSpan, title: str, title_terms: set[str], doc_id: str, tokens: int) -> ChunkRecord:
+    """One chunk's stored row: its text, place and keys (identifiers, terms, aspects)."""
+    body = text[span.start : span.end]
+    keys = passage_keys(body, title, title_terms)
+    return ChunkRecord(chunk_id=uuid.uuid4().hex, doc_id=doc_id, ordinal=span.ordinal, text=body,
+                       char_start=span.start, char_end=span.end, page=span.page, page_end=span.page_end,
+                       heading_path=span.heading_path, tokens=tokens, est_tokens=float(span.est_tokens),
+                       ids=keys.ids, terms=keys.terms, aspects=keys.aspects)
+
+
 def chunk_document(
     title: str, blocks: list, settings: Settings, embedder: Embedder, doc_id: str,  # type: ignore[type-arg]
     notes: NoteWriter | None = None, previous: list[tuple[str, int, int]] | None = None,
@@ -106,29 +116,9 @@ def chunk_document(
         for span in spans:
             note_of[(span.start, span.end)] = notes.note(title, doc.text, doc.text[span.start : span.end])
     spans, resplits = enforce_cap(doc, spans, max_tokens=embedder.max_tokens, count=count, est=timed)
-    records: list[ChunkRecord] = []
-    inputs: list[str] = []
     title_terms = index_terms(title)
-    for span in spans:
-        text = doc.text[span.start : span.end]
-        keys = passage_keys(text, title, title_terms)
-        records.append(ChunkRecord(
-            chunk_id=uuid.uuid4().hex,
-            doc_id=doc_id,
-            ordinal=span.ordinal,
-            text=text,
-            char_start=span.start,
-            char_end=span.end,
-            page=span.page,
-            page_end=span.page_end,
-            heading_path=span.heading_path,
-            tokens=count(span),
-            est_tokens=float(span.est_tokens),
-            ids=keys.ids,
-            terms=keys.terms,
-            aspects=keys.aspects,
-        ))
-        inputs.append(header_input(span))
+    records = [_record(doc.text, span, title, title_terms, doc_id, count(span)) for span in spans]
+    inputs = [header_input(span) for span in spans]
     return ChunkedDocument(
         records, inputs, resplits, len(doc.text), cjk_share(doc.text), est.chars_per_token(doc.text)
     )
