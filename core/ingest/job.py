@@ -302,6 +302,48 @@ def _storage_failure(exc: Exception, doc: DocumentRow, path: Path, crypto: Space
     return FileOutcome(str(path), "failed", f"{path.name}: {problem}")
 
 
+def _no_text(path: Path, parsed: ParsedDocument) -> str:
+    """Why a document yielded no passage (a PDF whose only page is a picture OCR could not read)."""
+    why = t("{name} yielded no text: nothing was stored.").format(name=path.name)
+    if parsed.pages_without_text:
+        why += " " + t("{n} page(s) without a text layer could not be read (OCR found nothing, or the page "
+                       "was too large to render); export it with a text layer, or check [visual].").format(
+                           n=parsed.pages_without_text)
+    if parsed.warnings:
+        why += " " + "; ".join(parsed.warnings[:2])
+    return why
+
+
+def _embed_and_store(doc: DocumentRow, chunked: ChunkedDocument, plain: list[str], space: SpaceRow, emb: Embedder,
+                     settings: Settings, path: Path, cancel: CancelToken, progress: Callable[[Progress], None],
+                     reuse: Reuse, crypto: SpaceCrypto, writer: StoreWriter, timings: dict[str, float], name: str
+                     ) -> FileOutcome | None:
+    """Embed the sealed chunks (and their sentences) and write them with the document, or abandon it: None when
+    stored, else the failure's outcome (a cancel is re-raised after the document is abandoned)."""
+    writer.begin_document(doc)
+    try:
+        t0 = time.perf_counter()
+        vectors = _embed(chunked, space, emb, max(1, settings.embedding.batch_size), path.name, cancel, progress,
+                         reuse.vectors)
+        timings["embed"] = time.perf_counter() - t0
+        timings["sentences"] = _sentences_into(chunked.records, plain, emb, settings, path.name, progress, reuse,
+                                               cancel, crypto)
+        t0 = time.perf_counter()
+        # One append per document: each LanceDB append is a new fragment and version.
+        writer.add_chunks(space, chunked.records, vectors)
+        writer.commit_document(doc)
+        timings["write"] = time.perf_counter() - t0
+    except (Cancelled, KeyboardInterrupt):
+        writer.abandon_document(doc, "cancelled", t("cancelled by the user"))
+        raise
+    except BinyError as exc:
+        writer.abandon_document(doc, "failed", crypto.log_message(doc.path, str(exc)))
+        return FileOutcome(name, "failed", str(exc))
+    except Exception as exc:  # noqa: BLE001 — storage failures are named, anything else re-raised there
+        return _storage_failure(exc, doc, path, crypto, writer)
+    return None
+
+
 def ingest_file(
     path: Path,
     space: SpaceRow,
@@ -355,13 +397,7 @@ def ingest_file(
     if not chunked.records:
         # Nothing to answer from (a PDF whose only page is a picture OCR could not read): not stored as an active
         # document with 0 passages, but reported as empty with the reason (issue 59).
-        why = t("{name} yielded no text: nothing was stored.").format(name=path.name)
-        if parsed.pages_without_text:
-            why += " " + t("{n} page(s) without a text layer could not be read (OCR found nothing, or the page "
-                           "was too large to render); export it with a text layer, or check [visual].").format(
-                               n=parsed.pages_without_text)
-        if parsed.warnings:
-            why += " " + "; ".join(parsed.warnings[:2])
+        why = _no_text(path, parsed)
         writer.log(space.space_id, stored, "empty", crypto.log_message(stored, why))
         return FileOutcome(name, "empty", why)
     doc.chunks, doc.chars, doc.cjk_share = len(chunked.records), chunked.chars, chunked.share
@@ -374,27 +410,10 @@ def ingest_file(
     for rec in chunked.records:
         crypto.seal_record(rec)  # I8: only ciphertext and blinded keys reach the disk
     timings["encrypt"] = time.perf_counter() - t0
-    writer.begin_document(doc)
-    try:
-        t0 = time.perf_counter()
-        vectors = _embed(chunked, space, emb, max(1, settings.embedding.batch_size), path.name, cancel, progress,
-                         reuse.vectors)
-        timings["embed"] = time.perf_counter() - t0
-        timings["sentences"] = _sentences_into(chunked.records, plain, emb, settings, path.name, progress, reuse,
-                                               cancel, crypto)
-        t0 = time.perf_counter()
-        # One append per document: each LanceDB append is a new fragment and version.
-        writer.add_chunks(space, chunked.records, vectors)
-        writer.commit_document(doc)
-        timings["write"] = time.perf_counter() - t0
-    except (Cancelled, KeyboardInterrupt):
-        writer.abandon_document(doc, "cancelled", t("cancelled by the user"))
-        raise
-    except BinyError as exc:
-        writer.abandon_document(doc, "failed", crypto.log_message(doc.path, str(exc)))
-        return FileOutcome(name, "failed", str(exc))
-    except Exception as exc:  # noqa: BLE001 — storage failures are named, anything else re-raised there
-        return _storage_failure(exc, doc, path, crypto, writer)
+    failed = _embed_and_store(doc, chunked, plain, space, emb, settings, path, cancel, progress, reuse, crypto,
+                              writer, timings, name)
+    if failed is not None:
+        return failed
     reused = f" ({chunked.reused} of {doc.chunks} passages unchanged, not embedded again)" if chunked.reused else ""
     return FileOutcome(name, "ingested", f"revision {doc.revision}{reused}", doc.doc_id, title, doc.chunks,
                        timings, sum(r.tokens for r in chunked.records))
