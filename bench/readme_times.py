@@ -85,8 +85,8 @@ def main() -> None:
         report = json.loads(out)
         timing = report["files"][0]["timings"]
         print(f"goodbooks ingest, {args.rows} rows       {seconds:6.1f} s in all, {args.rows / seconds:5.2f} rows/s "
-              f"(ingest's own {report['seconds']:.1f} s: embed {timing.get('embed', 0):.1f}, "
-              f"chunk {timing.get('chunk', 0):.1f}, write {timing.get('write', 0):.1f})")
+              f"(ingest's own {report['seconds']:.1f} s: "
+              + ", ".join(f"{k} {v:.1f}" for k, v in sorted(timing.items(), key=lambda kv: -kv[1])) + ")")
         per_s, tok_s, n = _embedder_rate(home)
         print(f"embedder alone on those {n} passages  {per_s:5.2f} passages/s, {tok_s:6.0f} tokens/s")
 
