@@ -143,7 +143,24 @@ def structured_answer(question: Question, result: ToolResult, hits: list[Hit] | 
         citations = [Citation(1, row.chunk_id, row.document, row.page, (row.char_start, row.char_end),
                               [ln for ln in row.text.splitlines() if str(result.result) in ln][:1])] if row else []
         return Answer(text, "structured", citations, [], said, note=note, note_kind="structured")
+    if result.call.tool == "lookup" and result.result is None:
+        # The row is there and the field is one the index keeps, but this row's cell is empty: that is "not in
+        # your material", said in the question's language, never an answer (issue 64).
+        said = answer_language(question.text)
+        title = result.rows[0]["title"] if result.rows else result.call.matched
+        empty = _EMPTY_CELL[said if said in _EMPTY_CELL else "en"]
+        text = empty.format(row=title, field=_UNIT.sub("", result.call.field or ""))
+        return Answer(text, "none", [], [], said, note=t("the row's cell is empty; no model was asked"),
+                      note_kind="structured")
     return Answer(_text(result, lang == "zh"), "structured", [], [], lang, note=note, note_kind="structured")
+
+
+_EMPTY_CELL = {
+    "en": "That is not in your material: the table has a {field} column, but its cell for {row} is empty.",
+    "zh": "你的资料里没有这个：表中有 {field} 这一列，但 {row} 的这一格是空的。",
+    "ja": "お手元の資料にはありません。表には {field} の列がありますが、{row} の欄は空です。",
+    "de": "Das steht nicht in Ihrem Material: Die Tabelle hat die Spalte {field}, aber für {row} ist sie leer.",
+}
 
 
 _WHICH = {"en": "Which one do you mean: {names}? Ask again with its name.",

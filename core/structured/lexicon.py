@@ -75,6 +75,34 @@ WEAK_WORDS = frozenset({"average", "avg", "mean", "original", "the", "of", "id",
 
 COUNT_QUESTION = re.compile(
     r"\bhow many\b|\bnumber of\b|\bcount\b|\bin total\b|多少|几[本个部种位条家款件项]?|数量|总共|一共|共有", re.I)
+# A question asking how many (in any of the four languages): of fields named alike, it asks the count ("How many
+# people rated X?" asks ratings_count, not average_rating). "多少钱" asks a price, not a number of things.
+MANY_QUESTION = re.compile(
+    r"\bhow many\b|\bnumber of\b|\bcount of\b|\bwie viele\b|\bwieviele\b|\banzahl\b"
+    r"|多少[人个条次本位份种家款件项]|几[个条次位人本]|何人|何件|何個|何回|いくつ|件数", re.I)
+# Number words next to a numbered field's word ("five-star", 五星, "Fünf-Sterne"): 1 to 10.
+NUMBER_WORDS: dict[str, int] = {w: i + 1 for ws in (
+    "one two three four five six seven eight nine ten".split(),
+    "eins zwei drei vier fünf sechs sieben acht neun zehn".split(),
+    list("一二三四五六七八九十")) for i, w in enumerate(ws)} | {"ein": 1, "eine": 1, "两": 2}
+# A unit in a field's name ("Range (m)", "Battery life (months)") and the words a question uses for it ("how many
+# meters", 几个月): they name that field.
+UNIT_WORDS: dict[str, frozenset[str]] = {u: frozenset(ws) for u, ws in {
+    "m": {"meter", "meters", "metre", "metres", "米", "メートル"},
+    "km": {"kilometer", "kilometers", "kilometre", "kilometres", "km", "公里", "キロ"},
+    "cm": {"centimeter", "centimeters", "centimetre", "centimetres", "厘米", "センチ"},
+    "mm": {"millimeter", "millimeters", "millimetre", "millimetres", "毫米", "ミリ"},
+    "kg": {"kilogram", "kilograms", "kilo", "kilos", "公斤", "千克", "キロ"},
+    "g": {"gram", "grams", "gramm", "克", "グラム"},
+    "months": {"month", "months", "monat", "monate", "monaten", "个月", "か月", "ヶ月", "カ月"},
+    "years": {"year", "years", "jahr", "jahre", "jahren", "年间", "年間"},
+    "days": {"day", "days", "tag", "tage", "tagen", "天", "日間"},
+    "hours": {"hour", "hours", "stunde", "stunden", "小时", "時間"},
+    "minutes": {"minute", "minutes", "minuten", "分钟", "分間"},
+    "h": {"hour", "hours", "stunde", "stunden", "小时", "時間"},
+    "lb": {"pound", "pounds", "lbs", "磅", "ポンド"},
+    "in": {"inch", "inches", "zoll", "英寸", "インチ"},
+}.items()}
 LIST_QUESTION = re.compile(
     r"\bwhich\b|\bwhat\b|\blist\b|\bshow\b|\bname\b|\bfind\b|\bgive me\b|\benumerate\b"
     r"|哪些|列出|列举|找出|有哪|是哪|给出", re.I)

@@ -45,7 +45,7 @@ le la les un une des du de et est sont""".split())
 NEUTRAL = frozenset("""sensor sensors device devices product products item items unit units model models book
 books novel novels title toy toys gadget kit set thing one ones version new old current latest original whole
 entire produkt produkte gerät geräts geräte artikel buch buchs roman modell spielzeug sensoren neue neuen neuer
-alte""".split())
+alte game games spiel spiele brettspiel figure figur figuren doll dolls puppe""".split())
 _FUZZY_MIN = 5  # a word of five letters or more may be misspelt by one edit
 _PREFIX_MIN = 4  # a word of four letters or more may stand for a longer one it starts
 _CREDIT = {"exact": 1.0, "joined": 1.0, "fuzzy": 0.9, "prefix": 0.8}
@@ -132,6 +132,10 @@ class Reading:
     unknown: str = ""  # the unknown words, as written
     tied: list[int] = field(default_factory=list)
     brand: bool = False  # the question writes a word most names carry (the catalogue's brand)
+    # The words in the name's place name another thing than the closest row: a number or model code the row does
+    # not carry ("Leak Cable 5 m" beside "Leak Cable 3 m"), or another row's word ("Gateway Mini" beside "Air
+    # Mini"). ``unknown`` is then the name as the question writes it, whole.
+    conflict: bool = False
 
 
 class NameMatcher:
@@ -229,7 +233,7 @@ class NameMatcher:
                     cover = max(cover, sum(c * self.weight[t] for t, (c, _) in got.items() if t in v) / total)
             ranked.append((weight, cover, row))
         if not ranked:
-            return Reading(None, "nothing", brand=brand, unknown=self._unknown(question, qw, met, None))
+            return Reading(None, "nothing", brand=brand, unknown=self._unknown(question, qw, met, None, None)[0])
         # Equal weight and cover: the name the question writes more of, small words included ("Into the Wild"
         # over "Wild: From Lost to Found …", whose head is "Wild").
         said = {w.text for w in qw}
@@ -238,7 +242,7 @@ class NameMatcher:
         ranked.sort(key=lambda x: (-x[0], -x[1], -literal[x[2]][0], -literal[x[2]][1], len(self.names[x[2]]), x[2]))
         weight, cover, row = ranked[0]
         if cover < self.min_cover and weight < MIN_WEIGHT:
-            return Reading(None, "nothing", brand=brand, unknown=self._unknown(question, qw, met, None))
+            return Reading(None, "nothing", brand=brand, unknown=self._unknown(question, qw, met, None, None)[0])
         used = sorted({qi for _, qi in scores[row].values()})
         named_by = [qi for qi in used if self.weight[qw[qi].text] > 0.05] if all(
             qw[qi].text in self.weight for qi in used) else used
@@ -250,9 +254,9 @@ class NameMatcher:
             # One lower-case word names a row only when it is the row's whole name but its brand ("the motion"):
             # "which book …" is no part of "The Book of Life", "before 1900" none of "Me Before You".
             return Reading(None, "nothing", brand=brand)
-        unknown = self._unknown(question, qw, met, used)
+        unknown, conflict = self._unknown(question, qw, met, used, row)
         if unknown:
-            return Reading(None, "unknown word", unknown=unknown, brand=brand)
+            return Reading(None, "unknown word", unknown=unknown, brand=brand, conflict=conflict)
         same = [r for wt, cv, r in ranked[1:] if abs(wt - weight) < 1e-9]
         tied = [r for r in same if abs(self._cover(r, scores[r]) - cover) < 1e-9
                 and literal[r] == literal[row]]
@@ -296,46 +300,69 @@ class NameMatcher:
                 best = max(best, sum(c * self.weight[t] for t, (c, _) in got.items() if t in v) / total)
         return best
 
-    def _unknown(self, question: str, qw: list[Word], met: list[list[tuple[str, str]]], used: list[int] | None) -> str:
-        """Words written in a name's place that no name has: the capitalised words run together with the matched
-        ones ("Tallow Smoke Alarm"), or the word right before a lower-case name ("temperature probe")."""
-        if used is None:  # no row matched: the capitalised run from the brand, if the question writes it
+    def _unknown(self, question: str, qw: list[Word], met: list[list[tuple[str, str]]], used: list[int] | None,
+                 row: int | None) -> tuple[str, bool]:
+        """Words written in a name's place that are not the row's: the capitalised words run together with the
+        matched ones ("Tallow Smoke Alarm"), the word right before a lower-case name ("temperature probe"), and a
+        number or code right after the name ("Thermo Probe 2"). Returns them, and whether they conflict: a number
+        the row lacks or another row's word (then the whole name as written is returned)."""
+        if used is None or row is None:  # no row matched: the capitalised run from the brand, if the question has it
             at = next((i for i, w in enumerate(qw) if w.text in self.brands and w.capital), None)
             if at is None:
-                return ""
+                return "", False
             end = at
             while end + 1 < len(qw) and qw[end + 1].capital and qw[end + 1].text not in STOPWORDS \
                     and qw[end + 1].start - qw[end].end <= 2:
                 end += 1
             if end == at or all(met[i] for i in range(at + 1, end + 1)):
-                return ""
-            return question[qw[at].start : qw[end].end]  # "Tallow Smoke Alarm", "Tallow Leak Pipe"
-        out: list[str] = []
+                return "", False
+            return question[qw[at].start : qw[end].end], False  # "Tallow Smoke Alarm", "Tallow Leak Pipe"
+        own = self.variants[row][0]
+        conflicts: list[int] = []
+
+        def foreign(i: int) -> bool:
+            """Not this row's word: no name has it, or only other rows' names do."""
+            w = qw[i].text
+            if w in own or w in self.brands:
+                return False
+            other = bool(met[i]) and not any(t in own for t, _ in met[i])
+            if other or (any(ch.isdigit() for ch in w) and not met[i]):
+                conflicts.append(i)
+            return not met[i] or other
+
+        out: list[int] = []
         first, last = used[0], used[-1]
         capital = any(qw[i].capital for i in used)
         i = first - 1
-        while i >= 0 and qw[i].text not in STOPWORDS and not met[i] and qw[i + 1].start - qw[i].end <= 2:
+        while i >= 0 and qw[i].text not in STOPWORDS and foreign(i) and qw[i + 1].start - qw[i].end <= 2:
             if capital and not qw[i].capital:
                 break
             if _HAS_CJK.search(qw[i].text) or qw[i].text in NEUTRAL:
                 break
             if capital and not question[: qw[i].start].strip(" ¿¡\"'“‘「"):
                 break  # the question's first word is capitalised because it comes first
-            out.insert(0, question[qw[i].start : qw[i].end])
+            out.insert(0, i)
             if not capital:
                 break  # a lower-case name: only the word right before it modifies it
             i -= 1
         i = last + 1
-        while capital and i < len(qw) and qw[i].capital and not met[i] and qw[i].text not in STOPWORDS \
-                and qw[i].text not in NEUTRAL and qw[i].start - qw[i - 1].end <= 2:
-            out.append(question[qw[i].start : qw[i].end])
+        while i < len(qw) and qw[i].text not in STOPWORDS and qw[i].text not in NEUTRAL \
+                and qw[i].start - qw[i - 1].end <= 2 and not _HAS_CJK.search(qw[i].text) \
+                and ((capital and qw[i].capital) or any(ch.isdigit() for ch in qw[i].text)) and foreign(i):
+            out.append(i)  # "Tallow Smoke Alarm", and a number or code after any name ("leak cable 5 m")
             i += 1
-        for j in range(first + 1, last):  # a word inside the name that no name has ("Leak Smoke Puck")
-            if not met[j] and qw[j].text not in STOPWORDS and qw[j].capital:
-                out.append(question[qw[j].start : qw[j].end])
-        if out and used and qw[used[0]].text in self.brands:  # "Tallow Smoke Alarm", as the question writes it
-            out.insert(0, question[qw[used[0]].start : qw[used[0]].end])
-        return " ".join(out)
+        for j in range(first + 1, last):  # a word inside the name that is not the row's ("Gateway Mini")
+            if qw[j].text not in STOPWORDS and (qw[j].capital or any(ch.isdigit() for ch in qw[j].text)) \
+                    and not _HAS_CJK.search(qw[j].text) and foreign(j):
+                out.append(j)
+        conflict = any(i in out for i in conflicts)
+        if conflict:
+            span = sorted({*out, *used})
+            return question[qw[span[0]].start : qw[span[-1]].end], True
+        words_out = [question[qw[i].start : qw[i].end] for i in sorted(out, key=lambda k: (k > last, k))]
+        if out and qw[used[0]].text in self.brands:  # "Tallow Smoke Alarm", as the question writes it
+            words_out.insert(0, question[qw[used[0]].start : qw[used[0]].end])
+        return " ".join(words_out), False
 
     def closest(self, text: str) -> int | None:
         """The name nearest to ``text`` by shared letter triples, for saying what the table has instead."""

@@ -171,7 +171,10 @@ def select(proposal: Proposal, fields: Sequence[str] | None, exact: Sequence[str
     specs = [FieldSpec(f.name, f.type, f.separator, f.name.casefold() in wanted, round(f.coverage, 4))
              for f in chosen]
     title = proposal.title_field if proposal.title_field in {f.name for f in chosen} else ""
-    return IndexSpec(specs, title, proposal.documents)
+    # The fields the rows hold that the index leaves out (too rare, free text): a question asking one goes to
+    # retrieval over the row passages, never "the table gives no …" (issue 64).
+    left_out = [f.name for f in proposal.fields if f.name not in {c.name for c in chosen}]
+    return IndexSpec(specs, title, proposal.documents, extra={"unindexed": left_out} if left_out else {})
 
 
 def row_values(head: DocHeader, spec: IndexSpec) -> dict[str, str]:

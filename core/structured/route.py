@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from biny.core.i18n import t
 from biny.core.store.structured import QueryTable
 from biny.core.structured import lexicon as lx
-from biny.core.structured.naming import NameMatcher, Reading
+from biny.core.structured.naming import NEUTRAL, NameMatcher, Reading
 from biny.core.structured.spec import FieldSpec, IndexSpec
 from biny.core.structured.tools import Condition, ToolCall, items_col, q
 from biny.core.structured.values import is_id_name
@@ -35,6 +35,13 @@ _MAX_NGRAM = 64  # product names run to 40 words and more
 _CAP = r"[A-Z][A-Za-z0-9'’.&-]*"
 _NAME = re.compile(rf"(?<![A-Za-z0-9]){_CAP}(?:\s+(?:of|the|and|de|von|van|&)?\s*{_CAP})*")
 _ASKING = re.compile(r"(?:how|what|which|wie|was|welche[rs]?|wann|wer)\s")
+# A number as digits, a number word ("five", "fünf") or a CJK numeral (五星): see lexicon.NUMBER_WORDS.
+_NUMBER = re.compile(r"[一二三四五六七八九十两]|(?<!\d)\d{1,2}(?!\d)|(?<![^\W\d_])[a-zäöüß]+(?![^\W\d_])")
+_NUMBER_GAP = re.compile(r"[\s\-‐–_]*(?:digits?|stellige?n?|位|桁)?[\s\-‐–_]*")
+# A unit's word names its field only as the thing asked for: "how many meters", "wie viele Monate", 几个月, 何メートル
+# ("the Flow Meter" names a row, not the range in metres).
+_UNIT_ASKED = re.compile(
+    r"(?:how many|how much|how far|how long|wie viele|wie viel|wie weit|wie lange|多少|几个?|何)\s*$")
 _MAX_VALUES = 50_000  # distinct values or list items of one field kept for matching
 
 
@@ -66,6 +73,7 @@ class Mention:
     start: int
     end: int
     score: float
+    asking: bool = False  # named only by a question's form ("how much", "wie viel"), not by a word for the field
 
 
 @dataclass(slots=True)
@@ -129,6 +137,9 @@ class Router:
         self.spec = spec
         # surface → (field, score, countish)
         self.surfaces: dict[str, list[tuple[str, float, bool]]] = defaultdict(list)
+        # Fields numbered within a kind ("ratings_5", "isbn13"): the kind's words, the number, countish.
+        self.numbered: list[tuple[str, frozenset[str], int, bool]] = []
+        self.unit_words: set[str] = set()  # surfaces that are a field's unit: named only when asked (_UNIT_ASKED)
         for f in spec.fields:
             self._add_surfaces(f)
         self.values: dict[str, list[tuple[str, object]]] = defaultdict(list)  # key → (field, value or [codes])
@@ -148,7 +159,8 @@ class Router:
             self.add_synonyms(name, extra)
         # Words for attributes no field carries ("weight", 颜色 over a table without them): asked of a named row,
         # they are refused and the closest field named, never answered with another field (issue 64).
-        held = {s for s in self.surfaces}
+        self.unindexed = self._unindexed_surfaces(spec)
+        held = set(self.surfaces) | set(self.unindexed)
         self.lacking = {w: c for c, ws in lx.CONCEPTS.items() if not ws & held for w in ws}
 
     # ---- building ------------------------------------------------------------------------------
@@ -168,6 +180,7 @@ class Router:
         words = _name_words(f.name)
         countish = f.numeric and any(w in lx.COUNT_WORDS for w in words)
         self.surfaces[key(f.name)].append((f.name, 3.0, countish))
+        self._add_partial(f, words, countish)
         if any(w.isdigit() for w in words) or (is_id_name(f.name) and f.type in {"identifier", "integer"}):
             # "ratings_1", "book_id": only their own names name them — and the words people use for the whole
             # name ("article number", 货号 for "SKU").
@@ -182,6 +195,9 @@ class Router:
         strong = [w for w in words if w not in lx.WEAK_WORDS and w not in lx.COUNT_WORDS and not w.isdigit()
                   and w in unit and len(w) > 1]
         forms: set[str] = set()
+        for group in lx.SYNONYM_GROUPS:  # a concept for the whole name ("original title": 原名, Originaltitel)
+            if key(f.name) in group:
+                forms |= group
         for w in strong:
             forms |= {w, _singular(w), _singular(w) + "s"}
             for group in lx.SYNONYM_GROUPS:
@@ -192,6 +208,86 @@ class Router:
                 # A question's form ("how much", "wie viel", "what kind") names a field less than a word for it:
                 # "How much does the Mikasa ball weigh?" asks the weight.
                 self.surfaces[s].append((f.name, 0.6 if _ASKING.match(s) else 1.0, countish))
+
+    def _unindexed_surfaces(self, spec: IndexSpec) -> dict[str, str]:
+        """Surface → a field the rows hold but the index leaves out ("Product Dimensions" in 16 of 300 rows)."""
+        saved = self.surfaces, self.numbered, self.unit_words
+        self.surfaces, self.numbered, self.unit_words = defaultdict(list), [], set()
+        try:
+            for name in spec.extra.get("unindexed") or []:
+                if spec.get(name) is None:
+                    self._add_surfaces(FieldSpec(name, "text"))
+            return {s: owners[0][0] for s, owners in self.surfaces.items()}
+        finally:
+            self.surfaces, self.numbered, self.unit_words = saved
+
+    def _unindexed_asked(self, asked: _Asked, target: str | None) -> str:
+        """The left-out field a lookup asks for, when the question names it more closely than any indexed one."""
+        latin = _CJK_RUN.sub(lambda m: " " * len(m.group(0)), asked.qf)
+        named = [m for m in asked.mentions if m.field == target]
+        for surface in sorted(self.unindexed, key=len, reverse=True):
+            if _HAS_CJK.search(surface):
+                at = asked.qf.find(surface)
+            else:
+                m = re.search(rf"(?<![^\W_]){re.escape(surface)}(?![^\W_])", latin)
+                at = m.start() if m else -1
+            end = at + len(surface)
+            if at < 0 or any(s.overlaps(at, end) for s in asked.taken):
+                continue
+            if target is None or all(x.asking for x in named) or any(
+                    at <= x.start and x.end <= end and (x.start, x.end) != (at, end) for x in named):
+                return self.unindexed[surface]
+        return ""
+
+    def _add_partial(self, f: FieldSpec, words: list[str], countish: bool) -> None:
+        """Names a field carries beyond its words' synonyms: two of its words together ("goodreads id" for
+        goodreads_book_id, "text reviews"), the words for its unit ("how many meters" for "Range (m)"), and its
+        number beside its kind ("5-star ratings", 五星, "ISBN-13" for ratings_5 and isbn13)."""
+        plain = [w for w in words if not w.isdigit() and w not in lx.STOPWORDS]
+        for i, a in enumerate(plain):
+            for b in plain[i + 1 :]:
+                pair = f"{a} {b}"
+                if pair != key(f.name) and not (a in lx.COUNT_WORDS and b in lx.COUNT_WORDS):
+                    self.surfaces[pair].append((f.name, 2.0, countish))
+        unit = _PAREN_TAIL.search(f.name)
+        if unit:
+            for w in lx.UNIT_WORDS.get(key(unit.group(0)), ()):
+                self.surfaces[w].append((f.name, 1.0, countish))
+                self.unit_words.add(w)
+        number = next((int(m.group(2)) for w in words if (m := re.fullmatch(r"([^\W\d_]*)(\d{1,2})", w))), None)
+        if number is None:
+            return
+        bases = [re.sub(r"\d+$", "", w) for w in words]
+        kinds: set[str] = set()
+        for b in (b for b in bases if len(b) > 1 and b not in lx.WEAK_WORDS and b not in lx.COUNT_WORDS):
+            kinds |= {b, _singular(b), _singular(b) + "s"}
+            for group in lx.SYNONYM_GROUPS:
+                if b in group or _singular(b) in group:
+                    kinds |= group
+        if kinds:
+            self.numbered.append((f.name, frozenset(kinds), number, countish))
+
+    def _numbered(self, qf: str, latin: str) -> list[Mention]:
+        """A numbered field named by its kind's word with its number beside it (within a few characters)."""
+        out: list[Mention] = []
+        for name, kinds, number, _ in self.numbered:
+            for surface in kinds:
+                if _HAS_CJK.search(surface):
+                    starts = [m.start() for m in re.finditer(re.escape(surface), qf)]
+                else:
+                    starts = [m.start() for m in re.finditer(rf"(?<![^\W_]){re.escape(surface)}(?![^\W_])", latin)]
+                for s in starts:
+                    e = s + len(surface)
+                    lo, hi = max(0, s - 12), min(len(qf), e + 12)
+                    for m in _NUMBER.finditer(qf, lo, hi):
+                        said = m.group(0)
+                        value = int(said) if said.isdigit() else lx.NUMBER_WORDS.get(said)
+                        gap = qf[m.end() : s] if m.end() <= s else qf[e : m.start()]
+                        # Beside each other: "5-star", "ISBN-13", "13-digit ISBN", "13 位 ISBN", 星2 — not "1 million
+                        # ratings" (a magnitude) nor "Hunger Games 1 rating" by way of other words.
+                        if value == number and _NUMBER_GAP.fullmatch(gap):
+                            out.append(Mention(name, min(s, m.start()), max(e, m.end()), 4.0))
+        return out
 
     def _load(self, table: QueryTable) -> None:
         spec = self.spec
@@ -276,6 +372,7 @@ class Router:
         # For Latin-script surfaces a CJK neighbour is a word boundary ("个PEP的"): same length, so
         # positions still map to the question.
         latin = _CJK_RUN.sub(lambda m: " " * len(m.group(0)), qf)
+        many = lx.MANY_QUESTION.search(qf) is not None  # "how many people rated …": the count is asked
         for surface, owners in self.surfaces.items():
             if _HAS_CJK.search(surface):
                 starts = [m.start() for m in re.finditer(re.escape(surface), qf)]
@@ -283,12 +380,15 @@ class Router:
                 starts = [m.start() for m in re.finditer(rf"(?<![^\W_]){re.escape(surface)}(?![^\W_])", latin)]
             for s in starts:
                 e = s + len(surface)
-                if any(t.overlaps(s, e) for t in taken):
+                if any(t.overlaps(s, e) for t in taken) or (surface in self.unit_words
+                                                             and not _UNIT_ASKED.search(qf[:s])):
                     continue
-                plural = (surface.endswith("s") and not surface.endswith("ss")) or bool(
+                plural = many or (surface.endswith("s") and not surface.endswith("ss")) or bool(
                     re.search(r"number of\s+$", qf[:s])) or bool(re.match(r"\s*(?:人数|数量|次数|数|个数)", qf[e:]))
+                asking = bool(_ASKING.match(surface))
                 for name, score, countish in owners:
-                    out.append(Mention(name, s, e, score + (0.5 if countish == plural else 0.0)))
+                    out.append(Mention(name, s, e, score + (0.5 if countish == plural else 0.0), asking))
+        out += [m for m in self._numbered(qf, latin) if not any(t.overlaps(m.start, m.end) for t in taken)]
         return out
 
     def _item(self, question: str, qf: str) -> tuple[list[str], Span | None, str]:
@@ -314,10 +414,21 @@ class Router:
             s = qf.find(k)
             if s >= 0 and len(k) >= 2 and (best is None or len(k) > best[1] - best[0]):
                 best = (s, s + len(k), 1)
-        if best is None:
+        if best is None or self._inside_longer_name(question, best[0], best[1]):
             return [], None, ""
         words = question[best[0] : best[1]]
         return self.titles[key(words)], Span(best[0], best[1]), words
+
+    def _inside_longer_name(self, question: str, start: int, end: int) -> bool:
+        """A title found inside a longer capitalised name: "Four: A Divergent Collection" is not "Divergent". Words
+        for a field ("Twilight Author") or for the kind of thing ("Twilight Book") are no part of a name."""
+        for m in _NAME.finditer(question):
+            if m.start() <= start and end <= m.end() and (m.start(), m.end()) != (start, end):
+                beside = question[m.start() : start].split() + question[end : m.end()].split()
+                extra = [w for w in beside if (k := key(w)) and k not in lx.STOPWORDS and k not in self.surfaces
+                         and k not in NEUTRAL]
+                return bool(extra)
+        return False
 
     @staticmethod
     def _plausible_title(k: str, question: str, start: int, n_words: int) -> bool:
@@ -479,7 +590,8 @@ class Router:
             return self._lookup(asked)
         # "多少钱" asks a price, not a count: counting words inside a field's words do not count.
         counting, mentions = asked.counting, asked.mentions
-        asks_count = counting is not None and not any(m.start <= counting.start() < m.end for m in mentions)
+        # "评分多少" (the rating, how much) asks the field's value too: a counting word right after a field's words.
+        asks_count = counting is not None and not any(m.start <= counting.start() <= m.end + 1 for m in mentions)
         refused = self._no_such_row(asked, asks_count)
         if refused is not None:
             return refused
@@ -506,8 +618,9 @@ class Router:
             reading = self.names.read(question, asked)
             named = reading.named
             if named is not None and not self._value_covers(qf, Span(named.start, named.end)):
-                ids, item_span = [self.name_ids[named.row]], Span(named.start, named.end)
-                item_words = question[named.start : named.end]
+                ids, item_span = [self.name_ids[named.row]], self._whole_name(qf, named.start, named.end,
+                                                                               self.names.names[named.row])
+                item_words = question[item_span.start : item_span.end]
         taken = [item_span] if item_span else []
         # A value outweighs a field's name inside it: "母婴用品类" is the category 母婴用品, not the word 品类.
         values = [Span(a, b) for a, b, _ in self._value_spans(qf, taken)]
@@ -515,10 +628,33 @@ class Router:
                     if not any(v.overlaps(m.start, m.end) and v.end - v.start > m.end - m.start for v in values)]
         return _Asked(question, qf, [], ids, item_words, reading, taken, mentions, lx.COUNT_QUESTION.search(qf))
 
+    @staticmethod
+    def _whole_name(qf: str, start: int, end: int, name: str) -> Span:
+        """The named row's span widened over the row's own words beside it that were read as a field's words
+        ("Name of the Wind": "name" is a word for the title, and the first word of this row's name)."""
+        own = set(key(name).split())
+        toks = _tokens(qf)
+        inside = [i for i, (_, s, e) in enumerate(toks) if s >= start and e <= end]
+        if not inside:
+            return Span(start, end)
+        lo, hi = inside[0], inside[-1]
+        while lo > 0 and inside[0] - lo < 5 and toks[lo - 1][0] in own:
+            lo -= 1
+        while hi + 1 < len(toks) and hi - inside[-1] < 5 and toks[hi + 1][0] in own:
+            hi += 1
+        return Span(min(start, toks[lo][1]), max(end, toks[hi][2]))
+
     def _lookup(self, asked: _Asked) -> Routed:
         """A named item: the field asked of it, or why none can be answered."""
         qf, item_words, reading, ev = asked.qf, asked.item_words, asked.reading, asked.ev
         target = self._lookup_field(asked)
+        left_out = self._unindexed_asked(asked, target)
+        if left_out:
+            ev.append(t("asks for {field!r}, which the rows hold but the index leaves out: for retrieval")
+                      .format(field=left_out))
+            return Routed(None, ev)
+        if target is not None and self._outweighed(asked, target):
+            target = None
         k = key(item_words)
         if reading is not None and reading.named is not None:
             how = t("its distinctive words (covering {share})").format(share=f"{reading.named.cover:.0%}")
@@ -549,11 +685,15 @@ class Router:
         """The field asked of a named item. Named by its key ("PEP 8"), an item's title is a field one may ask for
         ("the title of PEP 8"); of fields named alike, the one asked first ("In what language is X written?")."""
         mentions, item_words = asked.mentions, asked.item_words
-        target = self._best(mentions, "any", with_title=key(item_words) not in self.titles)
+        # The title is a field one may ask only of an item named by its key ("the title of PEP 8"), not of one named
+        # by its title's words ("Name of the Wind average score" asks the rating).
+        by_key = asked.reading is None and key(item_words) not in self.titles
+        target = self._best(mentions, "any", with_title=by_key)
         if target is not None:
             top = max(m.score for m in mentions if m.field == target)
             firsts = [m for m in mentions if m.score >= top and self.spec.get(m.field) is not None
                       and (m.field != self.spec.title_field or key(item_words) not in self.titles)]
+            firsts = [m for m in firsts if by_key or m.field != self.spec.title_field]
             if firsts:
                 target = min(firsts, key=lambda m: m.start).field
         if target is None and lx.WHEN_QUESTION.search(asked.qf):  # "When did the Glass Break come out?"
@@ -572,8 +712,10 @@ class Router:
             if mentions and not asks_count and not lx.SUPERLATIVE_ANY.search(qf) and len(reading.tied) <= 4:
                 # "the price of the Probe": the Thermo Probe or the Freezer Probe? Asked, not guessed (issue 64).
                 return Routed(None, ev, refusal=Refusal("which", "", " / ".join(tied)))
-        if reading.unknown and reading.brand and mentions and not asks_count and not lx.SUPERLATIVE_ANY.search(qf):
-            # "the price of the Tallow Smoke Alarm": the catalogue's brand and a field, but no row of that name.
+        if reading.unknown and (reading.brand or reading.conflict) and mentions and not asks_count \
+                and not lx.SUPERLATIVE_ANY.search(qf):
+            # "the price of the Tallow Smoke Alarm": the catalogue's brand and a field, but no row of that name; "the
+            # price of the Leak Cable 5 m": a number or another row's word where the closest row has none.
             near = self.names.closest(reading.unknown)
             if near is None:  # nothing shares its letters: the row its words come nearest to, brand and all
                 near = self.names.closest(asked.question)
@@ -667,6 +809,10 @@ class Router:
 
     def _lacking(self, qf: str, taken: list[Span]) -> str:
         """The question's word for an attribute no field holds ("weight", "颜色"), or ""."""
+        span = self._lacking_at(qf, taken)
+        return qf[span.start : span.end] if span else ""
+
+    def _lacking_at(self, qf: str, taken: list[Span]) -> Span | None:
         latin = _CJK_RUN.sub(lambda m: " " * len(m.group(0)), qf)
         for w in sorted(self.lacking, key=len, reverse=True):
             if _HAS_CJK.search(w):
@@ -675,8 +821,18 @@ class Router:
                 m = re.search(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", latin)
                 at = m.start() if m else -1
             if at >= 0 and not any(s.overlaps(at, at + len(w)) for s in taken):
-                return qf[at : at + len(w)]
-        return ""
+                return Span(at, at + len(w))
+        return None
+
+    def _outweighed(self, asked: _Asked, target: str) -> bool:
+        """Does the question ask for an attribute no field holds more than it names ``target``? "How much does it
+        weigh?" names a price only by its question form; "Who published it?" holds "published" (the year) inside
+        its words for the publisher (issue 64)."""
+        lack = self._lacking_at(asked.qf, asked.taken)
+        if lack is None:
+            return False
+        named = [m for m in asked.mentions if m.field == target]
+        return all(m.asking for m in named) or any(lack.start <= m.start and m.end <= lack.end for m in named)
 
     def _closest_field(self, asked: str) -> str:
         """The field nearest the asked word by letters ("colours" → "Colour name"); "" when none is near."""

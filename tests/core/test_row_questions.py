@@ -227,6 +227,91 @@ def test_rows_none_of_which_is_asked_about_are_refused_never_dumped() -> None:
     assert answer.mode == "none" and "book_id" not in answer.text and "资料" in answer.text, answer.text
 
 
+# ---- fields named by their kind and number, by a count, by a unit; names that say another thing -----------------
+@pytest.fixture(scope="module")
+def books_router() -> tuple[Router, object]:
+    return _router(corpus("goodbooks10k", "books.csv"), limit=300)
+
+
+@pytest.fixture(scope="module")
+def products_router() -> tuple[Router, object]:
+    return _router(corpus("amazon_products", "test_sample_1000.csv"), limit=300)
+
+
+def _cell(path: Path, name_field: str, row: str, field: str, limit: int = 300) -> str:
+    return next(r[field] for r in _table(path, limit) if r[name_field] == row)
+
+
+@pytest.mark.parametrize(("question", "row", "field"), [
+    ("how many 5 star ratings does The Martian have", "The Martian", "ratings_5"),
+    ("The Kite Runner 有多少个一星评价？", "The Kite Runner", "ratings_1"),
+    ("Wie viele Fünf-Sterne-Bewertungen hat Dracula?", "Dracula", "ratings_5"),
+    ("What is the ISBN-13 of The Giver?", "The Giver (The Giver, #1)", "isbn13"),
+    # "how many" asks the count of fields named alike; 评分多少 ("the rating, how much") asks no count.
+    ("How many people rated Gone Girl?", "Gone Girl", "ratings_count"),
+    ("The Book Thief 评分多少？", "The Book Thief", "average_rating"),
+    # The row's own words read as a field's ("name") are the row's name: the rating is asked.
+    ("Name of the Wind average score", "The Name of the Wind (The Kingkiller Chronicle, #1)", "average_rating"),
+])
+def test_a_field_is_named_by_its_kind_and_number_or_by_a_count(books_router: tuple[Router, object], question: str,
+                                                              row: str, field: str) -> None:
+    title, asked, value = _lookup(books_router, question)
+    assert (title, asked) == (row, field), (question, title, asked)
+    want = _cell(corpus("goodbooks10k", "books.csv"), "title", row, field)
+    assert str(value).removesuffix(".0") == want.removesuffix(".0") or float(str(value)) == float(want)
+
+
+def test_a_units_word_names_its_field_only_when_it_is_asked(demo_router: tuple[Router, object]) -> None:
+    assert _lookup(demo_router, "How many meters can the Gateway Pro cover?")[:2] == ("Tallow Gateway Pro",
+                                                                                      "Range (m)")
+    # "Meter" in the Flow Meter's name is its name, not the range in metres.
+    assert _lookup(demo_router, "Flow Meter のカテゴリ")[:2] == ("Tallow Flow Meter", "Category")
+    assert _lookup(demo_router, "what's the warranty on the Flow Meter")[0] is None
+
+
+@pytest.mark.parametrize(("question", "closest"), [
+    ("leak cable 5 m price", "Tallow Leak Cable 3 m"),  # a number the row does not carry
+    ("Was kostet der Tallow Gateway Mini?", ""),  # another row's word ("Gateway") beside "Mini"
+    ("Rain Gauge Pro の価格は？", "Tallow Rain Gauge"),
+    ("What's the release year of the Thermo Probe 2?", "Tallow Thermo Probe"),
+])
+def test_a_number_or_another_rows_word_in_the_names_place_names_no_row(demo_router: tuple[Router, object],
+                                                                       question: str, closest: str) -> None:
+    routed = demo_router[0].route(question)
+    assert routed.call is None and routed.refusal is not None and routed.refusal.kind == "row", routed
+    if closest:
+        assert routed.refusal.closest == closest
+
+
+def test_a_code_the_row_carries_still_names_it(products_router: tuple[Router, object]) -> None:
+    title, field, value = _lookup(products_router, "Blade 130 S shipping weight")
+    assert title is not None and title.startswith("Blade 130 S") and field == "Shipping Weight" and value
+
+
+def test_a_title_inside_a_longer_name_names_no_row(books_router: tuple[Router, object]) -> None:
+    routed = books_router[0].route("Four: A Divergent Collection 评分多少？")
+    assert routed.call is None, routed.call  # not Divergent's rating
+    assert routed.absent_row is not None and "Divergent" in routed.absent_row.asked
+
+
+def test_an_absent_attribute_outweighs_a_question_form_or_a_word_inside_it(demo_router: tuple[Router, object],
+                                                                          books_router: tuple[Router, object]) -> None:
+    routed = demo_router[0].route("How much does the Gateway Home weigh?")  # not its price
+    assert routed.call is None and routed.refusal is not None and routed.refusal.kind == "field", routed
+    routed = books_router[0].route("Who published The Help?")  # the publisher, not the year it was published
+    assert routed.call is None and routed.refusal is not None and routed.refusal.asked == "who published", routed
+
+
+def test_a_field_the_rows_hold_but_the_index_leaves_out_goes_to_retrieval(
+        products_router: tuple[Router, object]) -> None:
+    router = products_router[0]
+    assert router.spec.get("Product Dimensions") is None and "Product Dimensions" in router.spec.extra["unindexed"]
+    routed = router.route("dog agility chute dimensions")
+    # Not "the table gives no dimensions": 16 of the 300 rows hold them, in their passages.
+    assert routed.call is None and routed.refusal is None and routed.absent_row is None, routed
+    assert any("Product Dimensions" in e for e in routed.evidence)
+
+
 # ---- the real engine over the demo: the issue's four examples -----------------------------------------------------
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
@@ -252,6 +337,22 @@ def test_the_issues_examples_are_answered_from_the_row_citing_it(demo: Engine, q
     assert a is not None and a.mode == "structured" and said in a.text, a and a.text
     assert [c.document for c in a.citations] == [row] and result.chunks[0].document == row
     assert a.citations[0].chunk_id == result.chunks[0].chunk_id  # the row's passage, which the console opens
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("Battery life of the Gateway Pro?",
+     "That is not in your material: the table has a Battery life column, but its cell for Tallow Gateway Pro is "
+     "empty."),
+    ("Gateway Outdoor 电池能用几个月？",
+     "你的资料里没有这个：表中有 Battery life 这一列，但 Tallow Gateway Outdoor 的这一格是空的。"),
+    ("Wie lange hält der Akku vom Gateway Home?",
+     "Das steht nicht in Ihrem Material: Die Tabelle hat die Spalte Battery life, aber für Tallow Gateway Home ist sie "
+     "leer."),
+])
+def test_an_empty_cell_is_not_in_your_material_in_the_questions_language(demo: Engine, question: str,
+                                                                        said: str) -> None:
+    a = demo.answer("demo", question).answer
+    assert a is not None and a.mode == "none" and a.text == said, a and a.text
 
 
 def test_the_issues_absent_product_is_refused_naming_the_closest(demo: Engine) -> None:
