@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
 from biny.core.crypto.blind import BlindIndex
 from biny.core.crypto.cipher import open_sealed, seal
@@ -17,9 +17,31 @@ from biny.core.crypto.keys import SpaceKeys
 from biny.core.errors import BinyError, DataTampered
 from biny.core.i18n import N_, t
 
-if TYPE_CHECKING:  # types only: this module sits below the stores and stages (import-linter layers)
-    from biny.core.store.catalog import DocumentRow
-    from biny.core.store.lance import ChunkRecord
+
+# What sealing reads and writes of a stored row, by shape: the stores' rows (a chunk record, a document row) sit
+# above this module, so it names their fields, not their classes (issue 56: layers hold for type imports too).
+class SealableChunk(Protocol):
+    chunk_id: str
+    doc_id: str
+    text: str
+    heading_path: list[str]
+    ids: list[str]
+    terms: list[str]
+    aspects: list[str]
+    ct: bytes
+    sentence_vectors: bytes
+
+
+class SealableMeta(Protocol):
+    doc_id: str
+    path: str
+    title: str
+    warnings: list[str]
+    meta_ct: str
+
+
+C = TypeVar("C", bound=SealableChunk)
+M = TypeVar("M", bound=SealableMeta)
 
 
 # Marks chunk ciphertext whose associated data names its document as well as the space and the chunk
@@ -48,7 +70,7 @@ class SpaceCrypto:
         return f"{self.space_id}|{record_id}".encode()
 
     # ---- chunks ----------------------------------------------------------------------------
-    def seal_record(self, rec: ChunkRecord) -> ChunkRecord:
+    def seal_record(self, rec: C) -> C:
         if self.keys is None:
             return rec
         payload = json.dumps({"text": rec.text, "heading_path": rec.heading_path}, ensure_ascii=False)
@@ -81,7 +103,7 @@ class SpaceCrypto:
         blind = self.blind
         return blind.ids(ids), blind.many(terms), sorted(blind.aspect(a) for a in aspects)
 
-    def open_record(self, rec: ChunkRecord) -> ChunkRecord:
+    def open_record(self, rec: C) -> C:
         if self.keys is None:
             return rec
         payload = json.loads(self._open_chunk(rec.chunk_id, rec.doc_id, rec.ct))
@@ -127,7 +149,7 @@ class SpaceCrypto:
     def stored_hash(self, digest: str) -> str:
         return self.blind("hash:" + digest) if self.keys else digest
 
-    def seal_meta(self, doc: DocumentRow, plain_path: str) -> DocumentRow:
+    def seal_meta(self, doc: M, plain_path: str) -> M:
         if self.keys is None:
             return doc
         meta = json.dumps({"title": doc.title, "path": plain_path, "warnings": doc.warnings}, ensure_ascii=False)
@@ -138,7 +160,7 @@ class SpaceCrypto:
         doc.path = self.stored_path(plain_path)
         return doc
 
-    def open_meta(self, doc: DocumentRow) -> DocumentRow:
+    def open_meta(self, doc: M) -> M:
         if self.keys is None or not doc.meta_ct:
             return doc
         meta = json.loads(open_sealed(self.keys.data_key, base64.b64decode(doc.meta_ct),
