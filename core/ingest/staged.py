@@ -104,26 +104,21 @@ class StagedEmbedder:
 
     def embed_passages(self, texts: list[str]) -> Vectors:
         keys = [self.stage.key(t) for t in texts]
-        missing: dict[bytes, list[int]] = {}
-        for i, key in enumerate(keys):
-            if key not in self.stage.known:
-                missing.setdefault(key, []).append(i)
+        # What the model is asked is what it was asked before, less what is staged (a text twice in one call is
+        # embedded twice, as it was: the callers dedupe where they mean to).
+        missing = [i for i, key in enumerate(keys) if key not in self.stage.known]
+        self.stage.reused += len(texts) - len(missing)
         if not missing:
-            self.stage.reused += len(texts)
             return np.array([self.stage.known[k] for k in keys], dtype=np.float32).reshape(len(texts), self.dim)
-        firsts = [rows[0] for rows in missing.values()]
-        made = np.asarray(self.inner.embed_passages([texts[i] for i in firsts]), dtype=np.float32)
-        if made.ndim != 2 or made.shape != (len(firsts), self.dim):
+        made = np.asarray(self.inner.embed_passages([texts[i] for i in missing]), dtype=np.float32)
+        if made.ndim != 2 or made.shape != (len(missing), self.dim):
             return made  # the caller refuses it, naming the file; nothing staged
         if np.isfinite(made).all():  # a vector the caller will refuse is never kept for the next run
-            self.stage.put(list(missing), made)
-        self.stage.reused += len(texts) - sum(len(rows) for rows in missing.values())
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for i, key in enumerate(keys):
-            if key in self.stage.known:
-                out[i] = self.stage.known[key]
-        for rows, vec in zip(missing.values(), made, strict=True):
-            out[rows] = vec
+            self.stage.put([keys[i] for i in missing], made)
+        if len(missing) == len(texts):
+            return made
+        out = np.array([self.stage.known.get(k, np.zeros(self.dim, np.float32)) for k in keys], dtype=np.float32)
+        out[missing] = made
         return out
 
     def __getattr__(self, name: str) -> Any:
