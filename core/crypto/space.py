@@ -168,6 +168,19 @@ class SpaceCrypto:
         doc.title, doc.path, doc.warnings = meta["title"], meta["path"], meta["warnings"]
         return doc
 
+    # ---- vectors staged for a document not committed yet (store/staging.py, issue 58) -------
+    def seal_staged(self, group: str, blob: bytes) -> bytes:
+        """A staged batch (its inputs' keys and vectors): sealed like the passages it is of — a vector says much
+        of what its text says, and an input's key confirms a guessed text — and bound to its group."""
+        if self.keys is None:
+            return blob
+        return seal(self.keys.data_key, blob, self._aad(f"staged:{group}"))
+
+    def open_staged(self, group: str, blob: bytes) -> bytes:
+        if self.keys is None:
+            return blob
+        return open_sealed(self.keys.data_key, blob, self._aad(f"staged:{group}"), N_("Staged vectors {id}"), group)
+
     # ---- cached situating notes (chunking/notes.py) ----------------------------------------
     def seal_note(self, key: str, note: str) -> str:
         if self.keys is None:

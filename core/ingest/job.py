@@ -30,6 +30,7 @@ from biny.core.ingest.bounds import SplitBudget, regular_file
 from biny.core.ingest.keys import KEYS_VERSION, passage_keys
 from biny.core.ingest.parse import parse_file
 from biny.core.ingest.reading import VisualReader
+from biny.core.ingest.staged import Stage, StagedEmbedder
 from biny.core.ingest.tables import READS_TABLES, TABLES_READ
 from biny.core.progress import CancelToken, Progress
 from biny.core.results import FileOutcome
@@ -58,6 +59,7 @@ class ChunkedDocument:
     share: float
     chars_per_token: float
     reused: int = 0  # chunks whose vector came from the previous revision
+    resumed: int = 0  # texts (passages, sentences) whose vector an interrupted run had staged (issue 58)
 
 
 def _record(text: str, span: ChunkSpan, title: str, title_terms: set[str], doc_id: str, tokens: int) -> ChunkRecord:
@@ -319,20 +321,27 @@ def _embed_and_store(doc: DocumentRow, chunked: ChunkedDocument, plain: list[str
                      reuse: Reuse, crypto: SpaceCrypto, writer: StoreWriter, timings: dict[str, float], name: str
                      ) -> FileOutcome | None:
     """Embed the sealed chunks (and their sentences) and write them with the document, or abandon it: None when
-    stored, else the failure's outcome (a cancel is re-raised after the document is abandoned)."""
+    stored, else the failure's outcome (a cancel is re-raised after the document is abandoned).
+
+    Each embedded batch is staged as soon as it is made, and what an interrupted run staged is not embedded again
+    (ingest/staged.py, issue 58); the document's staged vectors go once it commits."""
     writer.begin_document(doc)
+    stage = Stage(writer, crypto, doc.path, emb.model_id, space.dim)
+    staged = StagedEmbedder(emb, stage)
     try:
         t0 = time.perf_counter()
-        vectors = _embed(chunked, space, emb, max(1, settings.embedding.batch_size), path.name, cancel, progress,
+        vectors = _embed(chunked, space, staged, max(1, settings.embedding.batch_size), path.name, cancel, progress,
                          reuse.vectors)
         timings["embed"] = time.perf_counter() - t0
-        timings["sentences"] = _sentences_into(chunked.records, plain, emb, settings, path.name, progress, reuse,
+        timings["sentences"] = _sentences_into(chunked.records, plain, staged, settings, path.name, progress, reuse,
                                                cancel, crypto)
         t0 = time.perf_counter()
         # One append per document: each LanceDB append is a new fragment and version.
         writer.add_chunks(space, chunked.records, vectors)
         writer.commit_document(doc)
+        stage.drop()
         timings["write"] = time.perf_counter() - t0
+        chunked.resumed = stage.reused
     except (Cancelled, KeyboardInterrupt):
         writer.abandon_document(doc, "cancelled", t("cancelled by the user"))
         raise
@@ -415,5 +424,7 @@ def ingest_file(
     if failed is not None:
         return failed
     reused = f" ({chunked.reused} of {doc.chunks} passages unchanged, not embedded again)" if chunked.reused else ""
+    if chunked.resumed:
+        reused += f" ({chunked.resumed} vectors kept from an interrupted run, not embedded again)"
     return FileOutcome(name, "ingested", f"revision {doc.revision}{reused}", doc.doc_id, title, doc.chunks,
                        timings, sum(r.tokens for r in chunked.records))

@@ -26,6 +26,7 @@ from biny.core.i18n import t
 from biny.core.ingest.job import ChunkedDocument, chunk_document, sentence_blobs
 from biny.core.ingest.keys import KEYS_VERSION
 from biny.core.ingest.rows import RowTable, read_rows, row_document
+from biny.core.ingest.staged import Stage, StagedEmbedder
 from biny.core.progress import CancelToken, Progress
 from biny.core.results import FileOutcome
 from biny.core.store.catalog import Catalog, DocumentRow, SpaceRow, now
@@ -56,6 +57,9 @@ class _Run:
     chunks: int = 0
     tokens: int = 0
     timings: dict[str, float] = field(default_factory=dict)
+    # The file's vectors embedded but not committed yet (ingest/staged.py, issue 58): a killed batch is not
+    # embedded again when the file is ingested again.
+    stage: Stage | None = None
 
     @property
     def row_settings(self) -> Settings:
@@ -105,6 +109,8 @@ def _flush(run: _Run, batch: list[tuple[DocumentRow, ChunkedDocument]]) -> None:
         t0 = time.perf_counter()
         run.writer.add_chunks(run.space, records, np.concatenate(parts))
         run.writer.commit_documents(docs, by_path=False)
+        if run.stage is not None:
+            run.stage.drop()  # what it held is committed now
         run.tick("write", time.perf_counter() - t0)
     except (Cancelled, KeyboardInterrupt):
         run.writer.abandon_documents(docs, "cancelled", t("cancelled by the user"))
@@ -160,7 +166,10 @@ def ingest_rows(
         writer.log(space.space_id, base, "failed", crypto.log_message(base, str(exc)))
         return FileOutcome(name, "failed", t("{name} could not be read ({reason}).")
                                             .format(name=path.name, reason=exc.strerror or exc))
-    run = _Run(path, space, crypto, settings, catalog, writer, embedder(), cancel, progress, len(table.rows))
+    emb = embedder()
+    stage = Stage(writer, crypto, base, emb.model_id, space.dim)
+    run = _Run(path, space, crypto, settings, catalog, writer, StagedEmbedder(emb, stage), cancel, progress,
+               len(table.rows), stage=stage)
     run.tick("parse", time.perf_counter() - t0)
     batch: list[tuple[DocumentRow, ChunkedDocument]] = []
     try:

@@ -14,6 +14,7 @@ from biny.core.store.lance import ChunkStore
 from biny.core.store.lock import FolderLock
 from biny.core.store.remote import is_remote
 from biny.core.store.review import ReviewStore
+from biny.core.store.staging import StagingArea
 from biny.core.store.structured import StructuredStore
 from biny.core.store.vectors import AnnPolicy, VectorCache
 from biny.core.store.writer import StoreWriter
@@ -54,6 +55,7 @@ class DataFolder:
             vectors = VectorCache(chunks, AnnPolicy(rs.ann_min_rows, rs.ann_probe_share, home / "cache" / "ann"))
             writer = StoreWriter(catalog, chunks, vectors)
             writer.folder_lock = lock
+            writer.staging = StagingArea(home / "staging")
             if team is not None:
                 team.attach(catalog, chunks, vectors, writer)
             # A team space's reader changes nothing: migrations and recovery are the writer's.

@@ -41,6 +41,7 @@ from biny.core.store.lance import ChunkRecord, ChunkStore
 from biny.core.store.lock import FolderLock
 from biny.core.store.passages import doc_ids_digest, row_table, settle
 from biny.core.store.review import ReviewRow, ReviewStore
+from biny.core.store.staging import StagingArea
 from biny.core.store.structured import StructuredStore
 from biny.core.store.vectors import VectorCache
 
@@ -73,6 +74,8 @@ class StoreWriter:
         # A space's row-code key (store/rowmac.py), set by the key session: every chunk row written here gets its
         # code. None (a writer without keys, in tests) writes rows without codes.
         self.mac_key: Callable[[SpaceRow], bytes | None] | None = None
+        # Vectors of documents not committed yet (store/staging.py, issue 58); None: not kept (a writer in tests).
+        self.staging: StagingArea | None = None
 
     def check_writable(self) -> None:
         """Refuse up front what would be refused at its first write (a team space's reader)."""
@@ -104,6 +107,15 @@ class StoreWriter:
             for hook in hooks:
                 hook()
 
+    @contextmanager
+    def _local_write(self) -> Iterator[None]:
+        """A write to this machine's own files only (staged vectors): the writer lock, no catalog, no team lease
+        confirmed and nothing published — another machine never reads them."""
+        if self.read_only is not None:
+            raise ReadOnlyFolder(self.read_only)
+        with self._lock, self._folder_lock(), writing():
+            yield
+
     def _folder_lock(self) -> AbstractContextManager[None]:
         """The data folder's writer lock for one write (issue 58), waiting a little for another process's short
         write; an ingest holds it for its whole run (``holding``), so a second writer is refused, named."""
@@ -130,6 +142,8 @@ class StoreWriter:
         no longer match the catalog (issue 22); returns human-readable notes."""
         notes: list[str] = []
         with self._write():
+            if self.staging is not None:
+                self.staging.prune({s.space_id for s in self.catalog.spaces.all()})
             for space in self.catalog.spaces.all():
                 try:
                     self._recover_space(space, notes)
@@ -257,6 +271,8 @@ class StoreWriter:
         with self._write():
             self.catalog.delete_space(space.space_id)
             self.chunks.drop_table(space.space_id)
+            if self.staging is not None:
+                self.staging.drop(space.space_id)
             self.vectors.invalidate(space.space_id)
 
     def set_wrapped_key(self, space_id: str, kdf: str, wrapped: bytes) -> None:
@@ -307,6 +323,23 @@ class StoreWriter:
             retired = self.catalog.docs.activate(doc)
             self.vectors.invalidate(doc.space_id)
             self.chunks.delete_docs(doc.space_id, retired)
+
+    # ---- vectors embedded for documents not committed yet (store/staging.py, issue 58) -------------------
+    def staged(self, space_id: str, group: str) -> list[bytes]:
+        """What earlier runs staged for a document (a read)."""
+        return [] if self.staging is None else self.staging.read(space_id, group)
+
+    def stage(self, space_id: str, group: str, blob: bytes) -> None:
+        """Keep one embedded batch of a document being ingested, until it commits."""
+        if self.staging is not None:
+            with self._local_write():
+                self.staging.put(space_id, group, blob)
+
+    def unstage(self, space_id: str, group: str | None = None) -> None:
+        """Forget a committed document's staged batches, or all of a space's (``group`` None: a run ended)."""
+        if self.staging is not None:
+            with self._local_write():
+                self.staging.drop(space_id, group)
 
     def begin_documents(self, docs: list[DocumentRow]) -> None:
         with self._write():
