@@ -45,8 +45,8 @@ import eval_retrieval as ev
 from biny.core.engine import Engine
 from biny.core.errors import SpaceNotFound
 from biny.core.retrieve import relevance
-from biny.core.retrieve.records import RelevanceRecord
 from biny.core.retrieve.relevance import FEATURES, RelevanceModel, logit
+from biny.core.trace.records import RelevanceRecord
 
 ROOT = Path(__file__).resolve().parents[1]
 NATURAL = Path(__file__).resolve().parent / "questions" / "natural"

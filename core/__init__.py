@@ -22,6 +22,7 @@ if TYPE_CHECKING:
         save_table,
         star_map_figure,
     )
+    from biny.core.calls import Routed, ToolResult
     from biny.core.config import EDITABLE_SETTINGS, Settings
     from biny.core.demo import build_demo
     from biny.core.engine import Engine, default_home
@@ -68,22 +69,20 @@ if TYPE_CHECKING:
     )
     from biny.core.retrieve.baseline import Baselines, Distribution
     from biny.core.retrieve.candidates import RetrievalParams
-    from biny.core.retrieve.records import (
+    from biny.core.services.structured import IndexInfo, NoIndex
+    from biny.core.store.catalog import DocumentRow
+    from biny.core.store.lance import ChunkRecord
+    from biny.core.structured.lint import LintItem
+    from biny.core.structured.spec import Proposal, ProposedField
+    from biny.core.text.scripts import script_name
+    from biny.core.trace import Dropped, Stage, Trace
+    from biny.core.trace.records import (
         PoolRecord,
         RelevanceRecord,
         RewriteRecord,
         SentencesRecord,
         ThresholdRecord,
     )
-    from biny.core.retrieve.trace import Dropped, Stage, Trace
-    from biny.core.services.structured import IndexInfo, NoIndex
-    from biny.core.store.catalog import DocumentRow
-    from biny.core.store.lance import ChunkRecord
-    from biny.core.structured.lint import LintItem
-    from biny.core.structured.route import Routed
-    from biny.core.structured.spec import Proposal, ProposedField
-    from biny.core.structured.tools import ToolResult
-    from biny.core.text.scripts import script_name
 
 # name → module it lives in (one source of truth for the lazy re-export and for __all__)
 _EXPORTS: dict[str, str] = {
@@ -93,16 +92,16 @@ _EXPORTS: dict[str, str] = {
     "SpaceInfo": "results", "SourceView": "results", "PassageChange": "results",  # issue 61
     "CancelToken": "progress", "Progress": "progress", "ProgressCallback": "progress",
     "ProgressMeter": "progress", "Figures": "progress",
-    "Trace": "retrieve.trace", "Stage": "retrieve.trace", "Dropped": "retrieve.trace",
+    "Trace": "trace", "Stage": "trace", "Dropped": "trace",
     # The stages' typed records the Inspector reads (issue 47).
-    **{name: "retrieve.records" for name in ("PoolRecord", "RelevanceRecord", "RewriteRecord", "SentencesRecord",
+    **{name: "trace.records" for name in ("PoolRecord", "RelevanceRecord", "RewriteRecord", "SentencesRecord",
                                              "ThresholdRecord")},
     "Baselines": "retrieve.baseline", "Distribution": "retrieve.baseline",
     "RetrievalParams": "retrieve.candidates",
     "DocumentRow": "store.catalog", "ChunkRecord": "store.lance",
     "IndexInfo": "services.structured", "NoIndex": "services.structured", "LintItem": "structured.lint",
-    "Routed": "structured.route", "Proposal": "structured.spec", "ProposedField": "structured.spec",
-    "ToolResult": "structured.tools",
+    "Routed": "calls", "Proposal": "structured.spec", "ProposedField": "structured.spec",
+    "ToolResult": "calls",
     # Analysts' figures (matplotlib, no Qt): the console draws them on its canvas, the CLI saves them.
     **{name: "analysis.plots" for name in ("collection_figure", "distances_table", "histogram_figure",
                                            "message_figure", "save_figure", "save_table", "star_map_figure")},

@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from biny.core.i18n import N_, t
 
-if TYPE_CHECKING:  # types only: this module sits below the stores and stages (import-linter layers)
-    from biny.core.retrieve.trace import Trace
-    from biny.core.structured.route import Refusal, Routed
-    from biny.core.structured.tools import ToolResult
+if TYPE_CHECKING:  # the trace and the index's call values sit below this module (import-linter layers)
+    from biny.core.calls import Refusal, Routed, ToolResult
+    from biny.core.trace import Trace
 
 
 __all__ = ["Answer", "AskResult", "Citation", "FileOutcome", "Hit", "IngestReport", "PassageChange", "SourceView",

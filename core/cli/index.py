@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from biny.core.errors import BinyError
 from biny.core.i18n import t
-from biny.core.retrieve.records import StructuredRecord
+from biny.core.trace.records import StructuredRecord
 
 if TYPE_CHECKING:  # the engine is imported when a command runs (a quick --help)
     from biny.core.engine import Engine

@@ -23,11 +23,11 @@ from biny.core.llm.base import ChatModel
 from biny.core.results import Kept
 from biny.core.retrieve.baseline import Distribution
 from biny.core.retrieve.lexical import LexicalEvidence, evidence
-from biny.core.retrieve.records import Verdict
 from biny.core.retrieve.rerankers import Reranker, RRFReranker
-from biny.core.retrieve.trace import Trace
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.question import Question
+from biny.core.trace import Trace
+from biny.core.trace.records import Verdict
 
 
 @dataclass(slots=True)

@@ -33,8 +33,8 @@ from biny.core.llm.base import LLMError, LLMMalformedReply, Message, as_data
 from biny.core.results import Kept
 from biny.core.retrieve.baseline import Distribution
 from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
-from biny.core.retrieve.records import JudgeRecord
-from biny.core.retrieve.trace import Dropped, Stage, Trace
+from biny.core.trace import Dropped, Stage, Trace
+from biny.core.trace.records import JudgeRecord
 
 MAX_TOKENS = 64
 PASSAGE_CHARS = 2400  # a passage is ≤ 480 tokens; longer text (a table) is judged by its start

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from biny.core.i18n import t
 from biny.core.retrieve.candidates import Candidate
-from biny.core.retrieve.trace import Stage, Trace
+from biny.core.trace import Stage, Trace
 
 
 def keep_nearest(final: list[Candidate], kept: list[Candidate], trace: Trace,

@@ -9,12 +9,12 @@ import numpy as np
 
 from biny.core.i18n import t
 from biny.core.retrieve.candidates import Candidate, Context, QueryDistances
-from biny.core.retrieve.records import IdentifierPin, PinRecord
-from biny.core.retrieve.trace import Stage, Trace
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.identifiers import Identifier
 from biny.core.text.question import Question
 from biny.core.text.terms import fold
+from biny.core.trace import Stage, Trace
+from biny.core.trace.records import IdentifierPin, PinRecord
 
 
 def find_cliff(distances: list[float], slots: int) -> int:

@@ -19,9 +19,9 @@ from biny.core.retrieve.pin import find_cliff
 from biny.core.retrieve.rerank import rerank
 from biny.core.retrieve.rewrite import rewrite_stage
 from biny.core.retrieve.second_pass import second_pass
-from biny.core.retrieve.trace import Dropped, Stage, Trace
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.question import Question
+from biny.core.trace import Dropped, Stage, Trace
 
 __all__ = ["Candidate", "Context", "Retrieval", "RetrievalParams", "budget_stage", "find_cliff", "retrieve"]
 

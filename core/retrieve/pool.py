@@ -12,10 +12,10 @@ from biny.core.embed.base import Vectors
 from biny.core.i18n import t
 from biny.core.retrieve.baseline import Baselines
 from biny.core.retrieve.candidates import Candidate, QueryDistances, RetrievalParams
-from biny.core.retrieve.records import PoolRecord
-from biny.core.retrieve.trace import Stage, Trace
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.scripts import SCRIPTS
+from biny.core.trace import Stage, Trace
+from biny.core.trace.records import PoolRecord
 
 
 def script_masks(vm: VectorMatrix, baselines: Baselines, blind: BlindIndex,

@@ -27,9 +27,9 @@ from biny.core.crypto.blind import BlindIndex
 from biny.core.retrieve.baseline import Distribution
 from biny.core.retrieve.candidates import Candidate
 from biny.core.retrieve.lexical import LexicalEvidence
-from biny.core.retrieve.records import RelevanceRecord, Verdict
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.question import Question
+from biny.core.trace.records import RelevanceRecord, Verdict
 
 # The features, in the order the model's weights are stored. Each is one sentence of evidence:
 FEATURES: tuple[str, ...] = (

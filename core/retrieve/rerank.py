@@ -10,9 +10,9 @@ import time
 
 from biny.core.i18n import t
 from biny.core.retrieve.candidates import Candidate, Context
-from biny.core.retrieve.trace import Dropped, Stage, Trace
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.question import Question
+from biny.core.trace import Dropped, Stage, Trace
 
 
 def rerank(question: Question, pins: list[Candidate], rest: list[Candidate], k: int, vm: VectorMatrix, ctx: Context,

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from biny.core.i18n import t
 from biny.core.llm.base import ChatModel, LLMError, Message
-from biny.core.retrieve.records import RewriteRecord
-from biny.core.retrieve.trace import Stage, Trace
 from biny.core.text.terms import named_terms
+from biny.core.trace import Stage, Trace
+from biny.core.trace.records import RewriteRecord
 
 REFERRING = re.compile(
     r"它们?|他们|她们|这个|那个|这款|那款|这种|那种|这些|那些|该|此|上面|上述|前面|刚才|其|那|这|呢|"

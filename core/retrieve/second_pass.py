@@ -11,12 +11,12 @@ import time
 
 from biny.core.i18n import t
 from biny.core.retrieve.candidates import Candidate, Context, QueryDistances
-from biny.core.retrieve.records import SecondPassRecord
-from biny.core.retrieve.trace import Stage, Trace
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.aspects import ASPECT_WORDS
 from biny.core.text.question import Question
 from biny.core.text.terms import contains_term, named_terms
+from biny.core.trace import Stage, Trace
+from biny.core.trace.records import SecondPassRecord
 
 # (query, required term, required aspect)
 DerivedQuery = tuple[str, str | None, str | None]

@@ -36,8 +36,8 @@ from biny.core.embed.base import Vectors
 from biny.core.i18n import t
 from biny.core.retrieve.baseline import Distribution
 from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
-from biny.core.retrieve.records import SentencesRecord
-from biny.core.retrieve.trace import Dropped, Stage, Trace
+from biny.core.trace import Dropped, Stage, Trace
+from biny.core.trace.records import SentencesRecord
 
 
 def check(kept: list[Candidate], query_vector: Vectors, params: RetrievalParams, ref: Distribution | None,

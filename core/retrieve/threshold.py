@@ -20,7 +20,13 @@ from biny.core.retrieve import relevance, translated
 from biny.core.retrieve.baseline import Baselines, Distribution, load_questions
 from biny.core.retrieve.candidates import Candidate, Context, Judging, RetrievalParams
 from biny.core.retrieve.lexical import LexicalEvidence, evidence, familiarity
-from biny.core.retrieve.records import (
+from biny.core.retrieve.translated import shared_terms
+from biny.core.store.vectors import VectorMatrix
+from biny.core.text.language import TAGGED
+from biny.core.text.question import Question
+from biny.core.text.scripts import SCRIPTS, script_name
+from biny.core.trace import Dropped, Stage, Trace
+from biny.core.trace.records import (
     LexicalRecord,
     RelevanceRecord,
     SharedTermsRecord,
@@ -28,12 +34,6 @@ from biny.core.retrieve.records import (
     ThresholdRecord,
     TranslatedRecord,
 )
-from biny.core.retrieve.trace import Dropped, Stage, Trace
-from biny.core.retrieve.translated import shared_terms
-from biny.core.store.vectors import VectorMatrix
-from biny.core.text.language import TAGGED
-from biny.core.text.question import Question
-from biny.core.text.scripts import SCRIPTS, script_name
 
 
 @dataclass(slots=True)

@@ -36,11 +36,11 @@ from biny.core.crypto.blind import BlindIndex
 from biny.core.i18n import t
 from biny.core.results import Kept
 from biny.core.retrieve.candidates import Candidate, Judging, RetrievalParams
-from biny.core.retrieve.records import TranslatedRecord
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text import dictionary
 from biny.core.text.question import Question
 from biny.core.text.scripts import script_of
+from biny.core.trace.records import TranslatedRecord
 
 # A word the dictionary lacks weighs this share of the rarest term's weight (log(1 + passages)).
 UNKNOWN_SHARE = 0.5

@@ -12,12 +12,12 @@ from biny.core.answer.structured import looked_for, refused_answer, structured_a
 from biny.core.i18n import t
 from biny.core.results import AskResult
 from biny.core.retrieve.candidates import RetrievalParams
-from biny.core.retrieve.records import AnswerRecord
-from biny.core.retrieve.trace import Stage
 from biny.core.services.folder import DataFolder
 from biny.core.services.models import Models
 from biny.core.services.retrieval import Retriever
 from biny.core.text.question import Question
+from biny.core.trace import Stage
+from biny.core.trace.records import AnswerRecord
 
 if TYPE_CHECKING:
     from biny.core.services.web import WebFallback

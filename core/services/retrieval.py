@@ -26,8 +26,6 @@ from biny.core.retrieve.budget import fit_whole
 from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
 from biny.core.retrieve.kept import kept_rule
 from biny.core.retrieve.pipeline import retrieve
-from biny.core.retrieve.records import StructuredRecord
-from biny.core.retrieve.trace import Stage, Trace
 from biny.core.services import integrity
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
@@ -42,6 +40,8 @@ from biny.core.text import dictionary, language
 from biny.core.text.question import Question
 from biny.core.text.sentences import sentence_windows
 from biny.core.text.terms import fold, glossary_from_titles
+from biny.core.trace import Stage, Trace
+from biny.core.trace.records import StructuredRecord
 
 MAX_TURNS = 200  # recent turns kept for "more material"
 # Passages whose sentence vectors are kept for the sentence check (retrieve/sentences.py): ~11 sentences and pairs ×

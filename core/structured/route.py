@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from biny.core.calls import Refusal as Refusal
+from biny.core.calls import Routed as Routed
 from biny.core.i18n import t
 from biny.core.store.structured import QueryTable
 from biny.core.structured import lexicon as lx
@@ -83,36 +85,6 @@ class Span:
 
     def overlaps(self, s: int, e: int) -> bool:
         return s < self.end and e > self.start
-
-
-@dataclass(slots=True)
-class Refusal:
-    """What the table lacks, said instead of another row's value (issue 64): a row no name matches, or a field the
-    index does not hold. ``closest`` names the nearest row or field the table has."""
-
-    kind: str  # "row" | "field" | "which" (rows named alike: ``closest`` lists them, " / " between)
-    asked: str  # the question's words for it
-    closest: str = ""
-    row: str = ""  # a field refusal: the row the question named
-    row_id: str = ""
-
-    def to_dict(self) -> dict[str, str]:
-        return {"kind": self.kind, "asked": self.asked, "closest": self.closest, "row": self.row}
-
-
-@dataclass(slots=True)
-class Routed:
-    call: ToolCall | None
-    evidence: list[str] = field(default_factory=list)
-    # Not routed, but the question names the index's fields or values: a model may map it (model_route.py).
-    touched: bool = False
-    refusal: Refusal | None = None  # not routed because the table lacks what is asked: say so
-    # Not routed: the words the index looked for among its values, and the fields it looked in (issue 63).
-    looked_for: str = ""
-    looked_in: list[str] = field(default_factory=list)
-    others: list[str] = field(default_factory=list)  # a lookup: rows named about as well, less closely
-    # A name no row has, with a field asked of it: a refusal when the space holds only the table (services decide).
-    absent_row: Refusal | None = None
 
 
 @dataclass(slots=True)

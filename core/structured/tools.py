@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from dataclasses import field as dc_field
 from typing import Any
 
 import pyarrow as pa
 
-from biny.core.i18n import language
+from biny.core.calls import Condition as Condition
+from biny.core.calls import ToolCall as ToolCall
+from biny.core.calls import ToolResult as ToolResult
+from biny.core.calls import describe as describe
 from biny.core.store.structured import QueryTable
 from biny.core.structured.spec import IndexSpec
 from biny.core.structured.values import number_of, split_items
@@ -27,91 +28,6 @@ MAX_ROWS = 50
 
 class ToolError(ValueError):
     """A tool call that names an unknown field or operator, or has the wrong shape."""
-
-
-@dataclass(slots=True)
-class Condition:
-    field: str
-    op: str
-    value: Any  # a number, a string, [low, high] for between, a list of strings for in
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"field": self.field, "op": self.op, "value": self.value}
-
-
-@dataclass(slots=True)
-class ToolCall:
-    tool: str
-    field: str | None = None  # group / top / lookup
-    conditions: list[Condition] = dc_field(default_factory=list)
-    order: str = "desc"  # top: desc = highest first; group: desc = most frequent first
-    doc_id: str | None = None  # lookup: the row named by its title
-    matched: str = ""  # lookup: the words of the question that named the row
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"tool": self.tool, "field": self.field, "conditions": [c.to_dict() for c in self.conditions],
-                "order": self.order, "doc_id": self.doc_id}
-
-
-@dataclass(slots=True)
-class ToolResult:
-    call: ToolCall
-    sql: str
-    params: list[Any]
-    result: Any
-    rows: list[dict[str, Any]]
-    total: int  # rows the conditions matched (count / filter / top), groups (group)
-    groups: list[tuple[str, int]] = dc_field(default_factory=list)
-    ties: list[str] = dc_field(default_factory=list)  # other keys or titles sharing the winning value
-    ms: float = 0.0
-    # What the answer was computed over: the index's documents, the space's (services fill it: a document
-    # without a header has no row), and per filtered field the rows that give no value and so cannot match.
-    over: int = 0
-    documents: int = 0
-    lacking: dict[str, int] = dc_field(default_factory=dict)
-
-    @property
-    def filter_text(self) -> str:
-        """The conditions in the interface's language, for screens (answers follow the question's)."""
-        return describe(self.call.conditions, zh=language() == "zh_CN")
-
-    @property
-    def query(self) -> str:
-        return self.sql + (f"  -- params: {self.params}" if self.params else "")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"tool": self.call.tool, "query": self.query, "result": self.result, "rows": self.rows,
-                "call": self.call.to_dict(), "total": self.total,
-                "groups": [[k, n] for k, n in self.groups], "ties": self.ties,
-                "filter": describe(self.call.conditions), "counted_over": self.over, "documents": self.documents,
-                "lacking": self.lacking}
-
-
-_OPS_EN = {"=": "is", "<": "under", "<=": "at most", ">": "over", ">=": "at least", "in": "is",
-           "contains": "contains", "between": "between"}
-_OPS_ZH = {"=": "为", "<": "低于", "<=": "不超过", ">": "高于", ">=": "不低于", "in": "为", "contains": "包含",
-           "between": "介于"}
-
-
-def _shown(v: Any) -> str:
-    if isinstance(v, list):
-        return " / ".join(_shown(x) for x in v)
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
-
-
-def describe(conds: Sequence[Condition], zh: bool = False) -> str:
-    """The conditions as a reader says them ("Category is Baby Products, Price under 15"); "" for none."""
-    ops = _OPS_ZH if zh else _OPS_EN
-    parts = []
-    for c in conds:
-        if c.op == "between":
-            lo, hi = c.value
-            parts.append(f"{c.field} {ops['between']} {_shown(lo)}–{_shown(hi)}")
-        else:
-            parts.append(f"{c.field} {ops[c.op]} {_shown(c.value)}")
-    return ("，" if zh else ", ").join(parts)
 
 
 def q(name: str) -> str:

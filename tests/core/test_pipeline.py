@@ -23,7 +23,6 @@ from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.candidates import Candidate, Judging
 from biny.core.retrieve.lexical import LexicalEvidence
 from biny.core.retrieve.pipeline import RetrievalParams, find_cliff
-from biny.core.retrieve.records import SpaceGateRecord
 from biny.core.retrieve.rerankers import RRFReranker
 from biny.core.retrieve.threshold import WordCheck
 from biny.core.store.lance import ChunkRecord
@@ -33,6 +32,7 @@ from biny.core.text.identifiers import cn_to_int, extract
 from biny.core.text.question import Question
 from biny.core.text.scripts import scripts_of
 from biny.core.text.terms import index_terms, query_terms, stem_of, syllable_pairs, terms_of
+from biny.core.trace.records import SpaceGateRecord
 from tests.conftest import CountingEmbedder, corpus
 from tests.core.test_answers import ScriptedModel, scripted_model
 

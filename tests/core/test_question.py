@@ -85,7 +85,7 @@ def test_terms_identifiers_and_aspects_are_parsed_with_the_question() -> None:
 def test_no_module_reads_a_decision_back_out_of_the_trace() -> None:
     """Issue 56: the trace is the audit log. Stages say why they kept a passage on the candidate (kept.py reads that),
     the star map reads the result's pool; no core module looks a stage or its record up in a trace to decide or
-    draw something. (The console and the CLI render the trace; retrieve/trace.py defines the look-ups.)"""
+    draw something. (The console and the CLI render the trace; trace/__init__.py defines the look-ups.)"""
     readers = {}
     for path in ROOT.joinpath("core").rglob("*.py"):
         if path.name == "trace.py" or path.parent.name == "cli":

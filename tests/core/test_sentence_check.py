@@ -10,8 +10,8 @@ from biny.core.embed.base import Vectors
 from biny.core.retrieve import sentences
 from biny.core.retrieve.baseline import Distribution
 from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
-from biny.core.retrieve.trace import Trace
 from biny.core.text.sentences import sentence_windows, sentences_of
+from biny.core.trace import Trace
 
 QUERY = np.array([1.0, 0.0, 0.0], dtype=np.float32)
 

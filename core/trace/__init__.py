@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 
-from biny.core.retrieve.records import Record
+from biny.core.trace.records import Record
 
 R = TypeVar("R", bound=Record)
 
@@ -26,7 +26,7 @@ class Stage:
     summary: str
     kept: list[str] = field(default_factory=list)
     dropped: list[Dropped] = field(default_factory=list)
-    data: Record | None = None  # what the stage records beside its summary (retrieve/records.py)
+    data: Record | None = None  # what the stage records beside its summary (trace/records.py)
     ms: float = 0.0
 
 
