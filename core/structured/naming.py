@@ -307,16 +307,7 @@ class NameMatcher:
         number or code right after the name ("Thermo Probe 2"). Returns them, and whether they conflict: a number
         the row lacks or another row's word (then the whole name as written is returned)."""
         if used is None or row is None:  # no row matched: the capitalised run from the brand, if the question has it
-            at = next((i for i, w in enumerate(qw) if w.text in self.brands and w.capital), None)
-            if at is None:
-                return "", False
-            end = at
-            while end + 1 < len(qw) and qw[end + 1].capital and qw[end + 1].text not in STOPWORDS \
-                    and qw[end + 1].start - qw[end].end <= 2:
-                end += 1
-            if end == at or all(met[i] for i in range(at + 1, end + 1)):
-                return "", False
-            return question[qw[at].start : qw[end].end], False  # "Tallow Smoke Alarm", "Tallow Leak Pipe"
+            return self._brand_run(question, qw, met), False
         own = self.variants[row][0]
         conflicts: list[int] = []
 
@@ -363,6 +354,19 @@ class NameMatcher:
         if out and qw[used[0]].text in self.brands:  # "Tallow Smoke Alarm", as the question writes it
             words_out.insert(0, question[qw[used[0]].start : qw[used[0]].end])
         return " ".join(words_out), False
+
+    def _brand_run(self, question: str, qw: list[Word], met: list[list[tuple[str, str]]]) -> str:
+        """The capitalised run from the catalogue's brand when it holds a word no name has ("Tallow Smoke Alarm")."""
+        at = next((i for i, w in enumerate(qw) if w.text in self.brands and w.capital), None)
+        if at is None:
+            return ""
+        end = at
+        while end + 1 < len(qw) and qw[end + 1].capital and qw[end + 1].text not in STOPWORDS \
+                and qw[end + 1].start - qw[end].end <= 2:
+            end += 1
+        if end == at or all(met[i] for i in range(at + 1, end + 1)):
+            return ""
+        return question[qw[at].start : qw[end].end]  # "Tallow Smoke Alarm", "Tallow Leak Pipe"
 
     def closest(self, text: str) -> int | None:
         """The name nearest to ``text`` by shared letter triples, for saying what the table has instead."""
