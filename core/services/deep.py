@@ -104,3 +104,27 @@ def describe_unreadable(row: SpaceRow, error: str) -> tuple[str, str]:
 
 def locked_action(exc: BinyError) -> str:
     return t("unlock the space to verify its passages ({detail})").format(detail=exc)
+
+
+def index_findings(folder: DataFolder, row: SpaceRow, key: bytes | None, *,
+                   deep: bool) -> list[tuple[str, str, str]]:
+    """(kind, detail, action) for the space's structured index: written before codes ('unbound'), or with ``deep``
+    a row or the spec failing its code ('tampered'). The index is derived from the documents: rebuilding it is the
+    way back."""
+    if key is None or folder.structured.spec(row.space_id) is None:
+        return []
+    found = folder.structured.check(row.space_id, key)
+    rebuild = t("build the index again from the documents (`biny index build --space {space}`)").format(
+        space=row.name)
+    if found.unbound:
+        return [("unbound", t("its structured index is not covered by integrity codes (built before they existed)"),
+                 t("run `biny doctor --repair` to add them, or {rebuild}").format(rebuild=rebuild))]
+    out = []
+    if deep and not found.spec:
+        out.append(("tampered", t("its structured index's fields or set of rows no longer match their integrity "
+                                  "code"), rebuild))
+    if deep and found.bad_rows:
+        out.append(("tampered", t("{n} row(s) of its structured index no longer match their integrity code "
+                                  "(documents {docs})").format(n=len(found.bad_rows), docs=", ".join(found.bad_rows)),
+                    rebuild))
+    return out

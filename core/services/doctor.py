@@ -87,6 +87,7 @@ class Doctor:
                 self._unbound(row, report, repair)
                 if deep:
                     self._deep(row, report, repair)
+                self._index(row, report, repair, deep)
             except Exception as exc:
                 if storage_problem(exc) is None:
                     raise
@@ -139,6 +140,20 @@ class Doctor:
                 self.folder.writer.bind_rows(row, key)
                 f.repaired, f.action = True, t("integrity codes added")
         report.findings.append(f)
+
+    def _index(self, row: SpaceRow, report: DoctorReport, repair: bool, deep: bool) -> None:
+        """The structured index's codes (store/structured.py): unbound ones coded by ``repair``, failed ones
+        (``deep``) named with the rebuild that restores them."""
+        try:
+            key = self.keys.mac_key(row)
+        except BinyError:
+            return  # locked: the passages' own finding says so
+        for kind, detail, action in deep_mod.index_findings(self.folder, row, key, deep=deep):
+            f = Finding(row.name, kind, detail, action)
+            if kind == "unbound" and repair and key is not None:
+                self.folder.writer.bind_index(row.space_id, key)
+                f.repaired, f.action = True, t("integrity codes added")
+            report.findings.append(f)
 
     def _deep(self, row: SpaceRow, report: DoctorReport, repair: bool) -> None:
         """Every row read whole, its code recomputed and its ciphertext opened (``restic check --read-data``)."""
