@@ -93,6 +93,9 @@ class Doctor:
                     raise
                 detail, action = deep_mod.describe_unreadable(row, str(exc))
                 report.findings.append(Finding(row.name, "unreadable", detail, action))
+        if deep and space is None:
+            for kind, detail, action, repaired in deep_mod.memory_findings(self.folder, self.keys, repair=repair):
+                report.findings.append(Finding("(memory)", kind, detail, action, repaired=repaired))
         return report
 
     def _folder(self, report: DoctorReport, deep: bool) -> None:

@@ -512,6 +512,13 @@ class StoreWriter:
                 self.catalog.rewrite()  # the plaintext, overwritten above, must not stay in freed blocks
         return len(rows) + len(turns)
 
+    def bind_facts(self, table: FactTable, tenant: str, user: str, mark: str) -> int:
+        """Codes for the owner's facts written before they existed, then the mark that every fact has one."""
+        with self._write():
+            n = table.bind()
+            self.catalog.memory_keys.set_binding(tenant, user, mark)
+        return n
+
     def insert_fact(self, table: FactTable, row: FactRow, vector: list[float]) -> None:
         with self._write():
             table.insert(row, vector)

@@ -362,3 +362,70 @@ def test_an_index_built_before_codes_is_bound_and_then_checked(indexed: dict[boo
     index_value_changed(home)
     with Engine.open(home) as eng, pytest.raises(DataTampered, match="structured index"):
         eng.index.answer("s", ROW_QUESTION)
+
+
+# ---- memory facts (issue 59): recall answers from them, so each carries a code under the owner's memory key ------
+FACTS = ["Ana prefers answers in Portuguese.", "Ana's team ships on Thursdays.", "Ana is allergic to peanuts."]
+
+
+@pytest.fixture(scope="module")
+def remembered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("memory") / "home"
+    with Engine.open(home) as eng:
+        ids = [eng.memory.add(text, "user:ana").fact_id for text in FACTS]
+        eng.memory.set_status(ids[2], "deleted")
+    return home
+
+
+def _facts_sql(home: Path, sql: str) -> None:
+    with duckdb.connect(str(home / "catalog.duckdb")) as con:
+        ids = [r[0] for r in con.execute("SELECT fact_id FROM facts ORDER BY created_at").fetchall()]
+        con.execute(sql.format(a=ids[0], b=ids[1], deleted=ids[2]))
+
+
+SWAP = ("UPDATE facts SET {col} = (SELECT {col} FROM facts f WHERE f.fact_id = CASE facts.fact_id WHEN '{{a}}' "
+        "THEN '{{b}}' ELSE '{{a}}' END) WHERE fact_id IN ('{{a}}', '{{b}}')")
+FACT_CASES: dict[str, str] = {
+    "memory: vectors swapped": SWAP.format(col="vector"),
+    "memory: a deleted fact set active": "UPDATE facts SET status = 'active' WHERE fact_id = '{deleted}'",
+    "memory: an older revision claimed": "UPDATE facts SET revision = revision + 1 WHERE fact_id = '{a}'",
+    "memory: sealed text swapped": SWAP.format(col="ct"),
+    "memory: a code cleared": "UPDATE facts SET mac = '' WHERE fact_id = '{b}'",
+}
+
+
+@pytest.mark.parametrize("case", list(FACT_CASES))
+def test_tampered_memory_facts_end_in_a_named_error_and_a_deep_finding(
+        case: str, remembered: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(remembered, home)
+    with Engine.open(home) as eng:
+        assert eng.memory.recall("Which day does the team ship?", "user:ana").facts
+    _facts_sql(home, FACT_CASES[case])
+    capsys.readouterr()
+    code = main(["--home", str(home), "memory", "recall", "What is Ana allergic to?", "--scope", "user:ana"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "", (case, out, err)
+    assert "Memory of" in err and "failed its integrity check" in err
+    assert main(["--home", str(home), "doctor", "--deep", "--json"]) == 1
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    assert any(f["kind"] == "tampered" and f["space"] == "(memory)" for f in findings), findings
+    # Repair sets the changed facts aside: recall works again and never returns them.
+    assert main(["--home", str(home), "doctor", "--deep", "--repair"]) == 0
+    with Engine.open(home) as eng:
+        recalled = eng.memory.recall("What is Ana allergic to?", "user:ana")
+        assert all("peanuts" not in f.text for f in recalled.facts)
+
+
+def test_memory_facts_stored_before_codes_are_bound_once(remembered: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(remembered, home)
+    with duckdb.connect(str(home / "catalog.duckdb")) as con:
+        con.execute("UPDATE facts SET mac = ''")
+        con.execute("DELETE FROM meta WHERE key LIKE 'facts_bound|%'")
+    with Engine.open(home) as eng:
+        assert len(eng.memory.facts("user:ana")) == 2
+        assert not [f for f in eng.doctor.check(deep=True).findings if f.space == "(memory)"]
+    _facts_sql(home, FACT_CASES["memory: a code cleared"])  # bound now: a fact without a code is a mismatch
+    with Engine.open(home) as eng, pytest.raises(DataTampered, match="Memory of"):
+        eng.memory.facts("user:ana")
