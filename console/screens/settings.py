@@ -145,8 +145,8 @@ class SettingsScreen(QWidget):
         self.repair_btn = QPushButton(tr("Repair"))
         self.repair_btn.setObjectName("repair_data")
         self.repair_btn.setEnabled(False)
+        self._deep_checked: bool = False  # Repair after a deep check is a deep one
         self.repair_btn.clicked.connect(lambda: self.check_data(repair=True, deep=self._deep_checked))
-        self._deep_checked = False
         # Issue 59: `biny doctor --deep` — every stored row read whole and its integrity code recomputed.
         self.deep_btn = QPushButton(tr("Deep check"))
         self.deep_btn.setObjectName("deep_check")
