@@ -28,6 +28,7 @@ import numpy as np
 from biny.core.answer.compose import ComposeSettings, compose
 from biny.core.config import save_settings
 from biny.core.crypto.space import SpaceCrypto
+from biny.core.embed.sentences import sentence_texts
 from biny.core.errors import BinyError
 from biny.core.i18n import t
 from biny.core.results import Answer, AskResult, Hit, IngestReport, Kept
@@ -551,7 +552,10 @@ class WebFallback:
                 "{sentences}. Remove them (biny review approve {review_id} --edit FILE), or approve naming each: "
                 "--confirm-flagged \"SENTENCE\".").format(review_id=review_id, n=len(unconfirmed),
                                                            sentences="; ".join(f"«{s}»" for s in unconfirmed)))
-        _refuse_contradicted(item, body, confirm_contradicted)
+        # Read again against the material as it is now: a document added since the proposal may state otherwise.
+        sentences = [u for u in sentence_texts(body.split("\n---\n")[0])[0] if not u.lstrip().startswith("#")]
+        fresh = [c.to_dict() for c in contradictions(self.retriever, self.models, item.space, sentences)]
+        _refuse_contradicted(item, body, confirm_contradicted, fresh)
         body, source, merged = self._merged(item, body)
         when = datetime.now(UTC)
         read = [s for s in read if s.used]
@@ -650,10 +654,13 @@ class WebFallback:
         return hits, any((h.closer_than or 0.0) >= NEAR_DUPLICATE for h in hits)
 
 
-def _refuse_contradicted(item: ReviewItem, body: str, confirmations: Sequence[str]) -> None:
-    """An entry still holding a sentence the space states otherwise is approved only when the operator names it."""
+def _refuse_contradicted(item: ReviewItem, body: str, confirmations: Sequence[str],
+                         fresh: list[dict[str, Any]]) -> None:
+    """An entry still holding a sentence the space states otherwise (marked when proposed, or ``fresh``: found
+    now) is approved only when the operator names it."""
     plain = " ".join(body.split())
-    left = [c for c in item.contradicted if " ".join(c["sentence"].split()) in plain
+    marked = {c["sentence"]: c for c in [*item.contradicted, *fresh]}
+    left = [c for c in marked.values() if " ".join(c["sentence"].split()) in plain
             and not injection.named(c["sentence"], confirmations)]
     if left:
         shown = "; ".join(t("«{sentence}» — contradicted by {where}: «{mine}»").format(

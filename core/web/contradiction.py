@@ -150,10 +150,13 @@ def _number_conflict(a: list[Number], b: list[Number]) -> Conflict | None:
         if not slot and len(a) == len(b) == 1:
             slot = b
         if slot:
-            return Conflict("number", w.text + (f" {w.unit}" if w.unit and w.unit not in "$€£¥₹%" else ""),
-                            slot[0].text + (f" {slot[0].unit}" if slot[0].unit and slot[0].unit not in "$€£¥₹%"
-                                            else ""))
+            return Conflict("number", _shown(w), _shown(slot[0]))
     return None
+
+
+def _shown(n: Number) -> str:
+    """A number as written, with its currency or percent sign (the word after it may be any word: not shown)."""
+    return f"{n.unit}{n.text}" if n.unit in ("$", "€", "£", "¥", "₹") else n.text + ("%" if n.unit == "%" else "")
 
 
 def _spans(web: str, mine: str, ta: list[Token], tb: list[Token]
