@@ -138,35 +138,7 @@ class SettingsScreen(QWidget):
         d = QFormLayout(data)
         d.addRow(tr("Data folder"), QLabel(str(engine.home)))
         d.addRow(tr("Settings file"), QLabel(str(engine.home / "config.toml")))
-        # Issue 22: the catalog and the vector store checked against each other; repairs from sources.
-        self.check_btn = QPushButton(tr("Check data folder"))
-        self.check_btn.setObjectName("check_data")
-        self.check_btn.clicked.connect(lambda: self.check_data(repair=False))
-        self.repair_btn = QPushButton(tr("Repair"))
-        self.repair_btn.setObjectName("repair_data")
-        self.repair_btn.setEnabled(False)
-        self._deep_checked: bool = False  # Repair after a deep check is a deep one
-        self.repair_btn.clicked.connect(lambda: self.check_data(repair=True, deep=self._deep_checked))
-        # Issue 59: `biny doctor --deep` — every stored row read whole and its integrity code recomputed.
-        self.deep_btn = QPushButton(tr("Deep check"))
-        self.deep_btn.setObjectName("deep_check")
-        self.deep_btn.setToolTip(tr("Reads every passage, index row and memory fact whole and verifies its integrity "
-                                    "code; takes longer than the check"))
-        self.deep_btn.clicked.connect(lambda: self.check_data(repair=False, deep=True))
-        self.check_progress = QProgressBar()
-        self.check_progress.setObjectName("check_progress")
-        self.check_progress.setVisible(False)
-        checks = QHBoxLayout()
-        checks.addWidget(self.check_btn)
-        checks.addWidget(self.deep_btn)
-        checks.addWidget(self.repair_btn)
-        checks.addWidget(self.check_progress, 1)
-        checks.addStretch(1)
-        d.addRow(tr("Integrity"), checks)
-        self.check_status = QLabel("")
-        self.check_status.setWordWrap(True)
-        self.check_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        d.addRow("", self.check_status)
+        self._build_integrity_rows(d)
         self.encryption = QLabel("")
         d.addRow(tr("Encryption"), self.encryption)
         # W1: one switch for searching *and* reading public pages, per space; off by default.
@@ -203,6 +175,38 @@ class SettingsScreen(QWidget):
         self.secret_source.setWordWrap(True)
         d.addRow(tr("Passphrase source"), self.secret_source)
         return data
+
+    def _build_integrity_rows(self, d: QFormLayout) -> None:
+        """Check, deep check and repair of the data folder, their progress and their findings."""
+        # Issue 22: the catalog and the vector store checked against each other; repairs from sources.
+        self.check_btn = QPushButton(tr("Check data folder"))
+        self.check_btn.setObjectName("check_data")
+        self.check_btn.clicked.connect(lambda: self.check_data(repair=False))
+        self.repair_btn = QPushButton(tr("Repair"))
+        self.repair_btn.setObjectName("repair_data")
+        self.repair_btn.setEnabled(False)
+        self._deep_checked: bool = False  # Repair after a deep check is a deep one
+        self.repair_btn.clicked.connect(lambda: self.check_data(repair=True, deep=self._deep_checked))
+        # Issue 59: `biny doctor --deep` — every stored row read whole and its integrity code recomputed.
+        self.deep_btn = QPushButton(tr("Deep check"))
+        self.deep_btn.setObjectName("deep_check")
+        self.deep_btn.setToolTip(tr("Reads every passage, index row and memory fact whole and verifies its integrity "
+                                    "code; takes longer than the check"))
+        self.deep_btn.clicked.connect(lambda: self.check_data(repair=False, deep=True))
+        self.check_progress = QProgressBar()
+        self.check_progress.setObjectName("check_progress")
+        self.check_progress.setVisible(False)
+        checks = QHBoxLayout()
+        checks.addWidget(self.check_btn)
+        checks.addWidget(self.deep_btn)
+        checks.addWidget(self.repair_btn)
+        checks.addWidget(self.check_progress, 1)
+        checks.addStretch(1)
+        d.addRow(tr("Integrity"), checks)
+        self.check_status = QLabel("")
+        self.check_status.setWordWrap(True)
+        self.check_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        d.addRow("", self.check_status)
 
     def _build_model_group(self) -> QGroupBox:
         """The configured embedding model, the space's, and re-embedding."""
