@@ -429,3 +429,20 @@ def test_memory_facts_stored_before_codes_are_bound_once(remembered: Path, tmp_p
     _facts_sql(home, FACT_CASES["memory: a code cleared"])  # bound now: a fact without a code is a mismatch
     with Engine.open(home) as eng, pytest.raises(DataTampered, match="Memory of"):
         eng.memory.facts("user:ana")
+
+
+def test_an_encrypted_spaces_older_index_is_reported_until_repair_codes_it(indexed: dict[bool, Path],
+                                                                         tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(indexed[True], home)
+    _catalog(home, "UPDATE structured_rows SET mac = ''")
+    _catalog(home, "UPDATE structured_spec SET mac = ''")
+    with Engine.open(home) as eng:
+        assert "$159.00" in str(eng.index.answer("s", ROW_QUESTION)[1])  # read, not yet checkable
+        [finding] = [f for f in eng.doctor.check().findings if "structured index" in f.detail]
+        assert finding.kind == "unbound" and "--repair" in finding.action
+        assert eng.doctor.check(repair=True).healthy
+        assert eng.doctor.check(deep=True).findings == []
+    index_value_changed(home)  # coded now: a swapped row is caught
+    with Engine.open(home) as eng, pytest.raises(DataTampered, match="structured index"):
+        eng.index.answer("s", ROW_QUESTION)
