@@ -91,7 +91,8 @@ class ReviewModel(Fetching):
         self._run(work, on_success=done, on_failure=lambda e, d: self.emit("error", str(e), d))
 
     # ---- deciding ----------------------------------------------------------------------------------
-    def decide(self, action: str, *, edited: str | None = None, reason: str = "") -> bool:
+    def decide(self, action: str, *, edited: str | None = None, reason: str = "",
+               confirm_contradicted: tuple[str, ...] = ()) -> bool:
         """Approve or reject the current item: it leaves the list now, the engine works after."""
         item = self.item()
         if item is None or item.status != "pending":
@@ -100,7 +101,7 @@ class ReviewModel(Fetching):
 
         def work(_: Callable[[Progress], None], __: CancelToken) -> Any:
             if action == "approved":
-                return engine.web.approve(rid, edited)
+                return engine.web.approve(rid, edited, confirm_contradicted=confirm_contradicted)
             return engine.web.reject(rid, reason)
 
         self._carry_out(work)

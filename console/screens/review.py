@@ -214,7 +214,13 @@ class ReviewScreen(QWidget):
                 self.queue.setFocus()
                 return
             edited = self.entry.toPlainText() if self.entry.document().isModified() else None
-            self.model.decide("approved", edited=edited)
+            text = " ".join((edited if edited is not None else item.entry.markdown()).split())
+            still = [c for c in item.contradicted if " ".join(c["sentence"].split()) in text]
+            if item.status == "pending" and still and not self.confirm_contradicted(still):
+                self.queue.setFocus()
+                return
+            self.model.decide("approved", edited=edited,
+                              confirm_contradicted=tuple(c["sentence"] for c in still))
         elif action == "reject":
             self.reject_with_reason()  # the key asks the same optional reason the button does (issue 60)
         elif action == "edit" and item is not None and item.status == "pending":
@@ -250,6 +256,19 @@ class ReviewScreen(QWidget):
         box.setDefaultButton(QMessageBox.StandardButton.No)
         return box.exec() == QMessageBox.StandardButton.Yes
 
+    def confirm_contradicted(self, found: list[dict[str, Any]]) -> bool:
+        """The entry states what the space's own material states otherwise (issue 59): each sentence is named with
+        the space's own, and the operator says yes; No is the default."""
+        texts = "\n".join("• " + tr("“{sentence}” — your material ({where}): “{mine}”").format(
+            sentence=c["sentence"][:160], where=_where(c), mine=c["mine"][:160]) for c in found[:5])
+        box = QMessageBox(QMessageBox.Icon.Warning, tr("Approve a contradicted entry?"),
+                          tr("{n} sentence(s) of this entry state otherwise than your own material. Approve "
+                             "anyway?").format(n=len(found)) + "\n\n" + texts,
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, self)
+        box.setObjectName("confirm_contradicted")
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        return box.exec() == QMessageBox.StandardButton.Yes
+
     # ---- drawing -----------------------------------------------------------------------------------
     def _render(self) -> None:
         items = self.model.state.items
@@ -274,7 +293,8 @@ class ReviewScreen(QWidget):
             row = QListWidgetItem(f"{mark}{edited}{questions}\n   " + tr("{read} read · {found} found only").format(
                 read=read, found=len(i.sources) - read)
                 + (" · " + tr("{n} untraced").format(n=len(i.untraced_numbers)) if i.untraced_numbers else "")
-                + (" · ⚠ " + tr("{n} addressed to a model").format(n=len(i.flagged)) if i.flagged else ""))
+                + (" · ⚠ " + tr("{n} addressed to a model").format(n=len(i.flagged)) if i.flagged else "")
+                + (" · ⚠ " + tr("{n} contradicted").format(n=len(i.contradicted)) if i.contradicted else ""))
             row.setData(Qt.ItemDataRole.UserRole, i.review_id)
             # Height from the text itself: a CJK line is taller than the list's Latin line height.
             lines = [self.queue.fontMetrics().boundingRect(line).height() for line in row.text().split("\n")]
@@ -309,6 +329,13 @@ class ReviewScreen(QWidget):
         flagged = "".join(f"<li>{_esc(f['text'])} <small>({_esc(f['url'])})</small></li>" for f in item.flagged)
         left_out = tr("Left out: page text that addresses a model or the reader")
         flagged = f"<p style='color:#c92a2a'><b>⚠ {left_out}</b></p><ul>{flagged}</ul>" if flagged else ""
+        # Sentences of the entry the space's own material states otherwise (issue 59), with the space's sentence.
+        contradicted = "".join(
+            f"<li>{_esc(c['sentence'])}<br><small>" + _esc(tr("your material ({where}): “{mine}”").format(
+                where=_where(c), mine=c["mine"])) + "</small></li>" for c in item.contradicted)
+        if contradicted:
+            head = tr("Contradicted by your own material")
+            contradicted = f"<p style='color:#c92a2a'><b>⚠ {head}</b></p><ul>{contradicted}</ul>"
         asked = "".join(f"<p><b>{tr('Question')}</b> {_esc(q)}</p>" for q in (item.questions or [item.question]))
         edited = ""
         if item.edited_by:  # the operator's wording, not the pages' (issue 60)
@@ -316,7 +343,7 @@ class ReviewScreen(QWidget):
                                                               "the operator's, not the pages'.").format(
                 user=item.edited_by, when=item.edited_at.replace("T", " ").rstrip("Z") + " UTC")) + "</b></p>")
         self.compare.setHtml(
-            f"{flagged}{edited}{asked}"
+            f"{contradicted}{flagged}{edited}{asked}"
             f"<p><b>{tr('Answer given')}</b> <small>{tr('(public sources, not your material)')}</small><br>"
             f"{_esc(item.answer)}</p>{untraced}<p><b>{tr('Entry compared with the answer')}</b> "
             f"<small>{tr('(green: added · red: dropped)')}</small><br>"
@@ -372,3 +399,8 @@ class ReviewScreen(QWidget):
         flag = f"<b style='color:#c92a2a'>{tr('Near-duplicate of existing knowledge.')}</b> " if duplicate else ""
         self.nearest.setText(f"<small>{flag}" + tr("Would land near: {where}").format(
             where=near or tr("nothing yet in this space")) + "</small>")
+
+
+def _where(c: dict[str, Any]) -> str:
+    """A contradicting sentence's place: its document's title and page."""
+    return tr("{title}, page {page}").format(title=c["title"], page=c["page"]) if c.get("page") else str(c["title"])

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMessageBox,
+    QProgressBar,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -137,23 +138,7 @@ class SettingsScreen(QWidget):
         d = QFormLayout(data)
         d.addRow(tr("Data folder"), QLabel(str(engine.home)))
         d.addRow(tr("Settings file"), QLabel(str(engine.home / "config.toml")))
-        # Issue 22: the catalog and the vector store checked against each other; repairs from sources.
-        self.check_btn = QPushButton(tr("Check data folder"))
-        self.check_btn.setObjectName("check_data")
-        self.check_btn.clicked.connect(lambda: self.check_data(repair=False))
-        self.repair_btn = QPushButton(tr("Repair"))
-        self.repair_btn.setObjectName("repair_data")
-        self.repair_btn.setEnabled(False)
-        self.repair_btn.clicked.connect(lambda: self.check_data(repair=True))
-        checks = QHBoxLayout()
-        checks.addWidget(self.check_btn)
-        checks.addWidget(self.repair_btn)
-        checks.addStretch(1)
-        d.addRow(tr("Integrity"), checks)
-        self.check_status = QLabel("")
-        self.check_status.setWordWrap(True)
-        self.check_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        d.addRow("", self.check_status)
+        self._build_integrity_rows(d)
         self.encryption = QLabel("")
         d.addRow(tr("Encryption"), self.encryption)
         # W1: one switch for searching *and* reading public pages, per space; off by default.
@@ -190,6 +175,38 @@ class SettingsScreen(QWidget):
         self.secret_source.setWordWrap(True)
         d.addRow(tr("Passphrase source"), self.secret_source)
         return data
+
+    def _build_integrity_rows(self, d: QFormLayout) -> None:
+        """Check, deep check and repair of the data folder, their progress and their findings."""
+        # Issue 22: the catalog and the vector store checked against each other; repairs from sources.
+        self.check_btn = QPushButton(tr("Check data folder"))
+        self.check_btn.setObjectName("check_data")
+        self.check_btn.clicked.connect(lambda: self.check_data(repair=False))
+        self.repair_btn = QPushButton(tr("Repair"))
+        self.repair_btn.setObjectName("repair_data")
+        self.repair_btn.setEnabled(False)
+        self._deep_checked: bool = False  # Repair after a deep check is a deep one
+        self.repair_btn.clicked.connect(lambda: self.check_data(repair=True, deep=self._deep_checked))
+        # Issue 59: `biny doctor --deep` — every stored row read whole and its integrity code recomputed.
+        self.deep_btn = QPushButton(tr("Deep check"))
+        self.deep_btn.setObjectName("deep_check")
+        self.deep_btn.setToolTip(tr("Reads every passage, index row and memory fact whole and verifies its integrity "
+                                    "code; takes longer than the check"))
+        self.deep_btn.clicked.connect(lambda: self.check_data(repair=False, deep=True))
+        self.check_progress = QProgressBar()
+        self.check_progress.setObjectName("check_progress")
+        self.check_progress.setVisible(False)
+        checks = QHBoxLayout()
+        checks.addWidget(self.check_btn)
+        checks.addWidget(self.deep_btn)
+        checks.addWidget(self.repair_btn)
+        checks.addWidget(self.check_progress, 1)
+        checks.addStretch(1)
+        d.addRow(tr("Integrity"), checks)
+        self.check_status = QLabel("")
+        self.check_status.setWordWrap(True)
+        self.check_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        d.addRow("", self.check_status)
 
     def _build_model_group(self) -> QGroupBox:
         """The configured embedding model, the space's, and re-embedding."""
@@ -327,13 +344,25 @@ class SettingsScreen(QWidget):
         run_op(work, on_success=lambda notes: self.tune_status.setText(" ".join(notes)), on_failure=failed,
                on_finished=lambda: self.tune_save.setEnabled(True))
 
-    def check_data(self, *, repair: bool) -> None:
-        """`biny doctor` from the console: runs in the background, lists what it found or repaired."""
-        self.check_btn.setEnabled(False)
-        self.repair_btn.setEnabled(False)
-        self.check_status.setText(tr("Repairing…") if repair else tr("Checking…"))
+    def check_data(self, *, repair: bool, deep: bool = False) -> None:
+        """`biny doctor` (``deep``: `--deep`) from the console: runs off the UI thread with its progress shown,
+        then lists what it found or repaired, each with what to do."""
+        for btn in (self.check_btn, self.deep_btn, self.repair_btn):
+            btn.setEnabled(False)
+        self.check_status.setText(tr("Repairing…") if repair else tr("Reading every stored row…") if deep
+                                  else tr("Checking…"))
+        self.check_progress.setRange(0, 0)  # busy until the first space is counted
+        self.check_progress.setVisible(True)
+
+        def step(p: Any) -> None:
+            self.check_progress.setRange(0, max(1, p.total))
+            self.check_progress.setValue(p.done)
+            if p.detail:
+                self.check_progress.setFormat(tr("{done} of {total} spaces — {space}").format(
+                    done=p.done, total=p.total, space=p.detail))
 
         def shown(report: Any) -> None:
+            self._deep_checked = deep
             lines = [tr("{spaces} space(s), {docs} document(s), {passages} passage(s) checked:").format(
                 spaces=report.spaces, docs=number(report.documents), passages=number(report.passages)) + " "
                 + (tr("all consistent.") if not report.findings else
@@ -341,13 +370,20 @@ class SettingsScreen(QWidget):
             for f in report.findings:
                 name = f" “{f.title}”" if f.title else ""
                 kind = tr("repaired") if f.repaired else tr(FINDING_KINDS.get(f.kind, f.kind))
-                lines.append(f"• {kind} — {f.space}{name}: {f.detail}; {f.action}")
+                lines.append(f"• {kind} — {f.space}{name}: {f.detail}; " + tr("what to do: {action}").format(
+                    action=f.action))
             self.check_status.setText("\n".join(lines))
             self.repair_btn.setEnabled(not report.healthy)
 
-        run_op(lambda _p, _c: self.engine.doctor.check(repair=repair), on_success=shown,
+        def finished() -> None:
+            self.check_btn.setEnabled(True)
+            self.deep_btn.setEnabled(True)
+            self.check_progress.setVisible(False)
+
+        run_op(lambda p, _c: self.engine.doctor.check(repair=repair, deep=deep, progress=p), on_success=shown,
+               on_progress=step,
                on_failure=lambda e, d: self.check_status.setText(tr("Could not check: {error}").format(error=e)),
-               on_finished=lambda: self.check_btn.setEnabled(True))
+               on_finished=finished)
 
     def reembed(self) -> None:
         if not self.space:

@@ -2049,5 +2049,53 @@ This cannot be undone.</source>
         <source>{n} passage(s) disabled by a curator: stored, never retrieved</source>
         <translation>{n} 个段落已被整理者停用：仍保存，但不会被检索</translation>
     </message>
+    <message>
+        <source>Deep check</source>
+        <translation>深度检查</translation>
+    </message>
+    <message>
+        <source>Reads every passage, index row and memory fact whole and verifies its integrity code; takes longer than the check</source>
+        <translation>完整读取每个段落、索引行和记忆事实并校验其完整性校验码；比普通检查耗时更长</translation>
+    </message>
+    <message>
+        <source>Reading every stored row…</source>
+        <translation>正在读取每一条存储的记录…</translation>
+    </message>
+    <message>
+        <source>{done} of {total} spaces — {space}</source>
+        <translation>第 {done} / {total} 个空间 — {space}</translation>
+    </message>
+    <message>
+        <source>what to do: {action}</source>
+        <translation>处理方法：{action}</translation>
+    </message>
+    <message>
+        <source>Approve a contradicted entry?</source>
+        <translation>批准一个与资料矛盾的条目？</translation>
+    </message>
+    <message>
+        <source>{n} sentence(s) of this entry state otherwise than your own material. Approve anyway?</source>
+        <translation>此条目中有 {n} 个句子与你自己的资料说法不同。仍要批准吗？</translation>
+    </message>
+    <message>
+        <source>“{sentence}” — your material ({where}): “{mine}”</source>
+        <translation>“{sentence}” —— 你的资料（{where}）：“{mine}”</translation>
+    </message>
+    <message>
+        <source>your material ({where}): “{mine}”</source>
+        <translation>你的资料（{where}）：“{mine}”</translation>
+    </message>
+    <message>
+        <source>Contradicted by your own material</source>
+        <translation>与你自己的资料矛盾</translation>
+    </message>
+    <message>
+        <source>{n} contradicted</source>
+        <translation>{n} 处矛盾</translation>
+    </message>
+    <message>
+        <source>{title}, page {page}</source>
+        <translation>{title}，第 {page} 页</translation>
+    </message>
 </context>
 </TS>

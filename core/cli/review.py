@@ -31,6 +31,9 @@ def add_parser(sub: Any) -> None:
     ap.add_argument("--confirm-flagged", action="append", default=[], metavar="SENTENCE",
                     help=t("approve although the entry holds this sentence addressed to a model or the reader "
                            "(its text, or 12+ characters of it; repeat for each)"))
+    ap.add_argument("--confirm-contradicted", action="append", default=[], metavar="SENTENCE",
+                    help=t("approve although the entry holds this sentence your own material states otherwise "
+                           "(its text, or 12+ characters of it; repeat for each)"))
     rj = rsub.add_parser("reject", help=t("reject; the pages read are not proposed again for this space"))
     rj.add_argument("id")
     rj.add_argument("--reason", default="")
@@ -50,7 +53,8 @@ def run(engine: Engine, args: argparse.Namespace) -> int:
             _dump([{"review_id": i.review_id, "status": i.status, "created_at": i.created_at,
                     "question": i.question, "questions": i.questions or [i.question],
                     "sources": [s.to_dict() for s in i.sources],
-                    "untraced_numbers": i.untraced_numbers, "flagged": i.flagged} for i in items])
+                    "untraced_numbers": i.untraced_numbers, "flagged": i.flagged,
+                    "contradicted": i.contradicted} for i in items])
         else:
             for i in items:
                 read = sum(s.read for s in i.sources)
@@ -73,6 +77,10 @@ def run(engine: Engine, args: argparse.Namespace) -> int:
             for f in item.flagged:
                 print("  ! " + t("left out, addressed to a model or the reader: {text} ({url})").format(
                     text=f["text"], url=f["url"]))
+            for c in item.contradicted:
+                where = f"{c['title']}, p. {c['page']}" if c.get("page") else c["title"]
+                print("  ! " + t("contradicted by {where}: {sentence}\n      your material says: {mine}").format(
+                    where=where, sentence=c["sentence"], mine=c["mine"]))
             print("\n" + t("Proposed entry:") + "\n" + (item.edited or item.entry.markdown()))
         return 0
     if cmd == "approve":
@@ -83,7 +91,8 @@ def run(engine: Engine, args: argparse.Namespace) -> int:
             except OSError as exc:
                 raise BinyError(t("Cannot read {edit}: {reason}")
                                 .format(edit=args.edit, reason=exc.strerror or exc)) from exc
-        item = engine.web.approve(args.id, edited, confirm_flagged=args.confirm_flagged)
+        item = engine.web.approve(args.id, edited, confirm_flagged=args.confirm_flagged,
+                                  confirm_contradicted=args.confirm_contradicted)
         print(t("approved {id}: stored as document {doc} in {space}").format(id=item.review_id, doc=item.doc_id,
                                                                              space=repr(item.space)))
         return 0

@@ -17,8 +17,10 @@ from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError, DataTampered
 from biny.core.i18n import N_, t
 from biny.core.services.folder import DataFolder
+from biny.core.services.keys import KeySession
 from biny.core.store import rowmac
-from biny.core.store.catalog import SpaceRow
+from biny.core.store.catalog import SpaceRow, now
+from biny.core.store.facts import FactTable, fact_key, facts_mark
 from biny.core.store.failures import storage_problem
 from biny.core.store.lance import ChunkStore
 
@@ -104,3 +106,70 @@ def describe_unreadable(row: SpaceRow, error: str) -> tuple[str, str]:
 
 def locked_action(exc: BinyError) -> str:
     return t("unlock the space to verify its passages ({detail})").format(detail=exc)
+
+
+def index_findings(folder: DataFolder, row: SpaceRow, key: bytes | None, *,
+                   deep: bool) -> list[tuple[str, str, str]]:
+    """(kind, detail, action) for the space's structured index: written before codes ('unbound'), or with ``deep``
+    a row or the spec failing its code ('tampered'). The index is derived from the documents: rebuilding it is the
+    way back."""
+    if key is None or folder.structured.spec(row.space_id) is None:
+        return []
+    found = folder.structured.check(row.space_id, key)
+    rebuild = t("build the index again from the documents (`biny index build --space {space}`)").format(
+        space=row.name)
+    if found.unbound:
+        return [("unbound", t("its structured index is not covered by integrity codes (built before they existed)"),
+                 t("run `biny doctor --repair` to add them, or {rebuild}").format(rebuild=rebuild))]
+    out = []
+    if deep and not found.spec:
+        out.append(("tampered", t("its structured index's fields or set of rows no longer match their integrity "
+                                  "code"), rebuild))
+    if deep and found.bad_rows:
+        out.append(("tampered", t("{n} row(s) of its structured index no longer match their integrity code "
+                                  "(documents {docs})").format(n=len(found.bad_rows), docs=", ".join(found.bad_rows)),
+                    rebuild))
+    return out
+
+
+def memory_findings(folder: DataFolder, keys: KeySession, *, repair: bool) -> list[tuple[str, str, str, bool]]:
+    """(kind, detail, action, repaired) for the owner's memory facts (store/facts.py): every fact read and its code
+    recomputed; ``repair`` sets failing facts aside (marked deleted: never recalled, nothing removed)."""
+    try:
+        crypto = keys.memory_crypto(create=False)
+    except BinyError as exc:
+        return [("locked", t("memory facts were not read (locked)"),
+                 t("unlock memory to verify its facts ({detail})").format(detail=exc), False)]
+    columns = _fact_columns(folder)
+    if crypto is None or not columns:
+        return []
+    if "mac" not in columns:  # never opened by a version with codes
+        return [("unbound", t("memory facts are not covered by integrity codes (stored before codes existed)"),
+                 t("use memory once (`biny memory list`): its facts get their codes when it opens"), False)]
+    table = FactTable(lambda: folder.catalog.con, folder.catalog.lock, 0, crypto.owner)
+    table.mac_key = fact_key(crypto)
+    tenant, user = keys.owner
+    table.bound = rowmac.same(folder.catalog.memory_keys.binding(tenant, user), facts_mark(table.mac_key, crypto.owner))
+    bad, uncoded = table.problems()
+    out = []
+    if bad:
+        detail = t("{n} memory fact(s) no longer match their integrity code ({ids})").format(n=len(bad),
+                                                                                         ids=", ".join(sorted(bad)))
+        if repair:
+            for fact_id in bad:
+                folder.writer.set_fact_status(table, fact_id, "deleted", now())
+            out.append(("tampered", detail, t("set aside: marked deleted, never recalled"), True))
+        else:
+            out.append(("tampered", detail, t("restore the data folder from a backup, or run `biny doctor --repair` "
+                                              "to set them aside (marked deleted, never recalled)"), False))
+    if uncoded and not table.bound:
+        out.append(("unbound", t("{n} memory fact(s) are not covered by an integrity code (stored before codes "
+                                 "existed)").format(n=uncoded),
+                    t("use memory once (`biny memory list`): its facts get their codes when it opens"), False))
+    return out
+
+
+def _fact_columns(folder: DataFolder) -> set[str]:
+    with folder.catalog.lock:
+        return {str(r[0]) for r in folder.catalog.con.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'facts'").fetchall()}

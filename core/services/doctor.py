@@ -24,6 +24,7 @@ from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError
 from biny.core.i18n import t
 from biny.core.ingest.keys import KEYS_VERSION, passage_keys
+from biny.core.progress import Progress, ProgressCallback, no_progress
 from biny.core.results import IngestReport
 from biny.core.services import deep as deep_mod
 from biny.core.services.folder import DataFolder
@@ -74,24 +75,31 @@ class Doctor:
         self.keys = keys
         self._ingest = ingest
 
-    def check(self, space: str | None = None, *, repair: bool = False, deep: bool = False) -> DoctorReport:
+    def check(self, space: str | None = None, *, repair: bool = False, deep: bool = False,
+              progress: ProgressCallback = no_progress) -> DoctorReport:
         """``deep`` (issue 59): every row read whole and its code recomputed, every ciphertext opened, the catalog
-        read whole (services/deep.py)."""
+        read whole (services/deep.py). ``progress`` counts spaces checked (stage ``check``, each named)."""
         report = DoctorReport()
         if space is None:
             self._folder(report, deep)
         rows = [self.folder.catalog.spaces.named(space)] if space else self.folder.catalog.spaces.all()
-        for row in rows:
+        for i, row in enumerate(rows):
+            progress(Progress(i, len(rows), "check", row.name, unit="spaces"))
             try:
                 self._space(row, report, repair)
                 self._unbound(row, report, repair)
                 if deep:
                     self._deep(row, report, repair)
+                self._index(row, report, repair, deep)
             except Exception as exc:
                 if storage_problem(exc) is None:
                     raise
                 detail, action = deep_mod.describe_unreadable(row, str(exc))
                 report.findings.append(Finding(row.name, "unreadable", detail, action))
+        progress(Progress(len(rows), len(rows), "check", "", unit="spaces"))
+        if deep and space is None:
+            for kind, detail, action, repaired in deep_mod.memory_findings(self.folder, self.keys, repair=repair):
+                report.findings.append(Finding("(memory)", kind, detail, action, repaired=repaired))
         return report
 
     def _folder(self, report: DoctorReport, deep: bool) -> None:
@@ -139,6 +147,20 @@ class Doctor:
                 self.folder.writer.bind_rows(row, key)
                 f.repaired, f.action = True, t("integrity codes added")
         report.findings.append(f)
+
+    def _index(self, row: SpaceRow, report: DoctorReport, repair: bool, deep: bool) -> None:
+        """The structured index's codes (store/structured.py): unbound ones coded by ``repair``, failed ones
+        (``deep``) named with the rebuild that restores them."""
+        try:
+            key = self.keys.mac_key(row)
+        except BinyError:
+            return  # locked: the passages' own finding says so
+        for kind, detail, action in deep_mod.index_findings(self.folder, row, key, deep=deep):
+            f = Finding(row.name, kind, detail, action)
+            if kind == "unbound" and repair and key is not None:
+                self.folder.writer.bind_index(row.space_id, key)
+                f.repaired, f.action = True, t("integrity codes added")
+            report.findings.append(f)
 
     def _deep(self, row: SpaceRow, report: DoctorReport, repair: bool) -> None:
         """Every row read whole, its code recomputed and its ciphertext opened (``restic check --read-data``)."""

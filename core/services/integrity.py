@@ -76,3 +76,20 @@ def uncoded_notice(row: SpaceRow, vm: VectorMatrix) -> str | None:
         return None
     return t("Space {space}: {n} passage(s) were stored before integrity codes existed and are not yet covered by "
              "one. Run `biny doctor --repair` once to add them.").format(space=repr(row.name), n=vm.uncoded)
+
+
+INDEX_STEP = N_("Nothing was answered. Run `biny doctor --deep` to see what is damaged, then build the index again "
+                "from the documents (`biny index build --space {space}`) or restore the space from your export.")
+
+
+def index_tampered(space: str, spec: bool, titles: list[str]) -> DataTampered:
+    """The structured index (store/structured.py) failed its codes: its fields or set of rows (``spec``), or the
+    rows of the documents ``titles``."""
+    what = []
+    if spec:
+        what.append(t("its fields or its set of rows"))
+    if titles:
+        what.append(t("the rows of {titles}").format(titles=", ".join(sorted(titles))))
+    return DataTampered(t("Space {space} failed its integrity check: its structured index changed after it was "
+                          "written ({which}).").format(space=repr(space), which="; ".join(what))
+                        + " " + t(INDEX_STEP).format(space=space))

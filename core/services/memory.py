@@ -18,8 +18,9 @@ from biny.core.retrieve import baseline as baseline_mod
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
+from biny.core.store import rowmac
 from biny.core.store.catalog import now
-from biny.core.store.facts import FactRow, FactTable
+from biny.core.store.facts import FactRow, FactTable, fact_key, facts_mark
 
 
 class Memory:
@@ -44,10 +45,21 @@ class Memory:
         with self._lock:
             if self._table is None:
                 table = FactTable(lambda: cat.con, cat.lock, self.models.embedder.dim, crypto.owner)
+                table.mac_key = fact_key(crypto)  # before sealing: legacy rows are coded as they are sealed
                 self.folder.writer.migrate_facts(table)
                 self.folder.writer.seal_legacy_memory(table, crypto)
+                self._bind(table)
                 self._table = table
             return self._table, crypto
+
+    def _bind(self, table: FactTable) -> None:
+        """Facts stored before codes (issue 59) get theirs once; from then on a fact without one is a mismatch."""
+        assert table.mac_key is not None
+        tenant, user = self.keys.owner
+        mark = facts_mark(table.mac_key, table.owner)
+        if not rowmac.same(self.folder.catalog.memory_keys.binding(tenant, user), mark):
+            self.folder.writer.bind_facts(table, tenant, user, mark)
+        table.bound = True
 
     def _writable(self) -> tuple[FactTable, MemoryCrypto]:
         opened = self._open(create=True)

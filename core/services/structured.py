@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from biny.core.crypto.space import SpaceCrypto
-from biny.core.errors import BinyError
+from biny.core.errors import BinyError, DataTampered
 from biny.core.i18n import t
 from biny.core.services.folder import DataFolder
+from biny.core.services.integrity import index_tampered
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
 from biny.core.store.catalog import SpaceRow
-from biny.core.store.structured import QueryTable
+from biny.core.store.structured import IndexCheck, QueryTable, check_rows
 from biny.core.structured.lint import LintItem, lint_chunk
 from biny.core.structured.model_route import model_route
 from biny.core.structured.propose import DocHeader, DocText, headers, propose, row_values, select
@@ -169,9 +170,15 @@ class StructuredIndex:
             cached = self._loaded.get(row.space_id)
             if cached is not None and cached.generation == stored[1]:
                 return cached
+            # Read once, the codes checked before anything is opened or answered from (issue 59).
+            mark, coded = self.folder.structured.coded(row.space_id)
+            if crypto.mac_key is not None:
+                found = check_rows(crypto.mac_key, row.space_id, stored, mark, coded)
+                if not found.sound:
+                    raise self._tampered(row, crypto, found)
             spec = IndexSpec.from_json(crypto.open_note("sidx-spec", stored[0]))
             rows = []
-            for doc_id, revision, data in self.folder.structured.rows(row.space_id):
+            for doc_id, revision, data, _ in coded:
                 payload = json.loads(crypto.open_note(f"sidx:{doc_id}", data))
                 if payload["values"]:
                     rows.append((doc_id, revision, payload["title"], payload["values"]))
@@ -181,6 +188,13 @@ class StructuredIndex:
                 cached.table.close()
             self._loaded[row.space_id] = loaded
             return loaded
+
+    def _tampered(self, row: SpaceRow, crypto: SpaceCrypto, found: IndexCheck) -> DataTampered:
+        titles = []
+        for doc_id in found.bad_rows:
+            doc = self.folder.catalog.docs.get(doc_id)
+            titles.append(repr(crypto.open_meta(doc).title if doc is not None else doc_id))
+        return index_tampered(row.name, not found.spec, titles)
 
     def forget(self, space_id: str) -> None:
         with self._lock:

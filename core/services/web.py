@@ -28,9 +28,11 @@ import numpy as np
 from biny.core.answer.compose import ComposeSettings, compose
 from biny.core.config import save_settings
 from biny.core.crypto.space import SpaceCrypto
+from biny.core.embed.sentences import sentence_texts
 from biny.core.errors import BinyError
 from biny.core.i18n import t
 from biny.core.results import Answer, AskResult, Hit, IngestReport, Kept
+from biny.core.services.contradict import contradictions
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
@@ -70,6 +72,10 @@ SEARCH_FAILED = {
 
 class FlaggedNotConfirmed(BinyError):
     """An approval of an entry holding a flagged sentence that the operator did not name (issue 59)."""
+
+
+class ContradictedNotConfirmed(FlaggedNotConfirmed):
+    """An approval of an entry holding a sentence the space's own material contradicts, not named (issue 59)."""
 
 
 @dataclass(slots=True)
@@ -114,6 +120,9 @@ class ReviewItem:
     edited_at: str = ""
     # Every question that reached the same pages (the first is ``question``): one item, not one per wording.
     questions: list[str] = field(default_factory=list)
+    # Sentences of the entry the space's own material states otherwise (issue 59: services/contradict.py), each
+    # with the space's sentence, its document and page.
+    contradicted: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"review_id": self.review_id, "space": self.space, "status": self.status,
@@ -123,7 +132,7 @@ class ReviewItem:
                 "entry_text": self.edited or self.entry.markdown(), "decided_by": self.decided_by,
                 "reason": self.reason, "doc_id": self.doc_id, "flagged": self.flagged,
                 "edited_by": self.edited_by, "edited_at": self.edited_at,
-                "questions": self.questions or [self.question]}
+                "questions": self.questions or [self.question], "contradicted": self.contradicted}
 
 
 @dataclass(slots=True)
@@ -420,7 +429,10 @@ class WebFallback:
         result.chunks, result.answer = hits, answer
         entry = propose_entry(asked, turn.pages, self.models.llm, self.models.sentence_distances,
                               self._focus(ranked, turn.pages))
-        result.review_id = self._enqueue(row.space_id, crypto, question, answer, turn, entry)
+        # The entry read against the space's own material: a sentence it states otherwise is marked (issue 59).
+        found = contradictions(self.retriever, self.models, space, [s.text for s in entry.sentences])
+        result.review_id = self._enqueue(row.space_id, crypto, question, answer, turn, entry,
+                                         [c.to_dict() for c in found])
         answer.review_id = result.review_id
 
     def _same_pages(self, space_id: str, crypto: SpaceCrypto, turn: _Turn) -> str | None:
@@ -436,7 +448,7 @@ class WebFallback:
         return None
 
     def _enqueue(self, space_id: str, crypto: SpaceCrypto, question: str, answer: Answer, turn: _Turn,
-                 entry: Entry) -> str:
+                 entry: Entry, contradicted: list[dict[str, Any]]) -> str:
         masked_question, _ = pii.mask(question)
         same = self._same_pages(space_id, crypto, turn)
         if same is not None:
@@ -455,7 +467,7 @@ class WebFallback:
             "question": masked_question, "answer": answer.text, "untraced": answer.untraced_numbers,
             "sources": [{**s.to_dict(), "content_hash": s.content_hash, "simhash": s.simhash} for s in turn.sources],
             "snapshot": {p.url: p.text[:SNAPSHOT_CHARS] for p in turn.pages}, "entry": entry.to_dict(),
-            "flagged": [f.to_dict() for f in turn.flagged],
+            "flagged": [f.to_dict() for f in turn.flagged], "contradicted": contradicted,
         }
         sealed = crypto.seal_note(f"review:{review_id}", json.dumps(payload, ensure_ascii=False))
         self.folder.writer.add_review(ReviewRow(review_id, space_id, now(), "pending", sealed))
@@ -473,7 +485,7 @@ class WebFallback:
         return ReviewItem(row.review_id, space.name, row.status, row.created_at, p["question"], p["answer"], sources,
                           p["snapshot"], p.get("untraced", []), Entry.from_dict(p["entry"]), row.decided_by, reason,
                           row.doc_id, p.get("edited", ""), p.get("flagged", []), p.get("edited_by", ""),
-                          p.get("edited_at", ""), p.get("questions", [p["question"]]))
+                          p.get("edited_at", ""), p.get("questions", [p["question"]]), p.get("contradicted", []))
 
     def items(self, space: str, statuses: tuple[str, ...] = ("pending",)) -> list[ReviewItem]:
         row = self.folder.catalog.spaces.named(space)
@@ -518,14 +530,15 @@ class WebFallback:
             return "\n\n".join([body.rstrip(), *extra]), crypto.open_meta(doc).path, [earlier.review_id]
         return body, self._source(item), []
 
-    def approve(self, review_id: str, edited: str | None = None, *,
-                confirm_flagged: Sequence[str] = ()) -> ReviewItem:
+    def approve(self, review_id: str, edited: str | None = None, *, confirm_flagged: Sequence[str] = (),
+                confirm_contradicted: Sequence[str] = ()) -> ReviewItem:
         """W6: ingest the entry (or the operator's edit, masked too) as a document with its provenance, recorded
         under the page it came from; an earlier approved entry from the same page and title is merged into it.
 
         An entry that still holds a sentence addressed to a model or the reader (issue 59: an edit put it back, or
         it was proposed before the rule caught it) is refused unless ``confirm_flagged`` names each such sentence
-        (its text, or at least 12 characters of it)."""
+        (its text, or at least 12 characters of it); one the space's own material contradicts, still in the text,
+        unless ``confirm_contradicted`` names it."""
         item = self._pending(review_id)
         user = self.keys.owner[1]
         read = [s for s in item.sources if s.read]
@@ -539,6 +552,10 @@ class WebFallback:
                 "{sentences}. Remove them (biny review approve {review_id} --edit FILE), or approve naming each: "
                 "--confirm-flagged \"SENTENCE\".").format(review_id=review_id, n=len(unconfirmed),
                                                            sentences="; ".join(f"«{s}»" for s in unconfirmed)))
+        # Read again against the material as it is now: a document added since the proposal may state otherwise.
+        sentences = [u for u in sentence_texts(body.split("\n---\n")[0])[0] if not u.lstrip().startswith("#")]
+        fresh = [c.to_dict() for c in contradictions(self.retriever, self.models, item.space, sentences)]
+        _refuse_contradicted(item, body, confirm_contradicted, fresh)
         body, source, merged = self._merged(item, body)
         when = datetime.now(UTC)
         read = [s for s in read if s.used]
@@ -635,6 +652,25 @@ class WebFallback:
         text = " ".join(s.text for s in item.entry.sentences)[:1000] or item.question
         hits = self.retriever.ask(item.space, text, params=params).chunks[:k]
         return hits, any((h.closer_than or 0.0) >= NEAR_DUPLICATE for h in hits)
+
+
+def _refuse_contradicted(item: ReviewItem, body: str, confirmations: Sequence[str],
+                         fresh: list[dict[str, Any]]) -> None:
+    """An entry still holding a sentence the space states otherwise (marked when proposed, or ``fresh``: found
+    now) is approved only when the operator names it."""
+    plain = " ".join(body.split())
+    marked = {c["sentence"]: c for c in [*item.contradicted, *fresh]}
+    left = [c for c in marked.values() if " ".join(c["sentence"].split()) in plain
+            and not injection.named(c["sentence"], confirmations)]
+    if left:
+        shown = "; ".join(t("«{sentence}» — contradicted by {where}: «{mine}»").format(
+            sentence=c["sentence"], where=f"{c['title']}, p. {c['page']}" if c.get("page") else c["title"],
+            mine=c["mine"]) for c in left)
+        raise ContradictedNotConfirmed(t(
+            "The entry of review {review_id} holds {n} sentence(s) that your own material states otherwise: "
+            "{sentences}. Correct or remove them (biny review approve {review_id} --edit FILE), or approve naming "
+            "each: --confirm-contradicted \"SENTENCE\".").format(review_id=item.review_id, n=len(left),
+                                                                  sentences=shown))
 
 
 def _mark_unused(turn: _Turn, ranked: list[_Paragraph]) -> set[str]:

@@ -5,11 +5,19 @@ everything a person wrote sealed in ``ct``: text, scope and source. The scope is
 kept as a keyed hash (``scope``) so a scope's facts are found without opening any.
 Rows written before sealing existed have ``ct`` NULL and plaintext columns; the memory
 service seals them through the writer the first time it opens the owner's key.
+
+Each row carries ``mac`` (issue 59), a keyed code (store/rowmac.py ``record_mac``, a key derived from the owner's
+memory key) over everything that decides what recall returns: id, scope hash, status, revision, times, model,
+ciphertext, vector and owner. The sealed text alone was bound (AES-GCM); a vector swapped between facts, a deleted
+fact set active again or an old revision put back was not. Every write recomputes the code of the row it changed
+(``_recode``); every read recomputes the codes of the rows it returns and raises ``DataTampered`` on a mismatch.
+Once every fact of the owner has a code the catalog records a mark (``MemoryKeyTable.binding``); from then on a
+fact without one is a mismatch too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,7 +26,11 @@ from typing import Any
 import duckdb
 import numpy as np
 
+from biny.core.crypto.memory import MemoryCrypto
 from biny.core.embed.base import Vectors
+from biny.core.errors import DataTampered
+from biny.core.i18n import t
+from biny.core.store import rowmac
 from biny.core.store.guard import mutation
 
 
@@ -61,10 +73,47 @@ def _schema(dim: int) -> list[str]:
             PRIMARY KEY (conversation_id, n)
         )""",
         "ALTER TABLE conversation_turns ADD COLUMN IF NOT EXISTS ct BLOB",
+        "ALTER TABLE facts ADD COLUMN IF NOT EXISTS mac VARCHAR DEFAULT ''",
     ]
 
 
 _COLS = "fact_id, scope, status, revision, created_at, updated_at, model, ct, text, source"
+# What a fact's code covers, in order, then the code: every read selects these after ``_COLS``.
+_CODED = ("fact_id", "scope", "status", "revision", "created_at", "updated_at", "model", "ct", "vector", "sealed_by")
+_READ = f"{_COLS}, {', '.join(_CODED)}, mac"
+_VECTOR = len(_COLS.split(",")) + _CODED.index("vector")  # where a read row holds the vector
+
+
+def fact_code(key: bytes, values: Sequence[Any]) -> str:
+    """The code of one fact from its ``_CODED`` values as DuckDB returns them."""
+    parts: list[str | bytes | int | None] = []
+    for name, value in zip(_CODED, values, strict=True):
+        if name == "vector":
+            parts.append(np.asarray(value, dtype="<f4").tobytes())
+        elif isinstance(value, datetime):
+            parts.append(value.isoformat())
+        elif value is None or isinstance(value, bytes | str | int):
+            parts.append(value)
+        else:
+            parts.append(bytes(value))
+    return rowmac.record_mac(key, "memory-fact", *parts)
+
+
+def fact_key(crypto: MemoryCrypto) -> bytes:
+    """The key of an owner's fact codes, derived from their memory key (never stored)."""
+    return rowmac.derive_record_key(crypto.keys.data_key, "memory facts")
+
+
+def facts_mark(key: bytes, owner: str) -> str:
+    return rowmac.bound_mark(key, f"memory|{owner}")
+
+
+def tampered_facts(owner: str, fact_ids: Sequence[str]) -> DataTampered:
+    return DataTampered(t("Memory of {owner} failed its integrity check: {n} fact(s) changed after they were "
+                          "written ({ids}). Nothing was recalled. Run `biny doctor --deep` to see what is damaged, "
+                          "then restore the data folder from a backup, or run `biny doctor --repair` to set those "
+                          "facts aside (marked deleted, never recalled).").format(owner=owner, n=len(fact_ids),
+                                                                      ids=", ".join(sorted(fact_ids))))
 
 
 class FactTable:
@@ -77,6 +126,9 @@ class FactTable:
         self.lock = lock
         self.dim = dim
         self.owner = owner  # "tenant/user" whose memory key seals the rows this table reads
+        # The key of the facts' codes and whether every fact has one (set by the memory service; None: unchecked).
+        self.mac_key: bytes | None = None
+        self.bound = False
 
     @property
     def con(self) -> duckdb.DuckDBPyConnection:
@@ -97,6 +149,7 @@ class FactTable:
                 "vector, ct, sealed_by) VALUES (?, ?, '', ?, ?, ?, ?, '', ?, ?, ?, ?)",
                 [row.fact_id, row.scope, row.status, row.revision, row.created_at, row.updated_at, row.model,
                  vector, row.ct, self.owner])
+            self._recode(row.fact_id)
 
     @mutation
     def update(self, fact_id: str, ct: bytes, vector: list[float] | None, model: str, updated_at: datetime,
@@ -112,17 +165,40 @@ class FactTable:
                 self.con.execute(f"UPDATE facts SET ct = ?, text = '', source = '', vector = ?, model = ?, "
                                  f"revision = {bump}, updated_at = ?, sealed_by = ? WHERE fact_id = ?",
                                  [ct, vector, model, updated_at, self.owner, fact_id])
+            self._recode(fact_id)
 
     @mutation
     def set_scope_key(self, fact_id: str, scope_key: str) -> None:
         with self.lock:
             self.con.execute("UPDATE facts SET scope = ? WHERE fact_id = ?", [scope_key, fact_id])
+            self._recode(fact_id)
 
     @mutation
     def set_status(self, fact_id: str, status: str, updated_at: datetime) -> None:
         with self.lock:
             self.con.execute("UPDATE facts SET status = ?, updated_at = ? WHERE fact_id = ?",
                              [status, updated_at, fact_id])
+            self._recode(fact_id)
+
+    @mutation
+    def _recode(self, fact_id: str) -> None:
+        """The changed row's code, from its values as stored (caller holds the lock)."""
+        if self.mac_key is None:
+            return
+        row = self.con.execute(f"SELECT {', '.join(_CODED)} FROM facts WHERE fact_id = ?", [fact_id]).fetchone()
+        if row is not None:
+            self.con.execute("UPDATE facts SET mac = ? WHERE fact_id = ?", [fact_code(self.mac_key, row), fact_id])
+
+    @mutation
+    def bind(self) -> int:
+        """Codes for this owner's facts written before they existed; a fact whose code fails keeps it (binding
+        never launders a changed row). Returns how many were coded."""
+        with self.lock:
+            ids = [r[0] for r in self.con.execute("SELECT fact_id FROM facts WHERE sealed_by = ? AND ct IS NOT NULL "
+                                                  "AND coalesce(mac, '') = ''", [self.owner]).fetchall()]
+            for fact_id in ids:
+                self._recode(fact_id)
+        return len(ids)
 
     @mutation
     def add_turn(self, conversation_key: str, role: str, ct: bytes, added_at: datetime) -> None:
@@ -156,10 +232,37 @@ class FactTable:
                 n += int(row[0]) if row else 0
         return n
 
-    def _rows(self, where: str, params: list[Any]) -> list[FactRow]:
+    def _read(self, where: str, params: list[Any]) -> list[tuple[Any, ...]]:
+        """Rows (``_READ``) whose codes were recomputed: ``DataTampered`` if one fails (issue 59)."""
         with self.lock:
-            rows = self.con.execute(f"SELECT {_COLS} FROM facts WHERE {where}", params).fetchall()
-        return [FactRow(*r) for r in rows]
+            rows = self.con.execute(f"SELECT {_READ} FROM facts WHERE {where}", params).fetchall()
+        if self.mac_key is not None:
+            bad = self.mismatched(rows)
+            if bad:
+                raise tampered_facts(self.owner, bad)
+        return rows
+
+    def mismatched(self, rows: Sequence[tuple[Any, ...]]) -> list[str]:
+        """The ids of ``rows`` (read as ``_READ``) whose code fails; a row without one only once bound."""
+        assert self.mac_key is not None
+        first = len(_COLS.split(","))
+        bad = []
+        for r in rows:
+            stored = str(r[-1] or "")
+            if r[7] is None or (not stored and not self.bound):
+                continue  # stored before sealing or before codes: sealed and coded when the owner's key opens
+            if not rowmac.same(stored, fact_code(self.mac_key, r[first:-1])):
+                bad.append(str(r[0]))
+        return bad
+
+    def problems(self) -> tuple[list[str], int]:
+        """Every fact of the owner read and checked (``doctor --deep``): ids failing their code, facts uncoded."""
+        with self.lock:
+            rows = self.con.execute(f"SELECT {_READ} FROM facts WHERE sealed_by = ?", [self.owner]).fetchall()
+        return self.mismatched(rows), sum(1 for r in rows if not r[-1])
+
+    def _rows(self, where: str, params: list[Any]) -> list[FactRow]:
+        return [FactRow(*r[:10]) for r in self._read(where, params)]
 
     def get(self, fact_id: str) -> FactRow | None:
         rows = self._rows("fact_id = ? AND sealed_by = ?", [fact_id, self.owner])
@@ -187,18 +290,14 @@ class FactTable:
 
     def candidates(self, scope_key: str, model: str) -> tuple[list[tuple[str, int]], Vectors]:
         """(fact_id, revision) and vectors of a scope's active facts, as of now."""
-        with self.lock:
-            rows = self.con.execute(
-                "SELECT fact_id, revision, vector FROM facts WHERE scope = ? AND status = 'active' AND model = ? "
-                "AND sealed_by = ?", [scope_key, model, self.owner]).fetchall()
-        ids = [(r[0], int(r[1])) for r in rows]
-        return ids, np.asarray([r[2] for r in rows], dtype=np.float32).reshape(len(rows), self.dim)
+        rows = self._read("scope = ? AND status = 'active' AND model = ? AND sealed_by = ?",
+                          [scope_key, model, self.owner])
+        ids = [(r[0], int(r[3])) for r in rows]
+        return ids, np.asarray([r[_VECTOR] for r in rows], dtype=np.float32).reshape(len(rows), self.dim)
 
     def all_vectors(self, model: str) -> Vectors:
-        with self.lock:
-            rows = self.con.execute("SELECT vector FROM facts WHERE status = 'active' AND model = ? AND sealed_by = ?",
-                                    [model, self.owner]).fetchall()
-        return np.asarray([r[0] for r in rows], dtype=np.float32).reshape(len(rows), self.dim)
+        rows = self._read("status = 'active' AND model = ? AND sealed_by = ?", [model, self.owner])
+        return np.asarray([r[_VECTOR] for r in rows], dtype=np.float32).reshape(len(rows), self.dim)
 
     def turns(self, conversation_key: str) -> list[tuple[str, bytes | None, str]]:
         """(role, sealed content, legacy plaintext content) in order."""

@@ -208,3 +208,39 @@ def uncoded(table: pa.Table | pa.RecordBatch) -> int:
 def columns() -> list[str]:
     """What a scan must read to check codes."""
     return [*MAC_FIELDS, "mac"]
+
+
+# ---- records other than chunk rows (issue 59): structured-index rows, memory facts ----------------------------
+def record_mac(key: bytes, domain: str, *parts: str | bytes | int | float | None) -> str:
+    """A keyed code over one record outside the chunk table, as 32 hex characters.
+
+    ``domain`` names the kind of record (a structured-index row, its spec, a memory fact), so a code made for one
+    never passes as another's. Each part is typed and length-prefixed: bytes cannot move across a boundary, and
+    ``None``, ``""`` and ``0`` differ. Callers pass every stored value that decides what is read back (its ids,
+    revision, status, text or ciphertext, vector bytes).
+    """
+    h = hmac.new(key, b"biny record|" + domain.encode(), hashlib.sha256)
+    for part in parts:
+        if part is None:
+            tag, data = b"n", b""
+        elif isinstance(part, bytes):
+            tag, data = b"b", part
+        elif isinstance(part, str):
+            tag, data = b"s", part.encode("utf-8")
+        elif isinstance(part, bool | int):
+            tag, data = b"i", str(int(part)).encode()
+        else:
+            tag, data = b"f", np.float64(part).tobytes()
+        h.update(tag + len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()[:32]
+
+
+def derive_record_key(data_key: bytes, purpose: str) -> bytes:
+    """A key for ``record_mac`` from a data key that is not a space's (the owner's memory key)."""
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None,
+                info=f"biny record mac|{purpose}".encode()).derive(data_key)
+
+
+def same(stored: str, expected: str) -> bool:
+    """Constant-time comparison of a stored code with the recomputed one ('' never matches)."""
+    return bool(stored) and hmac.compare_digest(stored, expected)

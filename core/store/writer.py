@@ -255,6 +255,8 @@ class StoreWriter:
                 except Exception as exc:
                     if storage_problem(exc) is None:
                         raise
+            if self.structured.legacy(space.space_id):  # an index built before its rows had codes
+                self.bind_index(space.space_id, key)
 
     # ---- spaces and keys --------------------------------------------------------------------
     def create_space(self, row: SpaceRow) -> None:
@@ -475,16 +477,22 @@ class StoreWriter:
 
     # ---- the structured index (S1, S3): rows only, nothing embedded --------------------------------
     def save_index(self, space_id: str, spec: str, generation: int, rows: list[tuple[str, int, str]]) -> None:
+        # Every write codes what it stores under the space's row-code key (issue 59: store/structured.py).
         with self._write():
-            self.structured.replace(space_id, spec, generation, rows)
+            self.structured.replace(space_id, spec, generation, rows, self._key_of(space_id))
 
     def save_index_spec(self, space_id: str, spec: str, generation: int) -> None:
         with self._write():
-            self.structured.set_spec(space_id, spec, generation)
+            self.structured.set_spec(space_id, spec, generation, self._key_of(space_id))
 
     def update_index(self, space_id: str, drop: list[str], add: list[tuple[str, int, str]], generation: int) -> None:
         with self._write():
-            self.structured.update_rows(space_id, drop, add, generation)
+            self.structured.update_rows(space_id, drop, add, generation, self._key_of(space_id))
+
+    def bind_index(self, space_id: str, key: bytes) -> int:
+        """Codes for an index written before they existed (``doctor --repair``; plaintext spaces at open)."""
+        with self._write():
+            return self.structured.bind(space_id, key)
 
     def drop_index(self, space_id: str) -> None:
         with self._write():
@@ -536,6 +544,13 @@ class StoreWriter:
             if rows or turns:
                 self.catalog.rewrite()  # the plaintext, overwritten above, must not stay in freed blocks
         return len(rows) + len(turns)
+
+    def bind_facts(self, table: FactTable, tenant: str, user: str, mark: str) -> int:
+        """Codes for the owner's facts written before they existed, then the mark that every fact has one."""
+        with self._write():
+            n = table.bind()
+            self.catalog.memory_keys.set_binding(tenant, user, mark)
+        return n
 
     def insert_fact(self, table: FactTable, row: FactRow, vector: list[float]) -> None:
         with self._write():

@@ -268,3 +268,181 @@ def test_row_mac_and_table_macs_agree_and_cover_every_field() -> None:
     # Moving bytes across a field boundary changes the code too (lengths are bound).
     assert rowmac.row_mac(key, {**row, "terms": ["hellow", "orld"]}) != base
     assert rowmac.row_mac(b"j" * 32, row) != base
+
+
+# ---- the structured index (issue 59): its rows answer questions without a passage, so they carry codes too --------
+PRODUCTS = ("name,price,weight,maker\nOrion X2 Drill,$129.00,2.1 kg,Balder\nVega Sander,$89.50,1.4 kg,Kestrel\n"
+            "Lyra Jigsaw,$74.00,1.9 kg,Balder\nDraco Planer,$159.00,3.2 kg,Kestrel\n"
+            "Cygnus Router,$210.00,2.8 kg,Marlow\nAltair Grinder,$65.00,1.7 kg,Marlow\n")
+ROW_QUESTION = "How much does the Draco Planer cost?"
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory) -> dict[bool, Path]:
+    src = tmp_path_factory.mktemp("tables")
+    (src / "products.csv").write_text(PRODUCTS, encoding="utf-8")
+    out = {}
+    for encrypted in (False, True):
+        home = tmp_path_factory.mktemp("ienc" if encrypted else "iplain") / "home"
+        assert main(["--home", str(home), "space", "create", "s"] + ([] if encrypted else ["--unencrypted"])) == 0
+        assert main(["--home", str(home), "ingest", str(src / "products.csv"), "--space", "s"]) == 0
+        assert main(["--home", str(home), "index", "build", "--space", "s"]) == 0
+        out[encrypted] = home
+    return out
+
+
+def _catalog(home: Path, sql: str) -> None:
+    with duckdb.connect(str(home / "catalog.duckdb")) as con:
+        con.execute(sql)
+
+
+def _index_rows(home: Path) -> list[tuple[str, int, str]]:
+    with duckdb.connect(str(home / "catalog.duckdb"), read_only=True) as con:
+        return [(r[0], r[1], r[2]) for r in con.execute(
+            "SELECT doc_id, revision, data FROM structured_rows ORDER BY doc_id").fetchall()]
+
+
+def index_value_changed(home: Path) -> None:
+    """A plaintext row's price edited; an encrypted row's sealed data swapped with another row's."""
+    rows = _index_rows(home)
+    if "$159.00" in "".join(r[2] for r in rows):
+        _catalog(home, "UPDATE structured_rows SET data = replace(data, '$159.00', '$99.00')")
+        return
+    (a, _, da), (b, _, db) = rows[0], rows[1]
+    _catalog(home, f"UPDATE structured_rows SET data = CASE doc_id WHEN '{a}' THEN '{db}' ELSE '{da}' END "
+                   f"WHERE doc_id IN ('{a}', '{b}')")
+
+
+INDEX_CASES: dict[str, Callable[[Path], None]] = {
+    "index: a value changed or swapped": index_value_changed,
+    "index: a row deleted": lambda home: _catalog(
+        home, "DELETE FROM structured_rows WHERE doc_id = (SELECT min(doc_id) FROM structured_rows)"),
+    "index: a row's revision changed": lambda home: _catalog(home, "UPDATE structured_rows SET revision = revision + 1"
+                                                                  " WHERE doc_id = (SELECT max(doc_id) FROM "
+                                                                  "structured_rows)"),
+    "index: its generation changed": lambda home: _catalog(home, "UPDATE structured_spec SET generation = 7"),
+    "index: a row's code cleared": lambda home: _catalog(home, "UPDATE structured_rows SET mac = '' WHERE doc_id = "
+                                                               "(SELECT min(doc_id) FROM structured_rows)"),
+}
+
+
+@pytest.mark.parametrize("encrypted", [False, True], ids=["plain", "encrypted"])
+@pytest.mark.parametrize("case", list(INDEX_CASES))
+def test_a_tampered_structured_index_ends_in_a_named_error_and_a_deep_finding(
+        case: str, encrypted: bool, indexed: dict[bool, Path], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(indexed[encrypted], home)
+    capsys.readouterr()
+    assert main(["--home", str(home), "ask", ROW_QUESTION, "--space", "s"]) == 0
+    assert "$159.00" in capsys.readouterr().out
+    INDEX_CASES[case](home)
+    code = main(["--home", str(home), "ask", ROW_QUESTION, "--space", "s"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "", (case, out, err)
+    assert "failed its integrity check: its structured index changed" in err and "biny index build" in err
+    assert main(["--home", str(home), "doctor", "--deep", "--json"]) == 1
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    assert any(f["kind"] == "tampered" and "structured index" in f["detail"] for f in findings), findings
+    # The way back the finding names: the index built again from the documents answers as before.
+    assert main(["--home", str(home), "index", "build", "--space", "s"]) == 0
+    capsys.readouterr()
+    assert main(["--home", str(home), "ask", ROW_QUESTION, "--space", "s"]) == 0
+    assert "$159.00" in capsys.readouterr().out
+
+
+def test_an_index_built_before_codes_is_bound_and_then_checked(indexed: dict[bool, Path], tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(indexed[False], home)
+    _catalog(home, "UPDATE structured_rows SET mac = ''")
+    _catalog(home, "UPDATE structured_spec SET mac = ''")
+    with Engine.open(home) as eng:  # a plaintext space's index is coded when the folder opens, like its passages
+        assert not [f for f in eng.doctor.check(deep=True).findings if "structured" in f.detail]
+        assert "$159.00" in str(eng.index.answer("s", ROW_QUESTION)[1])
+    index_value_changed(home)
+    with Engine.open(home) as eng, pytest.raises(DataTampered, match="structured index"):
+        eng.index.answer("s", ROW_QUESTION)
+
+
+# ---- memory facts (issue 59): recall answers from them, so each carries a code under the owner's memory key ------
+FACTS = ["Ana prefers answers in Portuguese.", "Ana's team ships on Thursdays.", "Ana is allergic to peanuts."]
+
+
+@pytest.fixture(scope="module")
+def remembered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("memory") / "home"
+    with Engine.open(home) as eng:
+        ids = [eng.memory.add(text, "user:ana").fact_id for text in FACTS]
+        eng.memory.set_status(ids[2], "deleted")
+    return home
+
+
+def _facts_sql(home: Path, sql: str) -> None:
+    with duckdb.connect(str(home / "catalog.duckdb")) as con:
+        ids = [r[0] for r in con.execute("SELECT fact_id FROM facts ORDER BY created_at").fetchall()]
+        con.execute(sql.format(a=ids[0], b=ids[1], deleted=ids[2]))
+
+
+SWAP = ("UPDATE facts SET {col} = (SELECT {col} FROM facts f WHERE f.fact_id = CASE facts.fact_id WHEN '{{a}}' "
+        "THEN '{{b}}' ELSE '{{a}}' END) WHERE fact_id IN ('{{a}}', '{{b}}')")
+FACT_CASES: dict[str, str] = {
+    "memory: vectors swapped": SWAP.format(col="vector"),
+    "memory: a deleted fact set active": "UPDATE facts SET status = 'active' WHERE fact_id = '{deleted}'",
+    "memory: an older revision claimed": "UPDATE facts SET revision = revision + 1 WHERE fact_id = '{a}'",
+    "memory: sealed text swapped": SWAP.format(col="ct"),
+    "memory: a code cleared": "UPDATE facts SET mac = '' WHERE fact_id = '{b}'",
+}
+
+
+@pytest.mark.parametrize("case", list(FACT_CASES))
+def test_tampered_memory_facts_end_in_a_named_error_and_a_deep_finding(
+        case: str, remembered: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(remembered, home)
+    with Engine.open(home) as eng:
+        assert eng.memory.recall("Which day does the team ship?", "user:ana").facts
+    _facts_sql(home, FACT_CASES[case])
+    capsys.readouterr()
+    code = main(["--home", str(home), "memory", "recall", "What is Ana allergic to?", "--scope", "user:ana"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "", (case, out, err)
+    assert "Memory of" in err and "failed its integrity check" in err
+    assert main(["--home", str(home), "doctor", "--deep", "--json"]) == 1
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    assert any(f["kind"] == "tampered" and f["space"] == "(memory)" for f in findings), findings
+    # Repair sets the changed facts aside: recall works again and never returns them.
+    assert main(["--home", str(home), "doctor", "--deep", "--repair"]) == 0
+    with Engine.open(home) as eng:
+        recalled = eng.memory.recall("What is Ana allergic to?", "user:ana")
+        assert all("peanuts" not in f.text for f in recalled.facts)
+
+
+def test_memory_facts_stored_before_codes_are_bound_once(remembered: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(remembered, home)
+    with duckdb.connect(str(home / "catalog.duckdb")) as con:
+        con.execute("UPDATE facts SET mac = ''")
+        con.execute("DELETE FROM meta WHERE key LIKE 'facts_bound|%'")
+    with Engine.open(home) as eng:
+        assert len(eng.memory.facts("user:ana")) == 2
+        assert not [f for f in eng.doctor.check(deep=True).findings if f.space == "(memory)"]
+    _facts_sql(home, FACT_CASES["memory: a code cleared"])  # bound now: a fact without a code is a mismatch
+    with Engine.open(home) as eng, pytest.raises(DataTampered, match="Memory of"):
+        eng.memory.facts("user:ana")
+
+
+def test_an_encrypted_spaces_older_index_is_reported_until_repair_codes_it(indexed: dict[bool, Path],
+                                                                         tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(indexed[True], home)
+    _catalog(home, "UPDATE structured_rows SET mac = ''")
+    _catalog(home, "UPDATE structured_spec SET mac = ''")
+    with Engine.open(home) as eng:
+        assert "$159.00" in str(eng.index.answer("s", ROW_QUESTION)[1])  # read, not yet checkable
+        [finding] = [f for f in eng.doctor.check().findings if "structured index" in f.detail]
+        assert finding.kind == "unbound" and "--repair" in finding.action
+        assert eng.doctor.check(repair=True).healthy
+        assert eng.doctor.check(deep=True).findings == []
+    index_value_changed(home)  # coded now: a swapped row is caught
+    with Engine.open(home) as eng, pytest.raises(DataTampered, match="structured index"):
+        eng.index.answer("s", ROW_QUESTION)

@@ -137,6 +137,9 @@ MIGRATIONS = [
     # every one of its passages carries a code ('' until then).
     "ALTER TABLE spaces ADD COLUMN IF NOT EXISTS row_key BLOB",
     "ALTER TABLE spaces ADD COLUMN IF NOT EXISTS rows_bound VARCHAR DEFAULT ''",
+    # The structured index's codes (store/structured.py, issue 59): per row, and the spec's over the set of rows.
+    "ALTER TABLE structured_rows ADD COLUMN IF NOT EXISTS mac VARCHAR DEFAULT ''",
+    "ALTER TABLE structured_spec ADD COLUMN IF NOT EXISTS mac VARCHAR DEFAULT ''",
 ]
 
 

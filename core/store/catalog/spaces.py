@@ -125,3 +125,13 @@ class MemoryKeyTable(Table):
     @mutation
     def set(self, tenant: str, owner: str, kdf: str, wrapped: bytes) -> None:
         self._run("INSERT OR REPLACE INTO memory_keys VALUES (?, ?, ?, ?)", [tenant, owner, kdf, wrapped])
+
+    def binding(self, tenant: str, owner: str) -> str:
+        """The mark recorded once every memory fact of the owner carries a code (issue 59; '' before)."""
+        row = self._row("SELECT value FROM meta WHERE key = ?", [f"facts_bound|{tenant}/{owner}"])
+        return str(row[0] or "") if row else ""
+
+    @mutation
+    def set_binding(self, tenant: str, owner: str, mark: str) -> None:
+        self._run("INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                  [f"facts_bound|{tenant}/{owner}", mark])
