@@ -2165,5 +2165,9 @@ This cannot be undone.</source>
         <source>the stored entry at its source</source>
         <translation>已存储的条目及其来源</translation>
     </message>
+    <message>
+        <source>page read by OCR: its words framed in blue</source>
+        <translation>该页由 OCR 读取：识别出的词以蓝框标出</translation>
+    </message>
 </context>
 </TS>

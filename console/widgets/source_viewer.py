@@ -16,7 +16,7 @@ import html
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
@@ -43,10 +43,13 @@ _STATES = {"undone": QT_TR_NOOP("undone"), "pending": QT_TR_NOOP("being written"
 ZOOM = 1.5
 _MARK = QColor(255, 212, 59, 110)  # the span: a translucent marker yellow
 _EDGE = QColor(230, 119, 0)
+_WORD = QColor(28, 126, 214, 150)  # a scanned page's OCR words: thin blue frames, the word read above each
 
 
-def render_page(path: str, page: int, rects: list[tuple[float, float, float, float]], zoom: float = ZOOM) -> QImage:
-    """Page ``page`` (1-based) of the PDF at ``path`` as an image, ``rects`` (PDF points) highlighted."""
+def render_page(path: str, page: int, rects: list[tuple[float, float, float, float]], zoom: float = ZOOM,
+                words: list[tuple[float, float, float, float, str]] | None = None) -> QImage:
+    """Page ``page`` (1-based) of the PDF at ``path`` as an image, ``rects`` (PDF points) highlighted; a scanned
+    page's OCR ``words`` framed, each with what OCR read drawn small above it."""
     import pymupdf
 
     opened: Any = pymupdf.open(path)
@@ -56,6 +59,14 @@ def render_page(path: str, page: int, rects: list[tuple[float, float, float, flo
         pix = doc[page - 1].get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
         image = QImage(pix.samples, pix.width, pix.height, pix.stride, QImage.Format.Format_RGB888).copy()
     painter = QPainter(image)
+    font = painter.font()
+    font.setPixelSize(max(7, int(4 * zoom)))
+    painter.setFont(font)
+    painter.setPen(_WORD)
+    for x0, y0, x1, y1, word in words or []:
+        box = QRectF(x0 * zoom, y0 * zoom, (x1 - x0) * zoom, (y1 - y0) * zoom)
+        painter.drawRect(box)
+        painter.drawText(box.topLeft() + QPointF(1, -1), word)
     painter.setPen(_EDGE)
     for x0, y0, x1, y1 in rects:
         box = QRectF(x0 * zoom, y0 * zoom, (x1 - x0) * zoom, (y1 - y0) * zoom).adjusted(-1, -1, 1, 1)
@@ -162,7 +173,7 @@ class SourceViewer(QDialog):
         pdf = view.kind == "pdf" and view.present and page is not None and not view.note
         self.area.setVisible(pdf)
         if pdf and page is not None:
-            image = render_page(view.path, page, view.rects.get(page, []))
+            image = render_page(view.path, page, view.rects.get(page, []), words=view.words.get(page))
             self.page.setPixmap(QPixmap.fromImage(image))
             self.page.resize(image.size())
         self.text.setHtml(self._text(view))
@@ -294,7 +305,8 @@ class SourceViewer(QDialog):
         states = [tr("disabled: never retrieved") if view.disabled else "",
                   tr("edited by a curator") if view.edited else "", tr("a curator's note") if view.note else "",
                   tr("the original file is missing or changed") if not view.present else "",
-                  tr("page read by OCR: no text layer to highlight") if view.scanned else ""]
+                  (tr("page read by OCR: its words framed in blue") if view.words else
+                   tr("page read by OCR: no text layer to highlight")) if view.scanned else ""]
         if view.coverage is not None:
             states.append(tr("highlight covers {share} of the passage").format(share=f"{view.coverage:.0%}"))
         line = " · ".join(where)

@@ -154,3 +154,65 @@ def test_a_table_row_shows_its_fields(engine: Engine, tmp_path: Path) -> None:
     view = engine.source("rows", chunk.chunk_id)
     assert view.kind == "row"
     assert ("price", "3.20") in view.fields and ("name", "gadget") in view.fields
+
+
+SCANNED = ["Orbital survey report. The Kestrel probe mapped eleven craters near the southern basin.",
+           "Fuel ledger. Tanks held nine hundred litres of hydrazine after the third burn.",
+           "Crew roster. Commander Dana Whitfield relieved pilot Osei Mensah in October.",
+           "Archive note. Telemetry tapes are filed under code ST-0042-MAR in vault seven."]
+
+
+def _scanned_pdf(path: Path) -> pymupdf.Document:
+    """A one-page 'scan': paragraphs drawn as text on a page, the page rendered to an image, the image the only
+    content of the saved page. The text page is returned: it knows where each word was drawn."""
+    text = pymupdf.open()
+    page = text.new_page()
+    for n, para in enumerate(SCANNED):
+        assert page.insert_textbox(pymupdf.Rect(72, 80 + 70 * n, 523, 140 + 70 * n), para, fontsize=13) >= 0
+    scan = pymupdf.open()
+    img = scan.new_page(width=page.rect.width, height=page.rect.height)
+    img.insert_image(img.rect, stream=page.get_pixmap(dpi=200, alpha=False).tobytes("png"))
+    scan.save(path)
+    return text
+
+
+def test_a_scanned_page_places_the_cited_words_on_its_ocr_lines(engine: Engine, tmp_path: Path) -> None:
+    src = tmp_path / "scanned-report.pdf"
+    drawn = _scanned_pdf(src)[0]
+    assert not pymupdf.open(src)[0].get_text().strip()  # no text layer: only OCR reads it
+    engine.settings.chunking.target_tokens, engine.settings.chunking.overlap_tokens = 30, 0  # a passage a paragraph
+    engine.create_space("scan")  # encrypted: the kept OCR lines are sealed
+    assert engine.ingest("scan", [src]).ok
+    doc = engine.documents("scan")[0]
+    assert doc.pages_ocr == 1
+    chunks = engine.document_chunks("scan", doc.doc_id)
+    target = next((c for c in chunks if "hydrazine" in c.text), None)
+    assert target is not None, [c.text for c in chunks]
+    view = engine.source("scan", target.chunk_id)
+    assert view.scanned and view.words.get(1) and view.rects.get(1), view.to_dict()
+    assert view.coverage is not None and view.coverage >= 0.9
+    read = " ".join(w[4] for w in view.words[1])
+    assert "hydrazine" in read and "Whitfield" in read  # the page's words, as OCR read them, with their boxes
+    # A word drawn once on the page is covered by a highlighted rectangle exactly when the passage holds it.
+    cited = set(re.findall(r"\w+", target.text.casefold()))
+    rects = [pymupdf.Rect(x0 - 2, y0 - 2, x1 + 2, y1 + 2) for x0, y0, x1, y1 in view.rects[1]]
+    inside = outside = hits = misses = 0
+    drawn_words = [(*w[:4], re.sub(r"\W", "", w[4].casefold())) for w in drawn.get_text("words")]
+    once = {k for k in (w[4] for w in drawn_words) if [v[4] for v in drawn_words].count(k) == 1}
+    for x0, y0, x1, y1, key in drawn_words:
+        if key not in once:
+            continue
+        centre = pymupdf.Point((x0 + x1) / 2, (y0 + y1) / 2)
+        covered = any(centre in r for r in rects)
+        if key in cited:
+            inside += 1
+            hits += covered
+        else:
+            outside += 1
+            misses += covered
+    assert inside and hits / inside >= 0.9, (hits, inside)
+    assert outside >= 20 and misses / outside <= 0.1, (misses, outside)
+    data = view.to_dict()
+    assert data["words"]["1"] and data["rects"]["1"]
+    # Sealed: neither the catalog file nor any other file of the folder holds a word OCR read from the page.
+    assert not any(b"Whitfield" in p.read_bytes() for p in engine.home.rglob("*") if p.is_file())
