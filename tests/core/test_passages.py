@@ -14,13 +14,15 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from biny.core.cli import main
+from biny.core.config import Settings
 from biny.core.engine import Engine
-from tests.conftest import ROOT, corpus
+from tests.conftest import ROOT, CountingEmbedder, corpus
 
 LAW = "民法典__继承编.md"
 QUESTION = "继承从什么时候开始？"
@@ -36,14 +38,34 @@ def _rows(engine: Engine, space: str) -> dict[str, tuple[bytes, bytes, str]]:
     return {r["chunk_id"]: (np.asarray(r["vector"], dtype=np.float32).tobytes(), r["ct"], r["text"]) for r in tbl}
 
 
-@pytest.fixture
-def laws(engine: Engine, tmp_path: Path) -> Engine:
-    dst = tmp_path / "docs" / LAW
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One ingest of the law into an encrypted space, shared by the module: each test works on a copy of the
+    data folder (``laws``), so every test starts from the same stored rows without embedding them again."""
+    from biny.core.config import Settings
+    from tests.conftest import CountingEmbedder
+
+    tmp = tmp_path_factory.mktemp("laws")
+    dst = tmp / "docs" / LAW
     dst.parent.mkdir(parents=True)
     shutil.copy(corpus("cn_laws", LAW), dst)
-    engine.create_space("laws")
-    assert engine.ingest("laws", [dst]).ok
-    return engine
+    settings = Settings()
+    settings.limits.parse_timeout_s = 60
+    with Engine.open(tmp / "home", settings=settings, embedder=CountingEmbedder()) as engine:
+        engine.create_space("laws")
+        assert engine.ingest("laws", [dst]).ok
+    return tmp / "home"
+
+
+@pytest.fixture
+def laws(ingested: Path, tmp_path: Path, embedder: CountingEmbedder, settings: Settings) -> Iterator[Engine]:
+    home = tmp_path / "home"
+    shutil.copytree(ingested, home)
+    engine = Engine.open(home, settings=settings, embedder=embedder)
+    try:
+        yield engine
+    finally:
+        engine.close()
 
 
 def _top(engine: Engine, question: str) -> list[str]:
