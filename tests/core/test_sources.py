@@ -85,8 +85,10 @@ def test_twenty_cited_answers_are_highlighted_where_their_text_is(pdf_space: Eng
                      if (c.document, c.chunk_id) not in seen]
     assert len(seen) >= 20
     recalls = []
+    languages = set()
     for title, chunk_id in seen:
         view = engine.source("pdfs", chunk_id)
+        languages.add("ja" if "kampo" in view.path else "zh" if re.search(r"[\u4e00-\u9fff]", view.text) else "en")
         assert view.kind == "pdf" and view.present and view.page is not None
         assert view.rects, (title, view.page)
         assert view.rect_page in view.page_sizes
@@ -100,8 +102,6 @@ def test_twenty_cited_answers_are_highlighted_where_their_text_is(pdf_space: Eng
         assert precision >= 0.7, (title, view.page, precision)
         assert abs(recall - view.coverage) < 0.1 if view.coverage is not None else False
     assert sum(recalls) / len(recalls) >= 0.9
-    languages = {("ja" if "kampo" in engine.source("pdfs", c).path else
-                  "zh" if re.search(r"[\u4e00-\u9fff]", engine.source("pdfs", c).text) else "en") for _, c in seen}
     assert languages == {"zh", "en", "ja"}
 
 
@@ -129,7 +129,8 @@ def test_the_view_gives_the_surrounding_text_and_writes_nothing(pdf_space: Engin
     assert data["char_start"] == mid.char_start and data["rects"] and data["page"] == mid.page
 
 
-def test_a_changed_original_is_said_and_not_placed(engine: Engine, tmp_path: Path) -> None:
+def test_a_changed_original_is_said_and_not_placed(pdf_space: Engine, tmp_path: Path) -> None:
+    engine = pdf_space  # the module's engine (no model loaded again), a space and a copy of its own
     engine.create_space("one", encrypted=False)
     (path,) = _files(tmp_path, ["kampo.pdf"])
     engine.ingest("one", [path])
@@ -144,7 +145,8 @@ def test_a_changed_original_is_said_and_not_placed(engine: Engine, tmp_path: Pat
     assert not engine.source("one", chunk.chunk_id).present
 
 
-def test_a_table_row_shows_its_fields(engine: Engine, tmp_path: Path) -> None:
+def test_a_table_row_shows_its_fields(pdf_space: Engine, tmp_path: Path) -> None:
+    engine = pdf_space
     engine.create_space("rows")
     table = tmp_path / "parts.csv"
     table.write_text("name,price,stock\nwidget,12.50,7\ngadget,3.20,0\n", encoding="utf-8")
@@ -166,7 +168,7 @@ def _scanned_pdf(path: Path) -> pymupdf.Document:
     """A one-page 'scan': paragraphs drawn as text on a page, the page rendered to an image, the image the only
     content of the saved page. The text page is returned: it knows where each word was drawn."""
     text = pymupdf.open()
-    page = text.new_page()
+    page = text.new_page(width=612, height=380)  # no bigger than the paragraphs: OCR time grows with the pixels
     for n, para in enumerate(SCANNED):
         assert page.insert_textbox(pymupdf.Rect(72, 80 + 70 * n, 523, 140 + 70 * n), para, fontsize=13) >= 0
     scan = pymupdf.open()
@@ -176,13 +178,19 @@ def _scanned_pdf(path: Path) -> pymupdf.Document:
     return text
 
 
-def test_a_scanned_page_places_the_cited_words_on_its_ocr_lines(engine: Engine, tmp_path: Path) -> None:
+def test_a_scanned_page_places_the_cited_words_on_its_ocr_lines(pdf_space: Engine, tmp_path: Path) -> None:
+    engine = pdf_space
     src = tmp_path / "scanned-report.pdf"
     drawn = _scanned_pdf(src)[0]
     assert not pymupdf.open(src)[0].get_text().strip()  # no text layer: only OCR reads it
-    engine.settings.chunking.target_tokens, engine.settings.chunking.overlap_tokens = 30, 0  # a passage a paragraph
-    engine.create_space("scan")  # encrypted: the kept OCR lines are sealed
-    assert engine.ingest("scan", [src]).ok
+    chunking = engine.settings.chunking
+    was = chunking.target_tokens, chunking.overlap_tokens
+    chunking.target_tokens, chunking.overlap_tokens = 30, 0  # a passage a paragraph
+    try:
+        engine.create_space("scan")  # encrypted: the kept OCR lines are sealed
+        assert engine.ingest("scan", [src]).ok
+    finally:
+        chunking.target_tokens, chunking.overlap_tokens = was
     doc = engine.documents("scan")[0]
     assert doc.pages_ocr == 1
     chunks = engine.document_chunks("scan", doc.doc_id)
