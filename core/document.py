@@ -32,6 +32,8 @@ class ParsedDocument:
     warnings: list[str] = field(default_factory=list)
     # Where each I2–I5 counter came from (1-based pages; for DOCX, image ordinals).
     ocr_pages: list[int] = field(default_factory=list)
+    # A scanned page's OCR text lines, (x0, y0, x1, y1, text) in PDF points: kept, sealed, for the source viewer.
+    ocr_boxes: dict[int, list[tuple[float, float, float, float, str]]] = field(default_factory=dict)
     figure_pages: list[int] = field(default_factory=list)
     decoration_pages: list[int] = field(default_factory=list)
     # What the page analysis found worth reading, (page or image ordinal, "scan" | "figure"), read or not.

@@ -82,7 +82,7 @@ class Engine:
         self.memory = Memory(folder, self.models, self.keys)
         self.doctor = Doctor(folder, self.keys, lambda space, paths: self.ingest(space, paths))
         self.team = Team(folder)  # spaces on object storage: who writes, refresh (issue 21)
-        self.passages = Passages(folder, self.models, self.keys, self._retriever.forget)
+        self.passages = Passages(folder, self.models, self.keys, self._retriever.forget, self.index.refresh_rows)
         self._sources = Sources(folder, self.keys)
         self._closed = False
 

@@ -314,7 +314,9 @@ class SourceView:
     rects: dict[int, list[Rect]] = field(default_factory=dict)
     page_sizes: dict[int, tuple[float, float]] = field(default_factory=dict)
     coverage: float | None = None  # PDF: share of the passage's text-layer characters the rectangles place
-    scanned: bool = False  # the page was read by OCR: it has no text layer to place the passage on
+    scanned: bool = False  # the page was read by OCR: the passage is placed on the OCR lines ingest kept
+    # A scanned page's OCR words, page → (x0, y0, x1, y1, word) in PDF points: drawn over its image.
+    words: dict[int, list[tuple[float, float, float, float, str]]] = field(default_factory=dict)
     fields: list[tuple[str, str]] = field(default_factory=list)  # a table row's fields
     disabled: bool = False  # a curator took it out of retrieval (it stays stored)
     edited: bool = False  # its text is a curator's edit; ``original`` is what ingest stored
@@ -337,6 +339,7 @@ class SourceView:
                 "rects": {str(p): [[round(v, 2) for v in r] for r in rs] for p, rs in self.rects.items()},
                 "page_sizes": {str(p): [round(v, 2) for v in wh] for p, wh in self.page_sizes.items()},
                 "coverage": None if self.coverage is None else round(self.coverage, 3), "scanned": self.scanned,
+                "words": {str(p): [[*(round(v, 2) for v in w[:4]), w[4]] for w in ws] for p, ws in self.words.items()},
                 "fields": [list(f) for f in self.fields], "disabled": self.disabled, "edited": self.edited,
                 "note": self.note, **({"original": self.original} if self.edited else {})}
 

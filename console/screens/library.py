@@ -31,6 +31,7 @@ from biny.console.i18n import QT_TR_NOOP, date, number, tr
 from biny.console.models.library import LibraryModel
 from biny.console.ops import run_op
 from biny.console.widgets.dialogs import NewSpaceDialog, UnlockDialog
+from biny.console.widgets.passages import PassagesDialog
 from biny.core import Engine, IngestReport, Progress, ProgressMeter
 
 # Chars/token and revision are in the report beside the table; the title keeps the room.
@@ -200,6 +201,11 @@ class LibraryScreen(QWidget):
         self.delete_doc_btn.clicked.connect(self._delete_doc)
         self.reingest_btn = QPushButton(tr("Re-ingest"))
         self.reingest_btn.clicked.connect(self._reingest)
+        self.passages_btn = QPushButton(tr("Passages…"))
+        self.passages_btn.setToolTip(tr("The document's passages: open one at its source, disable, edit or undo it, "
+                                        "add a note"))
+        self.passages_btn.clicked.connect(self.open_passages)
+        self.passages: PassagesDialog | None = None
         # Adding sits above the table, acting on the selected document below it: two short rows
         # instead of one long one, so the window works from 1024 px wide.
         bar = QHBoxLayout()
@@ -208,7 +214,7 @@ class LibraryScreen(QWidget):
         bar.addStretch(1)
         doc_bar = QHBoxLayout()
         doc_bar.addWidget(QLabel(tr("Selected document:")))
-        for b in (self.reingest_btn, self.archive_btn, self.restore_btn, self.delete_doc_btn):
+        for b in (self.passages_btn, self.reingest_btn, self.archive_btn, self.restore_btn, self.delete_doc_btn):
             doc_bar.addWidget(b)
         doc_bar.addStretch(1)
 
@@ -426,6 +432,7 @@ class LibraryScreen(QWidget):
         self.restore_btn.setEnabled(writable and d is not None and d.status == "archived")
         for b in (self.delete_doc_btn, self.reingest_btn):
             b.setEnabled(writable)
+        self.passages_btn.setEnabled(writable)  # its corrections write (a team space another machine writes: no)
         if d is None:
             failures = self.model.state.failures
             html = f"<h3>{tr('Report')}</h3><p>{tr('Select a document to see its report.')}</p>"
@@ -470,6 +477,20 @@ class LibraryScreen(QWidget):
         answer = QMessageBox.question(self, tr("Delete document"), tr("Delete this document and its chunks?"))
         if answer == QMessageBox.StandardButton.Yes:
             self._set_status("deleted")
+
+    def open_passages(self) -> PassagesDialog | None:
+        """The selected document's passages (a table: its rows'), to open and correct one by one (issue 61)."""
+        doc_id, space = self.selected_doc_id(), self.current_space
+        doc = self.model.document(doc_id) if doc_id else None
+        if doc is None or doc_id is None or not space:
+            return None
+        if self.passages is not None:
+            self.passages.close()
+        ids = self.model.state.tables.get(doc_id) or [doc_id]
+        self.passages = PassagesDialog(self.model.engine, space, ids, doc.title, self)
+        self.passages.changed.connect(lambda name: self.refresh_spaces(select=name))
+        self.passages.show()
+        return self.passages
 
     def _reingest(self) -> None:
         doc_id = self.selected_doc_id()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -24,9 +26,12 @@ from biny.console.i18n import QT_TR_NOOP, date, tr
 from biny.console.models.memory import STATUS_FILTERS, MemoryModel
 from biny.console.ops import run_op
 from biny.console.widgets.fields import ComboBox
-from biny.core import Engine, RecallResult
+from biny.console.widgets.source_viewer import SourceViewer, open_in_viewer
+from biny.core import BinyError, Engine, RecallResult
 
 COLUMNS = [QT_TR_NOOP("Scope"), QT_TR_NOOP("Status"), QT_TR_NOOP("Rev"), QT_TR_NOOP("Updated"), QT_TR_NOOP("Fact")]
+# A fact's source that names a stored passage, "SPACE:CHUNK_ID" (what ``biny show`` takes): the fact came from it.
+_PASSAGE = re.compile(r"^(?P<space>[^:\n]+):(?P<chunk>[0-9a-f]{6,32})$")
 FILTER_NAMES = {"active + archived": QT_TR_NOOP("active + archived"), "active": QT_TR_NOOP("active"),
                 "archived": QT_TR_NOOP("archived"), "deleted": QT_TR_NOOP("deleted")}
 
@@ -53,6 +58,9 @@ class MemoryScreen(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # the user's widths are kept
         header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
         self.columns_sized = False
+        self.table.itemSelectionChanged.connect(
+            lambda: self.source_btn.setEnabled(self.source_of(self.selected()) is not None))
+        self.source_btn.setEnabled(False)
 
         bottom = self._build_recall()
         split = QSplitter(Qt.Orientation.Vertical)
@@ -119,6 +127,10 @@ class MemoryScreen(QWidget):
         self.restore_btn.clicked.connect(lambda: self._set_status("active"))
         self.delete_btn = QPushButton(tr("Delete"))
         self.delete_btn.clicked.connect(lambda: self._set_status("deleted"))
+        self.source_btn = QPushButton(tr("Open source"))
+        self.source_btn.setToolTip(tr("The passage this fact was taken from, at its place in its document"))
+        self.source_btn.clicked.connect(self.open_source)
+        self.viewer: SourceViewer | None = None
         top = QHBoxLayout()
         top.addWidget(QLabel(tr("Scope")))
         top.addWidget(self.scope, 1)
@@ -126,7 +138,7 @@ class MemoryScreen(QWidget):
         top.addWidget(self.status)
         # Fact actions on a row of their own, so the screen fits 1024 px.
         actions = QHBoxLayout()
-        for b in (self.add_btn, self.edit_btn, self.archive_btn, self.restore_btn, self.delete_btn):
+        for b in (self.add_btn, self.edit_btn, self.archive_btn, self.restore_btn, self.delete_btn, self.source_btn):
             actions.addWidget(b)
         actions.addStretch(1)
         return top, actions
@@ -173,6 +185,26 @@ class MemoryScreen(QWidget):
         rows = self.table.selectionModel().selectedRows()
         item = self.table.item(rows[0].row(), 0) if rows else None
         return str(item.data(Qt.ItemDataRole.UserRole)) if item else None
+
+    def source_of(self, fact_id: str | None) -> tuple[str, str] | None:
+        """(space, chunk id) of the passage a fact names as its source, if it names one."""
+        fact = self.model.fact(fact_id) if fact_id else None
+        m = _PASSAGE.match(fact.source.strip()) if fact is not None else None
+        return (m.group("space"), m.group("chunk")) if m else None
+
+    def open_source(self) -> SourceViewer | None:
+        """The selected fact's source passage in the source viewer (issue 61)."""
+        where = self.source_of(self.selected())
+        if where is None:
+            return None
+        engine = self.model.engine
+        try:
+            space, chunk = engine.passages.resolve(where[1], where[0])
+            self.viewer = open_in_viewer(self, engine, self.viewer, space, chunk)
+        except BinyError as exc:  # the passage is gone (its document deleted) or the space is locked
+            self.error.emit(str(exc), "")
+            return None
+        return self.viewer
 
     def add(self, text: str, scope: str) -> None:
         self.model.add(text, scope)

@@ -34,6 +34,7 @@ from biny.console.i18n import QT_TR_NOOP, tr
 from biny.console.models.review import FILTERS, ReviewModel
 from biny.console.ops import run_op
 from biny.console.widgets.fields import ComboBox
+from biny.console.widgets.source_viewer import SourceViewer, open_in_viewer
 from biny.core import Engine
 
 SNAPSHOT_SHOWN = 30_000
@@ -148,6 +149,11 @@ class ReviewScreen(QWidget):
         self.nearest = QLabel("")
         self.nearest.setObjectName("nearest")
         self.nearest.setWordWrap(True)
+        # Issue 61: the stored passages it would land near, and an approved entry's stored document, open in the
+        # source viewer.
+        self.nearest.setTextFormat(Qt.TextFormat.RichText)
+        self.nearest.linkActivated.connect(self.open_link)
+        self.viewer: SourceViewer | None = None
         buttons = QHBoxLayout()
         self.approve_btn = QPushButton(tr("Approve (a)"))
         self.approve_btn.clicked.connect(lambda: self.act("approve"))
@@ -392,13 +398,33 @@ class ReviewScreen(QWidget):
         if item is not None and item.review_id == review_id:
             self._draw_nearest(*self.model.nearest[review_id])
 
+    def open_link(self, link: str) -> SourceViewer | None:
+        """``passage:<chunk id>`` (a nearest passage) or ``doc:<doc id>`` (an approved entry's document, at its first
+        passage) in the source viewer."""
+        item = self.model.item()
+        kind, _, ref = link.partition(":")
+        if item is None or not ref:
+            return None
+        engine = self.model.engine
+        if kind == "doc":
+            chunks = engine.document_chunks(item.space, ref)
+            if not chunks:
+                return None
+            ref = chunks[0].chunk_id
+        self.viewer = open_in_viewer(self, engine, self.viewer, item.space, ref)
+        return self.viewer
+
     def _draw_nearest(self, hits: list[Any], duplicate: bool) -> None:
-        near = "; ".join(f"{_esc(h.document)} (" + tr("distance {d}").format(d=f"{h.distance:.3f}") + ", "
+        near = "; ".join(f"<a href='passage:{h.chunk_id}'>{_esc(h.document)}</a> ("
+                         + tr("distance {d}").format(d=f"{h.distance:.3f}") + ", "
                          + tr("closer than {share} of unrelated questions").format(
                              share=f"{(h.closer_than or 0) * 100:.0f}%") + ")" for h in hits[:3])
         flag = f"<b style='color:#c92a2a'>{tr('Near-duplicate of existing knowledge.')}</b> " if duplicate else ""
+        item = self.model.item()
+        stored = (" · <a href='doc:" + _esc(item.doc_id) + "'>" + tr("the stored entry at its source") + "</a>"
+                  if item is not None and item.doc_id else "")
         self.nearest.setText(f"<small>{flag}" + tr("Would land near: {where}").format(
-            where=near or tr("nothing yet in this space")) + "</small>")
+            where=near or tr("nothing yet in this space")) + stored + "</small>")
 
 
 def _where(c: dict[str, Any]) -> str:

@@ -2097,5 +2097,125 @@ This cannot be undone.</source>
         <source>{title}, page {page}</source>
         <translation>{title}，第 {page} 页</translation>
     </message>
+    <message>
+        <source>disabled</source>
+        <translation>已停用</translation>
+    </message>
+    <message>
+        <source>enabled</source>
+        <translation>已启用</translation>
+    </message>
+    <message>
+        <source>note added</source>
+        <translation>已添加注释</translation>
+    </message>
+    <message>
+        <source>undone</source>
+        <translation>已撤销</translation>
+    </message>
+    <message>
+        <source>being written</source>
+        <translation>正在写入</translation>
+    </message>
+    <message>
+        <source>Disable</source>
+        <translation>停用</translation>
+    </message>
+    <message>
+        <source>Enable</source>
+        <translation>启用</translation>
+    </message>
+    <message>
+        <source>Keep the passage stored but never retrieve it (or retrieve it again)</source>
+        <translation>保留该段落但不再检索（或重新检索）</translation>
+    </message>
+    <message>
+        <source>Edit text…</source>
+        <translation>编辑文本…</translation>
+    </message>
+    <message>
+        <source>Add a note…</source>
+        <translation>添加注释…</translation>
+    </message>
+    <message>
+        <source>Add a passage of your own to this document; it answers like the others</source>
+        <translation>为该文档添加自己的段落；它会像其他段落一样参与回答</translation>
+    </message>
+    <message>
+        <source>Undo last change</source>
+        <translation>撤销上次更改</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>更改记录</translation>
+    </message>
+    <message>
+        <source>The note's text</source>
+        <translation>注释内容</translation>
+    </message>
+    <message>
+        <source>Saved and re-embedded.</source>
+        <translation>已保存并重新嵌入。</translation>
+    </message>
+    <message>
+        <source>Note added to the document.</source>
+        <translation>已为文档添加注释。</translation>
+    </message>
+    <message>
+        <source>Enabled: it is retrieved again.</source>
+        <translation>已启用：会再次被检索。</translation>
+    </message>
+    <message>
+        <source>Disabled: stored, never retrieved.</source>
+        <translation>已停用：仍保存，但不会被检索。</translation>
+    </message>
+    <message>
+        <source>Undone.</source>
+        <translation>已撤销。</translation>
+    </message>
+    <message>
+        <source>Passages of {title}</source>
+        <translation>{title} 的段落</translation>
+    </message>
+    <message>
+        <source>A note to add to this document: it is retrieved like its passages</source>
+        <translation>要添加到该文档的注释：它会像文档的段落一样被检索</translation>
+    </message>
+    <message>
+        <source>Add note</source>
+        <translation>添加注释</translation>
+    </message>
+    <message>
+        <source>p. {n}</source>
+        <translation>第 {n} 页</translation>
+    </message>
+    <message>
+        <source>{n} passages, {off} disabled. Enter opens one to disable, edit or undo it.</source>
+        <translation>{n} 个段落，{off} 个已停用。按 Enter 打开段落以停用、编辑或撤销。</translation>
+    </message>
+    <message>
+        <source>Passages…</source>
+        <translation>段落…</translation>
+    </message>
+    <message>
+        <source>The document's passages: open one at its source, disable, edit or undo it, add a note</source>
+        <translation>文档的段落：在来源处打开、停用、编辑或撤销，添加注释</translation>
+    </message>
+    <message>
+        <source>Open source</source>
+        <translation>打开来源</translation>
+    </message>
+    <message>
+        <source>The passage this fact was taken from, at its place in its document</source>
+        <translation>该事实所取自的段落，在其文档中的位置</translation>
+    </message>
+    <message>
+        <source>the stored entry at its source</source>
+        <translation>已存储的条目及其来源</translation>
+    </message>
+    <message>
+        <source>page read by OCR: its words framed in blue</source>
+        <translation>该页由 OCR 读取：识别出的词以蓝框标出</translation>
+    </message>
 </context>
 </TS>

@@ -7,6 +7,7 @@ cancel abandons the pending document and its chunks.
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 import uuid
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from biny.core.errors import BinyError, Cancelled, DataTampered, DocumentTooLarg
 from biny.core.i18n import t
 from biny.core.ingest.bounds import SplitBudget, regular_file
 from biny.core.ingest.keys import KEYS_VERSION, passage_keys
+from biny.core.ingest.locate import ocr_key
 from biny.core.ingest.parse import parse_file
 from biny.core.ingest.reading import VisualReader
 from biny.core.ingest.staged import Stage, StagedEmbedder
@@ -316,6 +318,17 @@ def _no_text(path: Path, parsed: ParsedDocument) -> str:
     return why
 
 
+def _keep_ocr_boxes(parsed: ParsedDocument, doc: DocumentRow, crypto: SpaceCrypto, writer: StoreWriter) -> None:
+    """A scanned page's OCR lines, kept for the source viewer (issue 61): it draws them over the page image and
+    places a cited span on them. Keyed by the file's (stored) content hash and page, sealed like the space's
+    cached notes; an unchanged file ingested again finds them under the same key. Reading them again at open would
+    cost an OCR run (many seconds a page on two cores; bench/README.md)."""
+    for page, boxes in parsed.ocr_boxes.items():
+        if boxes:
+            stored = crypto.stored_hash(ocr_key(doc.content_hash, page))
+            writer.put_note(stored, crypto.seal_note(stored, json.dumps(boxes, ensure_ascii=False)))
+
+
 def _embed_and_store(doc: DocumentRow, chunked: ChunkedDocument, plain: list[str], space: SpaceRow, emb: Embedder,
                      settings: Settings, path: Path, cancel: CancelToken, progress: Callable[[Progress], None],
                      reuse: Reuse, crypto: SpaceCrypto, writer: StoreWriter, timings: dict[str, float], name: str
@@ -423,6 +436,7 @@ def ingest_file(
                               writer, timings, name)
     if failed is not None:
         return failed
+    _keep_ocr_boxes(parsed, doc, crypto, writer)
     reused = f" ({chunked.reused} of {doc.chunks} passages unchanged, not embedded again)" if chunked.reused else ""
     if chunked.resumed:
         reused += f" ({chunked.resumed} vectors kept from an interrupted run, not embedded again)"

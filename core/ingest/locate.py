@@ -133,6 +133,50 @@ def _line_rects(page: PageChars, chosen: list[int]) -> list[Rect]:
     return rects
 
 
+# A scanned page's OCR text line: (x0, y0, x1, y1, text) in PDF points (ingest/reading.py keeps them).
+Line = tuple[float, float, float, float, str]
+
+
+def ocr_key(content_hash: str, page: int) -> str:
+    """Under what a scanned page's OCR lines are kept (with the file's stored content hash: a changed file's
+    lines are never taken for its new pages)."""
+    return f"ocr-lines:{content_hash}:{page}"
+
+
+def _width(ch: str) -> float:
+    """A character's share of its line's width: a CJK (wide) character takes about two of a Latin one's."""
+    return 2.0 if unicodedata.east_asian_width(ch) in "WF" else 0.5 if ch.isspace() else 1.0
+
+
+def ocr_chars(page: int, lines: list[Line]) -> tuple[PageChars, list[Line]]:
+    """A scanned page's characters from its OCR lines, each line's box shared among its characters by their
+    width (OCR gives a box per line, not per character), and the page's words (space-separated runs) with theirs.
+    ``locate`` then places a passage on them as on a text layer."""
+    text: list[str] = []
+    boxes: list[Rect] = []
+    numbers: list[int] = []
+    words: list[Line] = []
+    for n, (x0, y0, x1, y1, line) in enumerate(lines, 1):
+        total = sum(_width(c) for c in line) or 1.0
+        at, word, w0 = x0, "", x0
+        for ch in line + " ":
+            step = (x1 - x0) * _width(ch) / total
+            if ch.isspace():
+                if word:
+                    words.append((w0, y0, at, y1, word))
+                word = ""
+            else:
+                if not word:
+                    w0 = at
+                word += ch
+                for c in normalise(ch):
+                    text.append(c)
+                    boxes.append((at, y0, at + step, y1))
+                    numbers.append(n)
+            at += step
+    return PageChars(page, "".join(text), boxes, numbers), words
+
+
 def open_pdf(path: str) -> Any:
     """A PDF opened for reading, an empty user password tried (the ingest parser does the same)."""
     doc = mupdf().open(path)

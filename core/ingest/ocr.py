@@ -76,37 +76,41 @@ def layout_text(boxes: list[tuple[float, float, float, float, str]]) -> str:
     return "\n\n".join(paragraphs)
 
 
-def _rapidocr() -> Callable[[np.ndarray[Any, Any]], str]:
+Box = tuple[float, float, float, float, str]  # x0, y0, x1, y1 in the image's pixels, and the line's text
+
+
+def _rapidocr() -> Callable[[np.ndarray[Any, Any]], list[Box]]:
     from rapidocr import RapidOCR
 
     # Models are the ones inside the wheel (Chinese+English+Japanese PP-OCR); no font is needed
     # because nothing is drawn.
     engine = RapidOCR(params={"Global.log_level": "error"})
 
-    def read(image: np.ndarray[Any, Any]) -> str:
+    def read(image: np.ndarray[Any, Any]) -> list[Box]:
         out: Any = engine(image)
         if out.boxes is None or out.txts is None:
-            return ""
+            return []
         boxes = []
         for quad, text in zip(out.boxes, out.txts, strict=False):
             xs, ys = [p[0] for p in quad], [p[1] for p in quad]
             boxes.append((float(min(xs)), float(min(ys)), float(max(xs)), float(max(ys)), str(text)))
-        return layout_text(boxes)
+        return boxes
 
     return read
 
 
-def _tesseract() -> Callable[[np.ndarray[Any, Any]], str]:
+def _tesseract() -> Callable[[np.ndarray[Any, Any]], list[Box]]:
     pymupdf = mupdf()
 
     langs = "+".join(lang for lang in ("chi_sim", "jpn", "eng") if _has_tessdata(lang))
 
-    def read(image: np.ndarray[Any, Any]) -> str:
+    def read(image: np.ndarray[Any, Any]) -> list[Box]:
         h, w = image.shape[:2]
         pix = pymupdf.Pixmap(pymupdf.csRGB, w, h, np.ascontiguousarray(image[:, :, :3]).tobytes(), False)
-        pdf = pymupdf.open("pdf", pix.pdfocr_tobytes(language=langs or "eng"))
-        boxes = [(b[0], b[1], b[2], b[3], " ".join(b[4].split())) for b in pdf[0].get_text("blocks") if b[6] == 0]
-        return layout_text(boxes)
+        page = pymupdf.open("pdf", pix.pdfocr_tobytes(language=langs or "eng"))[0]
+        sx, sy = w / max(1.0, page.rect.width), h / max(1.0, page.rect.height)  # the OCR page's points → pixels
+        return [(b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy, " ".join(b[4].split()))
+                for b in page.get_text("blocks") if b[6] == 0]
 
     return read
 
@@ -136,8 +140,15 @@ def engine_available(name: str) -> str | None:
     return f"unknown OCR engine {name!r}; use one of {', '.join(ENGINES)}"
 
 
-def make_engine(name: str) -> Callable[[np.ndarray[Any, Any]], str]:
+def make_box_engine(name: str) -> Callable[[np.ndarray[Any, Any]], list[Box]]:
+    """The engine's reading of an image as its text lines' boxes (what a scanned page's viewer draws, issue 61)."""
     return _tesseract() if name == "tesseract" else _rapidocr()
+
+
+def make_engine(name: str) -> Callable[[np.ndarray[Any, Any]], str]:
+    """The engine's reading of an image as text: its lines laid out (``layout_text``)."""
+    boxes = make_box_engine(name)
+    return lambda image: layout_text(boxes(image))
 
 
 def decode_image(data: bytes) -> np.ndarray[Any, Any]:

@@ -43,6 +43,9 @@ _VISION_GIVE_UP = 2
 class ReadResult:
     texts: list[str]
     warnings: list[str] = field(default_factory=list)
+    # OCR: each spec's text lines as (x0, y0, x1, y1, text) in PDF points on its page (an image's: none); what
+    # the source viewer draws over a scanned page and places a cited span on (issue 61).
+    boxes: dict[int, list[tuple[float, float, float, float, str]]] = field(default_factory=dict)
     vision_calls: int = 0
     ocr_calls: int = 0
 
@@ -66,7 +69,7 @@ def _worker(path: str | None, specs: list[tuple[int, Any, bytes | None]], mode: 
             conn: Connection) -> None:
     """Child body: per spec send ("item", i, png | text); then ("done",) or ("error", message)."""
     try:
-        from biny.core.ingest.ocr import decode_image, forbid_network, make_engine
+        from biny.core.ingest.ocr import decode_image, forbid_network, layout_text, make_box_engine
 
         forbid_network()
         doc = None
@@ -76,23 +79,36 @@ def _worker(path: str | None, specs: list[tuple[int, Any, bytes | None]], mode: 
             doc = pymupdf.open(path)
             if doc.needs_pass:
                 doc.authenticate("")
-        read = make_engine(engine) if mode == "ocr" else None
+        read = make_box_engine(engine) if mode == "ocr" else None
         for i, spec in enumerate(specs):
             png = _render(doc, spec, dpi)
             if read is None:
                 conn.send(("item", i, png))
                 continue
             try:
-                text = read(decode_image(png))
+                image = decode_image(png)
+                boxes = read(image)
             except Exception as exc:  # noqa: BLE001 — one unreadable image fails itself, not the document
-                text = ""
+                image, boxes = None, []
                 conn.send(("warn", i, f"{type(exc).__name__}: {exc}"))
-            conn.send(("item", i, text))
+            conn.send(("item", i, {"text": layout_text(boxes), "boxes": _in_points(doc, spec, image, boxes)}))
         conn.send(("done",))
     except Exception as exc:  # noqa: BLE001 — report anything to the parent, never die silently
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
         conn.close()
+
+
+def _in_points(doc: Any, spec: tuple[int, Any, bytes | None], image: Any,
+               boxes: list[tuple[float, float, float, float, str]]) -> list[tuple[float, float, float, float, str]]:
+    """A rendered page's OCR boxes from the image's pixels to the page's points (a picture's: none, no page)."""
+    page_no, clip, picture = spec
+    if doc is None or picture is not None or image is None or not boxes:
+        return []
+    rect = mupdf().Rect(clip) if clip else doc[page_no - 1].rect
+    sx, sy = image.shape[1] / max(1.0, rect.width), image.shape[0] / max(1.0, rect.height)
+    return [(rect.x0 + x0 / sx, rect.y0 + y0 / sy, rect.x0 + x1 / sx, rect.y0 + y1 / sy, text)
+            for x0, y0, x1, y1, text in boxes]
 
 
 def _run(path: Path | None, specs: list[tuple[int, Any, bytes | None]], mode: str, engine: str, dpi: int,
@@ -151,9 +167,11 @@ class VisualReader:
              index: list[int], result: ReadResult) -> None:
         done = 0
 
-        def item(i: int, text: Any) -> None:
+        def item(i: int, read: Any) -> None:
             nonlocal done
-            result.texts[index[i]] = str(text)
+            result.texts[index[i]] = str(read["text"])
+            if read["boxes"]:
+                result.boxes[index[i]] = [tuple(b) for b in read["boxes"]]
             result.ocr_calls += 1
             done += 1
             self._tick(done, len(jobs))
@@ -224,12 +242,13 @@ def add_readings(doc: ParsedDocument, specs: list[VisualSpec], result: ReadResul
     page_text: dict[int | None, str] = {}
     for b in doc.blocks:
         page_text[b.page] = page_text.get(b.page, "") + _norm(b.text)
-    for spec, text in zip(specs, result.texts, strict=True):
+    for n, (spec, text) in enumerate(zip(specs, result.texts, strict=True)):
         where = None if spec.image is not None else spec.page
         if not text.strip():
             continue
         if spec.kind == "scan":
             doc.ocr_pages.append(spec.page)
+            doc.ocr_boxes[spec.page] = result.boxes.get(n, [])
             inserts.setdefault(spec.after_block, []).extend(Block(p, page=where) for p in _paragraphs(text))
             continue
         doc.figure_pages.append(spec.page)

@@ -45,13 +45,18 @@ def default_author() -> str:
 
 class Passages:
     def __init__(self, folder: DataFolder, models: Models, keys: KeySession,
-                 forget: Callable[[str], None] | None = None) -> None:
+                 forget: Callable[[str], None] | None = None,
+                 reindex: Callable[[str, list[str]], int] | None = None) -> None:
         self.folder = folder
         self.models = models
         self.keys = keys
         # What the session keeps per space beside the matrix (the retriever's sentence vectors of a passage, read
         # from its text): dropped after a change, so an edited passage is never checked by its old sentences.
         self.forget = forget or (lambda _space_id: None)
+        # The structured index's rows of the documents whose text changed (services/structured.py refresh_rows): an
+        # edited table row's fields are what the index counts and filters, so they follow the edit and its undo. A
+        # note is no part of the row's text: it changes no field.
+        self.reindex = reindex or (lambda _space, _doc_ids: 0)
 
     def resolve(self, ref: str, space: str | None = None) -> tuple[str, str]:
         """(space, chunk_id) of a passage named by its id or a unique prefix of it (services/sources.py)."""
@@ -107,6 +112,7 @@ class Passages:
         # ``text``), into ``rows`` or beside them: it is the one passage an edit changes.
         self.folder.writer.edit_passage(self._entry(row, stored, "edit", author, "pending", before), rows)
         self.forget(row.space_id)
+        self.reindex(space, [plain.doc_id])
 
     def note(self, space: str, doc_id: str, text: str, *, author: str | None = None) -> str:
         """Add a note passage to a document; returns its chunk id. It answers like any passage of the document;
@@ -176,4 +182,6 @@ class Passages:
         last = done[-1]
         self.folder.writer.undo_passage(last)
         self.forget(row.space_id)
+        if last.action == "edit":
+            self.reindex(space, [last.doc_id])
         return PassageChange(last.entry_id, last.chunk_id, last.action, last.author, last.at, "undone")

@@ -8,6 +8,7 @@ are exact slices of it (chunking/splitter.py).
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError, DataTampered
 from biny.core.i18n import t
 from biny.core.ingest.job import file_hash
-from biny.core.ingest.locate import locate_in_file, open_pdf
+from biny.core.ingest.locate import Located, locate, locate_in_file, ocr_chars, ocr_key, open_pdf
 from biny.core.results import SourceView
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
@@ -86,7 +87,7 @@ class Sources:
             out.fields = [(m.group(1).strip(), m.group(2)) for line in rec.text.split("\n")
                           if (m := _FIELD.match(line))]
         if doc.kind == "pdf" and out.present and rec.page and not out.note:
-            self._place(out, doc, original or rec.text)
+            self._place(out, doc, original or rec.text, crypto)
         return out
 
     def _present(self, doc: DocumentRow, crypto: SpaceCrypto) -> bool:
@@ -125,13 +126,14 @@ class Sources:
                 return crypto.open_record(row_record(entry.before)).text
         return ""
 
-    def _place(self, out: SourceView, doc: DocumentRow, text: str) -> None:
-        """PDF: the passage's rectangles on its pages and their sizes; a scanned page has none to give."""
+    def _place(self, out: SourceView, doc: DocumentRow, text: str, crypto: SpaceCrypto) -> None:
+        """PDF: the passage's rectangles on its pages and their sizes; on a scanned page, on its OCR lines."""
         assert out.page is not None
         ocr = set(doc.visual_pages.get("pages_ocr", []))
         out.scanned = any(p in ocr for p in range(out.page, (out.page_end or out.page) + 1))
         try:
-            found = locate_in_file(doc.path, out.page, out.page_end, text)
+            found = (self._on_ocr(out, doc, text, crypto, ocr) if out.scanned else
+                     locate_in_file(doc.path, out.page, out.page_end, text))
             with open_pdf(doc.path) as pdf:
                 first, last = max(1, out.page - 1), min(out.page_end or out.page, pdf.page_count)
                 out.page_sizes = {n: (float(pdf[n - 1].rect.width), float(pdf[n - 1].rect.height))
@@ -139,4 +141,18 @@ class Sources:
         except Exception:  # noqa: BLE001 — MuPDF raises many types; the view still shows the text and its place
             return
         out.rects, out.coverage = found.rects, found.coverage
+
+    def _on_ocr(self, out: SourceView, doc: DocumentRow, text: str, crypto: SpaceCrypto, ocr: set[int]) -> Located:
+        """A scanned passage placed on the OCR lines ingest kept for its pages (and the page before, as for a text
+        layer); each page's words go into the view, drawn over the page image."""
+        assert out.page is not None
+        pages = []
+        for n in range(max(1, out.page - 1), (out.page_end or out.page) + 1):
+            stored = crypto.stored_hash(ocr_key(doc.content_hash, n))
+            kept = self.folder.catalog.notes.get(stored) if n in ocr else None
+            if kept is None:
+                continue  # a page with a text layer, or ingested before the lines were kept: nothing to place on
+            chars, out.words[n] = ocr_chars(n, [tuple(b) for b in json.loads(crypto.open_note(stored, kept))])
+            pages.append(chars)
+        return locate(pages, text) if pages else Located()
 

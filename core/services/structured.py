@@ -158,6 +158,21 @@ class StructuredIndex:
             self.folder.writer.update_index(row.space_id, drop, add, stored[1] + 1)
         return len(drop) + len(add)
 
+    def refresh_rows(self, space: str, doc_ids: list[str]) -> int:
+        """After a curator changed these documents' passages (issue 61: an edited table row, a note, an undo):
+        their rows read again from the passages as they now are. Nothing else is re-read; no index, nothing done."""
+        row = self.folder.catalog.spaces.named(space)
+        stored = self.folder.structured.spec(row.space_id)
+        if stored is None:
+            return 0
+        crypto = self.keys.crypto(row)
+        spec = IndexSpec.from_json(crypto.open_note("sidx-spec", stored[0]))
+        wanted = set(doc_ids) & self._active(row)
+        add = self._stored_rows(headers(self._texts(row, crypto, wanted)), spec, crypto)
+        if add:
+            self.folder.writer.update_index(row.space_id, [], add, stored[1] + 1)
+        return len(add)
+
     # ---- the query side --------------------------------------------------------------------------
     def _load(self, space: str) -> _Loaded | None:
         row = self.folder.catalog.spaces.named(space)

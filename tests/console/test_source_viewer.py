@@ -14,6 +14,7 @@ from biny.console.screens.inspector import InspectorScreen
 from biny.console.widgets.source_viewer import SourceViewer, render_page
 from biny.core.engine import Engine
 from tests.conftest import ROOT, corpus
+from tests.core.test_web import web  # noqa: F401 — the loopback search and page server
 
 pytestmark = pytest.mark.usefixtures("qapp")
 
@@ -96,4 +97,64 @@ def test_the_library_says_which_documents_have_disabled_passages(qtbot, engine: 
     cells = [table.item(r, 3) for r in range(table.rowCount())]
     (cell,) = [c for c in cells if c is not None and "disabled" in c.text()]
     assert cell.text().endswith("(1 disabled)") and "never retrieved" in cell.toolTip()
+    ops.wait_all()
+
+
+def test_the_review_queue_opens_nearest_passages_and_the_approved_entry(qtbot, engine: Engine,  # type: ignore[no-untyped-def]
+                                                                        web: str) -> None:  # noqa: F811
+    from biny.console.screens.review import ReviewScreen
+    from tests.core.test_web import Web
+
+    engine.settings.web.search_url = f"{web}/search"
+    engine.settings.web.allow_private = ["127.0.0.1"]  # the loopback server plays the public web
+    engine.create_space("kb", encrypted=False)
+    engine.ingest("kb", [ROOT / "resources" / "demo" / "pricing.md"])
+    engine.web.set_enabled("kb", True)
+    Web.results = ["/wiki/mozilla"]
+    rid = engine.answer("kb", "When was the Mozilla community created?").review_id
+    assert rid
+    screen = ReviewScreen(engine)
+    qtbot.addWidget(screen)
+    screen.set_space("kb")
+    screen.show()
+    qtbot.waitUntil(lambda: ops.idle() and screen.shown_id == rid and "passage:" in screen.nearest.text(),
+                    timeout=120_000)
+    near = screen.nearest.text().split("passage:", 1)[1].split("'", 1)[0]
+    viewer = screen.open_link(f"passage:{near}")  # what a click on the nearest passage's link does
+    assert viewer is not None and viewer.isVisible() and viewer.view is not None and viewer.view.chunk_id == near
+    assert viewer.view.document == "Tallow Plans and Pricing"
+    viewer.close()
+    engine.web.approve(rid)
+    screen.filter.setCurrentIndex(screen.filter.findData("all"))
+    qtbot.waitUntil(lambda: ops.idle() and "doc:" in screen.nearest.text(), timeout=120_000)
+    doc_id = engine.web.item(rid).doc_id
+    assert doc_id and f"doc:{doc_id}" in screen.nearest.text()
+    viewer = screen.open_link(f"doc:{doc_id}")  # the approved entry, stored as a document, at its source
+    assert viewer is not None and viewer.view is not None and viewer.view.doc_id == doc_id
+    assert "Mozilla" in viewer.view.text and "#ffd43b" in viewer.text.toHtml()
+    ops.wait_all()
+
+
+def test_the_memory_screen_opens_a_facts_source_passage(qtbot, engine: Engine) -> None:  # type: ignore[no-untyped-def]
+    from biny.console.screens.memory import MemoryScreen
+
+    engine.create_space("demo")
+    engine.ingest("demo", [ROOT / "resources" / "demo" / "pricing.md"])
+    chunk = engine.ask("demo", "How much does the Starter plan cost?").chunks[0]
+    engine.memory.add("The Starter plan is the cheapest.", "user:ana", source=f"demo:{chunk.chunk_id[:12]}")
+    engine.memory.add("Ana prefers yearly billing.", "user:ana", source="console")
+    screen = MemoryScreen(engine)
+    qtbot.addWidget(screen)
+    screen.show()
+    screen.scope.setCurrentText("user:ana")
+    qtbot.waitUntil(lambda: ops.idle() and screen.table.rowCount() == 2, timeout=60_000)
+    rows = {screen.table.item(r, 4).text(): r for r in range(screen.table.rowCount())}
+    screen.table.selectRow(rows["Ana prefers yearly billing."])
+    assert not screen.source_btn.isEnabled() and screen.open_source() is None  # a fact typed in: no passage
+    screen.table.selectRow(rows["The Starter plan is the cheapest."])
+    assert screen.source_btn.isEnabled()
+    qtbot.mouseClick(screen.source_btn, Qt.MouseButton.LeftButton)
+    viewer = screen.viewer
+    assert viewer is not None and viewer.isVisible() and viewer.view is not None
+    assert viewer.view.chunk_id == chunk.chunk_id and viewer.view.text == chunk.text
     ops.wait_all()

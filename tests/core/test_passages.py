@@ -14,13 +14,15 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from biny.core.cli import main
+from biny.core.config import Settings
 from biny.core.engine import Engine
-from tests.conftest import ROOT, corpus
+from tests.conftest import ROOT, CountingEmbedder, corpus
 
 LAW = "民法典__继承编.md"
 QUESTION = "继承从什么时候开始？"
@@ -36,14 +38,34 @@ def _rows(engine: Engine, space: str) -> dict[str, tuple[bytes, bytes, str]]:
     return {r["chunk_id"]: (np.asarray(r["vector"], dtype=np.float32).tobytes(), r["ct"], r["text"]) for r in tbl}
 
 
-@pytest.fixture
-def laws(engine: Engine, tmp_path: Path) -> Engine:
-    dst = tmp_path / "docs" / LAW
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One ingest of the law into an encrypted space, shared by the module: each test works on a copy of the
+    data folder (``laws``), so every test starts from the same stored rows without embedding them again."""
+    from biny.core.config import Settings
+    from tests.conftest import CountingEmbedder
+
+    tmp = tmp_path_factory.mktemp("laws")
+    dst = tmp / "docs" / LAW
     dst.parent.mkdir(parents=True)
     shutil.copy(corpus("cn_laws", LAW), dst)
-    engine.create_space("laws")
-    assert engine.ingest("laws", [dst]).ok
-    return engine
+    settings = Settings()
+    settings.limits.parse_timeout_s = 60
+    with Engine.open(tmp / "home", settings=settings, embedder=CountingEmbedder()) as engine:
+        engine.create_space("laws")
+        assert engine.ingest("laws", [dst]).ok
+    return tmp / "home"
+
+
+@pytest.fixture
+def laws(ingested: Path, tmp_path: Path, embedder: CountingEmbedder, settings: Settings) -> Iterator[Engine]:
+    home = tmp_path / "home"
+    shutil.copytree(ingested, home)
+    engine = Engine.open(home, settings=settings, embedder=embedder)
+    try:
+        yield engine
+    finally:
+        engine.close()
 
 
 def _top(engine: Engine, question: str) -> list[str]:
@@ -221,3 +243,41 @@ def test_a_note_caught_between_its_two_writes_is_removed_at_open(laws: Engine) -
     with Engine.open(home, embedder=embedder) as again:
         assert not again.recovery_notes and again.documents("laws")[0].status == "active"
         assert _rows(again, "laws") == before and again.passages.history("laws", rec.chunk_id) == []
+
+
+def test_editing_a_table_rows_passage_updates_its_structured_index_row(engine: Engine, tmp_path: Path) -> None:
+    """A table row's passage is its "field: value" lines; the structured index counts and filters those fields,
+    so an edit (and its undo) re-reads that document's row, and no other."""
+    from biny.core.structured.tools import ToolCall
+
+    table = tmp_path / "parts.csv"
+    table.write_text("name,price,stock\nwidget,12.50,7\ngadget,3.20,0\nsprocket,8.00,3\nflange,5.75,12\n",
+                     encoding="utf-8")
+    engine.create_space("rows")  # encrypted: the index's rows are sealed too
+    assert engine.ingest("rows", [table]).ok
+    engine.index.build("rows", fields=["name", "price", "stock"])
+
+    def prices() -> dict[str, float]:
+        found = engine.index.run("rows", ToolCall("top", field="price")).rows
+        return {r["title"]: float(r["fields"]["price"]) for r in found}
+
+    def generation() -> int:
+        spec = engine.folder.structured.spec(engine.catalog.spaces.named("rows").space_id)
+        assert spec is not None
+        return spec[1]
+
+    assert prices()["gadget"] == 3.2
+    doc = next(d for d in engine.documents("rows") if d.title == "gadget")
+    (chunk,) = engine.document_chunks("rows", doc.doc_id)
+    sid = engine.catalog.spaces.named("rows").space_id
+    before = {d: data for d, _, data in engine.folder.structured.rows(sid)}
+    was = generation()
+    engine.passages.edit("rows", chunk.chunk_id, chunk.text.replace("3.20", "30.20"), author="ana")
+    assert prices()["gadget"] == 30.2 and generation() == was + 1
+    after = {d: data for d, _, data in engine.folder.structured.rows(sid)}
+    assert {d for d in before if before[d] != after[d]} == {doc.doc_id}  # only the edited row was written
+    assert b"30.20" not in engine.catalog.con.execute("SELECT data FROM structured_rows").fetchall().__repr__().encode()
+    top = engine.index.run("rows", ToolCall("top", field="price")).rows[0]
+    assert top["title"] == "gadget"  # the index answers from the edited value
+    engine.passages.undo("rows", chunk.chunk_id)
+    assert prices()["gadget"] == 3.2

@@ -85,8 +85,10 @@ def test_twenty_cited_answers_are_highlighted_where_their_text_is(pdf_space: Eng
                      if (c.document, c.chunk_id) not in seen]
     assert len(seen) >= 20
     recalls = []
+    languages = set()
     for title, chunk_id in seen:
         view = engine.source("pdfs", chunk_id)
+        languages.add("ja" if "kampo" in view.path else "zh" if re.search(r"[\u4e00-\u9fff]", view.text) else "en")
         assert view.kind == "pdf" and view.present and view.page is not None
         assert view.rects, (title, view.page)
         assert view.rect_page in view.page_sizes
@@ -100,8 +102,6 @@ def test_twenty_cited_answers_are_highlighted_where_their_text_is(pdf_space: Eng
         assert precision >= 0.7, (title, view.page, precision)
         assert abs(recall - view.coverage) < 0.1 if view.coverage is not None else False
     assert sum(recalls) / len(recalls) >= 0.9
-    languages = {("ja" if "kampo" in engine.source("pdfs", c).path else
-                  "zh" if re.search(r"[\u4e00-\u9fff]", engine.source("pdfs", c).text) else "en") for _, c in seen}
     assert languages == {"zh", "en", "ja"}
 
 
@@ -129,7 +129,8 @@ def test_the_view_gives_the_surrounding_text_and_writes_nothing(pdf_space: Engin
     assert data["char_start"] == mid.char_start and data["rects"] and data["page"] == mid.page
 
 
-def test_a_changed_original_is_said_and_not_placed(engine: Engine, tmp_path: Path) -> None:
+def test_a_changed_original_is_said_and_not_placed(pdf_space: Engine, tmp_path: Path) -> None:
+    engine = pdf_space  # the module's engine (no model loaded again), a space and a copy of its own
     engine.create_space("one", encrypted=False)
     (path,) = _files(tmp_path, ["kampo.pdf"])
     engine.ingest("one", [path])
@@ -144,7 +145,8 @@ def test_a_changed_original_is_said_and_not_placed(engine: Engine, tmp_path: Pat
     assert not engine.source("one", chunk.chunk_id).present
 
 
-def test_a_table_row_shows_its_fields(engine: Engine, tmp_path: Path) -> None:
+def test_a_table_row_shows_its_fields(pdf_space: Engine, tmp_path: Path) -> None:
+    engine = pdf_space
     engine.create_space("rows")
     table = tmp_path / "parts.csv"
     table.write_text("name,price,stock\nwidget,12.50,7\ngadget,3.20,0\n", encoding="utf-8")
@@ -154,3 +156,71 @@ def test_a_table_row_shows_its_fields(engine: Engine, tmp_path: Path) -> None:
     view = engine.source("rows", chunk.chunk_id)
     assert view.kind == "row"
     assert ("price", "3.20") in view.fields and ("name", "gadget") in view.fields
+
+
+SCANNED = ["Orbital survey report. The Kestrel probe mapped eleven craters near the southern basin.",
+           "Fuel ledger. Tanks held nine hundred litres of hydrazine after the third burn.",
+           "Crew roster. Commander Dana Whitfield relieved pilot Osei Mensah in October.",
+           "Archive note. Telemetry tapes are filed under code ST-0042-MAR in vault seven."]
+
+
+def _scanned_pdf(path: Path) -> pymupdf.Document:
+    """A one-page 'scan': paragraphs drawn as text on a page, the page rendered to an image, the image the only
+    content of the saved page. The text page is returned: it knows where each word was drawn."""
+    text = pymupdf.open()
+    page = text.new_page(width=612, height=380)  # no bigger than the paragraphs: OCR time grows with the pixels
+    for n, para in enumerate(SCANNED):
+        assert page.insert_textbox(pymupdf.Rect(72, 80 + 70 * n, 523, 140 + 70 * n), para, fontsize=13) >= 0
+    scan = pymupdf.open()
+    img = scan.new_page(width=page.rect.width, height=page.rect.height)
+    img.insert_image(img.rect, stream=page.get_pixmap(dpi=200, alpha=False).tobytes("png"))
+    scan.save(path)
+    return text
+
+
+def test_a_scanned_page_places_the_cited_words_on_its_ocr_lines(pdf_space: Engine, tmp_path: Path) -> None:
+    engine = pdf_space
+    src = tmp_path / "scanned-report.pdf"
+    drawn = _scanned_pdf(src)[0]
+    assert not pymupdf.open(src)[0].get_text().strip()  # no text layer: only OCR reads it
+    chunking = engine.settings.chunking
+    was = chunking.target_tokens, chunking.overlap_tokens
+    chunking.target_tokens, chunking.overlap_tokens = 30, 0  # a passage a paragraph
+    try:
+        engine.create_space("scan")  # encrypted: the kept OCR lines are sealed
+        assert engine.ingest("scan", [src]).ok
+    finally:
+        chunking.target_tokens, chunking.overlap_tokens = was
+    doc = engine.documents("scan")[0]
+    assert doc.pages_ocr == 1
+    chunks = engine.document_chunks("scan", doc.doc_id)
+    target = next((c for c in chunks if "hydrazine" in c.text), None)
+    assert target is not None, [c.text for c in chunks]
+    view = engine.source("scan", target.chunk_id)
+    assert view.scanned and view.words.get(1) and view.rects.get(1), view.to_dict()
+    assert view.coverage is not None and view.coverage >= 0.9
+    read = " ".join(w[4] for w in view.words[1])
+    assert "hydrazine" in read and "Whitfield" in read  # the page's words, as OCR read them, with their boxes
+    # A word drawn once on the page is covered by a highlighted rectangle exactly when the passage holds it.
+    cited = set(re.findall(r"\w+", target.text.casefold()))
+    rects = [pymupdf.Rect(x0 - 2, y0 - 2, x1 + 2, y1 + 2) for x0, y0, x1, y1 in view.rects[1]]
+    inside = outside = hits = misses = 0
+    drawn_words = [(*w[:4], re.sub(r"\W", "", w[4].casefold())) for w in drawn.get_text("words")]
+    once = {k for k in (w[4] for w in drawn_words) if [v[4] for v in drawn_words].count(k) == 1}
+    for x0, y0, x1, y1, key in drawn_words:
+        if key not in once:
+            continue
+        centre = pymupdf.Point((x0 + x1) / 2, (y0 + y1) / 2)
+        covered = any(centre in r for r in rects)
+        if key in cited:
+            inside += 1
+            hits += covered
+        else:
+            outside += 1
+            misses += covered
+    assert inside and hits / inside >= 0.9, (hits, inside)
+    assert outside >= 20 and misses / outside <= 0.1, (misses, outside)
+    data = view.to_dict()
+    assert data["words"]["1"] and data["rects"]["1"]
+    # Sealed: neither the catalog file nor any other file of the folder holds a word OCR read from the page.
+    assert not any(b"Whitfield" in p.read_bytes() for p in engine.home.rglob("*") if p.is_file())
