@@ -390,16 +390,11 @@ def ingest_file(
     if known is not None or digest is None:
         return known or FileOutcome(name, "failed", "unreadable")
     stored = crypto.stored_path(name)
-    progress(Progress(0, 0, "parse", path.name))
     timings: dict[str, float] = {}
-    t0 = time.perf_counter()
-    # A parse started ahead of time (services/documents.py) is waited for; only the wait costs time here.
-    got = parse_document(path, settings, reader, progress) if prepared is None else prepared()
-    timings["parse"] = time.perf_counter() - t0
-    if isinstance(got, BinyError):
-        writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(got)))
-        return FileOutcome(name, "failed", str(got))
-    parsed = got
+    parsed = _parsed(path, settings, reader, progress, prepared, timings)
+    if isinstance(parsed, BinyError):
+        writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(parsed)))
+        return FileOutcome(name, "failed", str(parsed))
 
     emb = embedder()
     # Unchanged chunks of the revision this one replaces keep their vectors (situating notes, when on, are
@@ -408,20 +403,11 @@ def ingest_file(
         stored, space, crypto, catalog, chunks, emb.model_id, settings.chunking.contextual_header)
     doc = _document_row(path, space, parsed, digest, catalog.docs.next_revision(space.space_id, stored))
     doc.path = name
-    t0 = time.perf_counter()
-    try:
-        chunked = chunk_document(parsed.title, parsed.blocks, settings, emb, doc.doc_id, notes, reuse.chunks,
-                                 SplitBudget(settings.limits.split_timeout_s, path.name))
-    except DocumentTooLarge as exc:
-        writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(exc)))
-        return FileOutcome(name, "failed", str(exc))
-    timings["chunk"] = time.perf_counter() - t0
-    if not chunked.records:
-        # Nothing to answer from (a PDF whose only page is a picture OCR could not read): not stored as an active
-        # document with 0 passages, but reported as empty with the reason (issue 59).
-        why = _no_text(path, parsed)
-        writer.log(space.space_id, stored, "empty", crypto.log_message(stored, why))
-        return FileOutcome(name, "empty", why)
+    chunked = _chunked(path, parsed, doc, settings, emb, notes, reuse, timings)
+    if not isinstance(chunked, ChunkedDocument):  # too large, or no text: logged (sealed when encrypted), reported
+        status, why = chunked
+        writer.log(space.space_id, stored, status, crypto.log_message(stored, why))
+        return FileOutcome(name, status, why)
     doc.chunks, doc.chars, doc.cjk_share = len(chunked.records), chunked.chars, chunked.share
     doc.chars_per_token, doc.resplits = chunked.chars_per_token, chunked.resplits
 
@@ -437,6 +423,39 @@ def ingest_file(
     if failed is not None:
         return failed
     _keep_ocr_boxes(parsed, doc, crypto, writer)
+    return _ingested(name, doc, title, chunked, timings)
+
+
+def _parsed(path: Path, settings: Settings, reader: VisualReader | None, progress: Callable[[Progress], None],
+            prepared: Callable[[], ParsedDocument | BinyError] | None,
+            timings: dict[str, float]) -> ParsedDocument | BinyError:
+    """The parsed document, or why it could not be read. A parse started ahead of time (services/documents.py) is
+    waited for; only the wait costs time here."""
+    progress(Progress(0, 0, "parse", path.name))
+    t0 = time.perf_counter()
+    got = parse_document(path, settings, reader, progress) if prepared is None else prepared()
+    timings["parse"] = time.perf_counter() - t0
+    return got
+
+
+def _chunked(path: Path, parsed: ParsedDocument, doc: DocumentRow, settings: Settings, emb: Embedder,
+             notes: NoteWriter | None, reuse: Reuse, timings: dict[str, float]) -> ChunkedDocument | tuple[str, str]:
+    """The document's passages, or (status, why) there are none: "failed" when too large to split in time, "empty"
+    when it holds no text (a PDF whose only page is a picture OCR could not read is reported empty with the reason,
+    never stored as active with 0 passages: issue 59)."""
+    t0 = time.perf_counter()
+    try:
+        chunked = chunk_document(parsed.title, parsed.blocks, settings, emb, doc.doc_id, notes, reuse.chunks,
+                                 SplitBudget(settings.limits.split_timeout_s, path.name))
+    except DocumentTooLarge as exc:
+        return "failed", str(exc)
+    timings["chunk"] = time.perf_counter() - t0
+    return chunked if chunked.records else ("empty", _no_text(path, parsed))
+
+
+def _ingested(name: str, doc: DocumentRow, title: str, chunked: ChunkedDocument,
+              timings: dict[str, float]) -> FileOutcome:
+    """The outcome of a stored document, saying how many passages kept their vectors (unchanged or resumed)."""
     reused = f" ({chunked.reused} of {doc.chunks} passages unchanged, not embedded again)" if chunked.reused else ""
     if chunked.resumed:
         reused += f" ({chunked.resumed} vectors kept from an interrupted run, not embedded again)"
