@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -25,9 +26,11 @@ class QueryCountingEmbedder(CountingEmbedder):
     def __init__(self) -> None:
         super().__init__()
         self.queries_embedded = 0
+        self.query_calls = 0
 
     def embed_queries(self, texts: list[str]):  # type: ignore[no-untyped-def]
         self.queries_embedded += len(texts)
+        self.query_calls += 1
         return super().embed_queries(texts)
 
 
@@ -120,6 +123,19 @@ def test_the_answer_stage_makes_no_model_call(space: tuple[Engine, QueryCounting
     assert (emb.passages_embedded, emb.queries_embedded) == (passages, queries)
     stage = r.trace.stage("answer")
     assert stage is not None and "embedded now" not in stage.summary
+
+
+def test_ask_makes_one_model_call_the_question(space: tuple[Engine, QueryCountingEmbedder]) -> None:
+    """Without a model, ``ask`` embeds the question and nothing else (issue 57): the sentence check reads the stored
+    sentence vectors (the second pass's texts go in the question's own call: tests/core/test_pipeline.py)."""
+    eng, emb = space
+    every = replace(eng.retrieval_params(), sentence_window=50.0)  # no passage firmly inside: each is read by sentence
+    eng.models.forget_queries()
+    passages, calls = emb.passages_embedded, emb.query_calls
+    r = eng.ask("en", QUESTION, params=every)
+    stage = r.trace.stage("sentences")
+    assert stage is not None and stage.data.nearest_sentences, "passages were read by sentence"
+    assert emb.passages_embedded == passages and emb.query_calls == calls + 1
 
 
 def test_an_older_space_is_read_lazily_then_filled_by_reembed(tmp_path: Path) -> None:
