@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -73,7 +73,7 @@ class StoredSentences:
                 out[chunk_id] = None
         return out
 
-    def _keep(self, known: Mapping[tuple[str, str], Vectors | None], keys: list[tuple[str, str]]) -> None:
+    def _keep(self, known: dict[tuple[str, str], Vectors | None], keys: list[tuple[str, str]]) -> None:
         with self._lock:
             self._cache.update((k, known[k]) for k in keys)
             while len(self._cache) > CACHE:
@@ -84,11 +84,7 @@ class StoredSentences:
         stored and were embedded now."""
         keys = [(row.space_id, h.chunk_id) for h in hits]
         with self._lock:
-            cached = [self._cache.get(k) for k in keys]
-        # Kept by the sentence check (``for_rows``) unchecked against the text: the answer places each vector on its
-        # unit, so a count that differs from the text's split is read again (embedded now), as below.
-        known = {k: v for h, k, v in zip(hits, keys, cached, strict=True)
-                 if v is not None and len(v) == len(sentence_texts(h.text)[0])}
+            known = {k: self._cache[k] for k in keys if k in self._cache}
         wanted = [h for h, k in zip(hits, keys, strict=True) if k not in known]
         made = 0
         if wanted:
