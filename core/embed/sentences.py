@@ -79,18 +79,6 @@ def placed(before: Vectors, vector: Vectors) -> Vectors:
     return (mean / norm if norm > 0 else mean).astype(np.float32)
 
 
-def windows(units: Vectors) -> Vectors | None:
-    """How the sentence check reads a passage (retrieve/sentences.py): each sentence, then each with the one after
-    it as ``placed`` reads them (no second embedding); None with fewer than two sentences (nothing finer than the
-    passage to read)."""
-    if len(units) < 2:
-        return None
-    units = np.asarray(units, dtype=np.float32)
-    pairs = PREVIOUS_WEIGHT * units[:-1] + (1 - PREVIOUS_WEIGHT) * units[1:]
-    norms = np.linalg.norm(pairs, axis=1, keepdims=True)
-    return np.vstack([units, pairs / np.where(norms > 0, norms, 1.0)]).astype(np.float32)
-
-
 def encode(offsets: Sequence[tuple[int, int]], vectors: Vectors, form: int = STORAGE) -> bytes:
     """The stored blob: header, offsets (uint32 pairs), then the vectors in ``form``."""
     vecs = np.asarray(vectors, dtype=np.float32).reshape(len(offsets), -1) if len(offsets) else \

@@ -5,7 +5,8 @@ near every question on that subject, as close as the passage that answers one �
 is *said* somewhere: a sentence of the answering passage (alone or with the next) lies within its cut, as
 near the question as the passage or nearer. When no kept passage lies ``sentence_window``
 reference spreads or more inside its cut — when the cut is unsure whether anything answers —
-the kept passages' sentences are read by meaning, alone and with the next, nearest first,
+the kept passages are read and each sentence, alone and with its neighbour, embedded
+(text/sentences.py ``sentence_windows``, under the passage's contextual header), nearest first,
 until one holds a sentence within its own cut: those read before it are dropped, it and the rest
 stay. A sentence firmly within the cut (``sentence_window`` spreads or more) says it; one only just within it keeps
 the passage beside ``sentence_words`` (40 %) of the question's word weight — the two signals agreeing where each
@@ -16,11 +17,6 @@ measured, reading the rest beside them changed no answer or refusal and cost 5×
 passages of one sentence (nothing finer to read); those in another script or language than the
 question, or written in two scripts (their cut comes from another reference; the signals of
 threshold.py judge them, as the space gate leaves them to those).
-
-Issue 57: the sentences are those the answer reads (text/units.py) and their vectors the ones stored at ingest
-(embed/sentences.py ``windows``: a sentence with the next is the weighted mean of the two, not a second embedding):
-the check makes no model call, and ``ask`` embeds the question only. It embedded each sentence and pair under the
-passage's contextual header at question time before; the change in answers and refusals is in bench/README.md.
 
 Measured (bench/README.md, ninth pass): questions about articles a space lacks, refused — Chinese
 0.835 → 0.850, English 0.814 → 0.881, German 0.627 → 0.667, Spanish 0.492 → 0.520, Hindi 0.864 →
@@ -54,7 +50,7 @@ def check(kept: list[Candidate], query_vector: Vectors, params: RetrievalParams,
     t0 = time.perf_counter()
     window = params.sentence_window * (ref.median - ref.quantile(params.threshold_quantile))
     # A passage firmly within its cut answers the question: reading the rest by sentence would only trim what comes
-    # beside it — the check decides whether anything answers, where the cut is unsure.
+    # beside it, for one embedding per sentence — the check decides whether anything answers, where the cut is unsure.
     firm = next((c for c in kept if c.cut is not None and c.distance <= c.cut - window), None)
     if firm is not None:
         trace.add(Stage("sentences", t("a passage lies {window} or more inside its cut: none read by sentence").format(
@@ -110,7 +106,7 @@ def _nearest_sentence(c: Candidate, ctx: Context, query_vector: Vectors) -> floa
     return None if vectors is None else float(np.min(1.0 - vectors @ query_vector))
 
 
-GATE_READS = 3  # passages read at most for the rescue below (each was an embedding per sentence)
+GATE_READS = 3  # passages read at most for the rescue below: each costs an embedding per sentence
 # How far inside the gate, in reference spreads, the rescuing sentence must lie. Measured over the unanswerable sets
 # of bench/eval_retrieval.py: the sentences that rescued passages for questions the space cannot answer lay 0.51–0.92
 # spreads inside, those of answers 1.76 (XQuAD ru) and 2.1 (the demo's workshop question).

@@ -6,12 +6,17 @@ the writer after an ingest (``refresh_baselines``), never while answering.
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
+from biny.core.chunking.header import embedding_input
 from biny.core.embed.base import Vectors
-from biny.core.embed.sentences import windows
 from biny.core.errors import BinyError, DataTampered
 from biny.core.i18n import t
 from biny.core.results import AskResult, Closest, Hit, Kept
@@ -35,9 +40,13 @@ from biny.core.store.vectors import VectorMatrix
 from biny.core.structured.route import Routed
 from biny.core.text import dictionary, language
 from biny.core.text.question import Question
+from biny.core.text.sentences import sentence_windows
 from biny.core.text.terms import fold, glossary_from_titles
 
 MAX_TURNS = 200  # recent turns kept for "more material"
+# Passages whose sentence vectors are kept for the sentence check (retrieve/sentences.py): ~11 sentences and pairs ×
+# 384 floats each, ~35 MB at most. Vectors only, as the matrix holds; no text.
+SENTENCE_CACHE = 2048
 
 
 @dataclass(slots=True)
@@ -65,9 +74,10 @@ class Retriever:
         # space → (generation, what questions are matched against: titles and glossary, as written and folded)
         self._titled: dict[str, tuple[int, _Titles]] = {}
         self._turns: dict[str, _Turn] = {}
+        self._sentences: OrderedDict[tuple[str, str], Vectors | None] = OrderedDict()
+        self._sentences_lock = threading.Lock()
         self._gated: dict[str, int] = {}  # space → the matrix generation that passed the integrity gate
-        # The sentence vectors made at ingest (issue 57): the sentence check's and the answer's.
-        self.stored_sentences = StoredSentences(folder, models, keys)
+        self.stored_sentences = StoredSentences(folder, models, keys)  # the answer's, made at ingest (issue 57)
         language.warm()  # the threshold reads a Latin-script question's language (retrieve/threshold.py)
         # ...and looks a question's words up for passages in the other language (retrieve/translated.py).
         dictionary.warm(folder.cache_dir)
@@ -78,6 +88,9 @@ class Retriever:
         self._docs.pop(space_id, None)
         self._titled.pop(space_id, None)
         self._gated.pop(space_id, None)
+        with self._sentences_lock:
+            for key in [k for k in self._sentences if k[0] == space_id]:
+                del self._sentences[key]
         self.stored_sentences.forget(space_id)
 
     def matrix(self, row: SpaceRow) -> VectorMatrix:
@@ -166,14 +179,9 @@ class Retriever:
                     raise integrity.unopened(row, [vm.doc_ids[r]], docs) from None
             return out
 
-        # Issue 57: the sentences' vectors stored at ingest, one take and no model call (their text is read only for
-        # a passage stored without them). The blobs are opened like the text: R7 counts the passages read.
-        def sentence_vectors(rows: list[int]) -> list[Vectors | None]:
-            read.extend(rows)
-            return [None if v is None else windows(v) for v in self.stored_sentences.for_rows(
-                row, vm, rows, lambda rs: [rec.text if rec is not None else None for rec in records(rs)])]
-
-        ctx.sentence_vectors = sentence_vectors
+        # A pair is embedded as its passage was (SPEC I7): under the document's title and headings, when they were.
+        header = t.titles if settings.chunking.contextual_header else None
+        ctx.sentence_vectors = self._sentence_reader(row.space_id, vm, records, header)
 
         def texts(rows: list[int]) -> list[str]:
             return [rec.text if rec is not None else "" for rec in records(rows)]
@@ -184,6 +192,35 @@ class Retriever:
 
             ctx.reranker = CrossEncoderReranker(settings.retrieval.reranker.split(":", 1)[1], texts)
         return ctx, docs
+
+    def _sentence_reader(self, space_id: str, vm: VectorMatrix,
+                         records: Callable[[list[int]], list[ChunkRecord | None]],
+                         titles: dict[str, str] | None) -> Callable[[list[int]], list[Vectors | None]]:
+        """Rows → the vectors of each sentence and each two adjacent ones (None: fewer than two sentences), read
+        and embedded once; ``titles`` (doc id → title): each under its passage's contextual header, None: bare."""
+        def pairs(rec: ChunkRecord | None) -> list[str]:
+            found = sentence_windows(rec.text) if rec is not None else []
+            if rec is None or titles is None:
+                return found
+            return [embedding_input(titles.get(rec.doc_id, ""), rec.heading_path, p) for p in found]
+
+        def vectors(rows: list[int]) -> list[Vectors | None]:
+            keys = [(space_id, vm.chunk_ids[r]) for r in rows]
+            with self._sentences_lock:
+                known = {k: self._sentences[k] for k in keys if k in self._sentences}
+            missing = [r for r, k in zip(rows, keys, strict=True) if k not in known]
+            if missing:
+                split = [pairs(rec) for rec in records(missing)]
+                flat = [s for ss in split for s in ss]
+                embedded = iter(self.models.embedder.embed_passages(flat)) if flat else iter(())
+                for r, ss in zip(missing, split, strict=True):
+                    known[(space_id, vm.chunk_ids[r])] = np.stack([next(embedded) for _ in ss]) if ss else None
+                with self._sentences_lock:
+                    self._sentences.update((k, known[k]) for k in keys)
+                    while len(self._sentences) > SENTENCE_CACHE:
+                        self._sentences.popitem(last=False)
+            return [known[k] for k in keys]
+        return vectors
 
     def ask(self, space: str, question: str | Question, *, k: int | None = None, max_distance: float | None = None,
             params: RetrievalParams | None = None, history: list[str] | None = None) -> AskResult:

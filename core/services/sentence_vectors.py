@@ -12,10 +12,6 @@ from __future__ import annotations
 import copy
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
-
-import numpy as np
-import numpy.typing as npt
 
 from biny.core.embed.base import Vectors
 from biny.core.embed.sentences import decode, encode, sentence_texts, sentence_vectors_many
@@ -56,29 +52,6 @@ class StoredSentences:
             self._rows[space_id] = cached
         return cached[1]
 
-    def _opened(self, row: SpaceRow, vm: VectorMatrix, wanted: list[tuple[str, str]]
-                ) -> dict[str, tuple[npt.NDArray[np.uint32], Vectors] | None]:
-        """(chunk id, doc id) → the stored (offsets, vectors) opened and decoded, None where none is stored or its
-        seal does not open (read by words alone, or embedded again: never another passage's vectors)."""
-        rows = self._stored_rows(row.space_id, vm)
-        ids = [c for c, _ in wanted]
-        offsets = [rows[c] for c in ids if c in rows]
-        blobs = self.folder.chunks.sentence_blobs(row.space_id, ids, offsets if len(offsets) == len(ids) else [])
-        crypto = self.keys.crypto(row)
-        out: dict[str, tuple[npt.NDArray[np.uint32], Vectors] | None] = {}
-        for chunk_id, doc_id in wanted:
-            try:
-                out[chunk_id] = decode(crypto.open_sentences(chunk_id, doc_id, blobs.get(chunk_id, b"")))
-            except DataTampered:
-                out[chunk_id] = None
-        return out
-
-    def _keep(self, known: dict[tuple[str, str], Vectors | None], keys: list[tuple[str, str]]) -> None:
-        with self._lock:
-            self._cache.update((k, known[k]) for k in keys)
-            while len(self._cache) > CACHE:
-                self._cache.popitem(last=False)
-
     def for_hits(self, row: SpaceRow, vm: VectorMatrix, hits: list[Hit]) -> tuple[list[Vectors | None], int]:
         """Per hit, its sentences' vectors (as text/units.py splits its text), and how many passages had none
         stored and were embedded now."""
@@ -88,10 +61,17 @@ class StoredSentences:
         wanted = [h for h, k in zip(hits, keys, strict=True) if k not in known]
         made = 0
         if wanted:
-            opened = self._opened(row, vm, [(h.chunk_id, h.doc_id) for h in wanted])
+            rows = self._stored_rows(row.space_id, vm)
+            ids = [h.chunk_id for h in wanted]
+            offsets = [rows[c] for c in ids if c in rows]
+            blobs = self.folder.chunks.sentence_blobs(row.space_id, ids, offsets if len(offsets) == len(ids) else [])
+            crypto = self.keys.crypto(row)
             missing: list[Hit] = []
             for h in wanted:
-                found = opened[h.chunk_id]
+                try:
+                    found = decode(crypto.open_sentences(h.chunk_id, h.doc_id, blobs.get(h.chunk_id, b"")))
+                except DataTampered:
+                    found = None  # read by words alone, or embedded again below: never another passage's vectors
                 if found is not None and len(found[1]) == len(sentence_texts(h.text)[0]):
                     known[(row.space_id, h.chunk_id)] = found[1]
                 else:
@@ -101,35 +81,11 @@ class StoredSentences:
                 for h, (_, vectors) in zip(missing, sentence_vectors_many([h.text for h in missing], emb), strict=True):
                     known[(row.space_id, h.chunk_id)] = vectors
                 made = len(missing)
-            self._keep(known, keys)
+            with self._lock:
+                self._cache.update((k, known[k]) for k in keys)
+                while len(self._cache) > CACHE:
+                    self._cache.popitem(last=False)
         return [known[k] for k in keys], made
-
-    def for_rows(self, row: SpaceRow, vm: VectorMatrix, rows: list[int],
-                 texts: Callable[[list[int]], list[str | None]]) -> list[Vectors | None]:
-        """Per matrix row, its sentences' vectors, for the sentence check before the final context
-        (retrieve/sentences.py): the stored ones, no text read and no model call; a passage stored without them
-        is read (``texts``: None where it cannot be) and embedded once, and kept in memory like the answer's."""
-        keys = [(row.space_id, vm.chunk_ids[r]) for r in rows]
-        with self._lock:
-            known = {k: self._cache[k] for k in keys if k in self._cache}
-        wanted = [(r, k) for r, k in zip(rows, keys, strict=True) if k not in known]
-        if wanted:
-            opened = self._opened(row, vm, [(k[1], vm.doc_ids[r]) for r, k in wanted])
-            missing = []
-            for r, k in wanted:
-                found = opened[k[1]]
-                if found is not None:
-                    known[k] = found[1]
-                else:
-                    missing.append((r, k))
-            if missing:
-                read = texts([r for r, _ in missing])
-                some = [(k, text) for (_, k), text in zip(missing, read, strict=True) if text is not None]
-                made = sentence_vectors_many([text for _, text in some], self.models.embedder) if some else []
-                known.update({k: None for _, k in missing})
-                known.update({k: vectors for (k, _), (_, vectors) in zip(some, made, strict=True)})
-            self._keep(known, keys)
-        return [known[k] for k in keys]
 
     def fill(self, row: SpaceRow, *, progress: ProgressCallback = no_progress,
              cancel: CancelToken | None = None) -> int:
