@@ -125,9 +125,10 @@ def test_the_answer_stage_makes_no_model_call(space: tuple[Engine, QueryCounting
     assert stage is not None and "embedded now" not in stage.summary
 
 
-def test_ask_makes_one_model_call_the_question(space: tuple[Engine, QueryCountingEmbedder]) -> None:
-    """Without a model, ``ask`` embeds the question and nothing else (issue 57): the sentence check reads the stored
-    sentence vectors (the second pass's texts go in the question's own call: tests/core/test_pipeline.py)."""
+def test_ask_embeds_the_question_in_one_call(space: tuple[Engine, QueryCountingEmbedder]) -> None:
+    """Without a model, ``ask`` embeds the question in one call (issue 57; the second pass's texts go in that same
+    call: tests/core/test_pipeline.py). The sentence check still embeds its sentences at ask time: reading the stored
+    sentence vectors instead lowered a refusal figure (bench/README.md, issue 57), so it is held back."""
     eng, emb = space
     every = replace(eng.retrieval_params(), sentence_window=50.0)  # no passage firmly inside: each is read by sentence
     eng.models.forget_queries()
@@ -135,7 +136,8 @@ def test_ask_makes_one_model_call_the_question(space: tuple[Engine, QueryCountin
     r = eng.ask("en", QUESTION, params=every)
     stage = r.trace.stage("sentences")
     assert stage is not None and stage.data.nearest_sentences, "passages were read by sentence"
-    assert emb.passages_embedded == passages and emb.query_calls == calls + 1
+    assert emb.query_calls == calls + 1
+    assert emb.passages_embedded > passages  # the check's sentences, embedded at ask time while held back
 
 
 def test_an_older_space_is_read_lazily_then_filled_by_reembed(tmp_path: Path) -> None:
