@@ -2,11 +2,15 @@
 
 By string comparison only (stored, possibly blinded, term sets and aspect flags); if
 either check fails the derived terms are searched once and merged. Once, never a loop;
-no model call.
+no model call of its own: the texts it may search are known from the question before anything is retrieved
+(``possible_queries``) and embedded in the question's own call (pipeline.py), so a failed check finds its vectors
+cached by exact text (issue 57: the second call was the one cost of ``ask`` above the bare floor at 10k passages —
+a third of the questions, ≈ one query embedding each; the few extra short texts cost a fraction of one).
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 
 from biny.core.i18n import t
@@ -22,16 +26,19 @@ from biny.core.trace.records import SecondPassRecord
 DerivedQuery = tuple[str, str | None, str | None]
 
 
-def derived_queries(question: Question, vm: VectorMatrix, retrieved: list[int],
-                    ctx: Context) -> tuple[list[DerivedQuery], SecondPassRecord]:
-    """The queries a failed check asks for, and what the checks found (for the trace)."""
+# At most this many texts are embedded beside the question for a second pass that may follow; a question naming
+# more (or asking three aspects or more) has the rest embedded when its check fails, as before.
+SPECULATIVE = 8
+
+
+def _terms(question: Question, ctx: Context) -> list[str]:
     id_surfaces = {i.surface.lower() for i in question.keys}
-    named = named_terms(question.text, ctx.glossary, ctx.folded_glossary)
-    terms = [term for term in named if term.lower() not in id_surfaces]
-    missing_terms = [term for term in terms if not any(contains_term(vm.terms[r], term, ctx.blind) for r in retrieved)]
-    asked = set(question.aspects)
-    missing_aspects = sorted(a for a in asked if not any(ctx.blind.aspect(a) in vm.aspects[r] for r in retrieved))
-    data = SecondPassRecord(terms, missing_terms, sorted(asked), missing_aspects)
+    return [term for term in named_terms(question.text, ctx.glossary, ctx.folded_glossary)
+            if term.lower() not in id_surfaces]
+
+
+def _queries(question: Question, terms: list[str], missing_terms: list[str],
+             missing_aspects: list[str]) -> list[DerivedQuery]:
     queries: list[DerivedQuery] = []
     aspect_words = " ".join(ASPECT_WORDS.get(a, a.split(":")[-1]) for a in missing_aspects)
     for term in missing_terms:
@@ -39,7 +46,36 @@ def derived_queries(question: Question, vm: VectorMatrix, retrieved: list[int],
     for a in missing_aspects:
         subject = " ".join(terms) or question.text
         queries.append((f"{subject} {ASPECT_WORDS.get(a, a.split(':')[-1])}", terms[0] if terms else None, a))
-    return queries, data
+    return queries
+
+
+def possible_queries(question: Question, ctx: Context) -> list[str]:
+    """Every text ``derived_queries`` can ask for this question, whatever the first pass retrieves (each named term
+    with each subset of the asked aspects' words, each aspect under the terms), when there are at most
+    ``SPECULATIVE``; else none."""
+    terms = _terms(question, ctx)
+    asked = sorted(set(question.aspects))
+    if not terms and not asked:
+        return []
+    out: dict[str, None] = {}
+    for n in range(len(asked) + 1):
+        for missing in itertools.combinations(asked, n):
+            for q, _, _ in _queries(question, terms, terms, list(missing)):
+                out[q] = None
+            if len(out) > SPECULATIVE:
+                return []
+    return list(out)
+
+
+def derived_queries(question: Question, vm: VectorMatrix, retrieved: list[int],
+                    ctx: Context) -> tuple[list[DerivedQuery], SecondPassRecord]:
+    """The queries a failed check asks for, and what the checks found (for the trace)."""
+    terms = _terms(question, ctx)
+    missing_terms = [term for term in terms if not any(contains_term(vm.terms[r], term, ctx.blind) for r in retrieved)]
+    asked = set(question.aspects)
+    missing_aspects = sorted(a for a in asked if not any(ctx.blind.aspect(a) in vm.aspects[r] for r in retrieved))
+    data = SecondPassRecord(terms, missing_terms, sorted(asked), missing_aspects)
+    return _queries(question, terms, missing_terms, missing_aspects), data
 
 
 def _merge(queries: list[DerivedQuery], k: int, vm: VectorMatrix, dist: QueryDistances, ctx: Context,

@@ -12,7 +12,7 @@ stay. A sentence firmly within the cut (``sentence_window`` spreads or more) say
 the passage beside ``sentence_words`` (40 %) of the question's word weight — the two signals agreeing where each
 alone is unsure (eleventh pass: the sentences of passages kept for questions the space cannot answer lay a median
 0.38 spread inside their cut, those of answers 1.12). Not read: anything, when a passage lies firmly inside its
-cut, nor what comes after a passage the check kept (the check costs one embedding per window;
+cut, nor what comes after a passage the check kept (it cost one embedding per window then;
 measured, reading the rest beside them changed no answer or refusal and cost 5× the reads);
 passages of one sentence (nothing finer to read); those in another script or language than the
 question, or written in two scripts (their cut comes from another reference; the signals of

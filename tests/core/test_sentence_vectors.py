@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -25,9 +26,11 @@ class QueryCountingEmbedder(CountingEmbedder):
     def __init__(self) -> None:
         super().__init__()
         self.queries_embedded = 0
+        self.query_calls = 0
 
     def embed_queries(self, texts: list[str]):  # type: ignore[no-untyped-def]
         self.queries_embedded += len(texts)
+        self.query_calls += 1
         return super().embed_queries(texts)
 
 
@@ -120,6 +123,21 @@ def test_the_answer_stage_makes_no_model_call(space: tuple[Engine, QueryCounting
     assert (emb.passages_embedded, emb.queries_embedded) == (passages, queries)
     stage = r.trace.stage("answer")
     assert stage is not None and "embedded now" not in stage.summary
+
+
+def test_ask_embeds_the_question_in_one_call(space: tuple[Engine, QueryCountingEmbedder]) -> None:
+    """Without a model, ``ask`` embeds the question in one call (issue 57; the second pass's texts go in that same
+    call: tests/core/test_pipeline.py). The sentence check still embeds its sentences at ask time: reading the stored
+    sentence vectors instead lowered a refusal figure (bench/README.md, issue 57), so it is held back."""
+    eng, emb = space
+    every = replace(eng.retrieval_params(), sentence_window=50.0)  # no passage firmly inside: each is read by sentence
+    eng.models.forget_queries()
+    passages, calls = emb.passages_embedded, emb.query_calls
+    r = eng.ask("en", QUESTION, params=every)
+    stage = r.trace.stage("sentences")
+    assert stage is not None and stage.data.nearest_sentences, "passages were read by sentence"
+    assert emb.query_calls == calls + 1
+    assert emb.passages_embedded > passages  # the check's sentences, embedded at ask time while held back
 
 
 def test_an_older_space_is_read_lazily_then_filled_by_reembed(tmp_path: Path) -> None:
