@@ -208,13 +208,16 @@ class LibraryScreen(QWidget):
         self.passages: PassagesDialog | None = None
         # Adding sits above the table, acting on the selected document below it: two short rows
         # instead of one long one, so the window works from 1024 px wide.
+        # The selected document's passages open from the right of the add bar: the document row would otherwise
+        # set a minimum width over 1024 px.
         bar = QHBoxLayout()
         for b in (self.add_files_btn, self.add_folder_btn):
             bar.addWidget(b)
         bar.addStretch(1)
+        bar.addWidget(self.passages_btn)
         doc_bar = QHBoxLayout()
         doc_bar.addWidget(QLabel(tr("Selected document:")))
-        for b in (self.passages_btn, self.reingest_btn, self.archive_btn, self.restore_btn, self.delete_doc_btn):
+        for b in (self.reingest_btn, self.archive_btn, self.restore_btn, self.delete_doc_btn):
             doc_bar.addWidget(b)
         doc_bar.addStretch(1)
 

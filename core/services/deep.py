@@ -20,7 +20,7 @@ from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.store import rowmac
 from biny.core.store.catalog import SpaceRow, now
-from biny.core.store.facts import FactTable, fact_key, facts_mark
+from biny.core.store.facts import FactTable, fact_columns, fact_key, facts_mark
 from biny.core.store.failures import storage_problem
 from biny.core.store.lance import ChunkStore
 
@@ -140,7 +140,7 @@ def memory_findings(folder: DataFolder, keys: KeySession, *, repair: bool) -> li
     except BinyError as exc:
         return [("locked", t("memory facts were not read (locked)"),
                  t("unlock memory to verify its facts ({detail})").format(detail=exc), False)]
-    columns = _fact_columns(folder)
+    columns = fact_columns(folder.catalog.con, folder.catalog.lock)
     if crypto is None or not columns:
         return []
     if "mac" not in columns:  # never opened by a version with codes
@@ -169,7 +169,3 @@ def memory_findings(folder: DataFolder, keys: KeySession, *, repair: bool) -> li
     return out
 
 
-def _fact_columns(folder: DataFolder) -> set[str]:
-    with folder.catalog.lock:
-        return {str(r[0]) for r in folder.catalog.con.execute(
-            "SELECT column_name FROM information_schema.columns WHERE table_name = 'facts'").fetchall()}

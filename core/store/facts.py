@@ -116,6 +116,13 @@ def tampered_facts(owner: str, fact_ids: Sequence[str]) -> DataTampered:
                                                                       ids=", ".join(sorted(fact_ids))))
 
 
+def fact_columns(con: duckdb.DuckDBPyConnection, lock: AbstractContextManager[Any]) -> set[str]:
+    """The facts table's columns ("" set: no table yet): whether it was ever opened by a version with codes."""
+    with lock:
+        return {str(r[0]) for r in con.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'facts'").fetchall()}
+
+
 class FactTable:
     """Reads answer directly; every write is a ``@mutation`` the writer calls."""
 
