@@ -224,6 +224,12 @@ def parse_pdf(path: Path, limits: LimitSettings, reader: VisualReader | None = N
              for page, kind, clip, context, after in payload["specs"]]
     doc.planned = [(s.page, s.kind) for s in specs]
     read_into(doc, path, specs, reader)
+    _warn_unread(doc, specs, reader)
+    return doc
+
+
+def _warn_unread(doc: ParsedDocument, specs: list[VisualSpec], reader: VisualReader | None) -> None:
+    """Say which pages gave no text: all of them, or the scanned ones left unread because OCR is off."""
     if not doc.blocks:
         doc.warnings.append(
             t("no text layer on any of {pages} pages (scanned?); OCR is needed to read it").format(pages=doc.pages)
@@ -234,7 +240,6 @@ def parse_pdf(path: Path, limits: LimitSettings, reader: VisualReader | None = N
         if scans:
             doc.warnings.append(t("{count} page(s) without a usable text layer were not read (OCR is off): {value}")
                                  .format(count=len(scans), value=_pages(scans)))
-    return doc
 
 
 def _table_blocks(blocks: list[Block], tables: list[tuple[int, str, list[tuple[str, str]]]],

@@ -61,6 +61,14 @@ def _name_words(name: str) -> list[str]:
     return [t for t, _, _ in _tokens(spaced.casefold())]
 
 
+def _starts(surface: str, qf: str, latin: str) -> list[int]:
+    """Where a field's surface stands in the question: anywhere for CJK, as whole words otherwise (``latin`` is the
+    question with its CJK runs blanked, so a CJK neighbour is a word boundary and positions still map)."""
+    if _HAS_CJK.search(surface):
+        return [m.start() for m in re.finditer(re.escape(surface), qf)]
+    return [m.start() for m in re.finditer(rf"(?<![^\W_]){re.escape(surface)}(?![^\W_])", latin)]
+
+
 def _singular(w: str) -> str:
     if len(w) > 4 and w.endswith("ies"):
         return w[:-3] + "y"
@@ -244,11 +252,7 @@ class Router:
         out: list[Mention] = []
         for name, kinds, number, _ in self.numbered:
             for surface in kinds:
-                if _HAS_CJK.search(surface):
-                    starts = [m.start() for m in re.finditer(re.escape(surface), qf)]
-                else:
-                    starts = [m.start() for m in re.finditer(rf"(?<![^\W_]){re.escape(surface)}(?![^\W_])", latin)]
-                for s in starts:
+                for s in _starts(surface, qf, latin):
                     e = s + len(surface)
                     lo, hi = max(0, s - 12), min(len(qf), e + 12)
                     for m in _NUMBER.finditer(qf, lo, hi):
@@ -346,11 +350,7 @@ class Router:
         latin = _CJK_RUN.sub(lambda m: " " * len(m.group(0)), qf)
         many = lx.MANY_QUESTION.search(qf) is not None  # "how many people rated …": the count is asked
         for surface, owners in self.surfaces.items():
-            if _HAS_CJK.search(surface):
-                starts = [m.start() for m in re.finditer(re.escape(surface), qf)]
-            else:
-                starts = [m.start() for m in re.finditer(rf"(?<![^\W_]){re.escape(surface)}(?![^\W_])", latin)]
-            for s in starts:
+            for s in _starts(surface, qf, latin):
                 e = s + len(surface)
                 if any(t.overlaps(s, e) for t in taken) or (surface in self.unit_words
                                                              and not _UNIT_ASKED.search(qf[:s])):
