@@ -140,7 +140,7 @@ def main() -> None:
     per: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     misses: list[str] = []
     with Engine.open(args.home, embedder=embedder) as engine:  # type: ignore[arg-type]
-        engine.set_llm(None)
+        engine.models.set_llm(None)
         if "demo" in tables and "demo" not in {s.name for s in engine.spaces()}:
             build_demo(engine)
         if "goodbooks" in tables:

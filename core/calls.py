@@ -112,9 +112,12 @@ class Refusal:
     closest: str = ""
     row: str = ""  # a field refusal: the row the question named
     row_id: str = ""
+    # A field refusal: the concept the asked words stand for ("weigh" → "weight"), said in the answer's language.
+    concept: str = ""
 
     def to_dict(self) -> dict[str, str]:
-        return {"kind": self.kind, "asked": self.asked, "closest": self.closest, "row": self.row}
+        return {"kind": self.kind, "asked": self.asked, "closest": self.closest, "row": self.row,
+                "concept": self.concept}
 
 
 @dataclass(slots=True)

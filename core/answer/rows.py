@@ -181,7 +181,9 @@ def refusal(question: str, passages: list[str]) -> str:
     reading = NameMatcher([r.name for r in rows], lx.STOPWORDS, context=True).read(
         question, asked_fields(question, fields)[1])
     if asked and reading.named is not None:
-        return _LACKS[lang].format(asked=asked, row=rows[reading.named.row].name,
+        concept = lx.concept_of(asked)  # "weigh" is the weight, 多少钱 the price: named so in the question's language
+        return _LACKS[lang].format(asked=lx.said_as(concept, lang) if concept else asked,
+                                   row=rows[reading.named.row].name,
                                    fields=("、" if lang in {"zh", "ja"} else ", ").join(fields))
     sep = "、" if lang in {"zh", "ja"} else "; "
     names = sep.join(r.name for r in rows[:3]) + ("…" if len(rows) > 3 else "")

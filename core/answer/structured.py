@@ -156,7 +156,7 @@ def structured_answer(question: Question, result: ToolResult, hits: list[Hit] | 
 
 
 _EMPTY_CELL = {
-    "en": "That is not in your material: the table has a {field} column, but its cell for {row} is empty.",
+    "en": "That is not in your material: the table has the column {field}, but its cell for {row} is empty.",
     "zh": "你的资料里没有这个：表中有 {field} 这一列，但 {row} 的这一格是空的。",
     "ja": "お手元の資料にはありません。表には {field} の列がありますが、{row} の欄は空です。",
     "de": "Das steht nicht in Ihrem Material: Die Tabelle hat die Spalte {field}, aber für {row} ist sie leer.",
@@ -205,7 +205,10 @@ def refused_answer(question: str, refusal: Refusal, fields: list[str]) -> Answer
         sep = "、" if lang in {"zh", "ja"} else ", "
         near = (_FIELD_NEAR[lang].format(closest=refusal.closest, fields=sep.join(fields)) if refusal.closest
                 else _FIELDS[lang].format(fields=sep.join(fields)))
-        text = _FIELD_ABSENT[lang].format(asked=refusal.asked, row=refusal.row, near=near)
+        # The attribute by its name in the question's language ("weight", not the question's "weigh"; 价格, not
+        # 多少钱), else the question's own words.
+        asked = lx.said_as(refusal.concept, lang) if refusal.concept else refusal.asked
+        text = _FIELD_ABSENT[lang].format(asked=asked, row=refusal.row, near=near)
     note = t("the structured index holds no such {kind}; no model was asked").format(
         kind=t("row") if refusal.kind == "row" else t("field"))
     return Answer(text, "none", [], [], lang, note=note, note_kind="structured")

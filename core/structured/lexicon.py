@@ -44,7 +44,9 @@ SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g) for g in (
 FIELD_LANGUAGES = ("en", "zh", "de", "ja")
 
 
-def _load_concepts() -> dict[str, frozenset[str]]:
+def _load_concepts(qualifiers: bool = False) -> dict[str, frozenset[str]]:
+    """Concept → its words in every language; ``qualifiers``: the concepts written ``+name`` instead (words that say
+    which of the fields named alike, never a field alone: "all editions" for a field named "work …")."""
     out: dict[str, set[str]] = {}
     for lang in FIELD_LANGUAGES:
         text = resources.files("biny.resources").joinpath(f"fields/{lang}.txt").read_text("utf-8")
@@ -53,12 +55,41 @@ def _load_concepts() -> dict[str, frozenset[str]]:
             if not line or line.startswith("#") or ":" not in line:
                 continue
             concept, words = line.split(":", 1)
-            out.setdefault(concept.strip(), set()).update(w.strip().casefold() for w in words.split(",") if w.strip())
+            if concept.strip().startswith("+") != qualifiers:
+                continue
+            said = [w.strip().casefold() for w in words.split(",") if w.strip()]
+            out.setdefault(concept.strip(), set()).update(said)
+            if said and not qualifiers:
+                _FIRST.setdefault(lang, {}).setdefault(concept.strip(), said[0])
     return {c: frozenset(ws) for c, ws in out.items()}
+
+
+# language → concept → the first word its line gives: what a refusal calls the concept ("weight", 重量, Gewicht, 重さ).
+_FIRST: dict[str, dict[str, str]] = {}
+
+
+def concept_of(word: str) -> str:
+    """The concept a word of the synonym files stands for ("weigh" → "weight", 多少钱 → "price"), or ""."""
+    w = word.strip().casefold()
+    return next((c for c, ws in CONCEPTS.items() if w in ws), "")
+
+
+def said_as(concept: str, lang: str) -> str:
+    """A concept as a reader of ``lang`` names it: the first word of its line in that language's file (German nouns
+    capitalised), else the English one, else the concept's own name."""
+    word = _FIRST.get(lang, {}).get(concept) or _FIRST.get("en", {}).get(concept) or concept
+    return word[:1].upper() + word[1:] if lang == "de" and word else word
 
 
 # concept → its words in every language; a field takes a concept when one of its name's words is among them.
 CONCEPTS: dict[str, frozenset[str]] = _load_concepts()
+# Qualifier → its words ("+work": "all editions", 全版, "alle Ausgaben"); a field whose name has the qualifier's name
+# or one of its words ("work_ratings_count") is preferred among fields named alike when the question says them.
+QUALIFIERS: dict[str, frozenset[str]] = {c.lstrip("+"): ws for c, ws in _load_concepts(qualifiers=True).items()}
+# Words of a field's name for the catalogue's own items: a count of them in one row ("books_count" in a table of
+# books) counts the row's editions or versions, not rows.
+OWN_ITEM_WORDS = frozenset({"book", "books", "item", "items", "product", "products", "record", "records", "title",
+                            "titles", "work", "works", "entry", "entries", "edition", "editions"})
 # The older in-code groups, each merged with the concepts it shares a word with (one group per attribute).
 SYNONYM_GROUPS = tuple(g.union(*(c for c in CONCEPTS.values() if c & g)) for g in SYNONYM_GROUPS) + tuple(
     c for c in CONCEPTS.values() if not any(c & g for g in SYNONYM_GROUPS))

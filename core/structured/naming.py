@@ -15,6 +15,7 @@ the Tallow Glass Break.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -22,11 +23,16 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from itertools import pairwise
+
+from biny.core.structured.lexicon import UNIT_WORDS
 
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
 _HAS_CJK = re.compile(rf"[{_CJK}]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HAN = re.compile(r"[\u3400-\u9fff]")
 # A long catalogue name's head: "Yellow Whistle Ninja Bag (Jumbo Size). Sports Balls …" is also "Yellow Whistle …".
 _HEAD_CUT = re.compile(r"\s+[-–—|]\s+|\s*[(（\[:：]|,\s|\.\s|;\s")
 # A name's qualifier: after a spaced dash, or in brackets.
@@ -46,11 +52,66 @@ NEUTRAL = frozenset("""sensor sensors device devices product products item items
 books novel novels title toy toys gadget kit set thing one ones version new old current latest original whole
 entire produkt produkte gerät geräts geräte artikel buch buchs roman modell spielzeug sensoren neue neuen neuer
 alte game games spiel spiele brettspiel figure figur figuren doll dolls puppe""".split())
+# A unit's words ("Zoll", "inch", "インチ"): after a number the row's name writes with a mark (9"), they are the name's.
+_UNIT_NAMES = frozenset().union(*UNIT_WORDS.values()) | {"in", "inch", "zoll", "cm", "mm", "m", "ft", "feet", "oz"}
 _FUZZY_MIN = 5  # a word of five letters or more may be misspelt by one edit
 _PREFIX_MIN = 4  # a word of four letters or more may stand for a longer one it starts
-_CREDIT = {"exact": 1.0, "joined": 1.0, "fuzzy": 0.9, "prefix": 0.8}
+_CREDIT = {"exact": 1.0, "joined": 1.0, "fuzzy": 0.9, "prefix": 0.8, "translated": 0.75}
 MIN_COVER = 0.5  # the share of a name's distinctive weight a question must cover …
 MIN_WEIGHT = 1.6  # … or this much weight in all (two rare words of a long catalogue name)
+
+
+@functools.cache
+def _glossary() -> dict[str, frozenset[str]]:
+    """A common noun of item names in German or Japanese → its English renderings (resources/names/)."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for lang in ("de", "ja"):
+        text = resources.files("biny.resources").joinpath(f"names/{lang}.txt").read_text("utf-8")
+        for line in text.splitlines():
+            if ":" in line and not line.lstrip().startswith("#"):
+                word, said = line.split(":", 1)
+                out[fold(word.strip())] |= {w.strip().casefold() for w in said.split(",") if w.strip()}
+    return {w: frozenset(r) for w, r in out.items()}
+
+
+def _cjk_renderings(question: str) -> list[tuple[int, int, frozenset[str]]]:
+    """Words of the question's CJK runs with English renderings, where they stand: Japanese ones from the glossary
+    (longest first, two characters or more), Chinese ones from the bundled dictionary (core/text/dictionary.py)."""
+    folded = fold(question)
+    if len(folded) != len(question):
+        folded = question.casefold()
+    out: list[tuple[int, int, frozenset[str]]] = []
+    taken: list[tuple[int, int]] = []
+    for w in sorted((w for w in _glossary() if len(w) >= 2 and _HAS_CJK.search(w)), key=len, reverse=True):
+        for m in re.finditer(re.escape(w), folded):
+            if not any(s < m.end() and m.start() < e for s, e in taken):
+                out.append((m.start(), m.end(), _glossary()[w]))
+                taken.append((m.start(), m.end()))
+    if _KANA.search(question) or not _HAN.search(question):
+        return out
+    from biny.core.text import dictionary
+    from biny.core.text.question import Question
+
+    for word in dictionary.chinese_words(Question.parse(question)):
+        at = folded.find(word.word)
+        if at >= 0 and word.renderings and not any(s < at + len(word.word) and at < e for s, e in taken):
+            out.append((at, at + len(word.word), frozenset(word.renderings)))
+    return out
+
+
+def _with_renderings(question: str, qw: list[Word],
+                     spans: list[tuple[int, int]]) -> tuple[list[Word], dict[str, frozenset[str]]]:
+    """The question's words plus its CJK words with English renderings, each one word where it stands (卓球, 地球仪),
+    and those renderings."""
+    rendered: dict[str, frozenset[str]] = {}
+    if not _HAS_CJK.search(question):
+        return qw, rendered
+    for s, e, renders in _cjk_renderings(question):
+        if not any(a <= s < b for a, b in spans):
+            qw.append(Word(fold(question[s:e]), s, e, False))
+            rendered[fold(question[s:e])] = renders
+    qw.sort(key=lambda w: (w.start, -(w.end - w.start)))
+    return qw, rendered
 
 
 def fold(text: str) -> str:
@@ -190,8 +251,9 @@ class NameMatcher:
             self.weight[t] = 0.0
 
     # ---- one question word against the names' words --------------------------------------------------------
-    def _meets(self, w: str) -> list[tuple[str, str]]:
-        """(the name's word, how) for one folded question word."""
+    def _meets(self, w: str, rendered: dict[str, frozenset[str]] | None = None) -> list[tuple[str, str]]:
+        """(the name's word, how) for one folded question word (``rendered``: the question's CJK words' English
+        renderings)."""
         if w in self.postings:
             return [(w, "exact")]
         out: list[tuple[str, str]] = []
@@ -199,7 +261,7 @@ class NameMatcher:
             a, b = self.joined[w]
             out += [(a, "joined"), (b, "joined")]
         if _HAS_CJK.search(w):
-            return out
+            return out or self._translated(w, rendered)
         if len(w) >= _FUZZY_MIN - 1:  # "glas" for "glass": one of the two words has five letters or more
             near = {t for d in _deletes(w) for t in self.deletes.get(d, ())}
             out += [(t, "fuzzy") for t in sorted(near) if _edits1(w, t) and len(t) >= _FUZZY_MIN]
@@ -209,14 +271,27 @@ class NameMatcher:
                 if len(self.vocab[i]) > len(w):
                     out.append((self.vocab[i], "prefix"))
                 i += 1
-        return out
+        return out or self._translated(w, rendered)
+
+    def _translated(self, w: str, rendered: dict[str, frozenset[str]] | None = None) -> list[tuple[str, str]]:
+        """A word the user wrote in their own language ("Panzer" for "Tank"), or two glued ("Stuhlset": Stuhl + set):
+        the name's words among its renderings. Credited below a shortening; never names a row alone (``read``)."""
+        said = set(_glossary().get(w, ())) | set((rendered or {}).get(w, ()))
+        if not said and len(w) >= 6 and not _HAS_CJK.search(w):
+            for i in range(3, len(w) - 2):
+                a, b = w[:i], w[i:]
+                if (a in _glossary() or a in self.postings) and (b in _glossary() or b in self.postings):
+                    said |= set(_glossary().get(a, {a})) | set(_glossary().get(b, {b}))
+                    break
+        return [(t, "translated") for t in sorted(said) if t in self.postings]
 
     def read(self, question: str, explained: Iterable[tuple[int, int]] = ()) -> Reading:
         """The row the question names, if one. ``explained``: spans of the question that name a field or ask
         (they are no part of a name, and an unknown word beside a name is not the name's)."""
         spans = list(explained)
-        qw = [w for w in words(question) if not any(s <= w.start < e for s, e in spans)]
-        met = self._met(qw)
+        qw, rendered = _with_renderings(question, [w for w in words(question)
+                                                   if not any(s <= w.start < e for s, e in spans)], spans)
+        met = self._met(qw, rendered)
         brand = any(w.text in self.brands for w in qw)
         scores = self._scores(met)
         ranked: list[tuple[float, float, int]] = []
@@ -244,6 +319,8 @@ class NameMatcher:
         if cover < self.min_cover and weight < MIN_WEIGHT:
             return Reading(None, "nothing", brand=brand, unknown=self._unknown(question, qw, met, None, None)[0])
         used = sorted({qi for _, qi in scores[row].values()})
+        if self._only_rendered(met, scores[row]):
+            return Reading(None, "nothing", brand=brand)  # rendered words only confirm a row the question names
         named_by = [qi for qi in used if self.weight[qw[qi].text] > 0.05] if all(
             qw[qi].text in self.weight for qi in used) else used
         if all(qw[qi].text.isdigit() for qi in named_by):
@@ -268,12 +345,17 @@ class NameMatcher:
         return Reading(Named(row, cover, weight, qw[used[0]].start, qw[used[-1]].end, misspelt, same[:3]),
                        brand=brand)
 
-    def _met(self, qw: list[Word]) -> list[list[tuple[str, str]]]:
+    def _only_rendered(self, met: list[list[tuple[str, str]]], got: dict[str, tuple[float, int]]) -> bool:
+        """Is the row named only by words rendered from another language?"""
+        by_rendering = {i for i, found in enumerate(met) if found and all(h == "translated" for _, h in found)}
+        return bool(by_rendering) and all(qi in by_rendering for t, (_, qi) in got.items() if self.weight[t] > 0.05)
+
+    def _met(self, qw: list[Word], rendered: dict[str, frozenset[str]] | None = None) -> list[list[tuple[str, str]]]:
         """Each question word → the names' words it meets; two question words written apart may be one name word."""
         met: list[list[tuple[str, str]]] = []
         for i, w in enumerate(qw):
             found = [] if w.text in self.stop or (len(w.text) < 2 and not _HAS_CJK.search(w.text)) \
-                else self._meets(w.text)
+                else self._meets(w.text, rendered)
             if i + 1 < len(qw) and not found and qw[i + 1].start - w.end <= 1:
                 both = w.text + qw[i + 1].text
                 if both in self.postings:
@@ -316,6 +398,8 @@ class NameMatcher:
             w = qw[i].text
             if w in own or w in self.brands:
                 return False
+            if i > 0 and qw[i - 1].text in own and qw[i - 1].text.isdigit() and w in _UNIT_NAMES:
+                return False  # "9 Zoll Soccer Ball" is the row written 9" SOCCER BALL: the number's unit, said
             other = bool(met[i]) and not any(t in own for t, _ in met[i])
             if other or (any(ch.isdigit() for ch in w) and not met[i]):
                 conflicts.append(i)

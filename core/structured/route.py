@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from biny.core.calls import Refusal as Refusal
@@ -21,6 +22,7 @@ from biny.core.structured.naming import NEUTRAL, NameMatcher, Reading
 from biny.core.structured.spec import FieldSpec, IndexSpec
 from biny.core.structured.tools import Condition, ToolCall, items_col, q
 from biny.core.structured.values import is_id_name
+from biny.core.text.question import sentence_language
 
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+(?:['’][^\W_{_CJK}]+)*")
@@ -45,6 +47,10 @@ _NUMBER_GAP = re.compile(r"[\s\-‐–_]*(?:digits?|stellige?n?|位|桁)?[\s\-�
 _UNIT_ASKED = re.compile(
     r"(?:how many|how much|how far|how long|wie viele|wie viel|wie weit|wie lange|多少|几个?|何)\s*$")
 _MAX_VALUES = 50_000  # distinct values or list items of one field kept for matching
+_QUALIFIER = 0.25  # what a qualifier adds to a field named alike with others ("all editions": work_ratings_count)
+# Between two fields' words side by side, the later is the head noun: "amazon link", "Amazon-Link", 亚马逊链接,
+# アマゾンのリンク ask the link, not the "Is Amazon Seller" flag.
+_MODIFIER_GAP = re.compile(r"[\s\-‐–]?|[の的]")
 
 
 def key(text: str) -> str:
@@ -108,6 +114,7 @@ class _Asked:
     taken: list[Span]  # spans already explained
     mentions: list[Mention]  # fields named
     counting: re.Match[str] | None
+    qualifiers: list[Mention]  # words that prefer one of the fields named alike ("all editions": work_…)
 
 
 class Router:
@@ -120,8 +127,13 @@ class Router:
         # Fields numbered within a kind ("ratings_5", "isbn13"): the kind's words, the number, countish.
         self.numbered: list[tuple[str, frozenset[str], int, bool]] = []
         self.unit_words: set[str] = set()  # surfaces that are a field's unit: named only when asked (_UNIT_ASKED)
+        # Qualifier surface → fields it prefers ("all editions" → work_ratings_count, work_text_reviews_count).
+        self.qualifier_surfaces: dict[str, list[str]] = defaultdict(list)
+        # A field named by one of its words as written and another in translation, apart: "goodreads 上的编号".
+        self.split: list[tuple[str, str, frozenset[str]]] = []
         for f in spec.fields:
             self._add_surfaces(f)
+            _add_qualified(f, self.qualifier_surfaces, self.split)
         self.values: dict[str, list[tuple[str, object]]] = defaultdict(list)  # key → (field, value or [codes])
         self.cjk_values: list[str] = []
         self.titles: dict[str, list[str]] = defaultdict(list)  # key → doc_ids, the title as written first
@@ -140,8 +152,13 @@ class Router:
         # Words for attributes no field carries ("weight", 颜色 over a table without them): asked of a named row,
         # they are refused and the closest field named, never answered with another field (issue 64).
         self.unindexed = self._unindexed_surfaces(spec)
-        held = set(self.surfaces) | set(self.unindexed)
-        self.lacking = {w: c for c, ws in lx.CONCEPTS.items() if not ws & held for w in ws}
+        # Qualifiers no field carries ("list price" over a table whose price is the selling price).
+        self.foreign_qualifiers = {w for ws in lx.QUALIFIERS.values() for w in ws} - set(self.qualifier_surfaces)
+        held = set(self.surfaces) | set(self.unindexed) | {w for f in spec.fields for w in _name_words(f.name)}
+        held_words = set().union(*(ws for ws in lx.CONCEPTS.values() if ws & held))
+        # A word of a concept the table holds is never lacking through another concept: 编号 is a SKU's number
+        # as well as an identifier.
+        self.lacking = {w: c for c, ws in lx.CONCEPTS.items() if not ws & held for w in ws if w not in held_words}
 
     # ---- building ------------------------------------------------------------------------------
     def add_synonyms(self, name: str, extra: list[str]) -> None:
@@ -175,6 +192,9 @@ class Router:
         strong = [w for w in words if w not in lx.WEAK_WORDS and w not in lx.COUNT_WORDS and not w.isdigit()
                   and w in unit and len(w) > 1]
         forms: set[str] = set()
+        if countish and not strong and all(w in lx.OWN_ITEM_WORDS or w in lx.COUNT_WORDS for w in words):
+            # "books_count" in a table of books: how many of the row's own kind it groups, its editions (issue 64).
+            forms |= lx.CONCEPTS.get("edition", frozenset())
         for group in lx.SYNONYM_GROUPS:  # a concept for the whole name ("original title": 原名, Originaltitel)
             if key(f.name) in group:
                 forms |= group
@@ -229,6 +249,11 @@ class Router:
                 pair = f"{a} {b}"
                 if pair != key(f.name) and not (a in lx.COUNT_WORDS and b in lx.COUNT_WORDS):
                     self.surfaces[pair].append((f.name, 2.0, countish))
+                for said in (ws for ws in lx.CONCEPTS.values() if pair in ws and not {a, b, _singular(a),
+                                                                                       _singular(b)} & ws):
+                    # A concept for two words together: "small image" is a thumbnail, 缩略图, サムネイル.
+                    for w in said - {pair}:
+                        self.surfaces[w].append((f.name, 2.0, countish))
         unit = _PAREN_TAIL.search(f.name)
         if unit:
             for w in lx.UNIT_WORDS.get(key(unit.group(0)), ()):
@@ -361,6 +386,9 @@ class Router:
                 for name, score, countish in owners:
                     out.append(Mention(name, s, e, score + (0.5 if countish == plural else 0.0), asking))
         out += [m for m in self._numbered(qf, latin) if not any(t.overlaps(m.start, m.end) for t in taken)]
+        out += [m for m in _split(self.split, qf, latin) if not any(t.overlaps(m.start, m.end) for t in taken)]
+        if sentence_language(qf) == "de":
+            out += _compounds(self.surfaces, qf, taken, out, many)
         return out
 
     def _item(self, question: str, qf: str) -> tuple[list[str], Span | None, str]:
@@ -378,7 +406,8 @@ class Router:
         for i in range(len(toks)):
             for j in range(min(len(toks), i + _MAX_NGRAM), i, -1):
                 k = " ".join(t for t, _, _ in toks[i:j])
-                if k in self.titles and self._plausible_title(k, question, toks[i][1], j - i):
+                if k in self.titles and self._plausible_title(k, question, toks[i][1], j - i,
+                                                                  lambda b: _counted(self.surfaces, b)):
                     if best is None or toks[j - 1][2] - toks[i][1] > best[1] - best[0]:
                         best = (toks[i][1], toks[j - 1][2], 0)
                     break
@@ -403,13 +432,15 @@ class Router:
         return False
 
     @staticmethod
-    def _plausible_title(k: str, question: str, start: int, n_words: int) -> bool:
+    def _plausible_title(k: str, question: str, start: int, n_words: int,
+                         counted: Callable[[str], bool] | None = None) -> bool:
         if k in lx.STOPWORDS or all(w in lx.STOPWORDS for w in k.split()):
             return False
         if n_words == 1 and k.isdigit():
-            # A number is a year or a count unless it is what a field is asked "of" ("the image URL of 1984").
+            # A number is a year or a count unless it is what a field is asked "of" ("the image URL of 1984", "how
+            # many editions of 1984": a count field's words, not "how many books of 1984").
             return len(k) >= 2 and bool(re.search(r"\b(?:of|for)\s+$", question[:start], re.I)) \
-                and not lx.COUNT_QUESTION.search(question) \
+                and (not lx.COUNT_QUESTION.search(question) or (counted is not None and counted(question[:start]))) \
                 and not re.match(r"\s*(?:books?|items?|products?|\w+s)\b", question[start + len(k):], re.I)
         if n_words == 1:  # one word names an item only when written as a name ("Twilight", not "twilight")
             return len(k) >= 4 and question[start : start + 1].isupper()
@@ -538,8 +569,10 @@ class Router:
         f = self.spec.get(name)
         return f is not None and f.type in {"text", "list"} and name != self.spec.title_field
 
-    def _best(self, mentions: list[Mention], want: str, with_title: bool = False) -> str | None:
-        """The best-named field of a kind: "numeric", "categorical" or "any" (the title only ``with_title``)."""
+    def _best(self, mentions: list[Mention], want: str, with_title: bool = False,
+              bonus: dict[str, float] | None = None) -> str | None:
+        """The best-named field of a kind: "numeric", "categorical" or "any" (the title only ``with_title``);
+        ``bonus``: what qualifier words add to the fields they qualify."""
         pool = []
         for m in mentions:
             f = self.spec.get(m.field)
@@ -551,7 +584,9 @@ class Router:
         if not pool:
             return None
         order = {n: i for i, n in enumerate(self.spec.names)}
-        best = max(pool, key=lambda m: (m.score, self.spec.get(m.field).exact,  # type: ignore[union-attr]
+        extra = bonus or {}
+        best = max(pool, key=lambda m: (m.score + extra.get(m.field, 0.0),
+                                        self.spec.get(m.field).exact,  # type: ignore[union-attr]
                                         -len(_name_words(m.field)), -order[m.field]))
         return best.field
 
@@ -586,7 +621,7 @@ class Router:
             ids, item_span, item_words = [], None, ""  # "Stephen King" is an author, not the book "King"
         reading: Reading | None = None
         if not ids:  # named the way people name it: shortened, brand dropped, misspelt (issue 64)
-            asked = [(m.start, m.end) for m in self._mentions(qf, [])]
+            asked = [(m.start, m.end) for m in [*self._mentions(qf, []), *_qualifiers(self.qualifier_surfaces, qf, [])]]
             reading = self.names.read(question, asked)
             named = reading.named
             if named is not None and not self._value_covers(qf, Span(named.start, named.end)):
@@ -598,7 +633,12 @@ class Router:
         values = [Span(a, b) for a, b, _ in self._value_spans(qf, taken)]
         mentions = [m for m in self._mentions(qf, taken)
                     if not any(v.overlaps(m.start, m.end) and v.end - v.start > m.end - m.start for v in values)]
-        return _Asked(question, qf, [], ids, item_words, reading, taken, mentions, lx.COUNT_QUESTION.search(qf))
+        qualifiers = _qualifiers(self.qualifier_surfaces, qf, taken)
+        # Words inside a qualifier are its own: "editions" in "across all editions" asks no count of editions.
+        mentions = [m for m in mentions if not any(
+            x.start <= m.start and m.end <= x.end and x.end - x.start > m.end - m.start for x in qualifiers)]
+        return _Asked(question, qf, [], ids, item_words, reading, taken, mentions, lx.COUNT_QUESTION.search(qf),
+                      qualifiers)
 
     @staticmethod
     def _whole_name(qf: str, start: int, end: int, name: str) -> Span:
@@ -622,11 +662,19 @@ class Router:
         target = self._lookup_field(asked)
         left_out = self._unindexed_asked(asked, target)
         if left_out:
-            ev.append(t("asks for {field!r}, which the rows hold but the index leaves out: for retrieval")
-                      .format(field=left_out))
-            return Routed(None, ev)
+            # The row is named and its passage holds the field as a "Field: value" line: read from that row alone,
+            # never from whichever passages retrieval finds (issue 64).
+            ev.append(t("asks for {field!r}, which the rows hold but the index leaves out: read from the named row's "
+                        "own text").format(field=left_out))
+            return Routed(ToolCall("lookup", left_out, doc_id=asked.ids[0], matched=item_words), ev)
         if target is not None and self._outweighed(asked, target):
             target = None
+        other = _other_kind(self.foreign_qualifiers, asked, target)
+        if other:  # "list price" of a table whose price is the selling price: not that price (issue 64)
+            ev.append(t("asks for {asked!r}; the table's {field!r} is another kind of it").format(
+                asked=other, field=target))
+            return Routed(None, ev, refusal=Refusal("field", other, target or "", self._title(asked.ids[0]),
+                                                    asked.ids[0]))
         k = key(item_words)
         if reading is not None and reading.named is not None:
             how = t("its distinctive words (covering {share})").format(share=f"{reading.named.cover:.0%}")
@@ -648,7 +696,8 @@ class Router:
         if lacking:
             closest = self._closest_field(lacking)
             ev.append(t("asks for {asked!r}, which no field of the index holds").format(asked=lacking))
-            return Routed(None, ev, refusal=Refusal("field", lacking, closest, title, asked.ids[0]))
+            return Routed(None, ev, refusal=Refusal("field", lacking, closest, title, asked.ids[0],
+                                                    self.lacking.get(lacking, "")))
         ev.append(t("names the item {item_words!r} but none of its fields: a question about it, for retrieval")
                   .format(item_words=item_words))
         return Routed(None, ev)
@@ -660,12 +709,17 @@ class Router:
         # The title is a field one may ask only of an item named by its key ("the title of PEP 8"), not of one named
         # by its title's words ("Name of the Wind average score" asks the rating).
         by_key = asked.reading is None and key(item_words) not in self.titles
-        target = self._best(mentions, "any", with_title=by_key)
+        bonus = {m.field: _QUALIFIER for m in asked.qualifiers}
+        target = self._best(mentions, "any", with_title=by_key, bonus=bonus)
         if target is not None:
-            top = max(m.score for m in mentions if m.field == target)
-            firsts = [m for m in mentions if m.score >= top and self.spec.get(m.field) is not None
+            top = max(m.score + bonus.get(m.field, 0.0) for m in mentions if m.field == target)
+            firsts = [m for m in mentions if m.score + bonus.get(m.field, 0.0) >= top
+                      and self.spec.get(m.field) is not None
                       and (m.field != self.spec.title_field or key(item_words) not in self.titles)]
             firsts = [m for m in firsts if by_key or m.field != self.spec.title_field]
+            firsts = [m for m in firsts if not any(  # "amazon link": the head noun, not its modifier
+                h.field != m.field and h.start >= m.end and _MODIFIER_GAP.fullmatch(asked.qf[m.end : h.start])
+                for h in firsts)]
             if firsts:
                 target = min(firsts, key=lambda m: m.start).field
         if target is None and lx.WHEN_QUESTION.search(asked.qf):  # "When did the Glass Break come out?"
@@ -862,3 +916,91 @@ class Router:
                 return fields[0]
         return self._best(usable, "numeric")
 
+
+# ---- the third pass's readings (issue 64), outside the Router: its size is held (tests/test_limits.py) ----------
+def _add_qualified(f: FieldSpec, qualifier_surfaces: dict[str, list[str]],
+                   split: list[tuple[str, str, frozenset[str]]]) -> None:
+    """A field's qualifier words ("all editions" for "work_ratings_count") and its split names: one of its words
+    as written beside another's translation ("goodreads … 编号" for goodreads_book_id)."""
+    words = _name_words(f.name)
+    for name, said in lx.QUALIFIERS.items():
+        if name in words or said & set(words):
+            for w in said:
+                qualifier_surfaces[w].append(f.name)
+    plain = [w for w in words if not w.isdigit() and w not in lx.STOPWORDS]
+    for a in plain:
+        if len(a) < 3 or a in lx.COUNT_WORDS or _HAS_CJK.search(a) or len(plain) < 2:
+            continue
+        for b in plain:
+            said = frozenset().union(*(ws for ws in lx.CONCEPTS.values() if b in ws)) if b != a else frozenset()
+            if said:
+                split.append((f.name, a, said - {a}))
+
+
+def _split(split: list[tuple[str, str, frozenset[str]]], qf: str, latin: str) -> list[Mention]:
+    """A field named by one of its words as written and another's translation within a few characters:
+    "goodreads 上的编号" is goodreads_book_id's number (issue 64)."""
+    out: list[Mention] = []
+    for name, word, said in split:
+        for s in _starts(word, qf, latin):
+            e = s + len(word)
+            for w in said:
+                for t0 in _starts(w, qf, latin):
+                    lo, hi = (e, t0) if t0 >= e else (t0 + len(w), s)
+                    if 0 <= hi - lo <= 12:
+                        out.append(Mention(name, min(s, t0), max(e, t0 + len(w)), 2.0))
+    return out
+
+
+def _qualifiers(qualifier_surfaces: dict[str, list[str]], qf: str, taken: list[Span]) -> list[Mention]:
+    """Qualifier words in the question ("across all editions", 全版): each prefers the fields it qualifies."""
+    latin = _CJK_RUN.sub(lambda m: " " * len(m.group(0)), qf)
+    out = []
+    for surface, fields in qualifier_surfaces.items():
+        for s in _starts(surface, qf, latin):
+            if not any(t.overlaps(s, s + len(surface)) for t in taken):
+                out += [Mention(f, s, s + len(surface), _QUALIFIER) for f in fields]
+    return out
+
+
+def _compounds(surfaces: dict[str, list[tuple[str, float, bool]]], qf: str, taken: list[Span], found: list[Mention],
+               many: bool) -> list[Mention]:
+    """A German compound ends with its head: "Versandgewicht" is a weight, "Verkaufspreis" a price,
+    "Textrezensionen" reviews — the longest ending that names a field names it (issue 64)."""
+    out: list[Mention] = []
+    for tok, s, e in _tokens(qf):
+        if len(tok) < 7 or _HAS_CJK.search(tok) or any(x.overlaps(s, e) for x in taken) \
+                or any(m.start < e and s < m.end for m in found):
+            continue
+        head = next((tok[i:] for i in range(2, len(tok) - 3) if tok[i:] in surfaces), None)
+        if head is None:
+            continue
+        plural = many or head.endswith(("s", "en", "n"))
+        for name, score, countish in surfaces[head]:
+            out.append(Mention(name, s, e, score + (0.5 if countish == plural else 0.0)))
+    return out
+
+
+def _counted(surfaces: dict[str, list[tuple[str, float, bool]]], before: str) -> bool:
+    """Does ``before`` end with a count field's words and "of" ("how many editions of", "number of ratings
+    for")? Then the number after it names a row: "How many editions of 1984 are there?" (issue 64)."""
+    head = re.sub(r"\s*\b(?:of|for)\s+$", "", before.casefold())
+    return any(any(c for _, _, c in owners) and (head == s or head.endswith(" " + s))
+               for s, owners in surfaces.items() if not _HAS_CJK.search(s))
+
+
+def _other_kind(foreign: set[str], asked: _Asked, target: str | None) -> str:
+    """The question's words for a kind of the target field that the field says it is not: "list price" where the
+    table's column is "Selling Price" (its name says which price it holds; a plain "Price" could be any)."""
+    if target is None:
+        return ""
+    said = [w for w in _name_words(target) if w in lx.WEAK_WORDS and w not in lx.STOPWORDS
+            and w not in lx.OWN_ITEM_WORDS and w not in {"id", "code", "is", "text"}]
+    if not said:
+        return ""
+    latin = _CJK_RUN.sub(lambda m: " " * len(m.group(0)), asked.qf)
+    for w in sorted(foreign, key=len, reverse=True):
+        at = next(iter(_starts(w, asked.qf, latin)), -1)
+        if at >= 0 and not any(x.overlaps(at, at + len(w)) for x in asked.taken):
+            return asked.question[at : at + len(w)]
+    return ""

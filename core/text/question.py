@@ -51,13 +51,19 @@ def sentence_language(question: str) -> str:
             _LATIN_WORD.findall(question)):
         return "zh"
     words = re.findall(r"[a-zäöüß]+", question.casefold())
-    if sum(w in _GERMAN for w in words) >= 2 or any(c in question for c in "äöüßÄÖÜ"):
+    german = sum(w in _GERMAN for w in words)
+    # Two German words, an umlaut, or one German word and no English one ("Akkulaufzeit Gateway Home": the rest is
+    # the row's name).
+    if german >= 2 or any(c in question for c in "äöüßÄÖÜ") or (german and not any(w in _ENGLISH for w in words)):
         return "de"
     return "en"
 
 
 _GERMAN = frozenset("""wie wann welche welcher welches kostet kosten ist der die das dem des hat hält gibt erschienen
-für viel lange teuer preis von vom seit gross groß wurde sind akku reichweite wer schrieb geschrieben""".split())
+für viel lange teuer preis von vom seit gross groß wurde sind akku reichweite wer schrieb geschrieben kategorie
+akkulaufzeit batterielaufzeit artikelnummer modellnummer bestellnummer gewicht bewertung bewertungen sterne ausgaben
+farbe erscheinungsjahr verlag autor autorin""".split())
+_ENGLISH = frozenset("""the a an of what which who how when is are was does do did for to in on price cost""".split())
 
 
 @dataclass(frozen=True, slots=True)

@@ -302,13 +302,16 @@ def test_an_absent_attribute_outweighs_a_question_form_or_a_word_inside_it(demo_
     assert routed.call is None and routed.refusal is not None and routed.refusal.asked == "who published", routed
 
 
-def test_a_field_the_rows_hold_but_the_index_leaves_out_goes_to_retrieval(
+def test_a_field_the_rows_hold_but_the_index_leaves_out_is_looked_up_in_the_named_row(
         products_router: tuple[Router, object]) -> None:
     router = products_router[0]
     assert router.spec.get("Product Dimensions") is None and "Product Dimensions" in router.spec.extra["unindexed"]
     routed = router.route("dog agility chute dimensions")
-    # Not "the table gives no dimensions": 16 of the 300 rows hold them, in their passages.
-    assert routed.call is None and routed.refusal is None and routed.absent_row is None, routed
+    # Not "the table gives no dimensions": 16 of the 300 rows hold them, in their passages; the named row's own text
+    # is read for it (services/structured.py), never another passage retrieval finds.
+    assert routed.refusal is None and routed.absent_row is None, routed
+    assert routed.call is not None and routed.call.tool == "lookup" and routed.call.field == "Product Dimensions"
+    assert router._title(routed.call.doc_id or "").startswith("Pacific Play Tent Agility Dog Training Chute")
     assert any("Product Dimensions" in e for e in routed.evidence)
 
 
@@ -316,7 +319,7 @@ def test_a_field_the_rows_hold_but_the_index_leaves_out_goes_to_retrieval(
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
     eng = Engine.open(tmp_path_factory.mktemp("rows") / "home")
-    eng.set_llm(None)
+    eng.models.set_llm(None)
     build_demo(eng)
     try:
         yield eng
@@ -341,8 +344,8 @@ def test_the_issues_examples_are_answered_from_the_row_citing_it(demo: Engine, q
 
 @pytest.mark.parametrize(("question", "said"), [
     ("Battery life of the Gateway Pro?",
-     "That is not in your material: the table has a Battery life column, but its cell for Tallow Gateway Pro is "
-     "empty."),
+     "That is not in your material: the table has the column Battery life, but its cell for Tallow Gateway Pro "
+     "is empty."),
     ("Gateway Outdoor 电池能用几个月？",
      "你的资料里没有这个：表中有 Battery life 这一列，但 Tallow Gateway Outdoor 的这一格是空的。"),
     ("Wie lange hält der Akku vom Gateway Home?",
