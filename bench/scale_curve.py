@@ -98,9 +98,9 @@ def build(eng: Engine, space: str, seed: Seed, target: int) -> tuple[int, float]
     def flush() -> None:
         if not docs:
             return
-        writer.begin_documents(docs)
-        writer.add_chunks(row, recs, np.concatenate(vecs))
-        writer.commit_documents(docs)
+        writer.docs.begin_documents(docs)
+        writer.docs.add_chunks(row, recs, np.concatenate(vecs))
+        writer.docs.commit_documents(docs)
         docs.clear(), recs.clear(), vecs.clear()
         print(f"  {space}: {have} passages ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
 
@@ -220,7 +220,7 @@ def main() -> int:
     for size in sizes:
         space = f"s{size}"
         with Engine.open(args.home) as eng:
-            eng.set_llm(None)
+            eng.models.set_llm(None)
             try:
                 eng.space(space)
             except SpaceNotFound:

@@ -22,6 +22,7 @@ import pyarrow.compute as pc
 from biny.core.embed.base import Vectors
 from biny.core.store import rowmac
 from biny.core.store.guard import mutation, write_stamp
+from biny.core.store.heap import give_back, settle
 
 
 @dataclass(slots=True)
@@ -117,6 +118,32 @@ def signed(rows: pa.Table, mac_key: bytes | None) -> pa.Table:
     return rows.append_column(pa.field("mac", pa.binary(), nullable=False), pa.array(macs, type=pa.binary()))
 
 
+# Rows a large read takes per query (issue 57). One query over a whole table decodes ahead of its reader on
+# LanceDB's threads, and on glibc what they free stays mapped (store/heap.py): at 100,007 passages reading the
+# context view's 104 MB in one query raised the process by ≈540 MB, the row-code check's stream by ≈745 MB.
+# In slices, each slice's decode buffers are given back before the next is read.
+SCAN_SLICE = 16_384
+
+
+def _slices(tbl: lancedb.table.Table, columns: list[str], where: str | None, size: int) -> Iterator[pa.Table]:
+    """The selected columns of every row of ``tbl`` (optionally filtered), as tables of at most ``size`` rows in
+    the table's row order: each is its own bounded query on the one handle, so all read the same version. The
+    first slice is yielded even when empty (its schema)."""
+    n, at = tbl.count_rows(), 0
+    while True:
+        query = tbl.search().select(columns)
+        if where:
+            query = query.where(where)
+        part = query.offset(at).limit(size).to_arrow()
+        if part.num_rows or at == 0:
+            yield part
+        at += part.num_rows
+        if part.num_rows < size or at >= n:
+            return
+        del part
+        give_back()
+
+
 def _quote_list(ids: list[str]) -> str:
     # Lance filters are SQL text; ids are uuids we generated, but quote defensively.
     return ", ".join("'" + i.replace("'", "''") + "'" for i in ids)
@@ -124,6 +151,7 @@ def _quote_list(ids: list[str]) -> str:
 
 class ChunkStore:
     def __init__(self, path: Path | str, storage_options: dict[str, str] | None = None) -> None:
+        settle()  # before the first scan: LanceDB's read buffers are then returned when freed (store/heap.py)
         # A local folder, or an s3:// address with its storage options (a team space, store/remote.py).
         self.db = lancedb.connect(str(path), storage_options=storage_options)
         # Table name → version to read at (a team space's reader sees the published snapshot); None: latest.
@@ -223,16 +251,8 @@ class ChunkStore:
                 size: int = 4096) -> Iterator[pa.RecordBatch]:
         """Selected columns of every row (optionally filtered), streamed as record batches of about ``size`` rows
         (a whole space's text and vectors are never held at once)."""
-        tbl = self._table(space_id)
-        n = tbl.count_rows()
-        if n == 0:
-            return
-        query = tbl.search().select(columns)
-        if where:
-            query = query.where(where)
-        for part in query.limit(n).to_batches(size):
-            if part.num_rows:
-                yield part
+        for part in _slices(self._table(space_id), columns, where, size):
+            yield from (b for b in part.to_batches() if b.num_rows)
 
     @mutation
     def add(self, space_id: str, records: list[ChunkRecord], vectors: Vectors, mac_key: bytes | None = None) -> None:
@@ -303,10 +323,8 @@ class ChunkStore:
         n = tbl.count_rows()
         if n == 0:
             return pa.table({c: [] for c in columns})
-        query = tbl.search().select(columns)
-        if where:
-            query = query.where(where)
-        return query.limit(n).to_arrow()
+        parts = list(_slices(tbl, columns, where, SCAN_SLICE))
+        return pa.concat_tables(parts) if len(parts) > 1 else parts[0]
 
     def ids(self, space_id: str) -> tuple[list[str], list[str]]:
         """Every stored row's (doc_id, chunk_id), as two parallel lists (store/integrity.py)."""
@@ -412,8 +430,9 @@ class ChunkStore:
         tbl = self._reader(space_id)
         n = tbl.count_rows()
         # One contiguous batch: a take across the scan's many record batches cost ~1 ms at 12k rows.
-        view = tbl.search().select(_CONTEXT_COLS).limit(n).to_arrow().combine_chunks() \
+        view = pa.concat_tables(_slices(tbl, _CONTEXT_COLS, None, SCAN_SLICE)).combine_chunks() \
             if 0 < n <= VIEW_MAX_ROWS else None
+        give_back()  # the slices, freed once combined (store/heap.py)
         self._views[space_id] = (stamp, view)
         return view
 
@@ -427,8 +446,9 @@ class ChunkStore:
             return cached[1]
         tbl = self._reader(space_id)
         n = tbl.count_rows()
-        view = tbl.search().select(["chunk_id", "sentence_vectors"]).limit(n).to_arrow().combine_chunks() \
+        view = pa.concat_tables(_slices(tbl, ["chunk_id", "sentence_vectors"], None, SCAN_SLICE)).combine_chunks() \
             if 0 < n <= SENTENCE_VIEW_MAX_ROWS else None
+        give_back()
         self._sentence_views[space_id] = (stamp, view)
         return view
 

@@ -35,6 +35,7 @@ from biny.core.embed.base import Vectors
 from biny.core.i18n import t
 from biny.core.store import rowmac
 from biny.core.store.ann import ANN_MIN_ROWS, PROBE_SHARE, AnnIndex
+from biny.core.store.heap import give_back
 from biny.core.store.integrity import mismatches
 from biny.core.store.lance import ChunkStore
 from biny.core.store.quantized import QUANT_MIN_ROWS, QuantizedScan
@@ -406,6 +407,22 @@ def _lookups(tbl: Any, rows: npt.NDArray[np.int64]) -> tuple[dict[str, list[tupl
     return id_index, aspects
 
 
+def _unpacked(column: Any, dim: int) -> Vectors:
+    """A ``fixed_size_list<float32>`` column (chunked) as one ``(n, dim)`` float32 array, copied once chunk by chunk.
+
+    ``combine_chunks()`` then ``full[keep]`` made two whole copies beside the table's own (issue 57: at 100,007
+    passages three 150 MB copies of the vectors were alive at once during a load)."""
+    out = np.empty((len(column), dim), dtype=np.float32)
+    at = 0
+    for chunk in getattr(column, "chunks", [column]):
+        n = len(chunk)
+        if n:
+            flat = chunk.flatten()  # respects a sliced chunk's offset (``.values`` would not)
+            out[at:at + n] = np.asarray(flat.to_numpy(zero_copy_only=False), dtype=np.float32).reshape(n, dim)
+        at += n
+    return out
+
+
 class VectorCache:
     """Per-space matrices; ``invalidate`` after any write that changes visibility."""
 
@@ -522,8 +539,8 @@ class VectorCache:
         keep = np.array([d in visible_docs and d not in damaged for d in doc_ids_all], dtype=bool)
         if hidden:
             keep &= np.array([c not in hidden for c in chunk_ids], dtype=bool)
-        flat = tbl.column("vector").combine_chunks().values.to_numpy(zero_copy_only=False)
-        full = np.asarray(flat, dtype=np.float32).reshape(-1, dim)
+        full = _unpacked(tbl.column("vector"), dim)
+        tbl = tbl.drop_columns(["vector"])  # the Arrow copy is freed here, not at the end of the load
         # A vector that is not finite (a flipped byte) can never be near anything: leave it out and say so.
         broken = keep & ~np.isfinite(full).all(axis=1)
         keep &= ~broken
@@ -534,13 +551,14 @@ class VectorCache:
             if checked is None:  # a write landed between the scans: start over
                 return self._load(space_id, visible_docs, dim, check, hidden)
             keep &= ~checked[0]
-        matrix = np.ascontiguousarray(full[keep])
+        matrix = full if keep.all() else np.ascontiguousarray(full[keep])
         rows = np.flatnonzero(keep)
         id_index, aspects = _lookups(tbl, rows)
         starts = tbl.column("char_start").to_numpy()[keep]
         ends = tbl.column("char_end").to_numpy()[keep]
         tokens = tbl.column("tokens").to_numpy()[keep].astype(np.int32)
-        del tbl, flat, full
+        del tbl, full
+        give_back()
         terms_tbl = self._chunks.scan(space_id, ["chunk_id", "terms"])
         if terms_tbl.column("chunk_id").to_pylist() != chunk_ids:
             # A write landed between the two scans (the single writer runs beside queries):
@@ -549,6 +567,7 @@ class VectorCache:
             return self._load(space_id, visible_docs, dim, check, hidden)
         terms = TermSets.from_arrow(terms_tbl.column("terms"), rows)
         del terms_tbl
+        give_back()
         return VectorMatrix(
             checked=checked is not None,
             tampered={**{doc_ids_all[i]: t("a stored vector is not a number") for i in np.flatnonzero(broken)},

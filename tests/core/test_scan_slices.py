@@ -1,0 +1,151 @@
+"""Large reads in bounded slices, the vectors copied once, the C heap settled (issue 57: peak RSS of the cost
+curve): what a space reads back is unchanged — the same rows, in the same order, the same matrix and lookups."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from biny.core.engine import Engine
+from biny.core.store import heap, lance
+from biny.core.store.vectors import VectorMatrix, _unpacked
+
+PUMPS = "\n\n".join(f"Pump P-{i:03d} is serviced every {i + 2} weeks by the night shift, who log pressure, "
+                    f"temperature and vibration readings for unit {i}." for i in range(60))
+VALVES = "\n\n".join(f"Relief valve V-{i:02d} opens at {i + 10} bar and is replaced after {i + 4},000 cycles."
+                     for i in range(30))
+
+
+def _space(tmp_path: Path, engine: Engine) -> tuple[str, Any]:
+    for name, text in (("pumps.md", PUMPS), ("valves.md", VALVES)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    engine.create_space("s", encrypted=False)
+    engine.ingest("s", [tmp_path / "pumps.md", tmp_path / "valves.md"])
+    sid = engine.catalog.spaces.named("s").space_id
+    return sid, engine.chunks._table(sid)
+
+
+def _whole(tbl: Any, columns: list[str], where: str | None = None) -> pa.Table:
+    """One query over the whole table, as reads were made before slicing."""
+    query = tbl.search().select(columns)
+    if where:
+        query = query.where(where)
+    return query.limit(tbl.count_rows()).to_arrow()
+
+
+def test_sliced_scans_and_batches_read_what_one_query_reads(tmp_path: Path, engine: Engine,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    sid, tbl = _space(tmp_path, engine)
+    n = tbl.count_rows()
+    assert n >= 8
+    monkeypatch.setattr(lance, "SCAN_SLICE", 3)  # several slices, the last one short
+    cols = ["chunk_id", "doc_id", "text", "terms", "vector"]
+    assert engine.chunks.scan(sid, cols).to_pylist() == _whole(tbl, cols).to_pylist()
+    doc = engine.documents("s")[0].doc_id
+    where = f"doc_id IN ('{doc}')"
+    filtered = engine.chunks.scan(sid, ["chunk_id", "ordinal"], where)
+    assert filtered.num_rows and filtered.to_pylist() == _whole(tbl, ["chunk_id", "ordinal"], where).to_pylist()
+    nothing = engine.chunks.scan(sid, ["chunk_id"], "doc_id IN ('none')")
+    assert nothing.num_rows == 0 and nothing.column_names == ["chunk_id"]
+    for size in (2, n, n + 5):
+        parts = list(engine.chunks.batches(sid, ["chunk_id", "mac"], size=size))
+        assert all(p.num_rows <= size for p in parts)
+        assert pa.Table.from_batches(parts).to_pylist() == _whole(tbl, ["chunk_id", "mac"]).to_pylist()
+
+
+def test_a_matrix_loaded_in_slices_is_the_matrix_of_one_read(tmp_path: Path, engine: Engine,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    sid, tbl = _space(tmp_path, engine)
+    dim = engine.catalog.spaces.named("s").dim
+    docs = {d.doc_id for d in engine.documents("s")}
+    stored = _whole(tbl, ["chunk_id", "vector", "terms"])
+    vectors = np.asarray(stored.column("vector").to_pylist(), dtype=np.float32)
+
+    def load(visible: set[str]) -> VectorMatrix:
+        engine.vectors.invalidate(sid)
+        return engine.vectors.get(sid, visible, dim)
+
+    one = load(docs)
+    monkeypatch.setattr(lance, "SCAN_SLICE", 4)
+    sliced = load(docs)
+    assert sliced.chunk_ids == one.chunk_ids == stored.column("chunk_id").to_pylist()
+    assert np.array_equal(sliced.matrix, vectors) and np.array_equal(one.matrix, vectors)
+    assert sliced.matrix.flags.c_contiguous and sliced.matrix.dtype == np.float32
+    assert [sorted(sliced.terms[r]._codes) for r in range(len(sliced))] \
+        == [sorted(one.terms[r]._codes) for r in range(len(one))]
+    terms = stored.column("terms").to_pylist()
+    assert all(all(t in sliced.terms[r] for t in terms[r]) for r in range(len(sliced)))
+    # One document visible: its rows only, in stored order, their own vectors.
+    pumps = next(d.doc_id for d in engine.documents("s") if d.path.endswith("pumps.md"))
+    part = load({pumps})
+    rows = [i for i, d in enumerate(_whole(tbl, ["doc_id"]).column("doc_id").to_pylist()) if d == pumps]
+    assert 0 < len(part) < len(one) and part.stored.tolist() == rows
+    assert np.array_equal(part.matrix, vectors[rows]) and part.matrix.flags.c_contiguous
+    hit = engine.ask("s", "At what pressure does relief valve V-07 open?").chunks
+    assert hit and "17 bar" in hit[0].text
+
+
+def test_the_context_view_in_slices_is_the_table(tmp_path: Path, engine: Engine,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    sid, tbl = _space(tmp_path, engine)
+    monkeypatch.setattr(lance, "SCAN_SLICE", 5)
+    engine.chunks.forget_reads(sid)
+    view = engine.chunks._context_view(sid)
+    assert view is not None and view.column("chunk_id").num_chunks == 1  # one contiguous batch for takes
+    assert view.to_pylist() == _whole(tbl, lance._CONTEXT_COLS).to_pylist()
+    sentences = engine.chunks._sentence_view(sid)
+    assert sentences is not None
+    assert sentences.to_pylist() == _whole(tbl, ["chunk_id", "sentence_vectors"]).to_pylist()
+
+
+def test_vectors_are_unpacked_from_chunked_and_sliced_columns() -> None:
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((7, 4)).astype(np.float32), rng.standard_normal((5, 4)).astype(np.float32)
+
+    def column(m: np.ndarray) -> pa.FixedSizeListArray:
+        return pa.FixedSizeListArray.from_arrays(pa.array(m.reshape(-1)), 4)
+
+    chunked = pa.chunked_array([column(a), column(b).slice(2, 3), column(a)[:0]])
+    assert np.array_equal(_unpacked(chunked, 4), np.concatenate([a, b[2:]]))
+    assert np.array_equal(_unpacked(column(b).slice(1), 4), b[1:])
+    assert _unpacked(pa.chunked_array([], type=pa.list_(pa.float32(), 4)), 4).shape == (0, 4)
+
+
+def test_the_heap_is_settled_only_where_glibc_and_the_user_allow(monkeypatch: pytest.MonkeyPatch) -> None:
+    glibc = heap._glibc() is not None
+    assert heap.give_back() is glibc
+    heap.settle.cache_clear()
+    monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "65536")
+    assert heap.settle() is False  # the user's own setting stands
+    heap.settle.cache_clear()
+    monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_")
+    assert heap.settle() is glibc
+
+
+def test_passages_read_before_the_final_context_are_taken_not_scanned_for(tmp_path: Path, engine: Engine,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A filtered scan reads the whole table (seconds a question at 1M passages): the retriever's reads of
+    passages it holds in its matrix go by their stored rows, and answer as before."""
+    _space(tmp_path, engine)
+    questions = ["At what pressure does relief valve V-07 open?", "How often is pump P-012 serviced?",
+                 "Who bakes the bread on Mondays?"]
+    before = [engine.answer("s", q) for q in questions]
+    filtered: list[str] = []
+    real = lance.ChunkStore.scan
+
+    def scan(self: lance.ChunkStore, space_id: str, columns: list[str], where: str | None = None) -> pa.Table:
+        if where and where.startswith("chunk_id IN"):
+            filtered.append(where)
+        return real(self, space_id, columns, where)
+
+    monkeypatch.setattr(lance.ChunkStore, "scan", scan)
+    after = [engine.answer("s", q) for q in questions]
+    assert not filtered
+    for a, b in zip(before, after, strict=True):
+        assert [h.chunk_id for h in a.chunks] == [h.chunk_id for h in b.chunks]
+        assert (a.answer.text if a.answer else None) == (b.answer.text if b.answer else None)
+    assert before[0].chunks and "17 bar" in before[0].chunks[0].text
