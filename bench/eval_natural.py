@@ -68,10 +68,10 @@ def main() -> int:
     args = ap.parse_args()
     rows = load(args.split)
     with Engine.open(args.home) as eng:
-        eng.set_llm(None)
+        eng.models.set_llm(None)
         fit_judge.build_natural(eng)
-        base = eng.retrieval_params()
-        print(f"{len(rows)} natural questions ({args.split} split), model {eng.embedder.model_id}, K={base.k}")
+        base = eng.retrieval.params()
+        print(f"{len(rows)} natural questions ({args.split} split), model {eng.models.embedder.model_id}, K={base.k}")
         for variant in args.variants.split(","):
             params = replace(base, **VARIANTS[variant])
             tally: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))

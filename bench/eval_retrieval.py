@@ -322,6 +322,8 @@ def rfc_questions(n: int, rng: random.Random) -> list[Question]:
 
 VARIANTS: dict[str, dict[str, bool | float]] = {
     "full": {},
+    # Issue 55: the fitted relevance judge keeps and drops (retrieve/relevance.py), the rules stand aside.
+    "fitted judge": {"relevance_decides": True},
     "no threshold": {"use_threshold": False},
     "no lexical check": {"lexical_check": False},
     "words asked of every script": {"lexical_own_script": False},
@@ -454,13 +456,13 @@ def run(eng: Engine, space: str, questions: list[Question], params: RetrievalPar
     sizes = []
     for q in questions:
         if judge is not None:
-            eng.set_llm(judge(q))
+            eng.models.set_llm(judge(q))
         r = eng.ask(space, q.text, params=params)
         hits += q.check(r)
         neigh += bool(q.neighbour and q.neighbour(r))
         zero += not r.chunks
         sizes.append(len(r.chunks))
-    eng.set_llm(None)
+    eng.models.set_llm(None)
     n = max(len(questions), 1)
     return hits / n, neigh / n, zero / n, float(np.mean(sizes)) if sizes else 0.0
 
@@ -537,8 +539,8 @@ def main() -> int:
         wanted = [w for w in args.sets.split(",") if w]
         sets = [s for s in sets if not wanted or any(w in s[0] for w in wanted)]
         build_spaces(eng, Path(tmp), {space for _, space, _, _ in sets})
-        base = eng.retrieval_params(args.k)
-        print(f"K={args.k}, n≤{args.n} questions per set, model {eng.embedder.model_id}")
+        base = eng.retrieval.params(args.k)
+        print(f"K={args.k}, n≤{args.n} questions per set, model {eng.models.embedder.model_id}")
         print(f"{'set':<44}{'variant':<17}{'hit':>7}{'neighbour':>11}{'zero':>7}{'mean k':>8}")
         for label, space, qs, kind in sets:
             for variant in args.variants.split(","):

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import pickle
 import random
 import sys
 import tempfile
@@ -71,9 +72,18 @@ class Pool:
     in_top_k: np.ndarray  # within the first K of the pool by distance (no threshold)
 
 
+@dataclass(frozen=True, slots=True)
+class _Holds:
+    """Whether a passage's text holds one of the gold answers (verbatim); picklable, so ``--pairs`` can keep it."""
+
+    wanted: tuple[str, ...]
+
+    def __call__(self, text: str) -> bool:
+        return any(a in text for a in self.wanted)
+
+
 def _holds(answers: Iterable[str]) -> Callable[[str], bool]:
-    wanted = [a for a in answers if a]
-    return lambda text: any(a in text for a in wanted)
+    return _Holds(tuple(a for a in answers if a))
 
 
 def _key(text: str) -> str:
@@ -178,9 +188,12 @@ class Texts:
 
 
 def collect(eng: Engine, asked: list[Asked], texts: Texts, k: int) -> list[Pool]:
-    params = eng.retrieval_params(k)
+    params = eng.retrieval.params(k)
     pools = []
-    for a in asked:
+    t0 = time.time()
+    for n, a in enumerate(asked):
+        if n and n % 200 == 0:
+            print(f"  asked {n} of {len(asked)} ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
         r = eng.ask(a.space, a.text, params=params)
         rec = r.trace.record(RelevanceRecord)
         if rec is None or not rec.verdicts:
@@ -247,11 +260,21 @@ def question_figures(pools: list[Pool], keep: Callable[[Pool], np.ndarray]) -> t
 
 
 def operating_point(pools: list[Pool], model: RelevanceModel) -> float:
+    """The probability cut that maximises the mean over the training *sets* of each set's figure (answered right
+    for an answerable set, refused for an unanswerable one): every set weighs the same, so the many corpus-style
+    questions do not outvote the natural ones."""
+    groups: dict[str, list[Pool]] = {}
+    for p in pools:
+        groups.setdefault(p.asked.group, []).append(p)
+    scores = {id(p): model.score(p.x) for p in pools}
     best, best_p = -1.0, 0.5
     for cut in np.linspace(0.05, 0.95, 91):
-        right, refused, _, _ = question_figures(pools, lambda p, c=cut: model.score(p.x) >= c)
-        if (right + refused) / 2 > best:
-            best, best_p = (right + refused) / 2, float(cut)
+        figures = []
+        for ps in groups.values():
+            right, refused, n_ans, _ = question_figures(ps, lambda p, c=cut: scores[id(p)] >= c)
+            figures.append(right if n_ans else refused)
+        if float(np.mean(figures)) > best:
+            best, best_p = float(np.mean(figures)), float(cut)
     return best_p
 
 
@@ -290,6 +313,8 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=None, help="write the fitted model here (resources/judge/…)")
     ap.add_argument("--version", default="relevance-1")
     ap.add_argument("--l2", type=float, default=1.0)
+    ap.add_argument("--pairs", type=Path, default=None,
+                    help="keep the collected pairs here and read them back on the next run (a refit without asking)")
     ap.add_argument("--languages", default="de,ru", help="XQuAD languages beside en/zh to train on (their spaces)")
     args = ap.parse_args()
     rng = random.Random(20261205)
@@ -301,12 +326,21 @@ def main() -> int:
     with Engine.open(args.home, embedder=ev.MemoEmbedder()) as eng, tempfile.TemporaryDirectory() as tmp:
         ev.build_spaces(eng, Path(tmp), {"xquad-en", "xquad-zh", "cmrc", *(f"xquad-{x}-40" for x in languages)})
         build_natural(eng)
+        # The judge reads sentence vectors stored at ingest (an older space's are made only when the judge decides):
+        # stored for every space first, so the features fitted are those a filled space gives at run time.
+        for space in {a.space for a in corpus_training(set(), 1, random.Random(0), languages) + natural("dev")}:
+            eng.reembed(space)
         texts = Texts(eng)
         exclude = harness_questions(args.n)
         train_q = corpus_training(exclude, args.per_set, rng, languages) + natural("dev")
         t0 = time.time()
-        train = collect(eng, train_q, texts, args.k)
-        test = collect(eng, natural("test"), texts, args.k)
+        if args.pairs is not None and args.pairs.exists():
+            train, test = pickle.loads(args.pairs.read_bytes())  # the same asks, read again: only the fit changes
+        else:
+            train = collect(eng, train_q, texts, args.k)
+            test = collect(eng, natural("test"), texts, args.k)
+            if args.pairs is not None:
+                args.pairs.write_bytes(pickle.dumps((train, test)))
         print(f"collected {len(train)} training and {len(test)} natural test questions in {time.time() - t0:.0f} s",
               file=sys.stderr)
         # Pairs of one question stay on one side: the held-out AUC is over questions never fitted.

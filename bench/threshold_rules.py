@@ -32,21 +32,21 @@ from biny.core.text.scripts import script_of
 def rows(eng: Engine, space: str, questions: list, answerable: bool) -> list[dict]:  # type: ignore[type-arg]
     row = eng.catalog.spaces.named(space)
     vm = eng.vectors.get(row.space_id, eng.catalog.docs.active_ids(row.space_id), row.dim)
-    base = eng.baselines(space)
+    base = eng.retrieval.baselines(space)
     out = []
     for q in questions:
-        qv = eng.embedder.embed_queries([q.text])[0]
+        qv = eng.models.embedder.embed_queries([q.text])[0]
         d = vm.distances(qv)
         order = np.argsort(d)[:5]
         med = float(np.median(d))
         mad = float(np.median(np.abs(d - med))) or 1e-6
         _group, ref = base.reference_for(Question.parse(q.text))
-        lex = evidence(Question.parse(q.text), vm, eng.crypto(row.name).blind)
+        lex = evidence(Question.parse(q.text), vm, eng.keys.crypto(row.name).blind)
         local = base.local_reference(_group, vm.matrix, [int(i) for i in order])
         hit_rank = None
         if answerable:
             records = eng.chunks.fetch(row.space_id, [vm.chunk_ids[i] for i in order])
-            crypto = eng.crypto(row.name)
+            crypto = eng.keys.crypto(row.name)
             texts = [crypto.open_record(records[vm.chunk_ids[i]]).text for i in order]
             hits = [n for n, t in enumerate(texts) if q.check_text(t)]
             hit_rank = hits[0] if hits else None

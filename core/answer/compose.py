@@ -62,6 +62,26 @@ def not_covered(question: Question, space: str, documents: int) -> Answer:
                   note_kind="nothing_close")
 
 
+NOT_SAID = {
+    "en": "That is not in your material: the nearest passages (“{document}” first) hold none of the words of "
+          "“{question}”.",
+    "zh": "你的资料里没有这个问题的答案：找到的最接近的段落（首先是“{document}”）不包含“{question}”中的任何词语。",
+    "ja": "お手元の資料にはこの質問の答えがありません。最も近い箇所（まず「{document}」）は「{question}」の語を"
+          "含んでいません。",
+    "ko": "자료에 이 질문의 답이 없습니다. 가장 가까운 구절(먼저 “{document}”)에는 “{question}”의 단어가 "
+          "없습니다.",
+}
+
+
+def not_said(question: Question, document: str) -> Answer:
+    """Issue 55: passages were found, but no sentence of them says anything of what was asked (answer/extractive.py
+    ``choose``): a refusal naming the nearest, never its opening presented as an answer."""
+    lang = question.reply_language
+    text = NOT_SAID.get(lang, NOT_SAID["en"]).format(document=document, question=question.text.strip())
+    return Answer(text, "none", [], [], lang, note=t("the passages found hold none of the question's words; no "
+                                                      "model was asked"), note_kind="nothing_close")
+
+
 def prompt(question: str, hits: list[Hit], masked: list[str], history: list[str]) -> list[Message]:
     blocks = []
     for n, (hit, text) in enumerate(zip(hits, masked, strict=True), start=1):
@@ -93,6 +113,8 @@ def extract(question: Question, hits: list[Hit], cfg: ComposeSettings, note: str
         lang = sentence_language(question.text)
         return Answer(rows.refusal(question.text, [h.text for h in hits]), "none", [], [], lang,
                       note=t("the rows found are not the one asked about; no model was asked"))
+    if not chosen and hits:
+        return not_said(question, hits[0].document)
     by_passage: dict[int, list[str]] = {}
     for c in chosen:
         for sentence in (c, *c.follows):

@@ -32,8 +32,9 @@ from biny.core.embed.sentences import placed
 from biny.core.text import dictionary, referring
 from biny.core.text.aspects import aspects_of
 from biny.core.text.identifiers import chunk_keys
+from biny.core.text.language import passage_language
 from biny.core.text.question import Question
-from biny.core.text.scripts import script_of
+from biny.core.text.scripts import script_of, scripts_of
 from biny.core.text.terms import stem_of, terms_of
 from biny.core.text.units import MAX_CHARS, units_of
 
@@ -205,9 +206,12 @@ def choose(question: Question, passages: list[str], max_sentences: int = 3,
         ranked = _one_section(question, ranked, candidates)
     best = _with_antecedents(_unpadded(ranked[:max_sentences]), candidates)
     if not best:
-        # No shared words (a question in another language than the passage, no dictionary for
-        # the pair): the nearest passage is the answer retrieval found; its opening sentences carry it.
-        best = [c for c in candidates if c.passage == 1 and not _asks(c.text)][:2]
+        # Issue 55, an answer must answer: in the question's own language, a context none of whose sentences holds a
+        # word of the question, a rendering, its identifier or the asked form does not answer it — "not in your
+        # material", not the nearest passage's opening. Words cannot judge a passage in another language (no
+        # dictionary for the pair): there the nearest passage is the answer retrieval found, its opening carries it.
+        first = [c for c in candidates if c.passage == 1 and not _asks(c.text)][:2]
+        best = first if any(_elsewhere(question, c.text) for c in first) else []
     _attach_lists(best, candidates)
     # A lead-in whose list did not come with it ("Also, don't forget:") says nothing on its own (issue 55).
     said = [c for c in best if c.follows or not c.text.rstrip().endswith((":", "："))]
@@ -245,10 +249,22 @@ def _with_antecedents(best: list[Sentence], candidates: list[Sentence]) -> list[
 
 def _antecedent(c: Sentence, candidates: list[Sentence]) -> Sentence | None:
     # In another script it is a translation beside it (a bilingual agreement's 「本协议……」 / "This agreement …").
-    if not c.previous or script_of(c.previous) != script_of(c.text):
+    # (By the scripts each holds: a Chinese sentence naming "Tallow Labs" has more Latin letters than Han ones.)
+    if not c.previous or scripts_of(c.previous) != scripts_of(c.text):
         return None
     return next((p for p in candidates if p.passage == c.passage and p.position == c.position - 1
                  and p.text == c.previous), None) or next((p for p in candidates if p.text == c.previous), None)
+
+
+def _elsewhere(question: Question, sentence: str) -> bool:
+    """Whether a sentence is in another script or language than the question (words are no evidence there)."""
+    script = script_of(sentence)
+    if script != question.script and "all" not in (script, question.script):
+        return True
+    if script != "latin" or question.language is None:
+        return False
+    said = passage_language(sentence)
+    return said is not None and said != question.language
 
 
 _ASKS = re.compile(r"[?？]\W*$")

@@ -106,6 +106,11 @@ class Context:
     # Rows → the vectors of each one's sentences and sentence pairs (None: fewer than two sentences), read and
     # embedded on demand for the sentence check (retrieve/sentences.py); None: the check is skipped. R7 counts reads.
     sentence_vectors: Callable[[list[int]], list[Vectors | None]] | None = None
+    # (Rows, embed those stored without them?) → their sentences' vectors as stored at ingest (None: none stored
+    # and none made), for the relevance judge's best-sentence feature (retrieve/relevance.py); only the sealed
+    # vectors are opened (R7). An older space's passages are embedded only when the judge decides: a verdict
+    # recorded beside the rules is not worth a model call on every question.
+    stored_sentences: Callable[[list[int], bool], list[Vectors | None]] | None = None
     # Rows → their text ("" where it cannot be read), for the relevance judge (retrieve/judge.py); R7 counts reads.
     passage_texts: Callable[[list[int]], list[str]] | None = None
     judge_timeout_s: float = 10.0

@@ -42,9 +42,10 @@ def retrieve(question: Question, history: list[str], vm: VectorMatrix, baselines
     group, ref = baselines.reference_for(question)
     # R2: a ranked pool wider than K, then the cut against the measured reference (R9).
     candidates, dist = pool.gather(query_vector, vm, baselines, params, group, ctx.blind, trace)
-    kept, max_d = threshold.cut(query, candidates, vm, baselines, params, group, ref, ctx, trace)
+    kept, max_d = threshold.cut(query, candidates, vm, baselines, params, group, ref, ctx, trace, query_vector)
     # Issue 55: where the fitted judge decided, it already read what the sentence rules read for; else they run.
-    if not (params.relevance_decides and any(c.verdict is not None for c in candidates)):
+    decided = params.relevance_decides and any(c.verdict is not None for c in candidates)
+    if not decided:
         kept = sentences.check(kept, query_vector, params, ref, ctx, trace)
         kept = sentences.rescue_gated(kept, candidates, query_vector, params, ref, ctx, trace)
     # Issue 20: where a model is configured, it judges the passages the cut is unsure of.
@@ -55,8 +56,9 @@ def retrieve(question: Question, history: list[str], vm: VectorMatrix, baselines
     unpinned = [c for c in kept if c.row not in pinned]
     # R3: one second pass for missing named terms or asked aspects.
     ceiling = ref.median if ref is not None and params.use_threshold else None
+    dropped = frozenset(c.row for c in candidates if decided and c.verdict is not None and not c.verdict.kept)
     added = second_pass(question, pins, unpinned, k, vm, dist, ctx, ceiling, trace,
-                        enabled=params.use_second_pass)
+                        enabled=params.use_second_pass, judged=dropped)
     # Rerank may reorder but never moves pins (R4); the nearest stays (R5).
     final, ranked = rerank(question, pins, unpinned + added, k, vm, ctx, trace, enabled=params.use_rerank)
     final = keep_nearest(final, kept, trace, enabled=params.keep_nearest)

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from biny.core.crypto.blind import BlindIndex
+from biny.core.embed.sentences import placed_all
 from biny.core.retrieve.baseline import Distribution
 from biny.core.retrieve.candidates import Candidate
 from biny.core.retrieve.lexical import LexicalEvidence
@@ -45,6 +46,12 @@ FEATURES: tuple[str, ...] = (
     "elsewhere",       # 1 when written in another script or language than the question
     "translated",      # share of the question's looked-up words (dictionary renderings) it holds, across languages
     "known",           # share of the question's words the space knows at all (a question-level fact)
+    "best_sentence",   # how far nearer than the unrelated median its nearest sentence (alone or after the one
+                       # before) lies, in spreads: a passage covering several subjects answers by one sentence
+    "sentence_gain",   # how much nearer that sentence is than the passage whole, in spreads
+    "inside_elsewhere",  # inside_cut for a passage in another script or language (0 otherwise): distances across
+                         # languages bunch apart from one language's, so they weigh apart
+    "sentence_elsewhere",  # best_sentence likewise
 )
 RARE_DF = 3  # a word held by at most this many passages of the space names something (issue 45's measurement)
 
@@ -117,6 +124,8 @@ class Evidence:
     words_apply: bool  # whether the question's words are evidence in this space (retrieve/threshold.py word_check)
     shares: list[float | None]  # per pool passage, its word share (None: not asked)
     translated: dict[str, float]  # chunk id → share of looked-up words held (passages in the other language)
+    query_vector: npt.NDArray[np.float32] | None = None
+    sentences: list[npt.NDArray[np.float32] | None] | None = None  # per pool passage, its stored sentence vectors
 
 
 def feature_matrix(ev: Evidence, pool: list[Candidate], vm: VectorMatrix,
@@ -151,7 +160,29 @@ def feature_matrix(ev: Evidence, pool: list[Candidate], vm: VectorMatrix,
         x[:, col["identifier"]] = [1.0 if r in holding else 0.0 for r in rows]
     x[:, col["elsewhere"]] = [1.0 if c.elsewhere else 0.0 for c in pool]
     x[:, col["translated"]] = [ev.translated.get(c.chunk_id, 0.0) for c in pool]
+    nearest = nearest_sentences(ev, d)
+    x[:, col["best_sentence"]] = (ev.ref.median - nearest) / spread
+    x[:, col["sentence_gain"]] = (d - nearest) / spread
+    away = x[:, col["elsewhere"]]
+    x[:, col["inside_elsewhere"]] = x[:, col["inside_cut"]] * away
+    x[:, col["sentence_elsewhere"]] = x[:, col["best_sentence"]] * away
     return x
+
+
+def nearest_sentences(ev: Evidence, whole: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Per pool passage, the distance of its nearest sentence to the question — alone, or read after the one
+    before it (embed/sentences.py ``placed``, as the answer reads it); the passage's own distance where it has
+    fewer than two sentences or none stored (nothing finer to read)."""
+    out = whole.copy()
+    if ev.query_vector is None or ev.sentences is None:
+        return out
+    q = np.asarray(ev.query_vector, dtype=np.float32)
+    for i, vectors in enumerate(ev.sentences):
+        if vectors is None or len(vectors) < 2:
+            continue
+        nearest = max(float((vectors @ q).max()), float((placed_all(vectors) @ q).max()))
+        out[i] = min(float(whole[i]), 1.0 - nearest)
+    return out
 
 
 def record(ev: Evidence, pool: list[Candidate], vm: VectorMatrix, blind: BlindIndex, strictness: float,

@@ -104,11 +104,12 @@ def _merge(queries: list[DerivedQuery], k: int, vm: VectorMatrix, dist: QueryDis
 
 def second_pass(question: Question, pins: list[Candidate], candidates: list[Candidate], k: int, vm: VectorMatrix,
                 dist: QueryDistances, ctx: Context, ceiling: float | None, trace: Trace,
-                *, enabled: bool = True) -> list[Candidate]:
+                *, enabled: bool = True, judged: frozenset[int] = frozenset()) -> list[Candidate]:
     """Candidates found by the derived queries (never already pinned or kept).
 
     ``ceiling``: a rescue must come closer than unrelated questions typically do (the
-    reference median); None when no threshold applies.
+    reference median); None when no threshold applies. ``judged``: rows the relevance judge already read and
+    dropped — never brought back by a search for the words they hold (issue 55: the judge decides).
     """
     t0 = time.perf_counter()
     retrieved = [p.row for p in pins] + [c.row for c in candidates[:k]]
@@ -120,7 +121,7 @@ def second_pass(question: Question, pins: list[Candidate], candidates: list[Cand
     if enabled and retrieved:
         queries, data = derived_queries(question, vm, retrieved, ctx)
         if queries:
-            seen = {p.row for p in pins} | {c.row for c in candidates}
+            seen = {p.row for p in pins} | {c.row for c in candidates} | set(judged)
             added = _merge(queries, k, vm, dist, ctx, seen, ceiling)
             derived = [q for q, _, _ in queries]
             data.queries = derived

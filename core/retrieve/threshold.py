@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from biny.core.crypto.blind import BlindIndex
+from biny.core.embed.base import Vectors
 from biny.core.i18n import t
 from biny.core.results import Kept
 from biny.core.retrieve import relevance, translated
@@ -289,7 +290,7 @@ def shared_terms_check(j: Judging, words: WordCheck) -> tuple[str, SharedTermsRe
 
 def cut(query: Question, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
         group: str, ref: Distribution | None, ctx: Context,
-        trace: Trace) -> tuple[list[Candidate], float | None]:
+        trace: Trace, query_vector: Vectors | None = None) -> tuple[list[Candidate], float | None]:
     """The kept candidates, in pool order, and the top hit's cut (the space's headline cut)."""
     t0 = time.perf_counter()
     j = Judging(query, pool, params, vm, ctx.blind, ref, group, words=ctx.words(query, vm))
@@ -323,7 +324,7 @@ def cut(query: Question, pool: list[Candidate], vm: VectorMatrix, baselines: Bas
     terms_how, terms = shared_terms_check(j, words)
     how += "".join(f"; {extra}" for extra in (gate_how, translated_how, terms_how, cross_script_gap(j, words))
                    if extra)
-    judged = _relevance(j, words, shares, looked_up)
+    judged = _relevance(j, words, shares, looked_up, query_vector, ctx)
     reasons, how = _judge_decides(pool, judged, how) if judged is not None and judged.decided else (j.reasons, how)
     kept = [c for c in pool if reasons[c.row] is None]
     max_d = pool[0].cut if pool and cuts.cuts else None
@@ -359,15 +360,19 @@ def _judge_decides(pool: list[Candidate], judged: RelevanceRecord, how: str) -> 
         model=judged.model, s=f"{judged.strictness:g}") + how
 
 
-def _relevance(j: Judging, words: WordCheck, shares: Sequence[float | None],
-               looked_up: TranslatedRecord | None) -> RelevanceRecord | None:
+def _relevance(j: Judging, words: WordCheck, shares: Sequence[float | None], looked_up: TranslatedRecord | None,
+               query_vector: Vectors | None, ctx: Context) -> RelevanceRecord | None:
     """Issue 55: the fitted judge's verdict on every pool passage (retrieve/relevance.py); None where no reference
     is measured, an explicit cut is set, the threshold is off, or no model ships."""
     params, ref = j.params, j.ref
     if ref is None or not params.use_threshold or params.max_distance is not None:
         return None
+    wanted = query_vector is not None and ctx.stored_sentences is not None and relevance.bundled_model() is not None
+    sentences = ctx.stored_sentences([c.row for c in j.pool], params.relevance_decides) \
+        if wanted and ctx.stored_sentences else None
     ev = relevance.Evidence(j.query, ref, ref.median - ref.quantile(params.threshold_quantile), words.evidence,
-                            words.applies, list(shares), dict(looked_up.shares) if looked_up is not None else {})
+                            words.applies, list(shares), dict(looked_up.shares) if looked_up is not None else {},
+                            query_vector, sentences)
     return relevance.record(ev, j.pool, j.vm, j.blind, params.strictness, params.relevance_decides)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 
 from biny.core.embed.base import Vectors
 from biny.core.embed.sentences import decode, encode, sentence_texts, sentence_vectors_many
@@ -35,14 +36,17 @@ class StoredSentences:
         self.models = models
         self.keys = keys
         self._cache: OrderedDict[tuple[str, str], Vectors | None] = OrderedDict()
+        # The judge's, apart: read without the text, so not checked against its split as ``for_hits`` checks.
+        self._judged: OrderedDict[tuple[str, str], Vectors | None] = OrderedDict()
         self._lock = threading.Lock()
         # space → (matrix generation, chunk id → stored row): a final context's rows are taken, not scanned for.
         self._rows: dict[str, tuple[int, dict[str, int]]] = {}
 
     def forget(self, space_id: str) -> None:
         with self._lock:
-            for key in [k for k in self._cache if k[0] == space_id]:
-                del self._cache[key]
+            for cache in (self._cache, self._judged):
+                for key in [k for k in cache if k[0] == space_id]:
+                    del cache[key]
             self._rows.pop(space_id, None)
 
     def _stored_rows(self, space_id: str, vm: VectorMatrix) -> dict[str, int]:
@@ -56,36 +60,73 @@ class StoredSentences:
         """Per hit, its sentences' vectors (as text/units.py splits its text), and how many passages had none
         stored and were embedded now."""
         keys = [(row.space_id, h.chunk_id) for h in hits]
-        with self._lock:
-            known = {k: self._cache[k] for k in keys if k in self._cache}
+        known = self._known(self._cache, keys)
         wanted = [h for h, k in zip(hits, keys, strict=True) if k not in known]
         made = 0
         if wanted:
-            rows = self._stored_rows(row.space_id, vm)
-            ids = [h.chunk_id for h in wanted]
-            offsets = [rows[c] for c in ids if c in rows]
-            blobs = self.folder.chunks.sentence_blobs(row.space_id, ids, offsets if len(offsets) == len(ids) else [])
-            crypto = self.keys.crypto(row)
+            opened = self._opened(row, vm, [(h.chunk_id, h.doc_id) for h in wanted])
             missing: list[Hit] = []
             for h in wanted:
-                try:
-                    found = decode(crypto.open_sentences(h.chunk_id, h.doc_id, blobs.get(h.chunk_id, b"")))
-                except DataTampered:
-                    found = None  # read by words alone, or embedded again below: never another passage's vectors
-                if found is not None and len(found[1]) == len(sentence_texts(h.text)[0]):
-                    known[(row.space_id, h.chunk_id)] = found[1]
+                found = opened[h.chunk_id]
+                if found is not None and len(found) == len(sentence_texts(h.text)[0]):
+                    known[(row.space_id, h.chunk_id)] = found
                 else:
-                    missing.append(h)
+                    missing.append(h)  # none stored, or split otherwise than its text is now: embedded below
             if missing:
                 emb = self.models.embedder
                 for h, (_, vectors) in zip(missing, sentence_vectors_many([h.text for h in missing], emb), strict=True):
                     known[(row.space_id, h.chunk_id)] = vectors
                 made = len(missing)
-            with self._lock:
-                self._cache.update((k, known[k]) for k in keys)
-                while len(self._cache) > CACHE:
-                    self._cache.popitem(last=False)
+            self._remember(self._cache, keys, known)
         return [known[k] for k in keys], made
+
+    def for_rows(self, row: SpaceRow, vm: VectorMatrix, rows: list[int],
+                 texts: Callable[[list[int]], list[str]] | None = None) -> list[Vectors | None]:
+        """Per matrix row, its sentences' vectors as stored, for the relevance judge's best-sentence feature
+        (issue 55): only the sealed vectors are opened, never the passage's text (R7). A passage stored without
+        them (an older space) is embedded from ``texts`` once and kept in memory; without ``texts``, None."""
+        keys = [(row.space_id, vm.chunk_ids[r]) for r in rows]
+        known = self._known(self._judged, keys)
+        wanted = [r for r, k in zip(rows, keys, strict=True) if k not in known]
+        if wanted:
+            opened = self._opened(row, vm, [(vm.chunk_ids[r], vm.doc_ids[r]) for r in wanted])
+            missing = [r for r in wanted if opened[vm.chunk_ids[r]] is None]
+            known.update(((row.space_id, vm.chunk_ids[r]), opened[vm.chunk_ids[r]]) for r in wanted)
+            if missing and texts is not None:
+                made = sentence_vectors_many(texts(missing), self.models.embedder)
+                for r, (_, vectors) in zip(missing, made, strict=True):
+                    known[(row.space_id, vm.chunk_ids[r])] = vectors
+            self._remember(self._judged, keys, known)
+        return [known.get(k) for k in keys]
+
+    def _known(self, cache: OrderedDict[tuple[str, str], Vectors | None],
+               keys: list[tuple[str, str]]) -> dict[tuple[str, str], Vectors | None]:
+        with self._lock:
+            return {k: cache[k] for k in keys if k in cache}
+
+    def _remember(self, cache: OrderedDict[tuple[str, str], Vectors | None], keys: list[tuple[str, str]],
+                  known: dict[tuple[str, str], Vectors | None]) -> None:
+        with self._lock:
+            cache.update((k, known[k]) for k in keys if k in known)
+            while len(cache) > CACHE:
+                cache.popitem(last=False)
+
+    def _opened(self, row: SpaceRow, vm: VectorMatrix, wanted: list[tuple[str, str]]) -> dict[str, Vectors | None]:
+        """Chunk id → its stored sentence vectors, opened (None: none stored, or its seal does not open — never
+        another passage's vectors), taken at the passages' stored rows."""
+        stored = self._stored_rows(row.space_id, vm)
+        ids = [cid for cid, _ in wanted]
+        offsets = [stored[c] for c in ids if c in stored]
+        blobs = self.folder.chunks.sentence_blobs(row.space_id, ids, offsets if len(offsets) == len(ids) else [])
+        crypto = self.keys.crypto(row)
+        out: dict[str, Vectors | None] = {}
+        for cid, doc_id in wanted:
+            try:
+                found = decode(crypto.open_sentences(cid, doc_id, blobs.get(cid, b"")))
+            except DataTampered:
+                found = None
+            out[cid] = found[1] if found is not None else None
+        return out
 
     def fill(self, row: SpaceRow, *, progress: ProgressCallback = no_progress,
              cancel: CancelToken | None = None) -> int:

@@ -65,6 +65,11 @@ def language_of(text: str) -> str | None:
     return str(code) if prob >= MIN_PROBABILITY else None
 
 
+def passage_language(text: str) -> str | None:
+    """``language_of`` for a passage's sentence (the question has its own, parsed once: text/question.py)."""
+    return language_of(text)
+
+
 def language_marks(text: str) -> set[str]:
     """The marks ingest stores beside a chunk's aspects: ``lang:<code>`` and ``TAGGED``, or none."""
     code = language_of(text)

@@ -210,7 +210,7 @@ def test_a_sentence_naming_its_subject_brings_nothing_before_it() -> None:
     # A determiner names its own subject; a translation beside a sentence is not its antecedent.
     assert not refers_back("This agreement is made between Tallow Labs and the customer.")
     bilingual = "本协议由 Tallow Labs 与客户签订。 It is made between Tallow Labs and the customer."
-    chosen = extractive.choose(Question.parse("Who makes the agreement?"), [bilingual])
+    chosen = extractive.choose(Question.parse("Who is the agreement made between?"), [bilingual])
     assert any(c.text.startswith("It is made") for c in chosen) and not any(c.leads for c in chosen)
 
 
@@ -309,11 +309,11 @@ def scripted_model(eng: Engine, respond: Callable[[dict[str, Any]], str]) -> Ite
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     ScriptedModel.mode, ScriptedModel.requests = "ok", []
     ScriptedModel.respond = staticmethod(respond)  # type: ignore[assignment]
-    eng.set_llm(OpenAICompatible(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "scripted"))
+    eng.models.set_llm(OpenAICompatible(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "scripted"))
     try:
         yield ScriptedModel.requests
     finally:
-        eng.set_llm(None)
+        eng.models.set_llm(None)
         httpd.shutdown()
         httpd.server_close()
 
@@ -474,3 +474,27 @@ def test_a_flattened_lists_numbers_stay_with_their_items_and_a_lead_in_needs_its
     passage = "The hub needs a 5 V supply. Also, don't forget the hub settings:\n\nThe hub draws 2 W."
     texts = [c.text for c in extractive.choose(Question.parse("What supply does the hub need?"), [passage])]
     assert texts[0] == "The hub needs a 5 V supply." and not any(t.endswith(":") for t in texts), texts
+
+
+def test_an_answer_must_answer_in_the_questions_language() -> None:
+    """Issue 55: passages in the question's language none of whose sentences holds a word of the question, a
+    rendering, its identifier or the asked form do not answer it — "not in your material", naming the nearest
+    passage, never its opening presented as an answer. In another language (no dictionary for the pair) words
+    cannot judge: the nearest passage's opening is still the answer retrieval found."""
+    from biny.core.answer import extractive
+    from biny.core.answer.compose import ComposeSettings, extract
+    from biny.core.results import Hit
+
+    storage = "Local storage keeps seven days of readings on the hub. Older readings are summarised hourly."
+    question = Question.parse("Who is the chief executive of Tallow?")
+    assert extractive.choose(question, [storage]) == []
+    hit = Hit("c1", "d1", "Hub FAQ", "faq.md", storage, 0.3, None, False, None, 0, [], 0, len(storage))
+    answer = extract(question, [hit], ComposeSettings())
+    assert answer.mode == "none" and not answer.citations and "Hub FAQ" in answer.text
+    assert answer.note_kind == "nothing_close" and "seven days" not in answer.text
+    # A German passage for an English question: words are no evidence, the opening is the answer found.
+    german = "Der Hub speichert die Messwerte sieben Tage lang lokal. Ältere Werte werden stündlich zusammengefasst."
+    chosen = extractive.choose(Question.parse("How long does the hub keep readings locally?"), [german])
+    assert chosen and chosen[0].text.startswith("Der Hub speichert")
+    # And one word of the question held is enough to answer in its own language.
+    assert extractive.choose(Question.parse("How many days of readings does the hub keep?"), [storage])

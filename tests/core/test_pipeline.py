@@ -106,7 +106,7 @@ def test_neighbouring_numbers_do_not_match(laws: tuple[Engine, QueryCountingEmbe
     sid = eng.catalog.spaces.named("laws").space_id
     vm = eng.vectors.get(sid, eng.catalog.docs.active_ids(sid), 384)
     synthetic = next(d.doc_id for d in eng.documents("laws") if d.title == "测试条例")
-    blind = eng.crypto("laws").blind
+    blind = eng.keys.crypto("laws").blind
     assert blind.active and "art:18" not in vm.id_index  # encrypted space: keys stored as HMACs
 
     def rows(key: str) -> set[int]:
@@ -135,7 +135,7 @@ def test_pins_keep_their_place_and_nearest_is_added_not_swapped(laws: tuple[Engi
         return [r for _, r in sorted(zip(distances, rows, strict=True), reverse=True)]  # a hostile reranker
 
     monkeypatch.setattr(RRFReranker, "order", worst_first)
-    plain = eng.ask("laws", "遗产按照什么顺序继承？", params=eng.retrieval_params(3).__class__(
+    plain = eng.ask("laws", "遗产按照什么顺序继承？", params=eng.retrieval.params(3).__class__(
         k=3, pool_factor=4, threshold_quantile=0.1, use_rerank=False))
     nearest = plain.chunks[0]
     result = eng.ask("laws", "遗产按照什么顺序继承？", k=3)
@@ -162,7 +162,7 @@ def test_never_padded_and_no_second_pass_when_nothing_retrieved(laws: tuple[Engi
 def _merged(eng: Engine, chunk_ids: list[str]) -> list[tuple[str, str]]:
     """(document title, chunk text) of chunks the second pass merged."""
     row = eng.catalog.spaces.named("laws")
-    crypto = eng.crypto("laws")
+    crypto = eng.keys.crypto("laws")
     titles = {d.doc_id: d.title for d in eng.documents("laws")}
     return [(titles[r.doc_id], crypto.open_record(r).text) for r in eng.chunks.fetch(row.space_id, chunk_ids).values()]
 
@@ -200,7 +200,7 @@ def test_budget_keeps_whole_chunks(laws: tuple[Engine, QueryCountingEmbedder]) -
     result = eng.ask("laws", "遗产按照什么顺序继承？", params=params)
     assert sum(len(h.text) for h in result.chunks) <= 500
     row = eng.catalog.spaces.named("laws")
-    crypto = eng.crypto(row.name)
+    crypto = eng.keys.crypto(row.name)
     for h in result.chunks:
         stored = crypto.open_record(eng.chunks.fetch(row.space_id, [h.chunk_id])[h.chunk_id])
         assert h.text == stored.text and len(h.text) == h.char_end - h.char_start  # never cut
@@ -260,7 +260,7 @@ def test_each_passage_is_cut_against_its_own_unrelated_questions(laws: tuple[Eng
     result = eng.ask("laws", q, k=5)
     stage = result.trace.stage("threshold")
     assert stage is not None
-    base = eng.baselines("laws")
+    base = eng.retrieval.baselines("laws")
     group, ref = base.reference_for(Question.parse(q))
     assert ref is not None and group == "han"
     spread = ref.median - ref.quantile(0.10)
@@ -285,7 +285,7 @@ def test_each_passage_is_cut_against_its_own_unrelated_questions(laws: tuple[Eng
     unrelated = eng.ask("laws", "Which planet has the most moons?", k=5)
     assert unrelated.chunks == []
     # One space-wide cut is still there for comparison: the top hit must pass the p10 gate.
-    flat = eng.ask("laws", q, params=replace(eng.retrieval_params(5), local_cut=False))
+    flat = eng.ask("laws", q, params=replace(eng.retrieval.params(5), local_cut=False))
     fstage = flat.trace.stage("threshold")
     assert fstage is not None and len(set(fstage.data.cuts.values())) == 1
 
@@ -325,7 +325,7 @@ def test_lexical_check_refuses_same_script_questions_the_space_cannot_answer(
     everyday reference questions do; the words they share with the passages tell them apart."""
     eng, _ = laws
     questions = _cmrc_questions(80)
-    base = eng.retrieval_params(5)
+    base = eng.retrieval.params(5)
     without = [eng.ask("laws", q, params=replace(base, lexical_check=False)) for q in questions]
     with_check = [eng.ask("laws", q) for q in questions]
     zero_without = sum(not r.chunks for r in without) / len(questions)
@@ -448,7 +448,7 @@ def test_inflected_question_words_meet_their_passage_and_old_spaces_match_whole_
         q = "Какой нагревательный элемент используют в игрушечной паровой машине?"
         row = eng.catalog.spaces.named("ru")
         vm = eng.vectors.get(row.space_id, eng.catalog.docs.active_ids(row.space_id), 384)
-        blind = eng.crypto("ru").blind
+        blind = eng.keys.crypto("ru").blind
         units = lexical.units(query_terms(q), vm, blind)
         assert {"~нагре", "~элеме", "~паров", "~машин", "~игруш"} <= units and "элемент" not in units
         ev = lexical._evidence(Question.parse(q), vm, blind)
@@ -532,7 +532,7 @@ def test_words_are_asked_only_of_passages_in_the_questions_script(tmp_path_facto
         assert exempt and {h.doc_id for h in result.chunks if h.chunk_id in exempt} <= pep
         assert any("79 characters" in h.text for h in result.chunks)
         # Asked of every passage, the English answer fails the word check it cannot pass.
-        strict = eng.ask("mixed", q, params=replace(eng.retrieval_params(), lexical_own_script=False))
+        strict = eng.ask("mixed", q, params=replace(eng.retrieval.params(), lexical_own_script=False))
         assert not any("79 characters" in h.text for h in strict.chunks)
         dropped = strict.trace.stage("threshold").dropped  # type: ignore[union-attr]
         assert any("of the question's words" in d.reason for d in dropped)
@@ -579,7 +579,7 @@ def test_words_are_asked_only_of_passages_in_the_questions_language(tmp_path_fac
         assert any("308" in h.text for h in result.chunks)
         # The English passages' cuts are set against the German everyday questions alone (3 nearest, 1.5 spreads).
         assert "in another language than the question's (de)" in stage.summary
-        b = eng.baselines("s")
+        b = eng.retrieval.baselines("s")
         row = eng.catalog.spaces.named("s")
         vm = eng.vectors.get(row.space_id, eng.catalog.docs.active_ids(row.space_id), 384)
         ref = b.question_nearest["latin"]
@@ -589,9 +589,9 @@ def test_words_are_asked_only_of_passages_in_the_questions_language(tmp_path_fac
             assert stage.data.cuts[cid] == pytest.approx(near - 1.5 * spread, abs=1e-4)
         # Asked of every Latin-script passage, the English answer fails the German word check; with languages
         # switched off altogether, too.
-        strict = eng.ask("s", q, params=replace(eng.retrieval_params(), lexical_own_script=False))
+        strict = eng.ask("s", q, params=replace(eng.retrieval.params(), lexical_own_script=False))
         assert not any("308" in h.text for h in strict.chunks)
-        blind_to_language = eng.ask("s", q, params=replace(eng.retrieval_params(), by_language=False))
+        blind_to_language = eng.ask("s", q, params=replace(eng.retrieval.params(), by_language=False))
         assert not any("308" in h.text for h in blind_to_language.chunks)
         # An English question is English: its words are still asked of the English passages.
         same = eng.ask("s", "How many points did the Panthers defense surrender?").trace.stage("threshold")
@@ -607,7 +607,7 @@ def test_a_hit_carrying_the_question_words_is_kept_beyond_the_gate(laws: tuple[E
     """With a reference so strict that no distance passes the gate, only the lexical rescue keeps a hit."""
     eng, _ = laws
     strict = Distribution.of(np.linspace(0.001, 0.5, 200).astype(np.float32))  # p10 ≈ 0.05, p50 ≈ 0.25
-    real = eng.baselines("laws")
+    real = eng.retrieval.baselines("laws")
     monkeypatch.setattr(eng._retriever, "baselines", lambda space: Baselines(
         real.chunk_count, real.passage_pairs, {g: strict for g in real.question_nearest}))
     words = "劳动者每日工作时间不超过八小时、平均每周工作时间不超过四十四小时的工时制度"
@@ -622,7 +622,7 @@ def test_a_hit_carrying_the_question_words_is_kept_beyond_the_gate(laws: tuple[E
     assert all(stage.data.lexical.coverage[c] >= 0.30 for c in kept)
     assert all(h.distance <= rescue_d + 1e-6 for h in result.chunks if not h.pinned)
     # Switch the rescue off: the same question gets nothing — the gate alone refuses it.
-    plain = eng.ask("laws", words, k=3, params=replace(eng.retrieval_params(3), lexical_check=False))
+    plain = eng.ask("laws", words, k=3, params=replace(eng.retrieval.params(3), lexical_check=False))
     assert plain.chunks == []
 
 
@@ -633,11 +633,11 @@ def test_a_passage_naming_the_asked_name_is_kept_beyond_the_word_rescue(laws: tu
     only ("继承人有哪些？") is not, though whole passages hold every one of its words."""
     eng, _ = laws
     strict = Distribution.of(np.linspace(0.001, 0.5, 200).astype(np.float32))  # p10 ≈ 0.05, p50 ≈ 0.25
-    real = eng.baselines("laws")
+    real = eng.retrieval.baselines("laws")
     monkeypatch.setattr(eng._retriever, "baselines", lambda space: Baselines(
         real.chunk_count, real.passage_pairs, {g: strict for g in real.question_nearest}))
     # The ordinary word rescue reaches nothing (quantile 0); only the name rule can keep a passage.
-    params = replace(eng.retrieval_params(3), rescue_quantile=0.0, name_rescue_quantile=0.5)
+    params = replace(eng.retrieval.params(3), rescue_quantile=0.0, name_rescue_quantile=0.5)
     named = eng.ask("laws", "劳动者的工时制度是什么？", k=3, params=params)
     stage = named.trace.stage("threshold")
     assert stage is not None and stage.data.lexical.named
@@ -719,7 +719,7 @@ def test_encyclopedia_questions_judge_passages_in_the_question_script_only(tmp_p
         result = eng.ask("mixed", question, k=5)
         stage = result.trace.stage("threshold")
         assert stage is not None and result.chunks
-        base = eng.baselines("mixed")
+        base = eng.retrieval.baselines("mixed")
         group, ref = base.reference_for(Question.parse(question))
         assert group == "han" and ref is not None
         spread = ref.median - ref.quantile(0.10)
@@ -734,7 +734,7 @@ def test_encyclopedia_questions_judge_passages_in_the_question_script_only(tmp_p
             assert cut == pytest.approx(expected, abs=1e-4), chinese
             seen.add(chinese)
         assert seen == {True, False}  # both kinds of passage were judged
-        off = eng.ask("mixed", question, params=replace(eng.retrieval_params(5), knowledge_refs=False))
+        off = eng.ask("mixed", question, params=replace(eng.retrieval.params(5), knowledge_refs=False))
         off_stage = off.trace.stage("threshold")
         assert off_stage is not None and "encyclopedia" not in off_stage.summary
         for chunk_id, cut in off_stage.data.cuts.items():  # the switch restores the everyday reference
@@ -838,12 +838,12 @@ def test_the_space_wide_gate_refuses_a_question_the_cut_let_through(laws: tuple[
     inside their cuts beside few of its words: it is off here so the gate is measured alone."""
     eng, _ = laws
     q = "邹游的职业是什么？"
-    assert eng.ask("laws", q, params=replace(eng.retrieval_params(), space_gate=False, sentence_check=False)).chunks
-    assert eng.ask("laws", q, params=replace(eng.retrieval_params(), space_gate=False)).chunks == []
+    assert eng.ask("laws", q, params=replace(eng.retrieval.params(), space_gate=False, sentence_check=False)).chunks
+    assert eng.ask("laws", q, params=replace(eng.retrieval.params(), space_gate=False)).chunks == []
     refused = eng.ask("laws", q)
     stage = refused.trace.stage("threshold")
     assert refused.chunks == [] and stage is not None
-    gate = eng.stored_baselines("laws")["question_nearest:han"].quantile(0.10)
+    gate = eng.retrieval.stored_baselines("laws")["question_nearest:han"].quantile(0.10)
     assert stage.data.space_gate.gate == pytest.approx(gate, abs=1e-4)
     assert stage.data.space_gate.dropped
     assert any(d.reason.startswith("beyond the space-wide gate") for d in stage.dropped)
@@ -895,7 +895,7 @@ def test_numbers_and_latin_names_are_evidence_across_scripts(english_articles: t
     assert threshold.shared_terms(q, "han") == set()  # two digits: a century, an age, a count
     eng, asked = english_articles
     # Translated words off: this test is about numbers and names alone (the next one is about words).
-    off = replace(eng.retrieval_params(), shared_terms=False, translated_words=False)
+    off = replace(eng.retrieval.params(), shared_terms=False, translated_words=False)
     only = replace(off, shared_terms=True)
     q = "1901 年华沙居民中天主教徒的比例是多少？"  # en[1] (Warsaw)
     result = eng.ask("s", q, params=only)
@@ -972,7 +972,7 @@ def test_translated_words_judge_english_passages(english_articles: tuple[Engine,
     an article the space lacks (XQuAD's Southern California, Victoria), kept by its cut without the check, is
     refused, each drop's reason naming the share; an answerable one keeps its answer, the share recorded."""
     eng, asked = english_articles
-    off = replace(eng.retrieval_params(), translated_words=False)
+    off = replace(eng.retrieval.params(), translated_words=False)
     for q in ("与构成南加州一部分的八个地区有关的名称是什么？", "在墨尔本富人区，哪个政党最强大？"):
         assert q in asked and eng.ask("s", q, params=off).chunks
         refused = eng.ask("s", q)
@@ -1013,7 +1013,7 @@ def test_numbers_and_latin_names_count_among_the_translated_words(
     assert data.words["afc"] == ["afc"]
     assert "afc" in data.found[answer[0].chunk_id]
     # The dictionary's words alone (names and numbers off) give the same passage a smaller share.
-    without = eng.ask("s", q, params=replace(eng.retrieval_params(), shared_terms=False))
+    without = eng.ask("s", q, params=replace(eng.retrieval.params(), shared_terms=False))
     before = without.trace.stage("threshold").data.translated  # type: ignore[union-attr]
     assert "afc" not in before.words
     assert before.shares.get(answer[0].chunk_id, 0.0) < data.shares[answer[0].chunk_id]
@@ -1027,7 +1027,7 @@ def test_near_its_cut_an_english_passage_needs_more_translated_words(
     the weight ("region", "rule") without the rule; with it the question is refused, the reason naming 40%."""
     eng, asked = english_articles
     q = "墨尔本的内陆地区由哪个政党统治？"
-    loose = eng.ask("s", q, params=replace(eng.retrieval_params(), translated_near=0.0))
+    loose = eng.ask("s", q, params=replace(eng.retrieval.params(), translated_near=0.0))
     assert loose.chunks and all(asked[q] not in h.text for h in loose.chunks)
     refused = eng.ask("s", q)
     stage = refused.trace.stage("threshold")
@@ -1053,7 +1053,7 @@ def test_just_beyond_its_cut_an_english_passage_holding_most_words_is_kept(
     it the answer is the one passage kept, the trace naming it among those kept beyond the cut."""
     eng, asked = english_articles
     q = "谁在第 50 届超级碗上演唱了国歌？"  # en[0] (Super Bowl 50): Lady Gaga
-    without = eng.ask("s", q, params=replace(eng.retrieval_params(), translated_beyond=0.0))
+    without = eng.ask("s", q, params=replace(eng.retrieval.params(), translated_beyond=0.0))
     assert without.chunks == []
     result = eng.ask("s", q)
     assert len(result.chunks) == 1 and asked[q] in result.chunks[0].text
@@ -1092,7 +1092,7 @@ def test_a_passage_near_its_cut_stays_only_with_sentences_within_it(
     none of its sentences does; the passage that answers says it within its cut. Real XQuAD articles, the
     bundled model, an encrypted space (the passages read for the check are decrypted)."""
     eng, _ = english_articles
-    off = replace(eng.retrieval_params(), sentence_check=False)
+    off = replace(eng.retrieval.params(), sentence_check=False)
     q = "What work of Luther's became popular?"  # XQuAD's Huguenot article: not among the six
     assert eng.ask("s", q, params=off).chunks  # kept by its cut and its words without the check
     refused = eng.ask("s", q)
@@ -1122,7 +1122,7 @@ def test_a_sentence_just_inside_its_cut_needs_the_questions_words_beside_it(
     BBC passage just inside its cut, holding a third of the words; "What is the NASUWT?" is read and answered."""
     eng, _ = english_articles
     q = "What company agreed to terminate high court proceedings with BSkyB?"
-    assert eng.ask("s", q, params=replace(eng.retrieval_params(), sentence_words=0.0)).chunks
+    assert eng.ask("s", q, params=replace(eng.retrieval.params(), sentence_words=0.0)).chunks
     refused = eng.ask("s", q)
     stage = refused.trace.stage("sentences")
     assert refused.chunks == [] and stage is not None and stage.data.words_needed == 0.4
@@ -1140,7 +1140,7 @@ def test_translated_words_keep_a_chinese_passage_for_an_english_question(chinese
     them (measured: 0.200 answered against 0.885 without a threshold). A Chinese passage just beyond its cut that
     holds the renderings of the question's words is kept; one about an article the space lacks stays refused."""
     eng = chinese_articles
-    off = replace(eng.retrieval_params(), translated_words=False)
+    off = replace(eng.retrieval.params(), translated_words=False)
     q = "Where was the Summer Theatre located?"  # zh[1] (Warsaw): 夏季剧院 … 萨克森花园
     assert eng.ask("s", q, params=off).chunks == []
     result = eng.ask("s", q)
@@ -1165,7 +1165,7 @@ def test_a_language_pair_reference_with_translated_words(chinese_articles: Engin
     when it holds renderings of translated_min of the question's word weight. An English question over Chinese text
     gets its answer so; a German one (no dictionary) and an unanswerable English one get what they got before."""
     eng = chinese_articles
-    off = replace(eng.retrieval_params(), pair_reference=False)
+    off = replace(eng.retrieval.params(), pair_reference=False)
     q = "How old was Peyton Manning when he played in Super Bowl 50?"  # zh[0]: 39 岁
     assert not any("39" in h.text for h in eng.ask("s", q, params=off).chunks)
     result = eng.ask("s", q)
@@ -1178,7 +1178,7 @@ def test_a_language_pair_reference_with_translated_words(chinese_articles: Engin
     for chunk in data.kept_within_pair_cut:
         hit = by_id[chunk]
         assert hit.cut is not None and hit.cut < hit.distance <= data.pair_cuts[chunk] + 1e-4
-        assert data.shares[chunk] >= eng.retrieval_params().translated_min
+        assert data.shares[chunk] >= eng.retrieval.params().translated_min
     assert "language pair's reference" in stage.summary
     # No dictionary reads a German question across: the pair's cut is measured, nothing vouches, nothing changes.
     for q in ["Wie alt war Peyton Manning, als er im Super Bowl 50 spielte?",
@@ -1213,9 +1213,9 @@ def test_a_question_in_traditional_characters_is_asked_as_in_simplified(
         assert same.chunks and [(h.chunk_id, round(h.distance, 5)) for h in trad.chunks] == \
             [(h.chunk_id, round(h.distance, 5)) for h in same.chunks]
         assert [h.pinned for h in trad.chunks] == [h.pinned for h in same.chunks]
-    vectors = eng.embedder.embed_queries(["華沙的人口是多少？", "华沙的人口是多少？"])
+    vectors = eng.models.embedder.embed_queries(["華沙的人口是多少？", "华沙的人口是多少？"])
     assert float(vectors[0] @ vectors[1]) == pytest.approx(1.0, abs=1e-6)
-    assert eng.embedder.passages_embedded > 0  # the runtime's own attributes stay reachable through the wrapper
+    assert eng.models.embedder.passages_embedded > 0  # the runtime's own attributes stay reachable through the wrapper
 
 
 def test_arabic_words_with_clitics_meet_their_other_forms(tmp_path: Path) -> None:
@@ -1243,7 +1243,7 @@ def test_arabic_words_with_clitics_meet_their_other_forms(tmp_path: Path) -> Non
             assert stage is not None and stage.data.lexical.coverage[held[0].chunk_id] >= 0.15
         # The stems memo holds words of the material in plain text: locking the session drops it.
         assert stem_of.cache_info().currsize > 0
-        eng.lock_all()
+        eng.keys.lock_all()
         assert stem_of.cache_info().currsize == 0
     finally:
         eng.close()
@@ -1264,7 +1264,7 @@ def test_the_configured_model_judges_the_passages_near_their_cut(chinese_article
     answer just beyond its cut in a Chinese passage comes back; a passage kept just inside its cut that the model
     says does not answer goes. No model, a dead endpoint or a reply that is not the JSON asked: the cut decides."""
     eng = chinese_articles
-    judged = replace(eng.retrieval_params(), judge_band=2.0)
+    judged = replace(eng.retrieval.params(), judge_band=2.0)
     q = "How many career sacks did Jared Allen have?"  # zh[0] (第 50 届超级碗): "136 次"
     assert eng.ask("s", q).chunks == [] and eng.ask("s", q, params=judged).chunks == []  # no model: the cut alone
     with scripted_model(eng, _answering("136 次")) as requests:

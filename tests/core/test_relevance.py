@@ -28,7 +28,7 @@ def _model(coef: list[float], intercept: float = 0.0) -> RelevanceModel:
 
 
 def test_contributions_add_up_to_the_score_and_strictness_moves_one_cut() -> None:
-    m = _model([0.5 * (i + 1) for i in range(N)], intercept=-2.0)
+    m = _model([0.1 * (i + 1) for i in range(N)], intercept=-2.0)  # a score away from 0 and 1, any N
     x = np.linspace(-1, 1, N)
     assert math.isclose(logit(float(m.score(x))), float(m.contributions(x).sum()) - 2.0, rel_tol=1e-9)
     assert m.threshold(0.0) == 0.3 and m.threshold(1.0) == 0.7 and math.isclose(m.threshold(0.25), 0.4)
@@ -92,7 +92,7 @@ def test_a_refusal_names_what_came_closest_and_is_not_an_answer(demo: Path,
 
 def test_when_the_judge_decides_its_verdicts_keep_and_drop(demo: Path) -> None:
     with Engine.open(demo) as eng:
-        params = replace(eng.retrieval_params(5), relevance_decides=True)
+        params = replace(eng.retrieval.params(5), relevance_decides=True)
         r = eng.ask("demo", "How much does the Team plan cost per month?", params=params)
         assert r.chunks and all(h.kept is not None for h in r.chunks)
         judged = [h for h in r.chunks if h.kept is not None and h.kept.rule == "relevance judge"]

@@ -63,7 +63,7 @@ def space(tmp_path_factory: pytest.TempPathFactory) -> tuple[Engine, QueryCounti
     home = tmp_path_factory.mktemp("sentences")
     emb = QueryCountingEmbedder()
     eng = Engine.open(home / "home", embedder=emb)
-    eng.set_llm(None)
+    eng.models.set_llm(None)
     eng.create_space("en")  # encrypted: the default under test
     assert eng.ingest("en", _articles(home)).ok
     yield eng, emb
@@ -130,7 +130,7 @@ def test_ask_embeds_the_question_in_one_call(space: tuple[Engine, QueryCountingE
     call: tests/core/test_pipeline.py). The sentence check still embeds its sentences at ask time: reading the stored
     sentence vectors instead lowered a refusal figure (bench/README.md, issue 57), so it is held back."""
     eng, emb = space
-    every = replace(eng.retrieval_params(), sentence_window=50.0)  # no passage firmly inside: each is read by sentence
+    every = replace(eng.retrieval.params(), sentence_window=50.0)  # no passage firmly inside: each is read by sentence
     eng.models.forget_queries()
     passages, calls = emb.passages_embedded, emb.query_calls
     r = eng.ask("en", QUESTION, params=every)
@@ -143,7 +143,7 @@ def test_ask_embeds_the_question_in_one_call(space: tuple[Engine, QueryCountingE
 def test_an_older_space_is_read_lazily_then_filled_by_reembed(tmp_path: Path) -> None:
     emb = QueryCountingEmbedder()
     with Engine.open(tmp_path / "home", embedder=emb) as eng:
-        eng.set_llm(None)
+        eng.models.set_llm(None)
         eng.create_space("en")
         assert eng.ingest("en", _articles(tmp_path, 2)).ok
         with_vectors = eng.answer("en", QUESTION).answer
@@ -154,7 +154,7 @@ def test_an_older_space_is_read_lazily_then_filled_by_reembed(tmp_path: Path) ->
         with writing():  # as that older biny left it, behind this writer's back
             eng.catalog.spaces.set_binding(sid, "")
     with Engine.open(tmp_path / "home", embedder=emb) as eng:  # opening adds the column, empty
-        eng.set_llm(None)
+        eng.models.set_llm(None)
         assert all(raw == b"" for _, raw in _stored(eng, "en"))
         eng.ask("en", QUESTION)
         before = emb.passages_embedded
@@ -198,3 +198,28 @@ def test_reingest_keeps_an_unchanged_passages_sentence_vectors(tmp_path: Path) -
         new = [rec for rec, _ in second if rec.text not in first]
         # Only the changed passages are embedded: their vectors and their sentences.
         assert emb.passages_embedded - before == len(new) + sum(len(units_of(r.text)) for r in new)
+
+
+def test_the_judge_reads_each_passages_nearest_sentence_from_the_stored_vectors(
+        space: tuple[Engine, QueryCountingEmbedder]) -> None:
+    """Issue 55: the relevance judge's best-sentence feature comes from the vectors stored at ingest — no passage is
+    embedded and no text is opened for it (R7) — and a passage's nearest sentence is never further than the passage
+    itself (a passage of several subjects answers by one sentence)."""
+    eng, emb = space
+    from biny.core.retrieve.relevance import FEATURES
+    from biny.core.trace.records import RelevanceRecord
+
+    question = "Which club won the Polish championship in 1946?"
+    no_check = replace(eng.retrieval.params(), sentence_check=False, gate_sentences=False)
+    passages = emb.passages_embedded
+    r = eng.ask("en", question, params=no_check)
+    assert emb.passages_embedded == passages, "the stored vectors are read, nothing embedded"
+    # R7: the passages decrypted are the context's (and the closest, on a refusal): none opened for the judge.
+    assert r.trace.decrypted == len(r.chunks) + (r.closest is not None)
+    rec = r.trace.record(RelevanceRecord)
+    assert rec is not None and rec.verdicts
+    feats = [v.features for v in rec.verdicts.values()]
+    assert set(FEATURES) <= set(feats[0])
+    assert all(f["best_sentence"] >= f["below_median"] - 1e-9 for f in feats)
+    assert all(abs(f["sentence_gain"] - (f["best_sentence"] - f["below_median"])) < 1e-6 for f in feats)
+    assert any(f["sentence_gain"] > 0.1 for f in feats), "some passage has a sentence nearer than its whole"
