@@ -98,7 +98,7 @@ def main() -> int:
     emb = CountingEmbedder()
     out: dict[str, dict[str, dict[str, list[float]]]] = {}
     with Engine.open(args.home, embedder=emb) as eng:
-        eng.set_llm(None)
+        eng.models.set_llm(None)
         variants = _variants(eng)
         names = args.variants.split(",")
         print(f"{'set':<14}{'variant':<10}{'n':>5}{'in answer':>10}{'p50 ms':>9}{'p95 ms':>9}{'embedded':>10}")

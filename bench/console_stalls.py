@@ -69,7 +69,7 @@ def main() -> int:
             ("ingest 20 documents", lambda: lib.ingest([docs])),
             ("create a second space", lambda: lib.create_space("other", encrypted=False)),
             ("switch space", lambda: lib.select_space("twenty")),
-            ("lock and unlock (scrypt)", lambda: (engine.lock_all(), lib.unlock("bench passphrase"))),
+            ("lock and unlock (scrypt)", lambda: (engine.keys.lock_all(), lib.unlock("bench passphrase"))),
             ("add a fact", lambda: window.memory.add("Ana reads the inheritance chapter first.", "user:ana")),
             ("ask", lambda: (window.inspector.question.setText("遗产按照什么顺序继承？"), window.inspector.ask())),
         ]

@@ -70,7 +70,7 @@ def main() -> int:
     emb = FittedEmbedder()
     qs = questions(args.questions)
     with Engine.open(args.home, embedder=emb) as eng:  # type: ignore[arg-type]
-        eng.set_llm(None)
+        eng.models.set_llm(None)
         print(f"{'passages':>9}{'floor p50':>11}{'p95':>8}{'ask p50':>9}{'p95':>8}{'ask+answer p50':>16}{'p95':>8}"
               f"{'answer p50':>12}{'ratio':>7}")
         for size in (int(s) for s in args.sizes.split(",")):

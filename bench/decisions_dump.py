@@ -60,7 +60,7 @@ def main() -> int:
             print(f"  {space}: {q}")
         return 1 if differ else 0
     with Engine.open(args.home, embedder=ev.MemoEmbedder()) as eng, args.out.open("w", encoding="utf-8") as out:
-        eng.set_llm(None)
+        eng.models.set_llm(None)
         names = {s.name for s in eng.spaces()}
         asked = questions(names, args.n)
         for space, q in asked:

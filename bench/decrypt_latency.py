@@ -40,7 +40,7 @@ def main() -> int:
                                  remember=False)
                 eng.ingest("s", files)
                 row = eng.catalog.spaces.named("s")
-                crypto: SpaceCrypto = eng.crypto(row.name)
+                crypto: SpaceCrypto = eng.keys.crypto(row.name)
                 ask_ms: list[float] = []
                 dec_ms: list[float] = []
                 for i in range(200):

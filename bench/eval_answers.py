@@ -32,7 +32,7 @@ def main() -> int:
     args = ap.parse_args()
     rng = random.Random(20261130)  # the retrieval bench's seed: the same questions
     with Engine.open(args.home, embedder=er.MemoEmbedder()) as eng, tempfile.TemporaryDirectory() as tmp:
-        eng.set_llm(None)  # the extractive path is what is measured
+        eng.models.set_llm(None)  # the extractive path is what is measured
         er.build_spaces(eng, Path(tmp), {"xquad-en", "xquad-zh", "cmrc", "laws"})
         xq_en, _ = er.xquad_questions("en", args.n, rng)
         xq_zh, xq_zh_en = er.xquad_questions("zh", args.n, rng)

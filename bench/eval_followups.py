@@ -66,7 +66,7 @@ def main() -> int:
         print(f"{'variant':<24}{'all':>7}{'zh':>7}{'en':>7}")
         for name, (fallback, model) in variants.items():
             eng.settings.llm.followup_fallback = fallback
-            eng.set_llm(model)
+            eng.models.set_llm(model)
             hits = {"zh": 0, "en": 0}
             for it in items:
                 r = eng.ask("f", it["question"], history=it["history"], k=5)

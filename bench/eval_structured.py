@@ -395,7 +395,7 @@ def main() -> None:
         t0 = time.perf_counter()
         engine.ask(space, golds[space][0].question)
         cold = (time.perf_counter() - t0) * 1000
-        s7 = s7_distance(engine, space, embedder.real if embedder else engine.embedder)
+        s7 = s7_distance(engine, space, embedder.real if embedder else engine.models.embedder)
     print("\n## Structured index — gold questions (answers computed by DuckDB from the CSV files)\n")
     print("| space | lang | tool | questions | correct | accuracy |\n|---|---|---|---:|---:|---:|")
     totals: dict[str, list[bool]] = defaultdict(list)

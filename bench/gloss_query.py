@@ -65,7 +65,7 @@ def main() -> int:
     rows: dict[str, dict[str, list[float]]] = {s: {"question": [], "gloss": []} for s in ("answer", "cmrc", "zh-40")}
     with Engine.open(args.home, embedder=MemoEmbedder()) as eng, tempfile.TemporaryDirectory() as tmp:
         build_spaces(eng, Path(tmp), {"xquad-zh", "cmrc", "xquad-zh-40"})
-        params = replace(eng.retrieval_params(10), use_threshold=False)
+        params = replace(eng.retrieval.params(10), use_threshold=False)
         asked = [("answer", "xquad-zh", q, a) for q, a in items[: args.n]]
         asked += [("cmrc", "cmrc", q, None) for q, _ in items[: args.n]]
         asked += [("zh-40", "xquad-zh-40", q, None) for q in others]

@@ -120,7 +120,7 @@ from biny.core.engine import Engine
 with tempfile.TemporaryDirectory() as home:
     with Engine.open(Path(home) / "home", settings=Settings()) as eng:
         eng.create_space("s", encrypted=False)
-        eng.embedder.embed_passages(["warm up"])  # the model's load is not the input's time
+        eng.models.embedder.embed_passages(["warm up"])  # the model's load is not the input's time
         t0 = time.perf_counter()
         f = eng.ingest("s", [Path(sys.argv[1])]).files[0]
         secs = time.perf_counter() - t0

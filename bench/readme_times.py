@@ -53,7 +53,7 @@ def _embedder_rate(home: Path) -> tuple[float, float, int]:
         for doc in eng.documents("books"):
             for rec in eng.document_chunks("books", doc.doc_id):
                 inputs.append(embedding_input(doc.title, rec.heading_path, rec.text))
-        emb, batch = eng.embedder, max(1, eng.settings.embedding.batch_size)
+        emb, batch = eng.models.embedder, max(1, eng.settings.embedding.batch_size)
         tokens = sum(emb.token_count(x) for x in inputs)
         emb.embed_passages(inputs[:batch])  # warm
         t0 = time.perf_counter()

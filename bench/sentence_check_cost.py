@@ -48,7 +48,7 @@ def main() -> int:
               f"{'ask p50':>9}{'p95':>7}  (ms)")
         for label, space, qs in sets:
             for on in (True, False):
-                params = replace(eng.retrieval_params(), sentence_check=on)
+                params = replace(eng.retrieval.params(), sentence_check=on)
                 eng.models.forget_queries()  # both runs embed their questions: end-to-end times compare
                 stage_ms, total_ms, passages, asked = [], [], [], 0
                 for q in qs:

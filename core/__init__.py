@@ -70,8 +70,6 @@ if TYPE_CHECKING:
     from biny.core.retrieve.baseline import Baselines, Distribution
     from biny.core.retrieve.candidates import RetrievalParams
     from biny.core.services.structured import IndexInfo, NoIndex
-    from biny.core.store.catalog import DocumentRow
-    from biny.core.store.lance import ChunkRecord
     from biny.core.structured.lint import LintItem
     from biny.core.structured.spec import Proposal, ProposedField
     from biny.core.text.scripts import script_name
@@ -83,6 +81,7 @@ if TYPE_CHECKING:
         SentencesRecord,
         ThresholdRecord,
     )
+    from biny.core.views import DocumentView, PassageView
 
 # name → module it lives in (one source of truth for the lazy re-export and for __all__)
 _EXPORTS: dict[str, str] = {
@@ -98,7 +97,8 @@ _EXPORTS: dict[str, str] = {
                                              "ThresholdRecord")},
     "Baselines": "retrieve.baseline", "Distribution": "retrieve.baseline",
     "RetrievalParams": "retrieve.candidates",
-    "DocumentRow": "store.catalog", "ChunkRecord": "store.lance",
+    # Stored documents and passages as the console and CLI see them, never the storage rows (issue 56).
+    "DocumentView": "views", "PassageView": "views",
     "IndexInfo": "services.structured", "NoIndex": "services.structured", "LintItem": "structured.lint",
     "Routed": "calls", "Proposal": "structured.spec", "ProposedField": "structured.spec",
     "ToolResult": "calls",
@@ -129,7 +129,6 @@ __all__ = [
     "BinyError",
     "CancelToken",
     "Cancelled",
-    "ChunkRecord",
     "Citation",
     "ConfigError",
     "CorruptDocument",
@@ -137,8 +136,8 @@ __all__ = [
     "DataTampered",
     "Distribution",
     "DocumentError",
-    "DocumentRow",
     "DocumentTooLarge",
+    "DocumentView",
     "Dropped",
     "DroppedFact",
     "EmptyDocument",
@@ -158,6 +157,7 @@ __all__ = [
     "ObjectStoreUnavailable",
     "ParserCrashed",
     "PassageChange",
+    "PassageView",
     "PassphraseRequired",
     "PoolRecord",
     "Progress",

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal, get_args
+
+# What a stored document was read from (issue 56: one vocabulary for core and console, which names each one —
+# tests/console/test_vocabulary.py): a parser's format, or "row", one row of a table (CSV, TSV, XLSX, JSONL).
+SourceKind = Literal["pdf", "docx", "markdown", "html", "text", "row"]
+SOURCE_KINDS: tuple[SourceKind, ...] = get_args(SourceKind)
 
 
 @dataclass(slots=True)
@@ -21,7 +27,7 @@ class Block:
 @dataclass(slots=True)
 class ParsedDocument:
     title: str
-    kind: str  # "pdf" | "docx" | "text" | "markdown" | "html"
+    kind: SourceKind
     blocks: list[Block]
     pages: int = 0
     # I5/C1 counters; the figure pipeline fills the last three.

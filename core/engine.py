@@ -15,34 +15,31 @@ from typing import Any
 import platformdirs
 
 from biny.core.config import Settings, apply_changes, load_settings, save_settings
-from biny.core.crypto.space import SpaceCrypto
 from biny.core.embed.base import Embedder
-from biny.core.llm.base import ChatModel
 from biny.core.progress import CancelToken, ProgressCallback, no_progress
 from biny.core.results import AskResult, Hit, IngestReport, SourceView, SpaceInfo
-from biny.core.retrieve.baseline import Baselines, Distribution
 from biny.core.retrieve.candidates import RetrievalParams
 from biny.core.services.analysis import Analysis
 from biny.core.services.answers import Answers
 from biny.core.services.doctor import Doctor
 from biny.core.services.documents import Documents, expand_paths, readable_suffixes
 from biny.core.services.folder import DataFolder
-from biny.core.services.keys import KeySession
+from biny.core.services.keys import Keys, KeySession
 from biny.core.services.memory import Memory
 from biny.core.services.models import Models, single_threaded_blas
 from biny.core.services.passages import Passages
 from biny.core.services.retrieval import Retriever
 from biny.core.services.sources import Sources
-from biny.core.services.spaces import Spaces
+from biny.core.services.spaces import Backup, Spaces
 from biny.core.services.structured import StructuredIndex
 from biny.core.services.team import Team
 from biny.core.services.web import WebFallback
-from biny.core.store import backup
-from biny.core.store.catalog import Catalog, DocumentRow
-from biny.core.store.lance import ChunkRecord, ChunkStore
+from biny.core.store.catalog import Catalog
+from biny.core.store.lance import ChunkStore
 from biny.core.store.vectors import VectorCache
+from biny.core.views import DocumentView, PassageView
 
-__all__ = ["AskResult", "DocumentRow", "Engine", "Hit", "IngestReport", "SpaceInfo", "default_home"]
+__all__ = ["AskResult", "DocumentView", "Engine", "Hit", "IngestReport", "SpaceInfo", "default_home"]
 
 
 def default_home() -> Path:
@@ -63,27 +60,34 @@ class Engine:
     ``model_bands``, ``evaluate``, ``runs``, ``run``, ``compare``. ``engine.doctor.check`` (issue 22);
     ``engine.team``: ``status``, ``refresh`` for spaces on object storage (issue 21). ``engine.passages``: a curator's
     ``disable``, ``enable``, ``edit``, ``note``, ``history``, ``undo`` of single passages (issue 61).
+    Issue 56 split the rest along its responsibilities: ``engine.keys``: ``crypto``, ``unlock``, ``lock_all``,
+    ``change_passphrase``, ``passphrase_available``, ``can_remember_passphrase``, ``secret_source``, ``owner``,
+    ``notices``; ``engine.models``: ``embedder``, ``llm``, ``set_llm``, ``configure_llm``; ``engine.retrieval``:
+    ``params``, ``baselines``, ``stored_baselines``; ``engine.backup``: ``export_space``, ``import_space``;
+    ``engine.folder.recovery_notes``.
     """
 
     def __init__(self, folder: DataFolder, embedder: Embedder | None) -> None:
         self.folder = folder
         self.models = Models(folder.settings, folder.home / "config.toml", embedder)
-        self.keys = KeySession(folder)
-        self._spaces = Spaces(folder, self.models, self.keys)
-        self._documents = Documents(folder, self.models, self.keys)
-        self.index = StructuredIndex(folder, self.keys, self.models)
+        keys = self._session = KeySession(folder)
+        self.keys = Keys(keys, folder)
+        self._spaces = Spaces(folder, self.models, keys)
+        self.backup = Backup(folder, self._spaces)
+        self._documents = Documents(folder, self.models, keys)
+        self.index = StructuredIndex(folder, keys, self.models)
         self._documents.on_change.append(self.index.sync)
-        self._retriever = Retriever(folder, self.models, self.keys, self.index)
+        self._retriever = self.retrieval = Retriever(folder, self.models, keys, self.index)
         self._spaces.on_forget += [self._retriever.forget, self.index.forget]
         self._answers = Answers(folder, self.models, self._retriever)
-        self.web = WebFallback(folder, self.models, self.keys, self._retriever, self.ingest, self.set_document_status)
+        self.web = WebFallback(folder, self.models, keys, self._retriever, self.ingest, self.set_document_status)
         self._answers.web = self.web
-        self.analysis = Analysis(folder, self.models, self.keys, self._retriever, self._documents)
-        self.memory = Memory(folder, self.models, self.keys)
-        self.doctor = Doctor(folder, self.keys, lambda space, paths: self.ingest(space, paths))
+        self.analysis = Analysis(folder, self.models, keys, self._retriever, self._documents)
+        self.memory = Memory(folder, self.models, keys)
+        self.doctor = Doctor(folder, keys, lambda space, paths: self.ingest(space, paths))
         self.team = Team(folder)  # spaces on object storage: who writes, refresh (issue 21)
-        self.passages = Passages(folder, self.models, self.keys, self._retriever.forget, self.index.refresh_rows)
-        self._sources = Sources(folder, self.keys)
+        self.passages = Passages(folder, self.models, keys, self._retriever.forget, self.index.refresh_rows)
+        self._sources = Sources(folder, keys)
         self._closed = False
 
     @classmethod
@@ -104,7 +108,7 @@ class Engine:
         if self._closed:
             return
         self._closed = True
-        self.keys.forget_all()  # keys, passphrases and the blinding memo end with the session
+        self._session.forget_all()  # keys, passphrases and the blinding memo end with the session
         self.folder.close()
 
     def __enter__(self) -> Engine:
@@ -122,15 +126,6 @@ class Engine:
     def settings(self) -> Settings:
         return self.folder.settings
 
-    @property
-    def recovery_notes(self) -> list[str]:
-        return self.folder.recovery_notes
-
-    @property
-    def notices(self) -> list[str]:
-        """Things the user should know (e.g. where a passphrase was stored); callers clear it."""
-        return self.keys.notices
-
     # Stores, for tests, benchmarks and diagnostics; the console never uses these.
     @property
     def catalog(self) -> Catalog:
@@ -145,21 +140,6 @@ class Engine:
         return self.folder.vectors
 
     # ---- models --------------------------------------------------------------------------------
-    @property
-    def embedder(self) -> Embedder:
-        return self.models.embedder
-
-    @property
-    def llm(self) -> ChatModel | None:
-        return self.models.llm
-
-    def set_llm(self, model: ChatModel | None) -> None:
-        self.models.set_llm(model)
-
-    def configure_llm(self, base_url: str, model: str, api_key: str | None = None) -> str:
-        """Save the LLM endpoint; the key goes to the OS keyring. Returns where the key went."""
-        return self.models.configure_llm(base_url, model, api_key)
-
     def update_settings(self, changes: dict[str, float | int]) -> list[str]:
         """Change editable settings ("retrieval.k" → 8 …) all or nothing; saved to config.toml. Returns what the
         change takes effect on (a chunk-size change needs a re-ingest)."""
@@ -174,10 +154,6 @@ class Engine:
     def space(self, name: str) -> SpaceInfo:
         return self._spaces.get(name)
 
-    @property
-    def owner(self) -> tuple[str, str]:
-        return self.keys.owner
-
     def create_space(self, name: str, *, encrypted: bool = True, passphrase: str | None = None,
                      remember: bool = True) -> SpaceInfo:
         """Create a space; encrypted unless ``encrypted=False`` is asked for explicitly (I8)."""
@@ -186,41 +162,14 @@ class Engine:
     def delete_space(self, name: str) -> None:
         self._spaces.delete(name)
 
-    def passphrase_available(self) -> bool:  # can this owner's spaces open without asking for a passphrase?
-        return self.keys.has_secret()
-
-    def can_remember_passphrase(self) -> bool:
-        """Can a passphrase be remembered here (OS keyring, or the opted-in file)?"""
-        return self.keys.can_remember()
-
-    def secret_source(self) -> str:
-        """Where passphrases come from on this machine, in words."""
-        return self.keys.secrets.describe()
-
-    def crypto(self, space: str) -> SpaceCrypto:
-        """The space's keys for this session (PassphraseRequired / WrongPassphrase if not openable)."""
-        return self.keys.crypto(self.catalog.spaces.named(space))
-
-    def unlock(self, space: str, passphrase: str, *, remember: bool = False) -> None:
-        """Open an encrypted space with its passphrase for this session (WrongPassphrase if not)."""
-        self.keys.unlock(self.catalog.spaces.named(space), passphrase, remember=remember)
-
-    def lock_all(self) -> None:
-        """Forget every key and passphrase this session holds."""
-        self.keys.forget_all()
-
-    def change_passphrase(self, space: str, old: str, new: str) -> list[str]:
-        """Re-wrap the data keys of this owner that ``old`` opens; returns the names re-wrapped."""
-        return self.keys.change_passphrase(self.catalog.spaces.named(space), old, new)
-
     # ---- documents -----------------------------------------------------------------------------
     readable_suffixes = staticmethod(readable_suffixes)  # what ingest reads, for file dialogs (services/documents)
 
-    def documents(self, space: str, *, include_archived: bool = True) -> list[DocumentRow]:
-        return self._documents.rows(space, include_archived=include_archived)
+    def documents(self, space: str, *, include_archived: bool = True, tables: bool = False) -> list[DocumentView]:
+        return self._documents.views(space, include_archived=include_archived, tables=tables)  # tables: one entry each
 
-    def document_chunks(self, space: str, doc_id: str) -> list[ChunkRecord]:
-        return self._documents.chunks(space, doc_id)
+    def document_chunks(self, space: str, doc_id: str) -> list[PassageView]:
+        return self._documents.passages(space, doc_id)
 
     def source(self, space: str | None, chunk_id: str) -> SourceView:
         """A cited passage at its place in its source, read on demand (issue 61); ``chunk_id``: or a unique prefix."""
@@ -234,10 +183,8 @@ class Engine:
     def ingest_log(self, space: str) -> list[dict[str, Any]]:
         return self._documents.log(space)
 
-    @staticmethod
-    def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
-        """Files as given; folders walked recursively for supported types (hidden skipped)."""
-        return expand_paths(paths)
+    # Files as given; folders walked recursively for supported types (hidden skipped).
+    expand_paths = staticmethod(expand_paths)
 
     def ingest(self, space: str, paths: Iterable[Path | str], *, progress: ProgressCallback = no_progress,
                cancel: CancelToken | None = None, sources: Mapping[Path, str] | None = None) -> IngestReport:
@@ -256,16 +203,6 @@ class Engine:
         return n
 
     # ---- retrieval -----------------------------------------------------------------------------
-    def baselines(self, space: str) -> Baselines:
-        """The space's measured references (SPEC R9), current with its visible chunks."""
-        return self._retriever.baselines(space)
-
-    def stored_baselines(self, space: str) -> dict[str, Distribution]:
-        return self._retriever.stored_baselines(space)
-
-    def retrieval_params(self, k: int | None = None, max_distance: float | None = None) -> RetrievalParams:
-        return self._retriever.params(k, max_distance)
-
     def ask(self, space: str, question: str, *, k: int | None = None, max_distance: float | None = None,
             params: RetrievalParams | None = None, history: list[str] | None = None) -> AskResult:
         """Retrieve the passages that answer ``question`` (SPEC R1–R8), with a full trace. ``history``: the earlier
@@ -286,15 +223,3 @@ class Engine:
     def more_material(self, turn_id: str) -> AskResult:
         """R6: the next batch of the same ranked pool; once per turn."""
         return self._retriever.more_material(turn_id)
-
-    # ---- backup --------------------------------------------------------------------------------
-    def export_space(self, space: str, dest: Path | str) -> Path:
-        """Write a space (catalog rows incl. its wrapped key, and its Lance table) to a .tar file. Encrypted spaces
-        stay encrypted in the backup (ciphertext and the wrapped key; the passphrase reads it after import)."""
-        lance = self.folder.local_lance("export")
-        return backup.export_space(self.catalog, lance, self.catalog.spaces.named(space), Path(dest))
-
-    def import_space(self, archive: Path | str, *, name: str | None = None) -> SpaceInfo:
-        """Restore a space exported by ``export_space`` (optionally under another name)."""
-        _, space_name = self.folder.writer.import_space(self.folder.local_lance("import"), Path(archive), name)
-        return self.space(space_name)

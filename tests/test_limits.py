@@ -21,10 +21,8 @@ CLASS_DEBT = {
     ("console/screens/analysis.py", "AnalysisScreen"): 33,
     ("console/screens/inspector.py", "InspectorScreen"): 26,
     ("console/screens/library.py", "LibraryScreen"): 36,
-    ("core/engine.py", "Engine"): 45,
     ("core/services/web.py", "WebFallback"): 32,
     ("core/store/lance.py", "ChunkStore"): 33,
-    ("core/store/writer.py", "StoreWriter"): 63,
     ("core/structured/route.py", "Router"): 42,
 }
 

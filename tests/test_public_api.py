@@ -14,9 +14,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 PUBLIC = {
     "EDITABLE_SETTINGS",
-    "Answer", "AskResult", "Baselines", "BinyError", "Citation", "CancelToken", "Cancelled", "ChunkRecord",
-    "ConfigError",
-    "CorruptDocument", "DataFolderInUse", "DataTampered", "Distribution", "DocumentError", "DocumentRow",
+    "Answer", "AskResult", "Baselines", "BinyError", "Citation", "CancelToken", "Cancelled", "ConfigError",
+    "CorruptDocument", "DataFolderInUse", "DataTampered", "Distribution", "DocumentError",
     "DocumentTooLarge", "Dropped", "DroppedFact", "EmptyDocument", "EncryptedDocument", "Engine", "Fact",
     "FactNotFound", "FileOutcome", "Hit", "IngestReport", "ModelMismatch", "ModelUnavailable", "ParserCrashed",
     "PassphraseRequired", "Progress", "ProgressCallback", "RecallResult", "RecalledFact", "RetrievalParams",
@@ -36,6 +35,8 @@ PUBLIC = {
     "distances_table", "save_table",
     # A citation at its place and a curator's corrections (issue 61).
     "SourceView", "PassageChange",
+    # Stored documents and passages as views, not the storage rows (issue 56).
+    "DocumentView", "PassageView",
     # The operating system's common reasons in the interface's language (issue 60).
     "os_reason",
 }
@@ -81,3 +82,37 @@ def test_screens_are_built_by_small_constructors() -> None:
                 if lines > 60:
                     long.append(f"{path.relative_to(ROOT)}:{node.lineno} ({lines} lines)")
     assert long == []
+
+
+def _store_types() -> set[str]:
+    """The classes the storage layer defines (core/store/): rows, records, stores."""
+    return {node.name for path in (ROOT / "core" / "store").rglob("*.py")
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.ClassDef)}
+
+
+def test_no_storage_row_reaches_the_public_api_or_the_console() -> None:
+    """Issue 56: the facade hands out views (core/views.py), never a store's rows — they carry sealed fields, blinded
+    keys and bookkeeping — and the console neither imports nor builds one (it once built a fake DocumentRow for a
+    table)."""
+    from dataclasses import fields
+
+    store = _store_types()
+    assert {"DocumentRow", "ChunkRecord", "SpaceRow"} <= store
+    leaked = [name for name in PUBLIC if name in store
+              or str(getattr(getattr(biny.core, name), "__module__", "")).startswith("biny.core.store")]
+    assert leaked == []
+    offenders = []
+    for path in (ROOT / "console").rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        where = path.relative_to(ROOT)
+        if "biny.core.store" in source:
+            offenders.append(f"{where}: names biny.core.store")
+        for node in ast.walk(ast.parse(source)):
+            name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+            if name in store:
+                offenders.append(f"{where}:{node.lineno}: {name}")
+    assert offenders == []
+    stored_only = {"meta_ct", "ct", "ids", "terms", "aspects", "sentence_vectors", "keys_version", "chunk_digest",
+                   "content_hash", "space_id"}
+    for view in (biny.core.DocumentView, biny.core.PassageView):
+        assert not stored_only & {f.name for f in fields(view)}, view.__name__

@@ -8,46 +8,20 @@ from pathlib import Path
 from typing import Any
 
 from biny.console.models.base import Fetching, Runner
-from biny.core import CancelToken, DocumentRow, Engine, IngestReport, Progress, SpaceInfo
+from biny.core import CancelToken, DocumentView, Engine, IngestReport, Progress, SpaceInfo
 
 
 @dataclass(slots=True)
 class LibrarySnapshot:
     spaces: list[SpaceInfo] = field(default_factory=list)
     current: SpaceInfo | None = None
-    documents: list[DocumentRow] = field(default_factory=list)
-    tables: dict[str, list[str]] = field(default_factory=dict)  # "table:<file>" → its rows' doc_ids
+    documents: list[DocumentView] = field(default_factory=list)
+    # A table is listed as one entry (core/views.py group_tables): "table:<file>" → its rows' doc_ids.
+    tables: dict[str, list[str]] = field(default_factory=dict)
     failures: list[dict[str, Any]] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     # Issue 61: passages a curator disabled, per document (stored, never retrieved): the Library says so.
     disabled: dict[str, int] = field(default_factory=dict)
-
-
-def _group_tables(docs: list[DocumentRow]) -> tuple[list[DocumentRow], dict[str, list[str]]]:
-    """A table's rows (one document each) listed as one line: "books.csv — 10,000 rows".
-
-    Thousands of rows would otherwise fill the list (and a 10,000-line table takes the UI
-    thread a second to draw); archive, restore and delete act on all of a table's rows.
-    """
-    out: list[DocumentRow] = []
-    members: dict[str, list[DocumentRow]] = {}
-    for d in docs:
-        if d.kind == "row":
-            members.setdefault(d.path.rsplit("#", 1)[0], []).append(d)
-        else:
-            out.append(d)
-    tables: dict[str, list[str]] = {}
-    for path, rows in members.items():
-        key = "table:" + path
-        tables[key] = [r.doc_id for r in rows]
-        statuses = {r.status for r in rows}
-        out.append(DocumentRow(
-            doc_id=key, space_id=rows[0].space_id, path=path, title=Path(path).name,
-            kind="table", content_hash="", revision=max(r.revision for r in rows),
-            status=statuses.pop() if len(statuses) == 1 else "mixed", bytes=sum(r.bytes for r in rows),
-            chunks=sum(r.chunks for r in rows), chars=sum(r.chars for r in rows),
-            ingested_at=max(r.ingested_at for r in rows)))
-    return sorted(out, key=lambda d: d.title.casefold()), tables
 
 
 def _snapshot(engine: Engine, want: str | None) -> LibrarySnapshot:
@@ -57,12 +31,13 @@ def _snapshot(engine: Engine, want: str | None) -> LibrarySnapshot:
     snap = LibrarySnapshot(spaces, current)
     if current is not None:
         if not current.locked:
-            snap.documents, snap.tables = _group_tables(engine.documents(current.name))
+            snap.documents = engine.documents(current.name, tables=True)
+            snap.tables = {d.doc_id: list(d.rows) for d in snap.documents if d.rows}
             for doc_id in engine.passages.disabled(current.name).values():
                 snap.disabled[doc_id] = snap.disabled.get(doc_id, 0) + 1
         snap.failures = [r for r in engine.ingest_log(current.name) if r["outcome"] == "failed"][:8]
-    snap.notices = list(engine.notices)
-    engine.notices.clear()
+    snap.notices = list(engine.keys.notices)
+    engine.keys.notices.clear()
     return snap
 
 
@@ -88,7 +63,7 @@ class LibraryModel(Fetching):
     def locked(self) -> bool:
         return self.state.current is not None and self.state.current.locked
 
-    def document(self, doc_id: str) -> DocumentRow | None:
+    def document(self, doc_id: str) -> DocumentView | None:
         return next((d for d in self.state.documents if d.doc_id == doc_id), None)
 
     # ---- intents ----------------------------------------------------------------------------
@@ -136,7 +111,7 @@ class LibraryModel(Fetching):
         name = self.current
         if name:
             engine = self.engine
-            self._then_refresh(lambda: engine.unlock(name, passphrase, remember=remember), select=name)
+            self._then_refresh(lambda: engine.keys.unlock(name, passphrase, remember=remember), select=name)
 
     def delete_space(self) -> None:
         name = self.current

@@ -510,13 +510,14 @@ class InspectorScreen(QWidget):
 
 # Trace stages (core/retrieve/*) by the names the engine gives them; a stage row keeps its name in this role.
 STAGE_ROLE = Qt.ItemDataRole.UserRole + 1
+# Every name of core/trace's StageName, no other (tests/console/test_vocabulary.py).
 STAGES = {"rewrite": QT_TR_NOOP("rewrite"), "structured": QT_TR_NOOP("structured index"), "pool": QT_TR_NOOP("pool"),
           "threshold": QT_TR_NOOP("threshold"), "relevance": QT_TR_NOOP("relevance judge"),
-          "sentences": QT_TR_NOOP("sentences"), "judge": QT_TR_NOOP("judge"),
-          "identifiers": QT_TR_NOOP("identifiers"),
+          "sentences": QT_TR_NOOP("sentences"), "gate_sentences": QT_TR_NOOP("space-wide gate, by sentence"),
+          "judge": QT_TR_NOOP("judge"), "identifiers": QT_TR_NOOP("identifiers"),
           "second_pass": QT_TR_NOOP("second pass"), "rerank": QT_TR_NOOP("rerank"), "nearest": QT_TR_NOOP("nearest"),
-          "budget": QT_TR_NOOP("budget"), "final": QT_TR_NOOP("final"), "integrity": QT_TR_NOOP("integrity"),
-          "more_material": QT_TR_NOOP("more material"), "answer": QT_TR_NOOP("answer"), "web": QT_TR_NOOP("web")}
+          "budget": QT_TR_NOOP("budget"), "final": QT_TR_NOOP("final"),
+          "more_material": QT_TR_NOOP("more material"), "answer": QT_TR_NOOP("answer")}
 # The relevance judge's features (core/retrieve/relevance.py FEATURES), as the Inspector names them (issue 55).
 FEATURE_NAMES = {"inside_cut": QT_TR_NOOP("inside its cut"), "below_median": QT_TR_NOOP("nearer than unrelated"),
                  "behind_nearest": QT_TR_NOOP("behind the nearest"), "words": QT_TR_NOOP("shared words"),

@@ -46,8 +46,8 @@ OUTCOMES = {"ingested": QT_TR_NOOP("ingested"), "unchanged": QT_TR_NOOP("unchang
             "cancelled": QT_TR_NOOP("cancelled"), "working": QT_TR_NOOP("working")}
 STATUSES = {"active": QT_TR_NOOP("active"), "archived": QT_TR_NOOP("archived"), "deleted": QT_TR_NOOP("deleted"),
             "pending": QT_TR_NOOP("pending"), "damaged": QT_TR_NOOP("damaged"), "mixed": QT_TR_NOOP("mixed")}
-KINDS = {"table": QT_TR_NOOP("table"), "text": QT_TR_NOOP("text"), "image": QT_TR_NOOP("image"),
-         "row": QT_TR_NOOP("table row"),
+# Every kind a listed document can have (core/views.py ListedKind; tests/console/test_vocabulary.py), no other.
+KINDS = {"table": QT_TR_NOOP("table"), "text": QT_TR_NOOP("text"), "row": QT_TR_NOOP("table row"),
          "markdown": QT_TR_NOOP("Markdown text"), "html": QT_TR_NOOP("web page (HTML)"),
          "pdf": QT_TR_NOOP("PDF document"), "docx": QT_TR_NOOP("Word document (DOCX)")}
 
@@ -324,7 +324,8 @@ class LibraryScreen(QWidget):
         engine = self.model.engine
 
         def known(_: object, __: object) -> tuple[bool, str, bool]:
-            return engine.passphrase_available(), engine.secret_source(), engine.can_remember_passphrase()
+            keys = engine.keys
+            return keys.passphrase_available(), keys.secret_source(), keys.can_remember_passphrase()
 
         run_op(known, on_success=lambda r: self._new_space_dialog(*r),
                on_failure=lambda e, d: self.error.emit(str(e), d))
@@ -344,7 +345,7 @@ class LibraryScreen(QWidget):
         if not self.current_space:
             return
         engine = self.model.engine
-        run_op(lambda _, __: engine.can_remember_passphrase(), on_success=self._unlock_dialog,
+        run_op(lambda _, __: engine.keys.can_remember_passphrase(), on_success=self._unlock_dialog,
                on_failure=lambda e, d: self.error.emit(str(e), d))
 
     def _unlock_dialog(self, can_remember: bool) -> None:

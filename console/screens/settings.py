@@ -294,9 +294,9 @@ class SettingsScreen(QWidget):
         engine = self.engine
 
         def work(_: Any, __: CancelToken) -> tuple[str, str]:
-            emb = engine.embedder
+            emb = engine.models.embedder
             return tr("{model}, window {n} tokens").format(model=emb.model_id, n=emb.max_tokens), \
-                engine.secret_source()
+                engine.keys.secret_source()
 
         def failed(exc: BaseException, _detail: str) -> None:
             self.model_detail.setText(tr("cannot load: {error}").format(error=exc))
@@ -317,7 +317,7 @@ class SettingsScreen(QWidget):
         self.llm_status.setText(tr("Saving…"))
 
         def work(_: Any, __: CancelToken) -> str:
-            return engine.configure_llm(url, model, key)
+            return engine.models.configure_llm(url, model, key)
 
         def failed(exc: BaseException, detail: str) -> None:
             self.llm_status.setText(tr("Not saved."))

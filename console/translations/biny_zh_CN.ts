@@ -2217,5 +2217,9 @@ This cannot be undone.</source>
         <source>page read by OCR: its words framed in blue</source>
         <translation>该页由 OCR 读取：识别出的词以蓝框标出</translation>
     </message>
+    <message>
+        <source>space-wide gate, by sentence</source>
+        <translation>全库门限（逐句核对）</translation>
+    </message>
 </context>
 </TS>

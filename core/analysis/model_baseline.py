@@ -17,11 +17,14 @@ from pathlib import Path
 
 import numpy as np
 
+from biny.core import state
 from biny.core.embed.base import Embedder
 from biny.core.retrieve.baseline import Distribution, question_vectors
 from biny.core.text.scripts import LANG_SCRIPT
 
+# Per model: the bands depend only on it and the bundled sets (core/state.py PROCESS).
 _BANDS: dict[str, dict[str, Distribution]] = {}
+state.register("biny.core.analysis.model_baseline._BANDS", state.PROCESS, _BANDS.clear)
 
 
 def load_passages() -> list[tuple[str, str]]:

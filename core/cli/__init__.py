@@ -60,7 +60,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
     try:
         with Engine.open(args.home) as engine:
-            for note in engine.recovery_notes:
+            for note in engine.folder.recovery_notes:
                 # A warning (issue 59: chunk tables the catalog does not list) says itself what it is.
                 warning = note.startswith(t("warning: {note}").format(note=""))
                 print(note if warning else t("recovered: {note}").format(note=note), file=sys.stderr)
@@ -70,9 +70,9 @@ def _main(argv: Sequence[str] | None) -> int:
                 space = getattr(args, "space", None) or getattr(args, "name", None)
                 if not space or not sys.stdin.isatty():
                     raise
-                engine.unlock(space, _prompt(t("Passphrase for {space}: ").format(space=space)))
+                engine.keys.unlock(space, _prompt(t("Passphrase for {space}: ").format(space=space)))
                 code = _run(engine, args)
-            for notice in engine.notices:
+            for notice in engine.keys.notices:
                 print(notice, file=sys.stderr)
             return code
     except KeyboardInterrupt:

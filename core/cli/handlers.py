@@ -78,26 +78,27 @@ def _space(engine: Engine, args: argparse.Namespace) -> int:
     out = sys.stdout
     if args.space_cmd == "create":
         passphrase = None
-        if not args.unencrypted and not engine.passphrase_available():
+        if not args.unencrypted and not engine.keys.passphrase_available():
             passphrase = _prompt(t("Passphrase for the new space: "), confirm=True)
         s = engine.create_space(args.name, encrypted=not args.unencrypted, passphrase=passphrase)
         state = t("encrypted") if s.encrypted else t("NOT encrypted")
         print(t("created space {name} ({model}, {state})").format(name=repr(s.name), model=s.embed_model, state=state))
     elif args.space_cmd == "unlock":
-        engine.unlock(args.name, _prompt(t("Passphrase for {name}: ").format(name=args.name)), remember=args.remember)
+        passphrase = _prompt(t("Passphrase for {name}: ").format(name=args.name))
+        engine.keys.unlock(args.name, passphrase, remember=args.remember)
         print(t("passphrase accepted for {name}").format(name=repr(args.name)))
     elif args.space_cmd == "passphrase":
         old, new = _old_and_new(args)
-        changed = engine.change_passphrase(args.name, old, new)
+        changed = engine.keys.change_passphrase(args.name, old, new)
         print(t("re-wrapped the keys of {n} space(s): {names}").format(n=len(changed), names=", ".join(changed)))
         if "(memory)" in changed:  # issue 58: a name no one created needs saying
             print(t("(memory) is the key of your remembered facts and conversations: it was sealed with the same "
                     "passphrase, so it opens with the new one too."))
         print(t("From now on the new passphrase opens them (set BINY_PASSPHRASE to it if you use that variable)."))
     elif args.space_cmd == "export":
-        print(t("wrote {path}").format(path=engine.export_space(args.name, args.dest)))
+        print(t("wrote {path}").format(path=engine.backup.export_space(args.name, args.dest)))
     elif args.space_cmd == "import":
-        s = engine.import_space(args.archive, name=args.name)
+        s = engine.backup.import_space(args.archive, name=args.name)
         print(t("imported space {name} ({n} documents)").format(name=repr(s.name), n=s.documents))
     elif args.space_cmd == "list":
         spaces = engine.spaces()
@@ -134,19 +135,20 @@ def _reembed(engine: Engine, args: argparse.Namespace) -> None:
     bar = _bar(args)
     info = engine.space(args.name)
     # The same model: only the sentence vectors of passages stored before them are made (issue 57).
-    filling = not args.force and (info.embed_model, info.dim) == (engine.embedder.model_id, engine.embedder.dim)
+    emb = engine.models.embedder
+    filling = not args.force and (info.embed_model, info.dim) == (emb.model_id, emb.dim)
     try:
         n = engine.reembed(args.name, progress=bar, force=args.force)
     finally:
         bar.close()
     if n and filling:
         print(t("stored the sentence vectors of {n} passages (made with {model})").format(
-            n=n, model=engine.embedder.model_id))
+            n=n, model=engine.models.embedder.model_id))
     elif n:
-        print(t("re-embedded {n} chunks with {model}").format(n=n, model=engine.embedder.model_id))
+        print(t("re-embedded {n} chunks with {model}").format(n=n, model=engine.models.embedder.model_id))
     else:
         print(t("{name} is already embedded with {model}: nothing to do (--force re-embeds anyway)")
-              .format(name=repr(args.name), model=engine.embedder.model_id))
+              .format(name=repr(args.name), model=engine.models.embedder.model_id))
 
 
 def _ingest(engine: Engine, args: argparse.Namespace) -> int:

@@ -12,6 +12,8 @@ import hashlib
 import hmac
 from collections.abc import Callable
 
+from biny.core import state
+
 
 @functools.lru_cache(maxsize=16)
 def _template(key: bytes) -> hmac.HMAC:
@@ -27,20 +29,23 @@ def _blind(key: bytes, value: str) -> str:
     return mac.hexdigest()[:32]
 
 
-# Other memos of blinded values (retrieve/lexical.py's last question) register here to be dropped too.
-_OTHER_MEMOS: list[Callable[[], None]] = []
+# The memos hold index keys and plaintext terms: they live as long as the session whose keys made them
+# (core/state.py SESSION).
+state.register("biny.core.crypto.blind._blind", state.SESSION, _blind.cache_clear)
+state.register("biny.core.crypto.blind._template", state.SESSION, _template.cache_clear)
 
 
 def on_forget(clear: Callable[[], None]) -> None:
-    _OTHER_MEMOS.append(clear)
+    """Another memo of blinded values or of the terms they blind (text/terms.py's stems): kept in the registry with
+    the same lifetime, dropped with these."""
+    owner = getattr(clear, "__self__", clear)  # an lru_cache's cache_clear: named by the function it caches
+    state.register(f"{owner.__module__}.{getattr(owner, '__qualname__', type(owner).__qualname__)}", state.SESSION,
+                   clear)
 
 
 def forget_blinded() -> None:
-    """Drop the memo (it holds index keys and plaintext terms): called when a session locks."""
-    _blind.cache_clear()
-    _template.cache_clear()
-    for clear in _OTHER_MEMOS:
-        clear()
+    """Drop every session memo (index keys and plaintext terms): called when a session locks."""
+    state.forget(state.SESSION)
 
 
 class BlindIndex:

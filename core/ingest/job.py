@@ -1,6 +1,6 @@
 """One file through ingestion: parse → chunk → cap check → embed → commit (SPEC I1, I6, I7).
 
-Nothing becomes visible until ``StoreWriter.commit_document``; any failure or
+Nothing becomes visible until ``StoreWriter.docs.commit_document``; any failure or
 cancel abandons the pending document and its chunks.
 """
 
@@ -273,11 +273,11 @@ def _known(path: Path, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog,
     try:
         digest = crypto.stored_hash(file_hash(path))
     except OSError as exc:
-        writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(exc)))
+        writer.docs.log(space.space_id, stored, "failed", crypto.log_message(stored, str(exc)))
         return None, FileOutcome(name, "failed", t("{name} could not be read ({reason}).")
                                                   .format(name=path.name, reason=exc.strerror or exc))
     except BinyError as exc:  # not a regular file: refused before opening
-        writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(exc)))
+        writer.docs.log(space.space_id, stored, "failed", crypto.log_message(stored, str(exc)))
         return None, FileOutcome(name, "failed", str(exc))
     same = catalog.docs.find_unchanged(space.space_id, digest)
     if same is None:
@@ -288,7 +288,7 @@ def _known(path: Path, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog,
         # revision; its unchanged passages keep their vectors).
         return digest, None
     msg = "unchanged" if same.path == name else f"same content as {same.path}"
-    writer.log(space.space_id, stored, "unchanged", "" if crypto.encrypted else msg, same.doc_id)
+    writer.docs.log(space.space_id, stored, "unchanged", "" if crypto.encrypted else msg, same.doc_id)
     return None, FileOutcome(name, "unchanged", msg, same.doc_id, same.title, same.chunks)
 
 
@@ -298,7 +298,7 @@ def _storage_failure(exc: Exception, doc: DocumentRow, path: Path, crypto: Space
     ones are intact. Anything else is a bug: re-raised for the caller to report and log."""
     problem = storage_problem(exc)
     try:
-        writer.abandon_document(doc, "failed", crypto.log_message(doc.path, f"{type(exc).__name__}: {exc}"))
+        writer.docs.abandon_document(doc, "failed", crypto.log_message(doc.path, f"{type(exc).__name__}: {exc}"))
     except Exception:  # noqa: BLE001 — on a full disk cleaning up fails too: the next open removes it
         pass
     if problem is None:
@@ -326,7 +326,7 @@ def _keep_ocr_boxes(parsed: ParsedDocument, doc: DocumentRow, crypto: SpaceCrypt
     for page, boxes in parsed.ocr_boxes.items():
         if boxes:
             stored = crypto.stored_hash(ocr_key(doc.content_hash, page))
-            writer.put_note(stored, crypto.seal_note(stored, json.dumps(boxes, ensure_ascii=False)))
+            writer.docs.put_note(stored, crypto.seal_note(stored, json.dumps(boxes, ensure_ascii=False)))
 
 
 def _embed_and_store(doc: DocumentRow, chunked: ChunkedDocument, plain: list[str], space: SpaceRow, emb: Embedder,
@@ -338,7 +338,7 @@ def _embed_and_store(doc: DocumentRow, chunked: ChunkedDocument, plain: list[str
 
     Each embedded batch is staged as soon as it is made, and what an interrupted run staged is not embedded again
     (ingest/staged.py, issue 58); the document's staged vectors go once it commits."""
-    writer.begin_document(doc)
+    writer.docs.begin_document(doc)
     stage = Stage(writer, crypto, doc.path, emb.model_id, space.dim)
     staged = StagedEmbedder(emb, stage)
     try:
@@ -350,16 +350,16 @@ def _embed_and_store(doc: DocumentRow, chunked: ChunkedDocument, plain: list[str
                                                cancel, crypto)
         t0 = time.perf_counter()
         # One append per document: each LanceDB append is a new fragment and version.
-        writer.add_chunks(space, chunked.records, vectors)
-        writer.commit_document(doc)
+        writer.docs.add_chunks(space, chunked.records, vectors)
+        writer.docs.commit_document(doc)
         stage.drop()
         timings["write"] = time.perf_counter() - t0
         chunked.resumed = stage.reused
     except (Cancelled, KeyboardInterrupt):
-        writer.abandon_document(doc, "cancelled", t("cancelled by the user"))
+        writer.docs.abandon_document(doc, "cancelled", t("cancelled by the user"))
         raise
     except BinyError as exc:
-        writer.abandon_document(doc, "failed", crypto.log_message(doc.path, str(exc)))
+        writer.docs.abandon_document(doc, "failed", crypto.log_message(doc.path, str(exc)))
         return FileOutcome(name, "failed", str(exc))
     except Exception as exc:  # noqa: BLE001 — storage failures are named, anything else re-raised there
         return _storage_failure(exc, doc, path, crypto, writer)
@@ -393,7 +393,7 @@ def ingest_file(
     timings: dict[str, float] = {}
     parsed = _parsed(path, settings, reader, progress, prepared, timings)
     if isinstance(parsed, BinyError):
-        writer.log(space.space_id, stored, "failed", crypto.log_message(stored, str(parsed)))
+        writer.docs.log(space.space_id, stored, "failed", crypto.log_message(stored, str(parsed)))
         return FileOutcome(name, "failed", str(parsed))
 
     emb = embedder()
@@ -406,7 +406,7 @@ def ingest_file(
     chunked = _chunked(path, parsed, doc, settings, emb, notes, reuse, timings)
     if not isinstance(chunked, ChunkedDocument):  # too large, or no text: logged (sealed when encrypted), reported
         status, why = chunked
-        writer.log(space.space_id, stored, status, crypto.log_message(stored, why))
+        writer.docs.log(space.space_id, stored, status, crypto.log_message(stored, why))
         return FileOutcome(name, status, why)
     doc.chunks, doc.chars, doc.cjk_share = len(chunked.records), chunked.chars, chunked.share
     doc.chars_per_token, doc.resplits = chunked.chars_per_token, chunked.resplits

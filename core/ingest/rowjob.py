@@ -87,7 +87,7 @@ def _flush(run: _Run, batch: list[tuple[DocumentRow, ChunkedDocument]]) -> None:
     for rec in records:
         run.crypto.seal_record(rec)
     run.tick("encrypt", time.perf_counter() - t0)
-    run.writer.begin_documents(docs)
+    run.writer.docs.begin_documents(docs)
     try:
         t0 = time.perf_counter()
         parts = []
@@ -107,17 +107,17 @@ def _flush(run: _Run, batch: list[tuple[DocumentRow, ChunkedDocument]]) -> None:
             rec.sentence_vectors = run.crypto.seal_sentences(rec.chunk_id, rec.doc_id, blob)
         run.tick("sentences", time.perf_counter() - t0)
         t0 = time.perf_counter()
-        run.writer.add_chunks(run.space, records, np.concatenate(parts))
-        run.writer.commit_documents(docs, by_path=False)
+        run.writer.docs.add_chunks(run.space, records, np.concatenate(parts))
+        run.writer.docs.commit_documents(docs, by_path=False)
         if run.stage is not None:
             run.stage.drop()  # what it held is committed now
         run.tick("write", time.perf_counter() - t0)
     except (Cancelled, KeyboardInterrupt):
-        run.writer.abandon_documents(docs, "cancelled", t("cancelled by the user"))
+        run.writer.docs.abandon_documents(docs, "cancelled", t("cancelled by the user"))
         raise
     except (BinyError, OSError) as exc:
         base = docs[0].path.split("#")[0]
-        run.writer.abandon_documents(docs, "failed", run.crypto.log_message(base, str(exc)))
+        run.writer.docs.abandon_documents(docs, "failed", run.crypto.log_message(base, str(exc)))
         raise
     run.new_ids += [d.doc_id for d in docs]
     run.chunks += len(records)
@@ -160,10 +160,10 @@ def ingest_rows(
     try:
         table = read_rows(path, settings.limits)
     except BinyError as exc:
-        writer.log(space.space_id, base, "failed", crypto.log_message(base, str(exc)))
+        writer.docs.log(space.space_id, base, "failed", crypto.log_message(base, str(exc)))
         return FileOutcome(name, "failed", str(exc))
     except OSError as exc:
-        writer.log(space.space_id, base, "failed", crypto.log_message(base, str(exc)))
+        writer.docs.log(space.space_id, base, "failed", crypto.log_message(base, str(exc)))
         return FileOutcome(name, "failed", t("{name} could not be read ({reason}).")
                                             .format(name=path.name, reason=exc.strerror or exc))
     emb = embedder()
@@ -201,5 +201,5 @@ def ingest_rows(
         parts.append(f"{table.skipped} malformed lines skipped")
     message = ", ".join(parts) + f" ({len(table.fields)} fields)"
     outcome = "ingested" if run.new_ids or gone else "unchanged"
-    writer.log(space.space_id, base, outcome, crypto.log_message(base, message))
+    writer.docs.log(space.space_id, base, outcome, crypto.log_message(base, message))
     return FileOutcome(name, outcome, message, None, path.name, run.chunks, run.timings, run.tokens)

@@ -9,8 +9,10 @@ from __future__ import annotations
 import zipfile
 import zlib
 from pathlib import Path
+from typing import Literal
 
 from biny.core.config import LimitSettings
+from biny.core.document import SourceKind
 from biny.core.errors import CorruptDocument, DocumentTooLarge, EmptyDocument, UnsupportedFormat
 from biny.core.i18n import N_, t
 
@@ -33,7 +35,7 @@ _BINARY_SIGNATURES: list[tuple[bytes, str]] = [
 ]
 
 
-def sniff(path: Path, limits: LimitSettings) -> str:
+def sniff(path: Path, limits: LimitSettings) -> SourceKind | Literal["rows"]:
     """Return ``"pdf" | "docx" | "rows" | "html" | "markdown" | "text"`` or raise a DocumentError."""
     from biny.core.ingest.bounds import regular_file
 
@@ -108,7 +110,7 @@ def _looks_utf16(head: bytes) -> bool:
     return head.startswith((b"\xff\xfe", b"\xfe\xff")) or utf16_without_bom(head) is not None
 
 
-def _zip_kind(path: Path) -> str:
+def _zip_kind(path: Path) -> Literal["docx", "rows"]:
     try:
         with zipfile.ZipFile(path) as zf:
             names = set(zf.namelist())

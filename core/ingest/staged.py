@@ -59,7 +59,7 @@ class Stage:
         self.writer, self.crypto, self.model_id, self.dim = writer, crypto, model_id, dim
         self.group = hashlib.sha256(f"staged\0{stored_path}".encode()).hexdigest()[:32]
         self.known: dict[bytes, Vectors] = {}
-        for blob in writer.staged(crypto.space_id, self.group):
+        for blob in writer.docs.staged(crypto.space_id, self.group):
             try:
                 self.known.update(unpack(crypto.open_staged(self.group, blob), dim))
             except DataTampered:
@@ -70,11 +70,12 @@ class Stage:
         return input_digest(self.model_id, text)
 
     def put(self, keys: list[bytes], vectors: Vectors) -> None:
-        self.writer.stage(self.crypto.space_id, self.group, self.crypto.seal_staged(self.group, pack(keys, vectors)))
+        sealed = self.crypto.seal_staged(self.group, pack(keys, vectors))
+        self.writer.docs.stage(self.crypto.space_id, self.group, sealed)
 
     def drop(self) -> None:
         """The document committed: its staged vectors are in the space now."""
-        self.writer.unstage(self.crypto.space_id, self.group)
+        self.writer.docs.unstage(self.crypto.space_id, self.group)
 
 
 class StagedEmbedder:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import charset_normalizer
 
-from biny.core.document import Block, ParsedDocument
+from biny.core.document import Block, ParsedDocument, SourceKind
 from biny.core.errors import CorruptDocument, EmptyDocument
 from biny.core.i18n import t
 
@@ -58,12 +58,12 @@ def decode_bytes(raw: bytes, name: str) -> str:
     return str(best)
 
 
-def parse_text(path: Path, kind: str) -> ParsedDocument:
+def parse_text(path: Path, kind: SourceKind) -> ParsedDocument:
     text = decode_bytes(path.read_bytes(), path.name)
     return parse_text_string(text, kind=kind, fallback_title=path.stem, name=path.name)
 
 
-def parse_text_string(text: str, *, kind: str, fallback_title: str, name: str) -> ParsedDocument:
+def parse_text_string(text: str, *, kind: SourceKind, fallback_title: str, name: str) -> ParsedDocument:
     nuls = text.count("\x00")
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     if kind in {"markdown", "text"}:

@@ -157,7 +157,7 @@ def memory_findings(folder: DataFolder, keys: KeySession, *, repair: bool) -> li
                                                                                          ids=", ".join(sorted(bad)))
         if repair:
             for fact_id in bad:
-                folder.writer.set_fact_status(table, fact_id, "deleted", now())
+                folder.writer.memory.set_fact_status(table, fact_id, "deleted", now())
             out.append(("tampered", detail, t("set aside: marked deleted, never recalled"), True))
         else:
             out.append(("tampered", detail, t("restore the data folder from a backup, or run `biny doctor --repair` "

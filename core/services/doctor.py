@@ -144,7 +144,7 @@ class Doctor:
             if found.problems() or found.unreadable:
                 f.action = t("repair or delete the damaged documents first, then run `biny doctor --repair` again")
             else:
-                self.folder.writer.bind_rows(row, key)
+                self.folder.writer.upkeep.bind_rows(row, key)
                 f.repaired, f.action = True, t("integrity codes added")
         report.findings.append(f)
 

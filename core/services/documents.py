@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -32,8 +32,28 @@ from biny.core.services.sentence_vectors import StoredSentences
 from biny.core.store.catalog import DocumentRow, SpaceRow
 from biny.core.store.failures import storage_problem
 from biny.core.store.lance import ChunkRecord
+from biny.core.views import DocumentStatus, DocumentView, ListedKind, PassageView, group_tables
 
 STATUSES = ("active", "archived", "deleted")
+
+
+def document_view(d: DocumentRow) -> DocumentView:
+    """An opened catalog row as the facade shows it: no sealed metadata, digest or keys version. The catalog holds
+    the kinds parsers gave (SourceKind) and the statuses ingest and set_status wrote: typed as such, not checked."""
+    return DocumentView(
+        doc_id=d.doc_id, path=d.path, title=d.title, kind=cast(ListedKind, d.kind), revision=d.revision,
+        status=cast(DocumentStatus, d.status),
+        bytes=d.bytes, ingested_at=d.ingested_at, pages=d.pages, pages_without_text=d.pages_without_text,
+        pages_ocr=d.pages_ocr, figures_described=d.figures_described, decorations_skipped=d.decorations_skipped,
+        visual_pages={k: list(v) for k, v in d.visual_pages.items()}, chunks=d.chunks, chars=d.chars,
+        chars_per_token=d.chars_per_token, cjk_share=d.cjk_share, resplits=d.resplits, warnings=tuple(d.warnings))
+
+
+def passage_view(c: ChunkRecord) -> PassageView:
+    """An opened chunk record as the facade shows it: no ciphertext, blinded keys or sentence vectors."""
+    return PassageView(chunk_id=c.chunk_id, doc_id=c.doc_id, ordinal=c.ordinal, text=c.text,
+                       char_start=c.char_start, char_end=c.char_end, page=c.page, page_end=c.page_end,
+                       heading_path=tuple(c.heading_path), tokens=c.tokens)
 
 
 class SealedNoteCache:
@@ -50,7 +70,7 @@ class SealedNoteCache:
 
     def put(self, key: str, note: str) -> None:
         stored = self.crypto.stored_hash(key)
-        self.folder.writer.put_note(stored, self.crypto.seal_note(stored, note))
+        self.folder.writer.docs.put_note(stored, self.crypto.seal_note(stored, note))
 
 
 def _parse_ahead(ahead: Lookahead[ParsedDocument | BinyError | None], files: list[Path], n: int, target: Path,
@@ -110,10 +130,19 @@ class Documents:
         docs = [crypto.open_meta(d) for d in self.folder.catalog.docs.of(row.space_id, statuses)]
         return sorted(docs, key=lambda d: (d.title, d.revision))
 
+    def views(self, space: str, *, include_archived: bool = True, tables: bool = False) -> list[DocumentView]:
+        """The documents as the facade shows them (issue 56: no storage row leaves the core); ``tables``: a table's
+        rows listed as one entry."""
+        views = [document_view(d) for d in self.rows(space, include_archived=include_archived)]
+        return group_tables(views) if tables else views
+
     def chunks(self, space: str, doc_id: str) -> list[ChunkRecord]:
         row = self.folder.catalog.spaces.named(space)
         crypto = self.keys.crypto(row)
         return [crypto.open_record(r) for r in self.folder.chunks.doc_chunks(row.space_id, doc_id)]
+
+    def passages(self, space: str, doc_id: str) -> list[PassageView]:
+        return [passage_view(c) for c in self.chunks(space, doc_id)]
 
     def set_status(self, space: str, doc_id: str | list[str], status: str) -> None:
         if status not in STATUSES:

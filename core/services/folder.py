@@ -61,10 +61,10 @@ class DataFolder:
             # A team space's reader changes nothing: migrations and recovery are the writer's.
             notes = [team.read_only_message()] if team is not None and not team.writing else []
             if not notes and upkeep:
-                writer.migrate()
-                notes = writer.recover()
-                notes += writer.unlisted_tables()
-                writer.bind_plain_spaces()
+                writer.upkeep.migrate()
+                notes = writer.upkeep.recover()
+                notes += writer.upkeep.unlisted_tables()
+                writer.upkeep.bind_plain_spaces()
         except BaseException:
             if team is not None:
                 team.close()

@@ -186,7 +186,7 @@ class KeySession:
             except WrongPassphrase:
                 continue
             kdf, wrapped = wrap(keys.data_key, new, row.space_id, row.tenant, row.owner)
-            writer.set_wrapped_key(row.space_id, kdf, wrapped)
+            writer.keys.set_wrapped_key(row.space_id, kdf, wrapped)
             self._keys[row.space_id] = keys
             changed.append(row.name)
         stored = self.folder.catalog.memory_keys.get(*owner)
@@ -196,11 +196,11 @@ class KeySession:
             except WrongPassphrase:
                 pass  # sealed with another passphrase: it keeps that one
             else:
-                writer.set_memory_key(*owner, *wrap(memory.data_key, new, MEMORY_KEY_ID, *owner))
+                writer.keys.set_memory_key(*owner, *wrap(memory.data_key, new, MEMORY_KEY_ID, *owner))
                 changed.append("(memory)")
         # The old wrappings are overwritten above, but their bytes would stay in the file's freed blocks:
         # anyone with a copy and the old passphrase could open the data keys with them.
-        writer.scrub()
+        writer.keys.scrub()
         self._refused.clear()  # a passphrase refused before may open the re-wrapped keys
         if owner == self.owner:
             self._session_secret = new
@@ -233,7 +233,7 @@ class KeySession:
                 )
             if stored is None:
                 keys, kdf, wrapped = new_wrapped_key(candidates[0], MEMORY_KEY_ID, tenant, user)
-                self.folder.writer.set_memory_key(tenant, user, kdf, wrapped)
+                self.folder.writer.keys.set_memory_key(tenant, user, kdf, wrapped)
             else:
                 keys = self._open_memory_key(stored, candidates)
             self._memory = keys
@@ -251,3 +251,50 @@ class KeySession:
               "{count}). Unlock a space that uses that passphrase, or set BINY_PASSPHRASE to it.")
              .format(tenant=tenant, user=user, count=len(candidates))
         )
+
+
+class Keys:
+    """``engine.keys``: passphrases and the spaces' keys for this session, by space name (I8; issue 56 took them
+    off the Engine). The services use the ``KeySession`` beneath, by space row."""
+
+    def __init__(self, session: KeySession, folder: DataFolder) -> None:
+        self._session = session
+        self._folder = folder
+
+    @property
+    def owner(self) -> tuple[str, str]:
+        """(tenant, user) of this session."""
+        return self._session.owner
+
+    @property
+    def notices(self) -> list[str]:
+        """Things the user should know (e.g. where a passphrase was stored); callers clear it."""
+        return self._session.notices
+
+    def passphrase_available(self) -> bool:
+        """Can this owner's spaces open without asking for a passphrase?"""
+        return self._session.has_secret()
+
+    def can_remember_passphrase(self) -> bool:
+        """Can a passphrase be remembered here (OS keyring, or the opted-in file)?"""
+        return self._session.can_remember()
+
+    def secret_source(self) -> str:
+        """Where passphrases come from on this machine, in words."""
+        return self._session.secrets.describe()
+
+    def crypto(self, space: str) -> SpaceCrypto:
+        """The space's keys for this session (PassphraseRequired / WrongPassphrase if not openable)."""
+        return self._session.crypto(self._folder.catalog.spaces.named(space))
+
+    def unlock(self, space: str, passphrase: str, *, remember: bool = False) -> None:
+        """Open an encrypted space with its passphrase for this session (WrongPassphrase if not)."""
+        self._session.unlock(self._folder.catalog.spaces.named(space), passphrase, remember=remember)
+
+    def lock_all(self) -> None:
+        """Forget every key and passphrase this session holds."""
+        self._session.forget_all()
+
+    def change_passphrase(self, space: str, old: str, new: str) -> list[str]:
+        """Re-wrap the data keys of this owner that ``old`` opens; returns the names re-wrapped."""
+        return self._session.change_passphrase(self._folder.catalog.spaces.named(space), old, new)

@@ -46,8 +46,8 @@ class Memory:
             if self._table is None:
                 table = FactTable(lambda: cat.con, cat.lock, self.models.embedder.dim, crypto.owner)
                 table.mac_key = fact_key(crypto)  # before sealing: legacy rows are coded as they are sealed
-                self.folder.writer.migrate_facts(table)
-                self.folder.writer.seal_legacy_memory(table, crypto)
+                self.folder.writer.memory.migrate_facts(table)
+                self.folder.writer.memory.seal_legacy_memory(table, crypto)
                 self._bind(table)
                 self._table = table
             return self._table, crypto
@@ -58,7 +58,7 @@ class Memory:
         tenant, user = self.keys.owner
         mark = facts_mark(table.mac_key, table.owner)
         if not rowmac.same(self.folder.catalog.memory_keys.binding(tenant, user), mark):
-            self.folder.writer.bind_facts(table, tenant, user, mark)
+            self.folder.writer.memory.bind_facts(table, tenant, user, mark)
         table.bound = True
 
     def _writable(self) -> tuple[FactTable, MemoryCrypto]:
@@ -67,7 +67,7 @@ class Memory:
         return opened
 
     def _fact(self, row: FactRow, crypto: MemoryCrypto) -> Fact:
-        if row.ct is None:  # sealed at first open (writer.seal_legacy_memory); never shown in plaintext
+        if row.ct is None:  # sealed at first open (writer.memory.seal_legacy_memory); never shown in plaintext
             raise FactNotFound(t("No fact with id {fact_id}.").format(fact_id=row.fact_id))
         opened = crypto.open_fact(row.fact_id, row.ct)
         return Fact(row.fact_id, opened["scope"], opened["text"], row.status, row.revision, row.created_at,
@@ -86,7 +86,7 @@ class Memory:
         ts = now()
         row = FactRow(fact_id, crypto.scope_key(scope), "active", 1, ts, ts, self.models.embedder.model_id,
                       crypto.seal_fact(fact_id, text, scope, source))
-        self.folder.writer.insert_fact(table, row, self._embed(text))
+        self.folder.writer.memory.insert_fact(table, row, self._embed(text))
         return self.get(fact_id)
 
     def get(self, fact_id: str) -> Fact:
@@ -117,7 +117,8 @@ class Memory:
             raise FactNotFound(t("Fact {fact_id} was deleted.").format(fact_id=fact_id))
         table, crypto = self._writable()
         ct = crypto.seal_fact(fact_id, text, current.scope, current.source)
-        self.folder.writer.update_fact(table, fact_id, ct, self._embed(text), self.models.embedder.model_id, now())
+        model = self.models.embedder.model_id
+        self.folder.writer.memory.update_fact(table, fact_id, ct, self._embed(text), model, now())
         return self.get(fact_id)
 
     def set_status(self, fact_id: str, status: str) -> Fact:
@@ -125,7 +126,7 @@ class Memory:
             raise BinyError(t("Unknown fact status {status!r}.").format(status=status))
         self.get(fact_id)
         table, _ = self._writable()
-        self.folder.writer.set_fact_status(table, fact_id, status, now())
+        self.folder.writer.memory.set_fact_status(table, fact_id, status, now())
         return self.get(fact_id)
 
     # ---- the recall chain's view of the store (memory/recall.py: FactSource) ------------------
@@ -164,7 +165,7 @@ class Memory:
     def add_turn(self, conversation_id: str, role: str, content: str) -> None:
         table, crypto = self._writable()
         key = crypto.conversation_key(conversation_id)
-        self.folder.writer.add_turn(table, key, role, crypto.seal_turn(key, content), now())
+        self.folder.writer.memory.add_turn(table, key, role, crypto.seal_turn(key, content), now())
 
     def conversation(self, conversation_id: str) -> list[tuple[str, str]]:
         opened = self._open()

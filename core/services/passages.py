@@ -87,7 +87,7 @@ class Passages:
         rec = self._stored(row, chunk_id)
         if (chunk_id in self.folder.catalog.passages.disabled(row.space_id)) == (action == "disable"):
             return  # already so: nothing to log, nothing to undo
-        self.folder.writer.mark_passage(self._entry(row, rec, action, author))
+        self.folder.writer.curator.mark_passage(self._entry(row, rec, action, author))
         self.forget(row.space_id)
 
     def disabled(self, space: str) -> dict[str, str]:
@@ -110,7 +110,7 @@ class Passages:
         rows = self._row(row, new, title)
         # ISSUE 57 CALL SITE: once passages carry stored sentence vectors, refresh this passage's here (from
         # ``text``), into ``rows`` or beside them: it is the one passage an edit changes.
-        self.folder.writer.edit_passage(self._entry(row, stored, "edit", author, "pending", before), rows)
+        self.folder.writer.curator.edit_passage(self._entry(row, stored, "edit", author, "pending", before), rows)
         self.forget(row.space_id)
         self.reindex(space, [plain.doc_id])
 
@@ -128,7 +128,8 @@ class Passages:
                           ordinal=max(ordinals.to_pylist(), default=-1) + 1, text=text, char_start=doc.chars,
                           char_end=doc.chars + len(text), page=None, page_end=None, heading_path=[],
                           tokens=0, est_tokens=0.0, ids=[], terms=[], aspects=[])
-        self.folder.writer.add_note(self._entry(row, rec, "note", author, "pending"), self._row(row, rec, title))
+        entry = self._entry(row, rec, "note", author, "pending")
+        self.folder.writer.curator.add_note(entry, self._row(row, rec, title))
         self.forget(row.space_id)
         return rec.chunk_id
 
@@ -180,7 +181,7 @@ class Passages:
         if not done:
             raise BinyError(t("Nothing to undo on passage {ref}.").format(ref=chunk_id))
         last = done[-1]
-        self.folder.writer.undo_passage(last)
+        self.folder.writer.curator.undo_passage(last)
         self.forget(row.space_id)
         if last.action == "edit":
             self.reindex(space, [last.doc_id])

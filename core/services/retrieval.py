@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from biny.core import state
 from biny.core.chunking.header import embedding_input
 from biny.core.embed.base import Vectors
 from biny.core.errors import BinyError, DataTampered
@@ -42,6 +43,10 @@ from biny.core.text.sentences import sentence_windows
 from biny.core.text.terms import fold, glossary_from_titles
 from biny.core.trace import Stage, Trace
 from biny.core.trace.records import StructuredRecord
+
+# The embedded reference questions depend only on the model and the bundled sets: kept for the process
+# (core/state.py PROCESS). Registered here, which every engine imports, until retrieve/baseline.py does it itself.
+state.register("biny.core.retrieve.baseline._QUESTION_VECTORS", state.PROCESS, baseline_mod._QUESTION_VECTORS.clear)
 
 MAX_TURNS = 200  # recent turns kept for "more material"
 # Passages whose sentence vectors are kept for the sentence check (retrieve/sentences.py): ~11 sentences and pairs ×
@@ -169,7 +174,10 @@ class Retriever:
             went with a write since the matrix is None: judged without its text. One whose ciphertext does not
             open stops the question (issue 59: never an answer from what is left)."""
             read.extend(rows)
-            recs = self.folder.chunks.fetch(row.space_id, [vm.chunk_ids[r] for r in rows])
+            # Taken at their stored rows (checked by id, else the filtered scan): a filtered scan reads the whole
+            # table, seconds a question at 1M passages (issue 57's cost curve).
+            recs = self.folder.chunks.fetch(row.space_id, [vm.chunk_ids[r] for r in rows],
+                                            [int(vm.stored[r]) for r in rows])
             out: list[ChunkRecord | None] = []
             for r in rows:
                 stored = recs.get(vm.chunk_ids[r])
@@ -187,6 +195,11 @@ class Retriever:
             return [rec.text if rec is not None else "" for rec in records(rows)]
 
         ctx.passage_texts, ctx.judge_timeout_s = texts, settings.llm.judge_timeout_s
+
+        def stored(rows: list[int], make_missing: bool) -> list[Vectors | None]:
+            return self.stored_sentences.for_rows(row, vm, rows, texts if make_missing else None)
+
+        ctx.stored_sentences = stored  # the relevance judge's best sentence (issue 55), made at ingest (issue 57)
         if settings.retrieval.reranker.startswith("cross-encoder:"):
             from biny.core.retrieve.rerankers import CrossEncoderReranker
 
@@ -410,7 +423,8 @@ class Retriever:
         if doc is None:
             return None
         heading: list[str] = []
-        stored = self.folder.chunks.fetch(row.space_id, [c.chunk_id]).get(c.chunk_id)
+        at = [int(vm.stored[c.row])] if c.row < len(vm) and vm.chunk_ids[c.row] == c.chunk_id else None
+        stored = self.folder.chunks.fetch(row.space_id, [c.chunk_id], at).get(c.chunk_id)
         if stored is not None:
             try:
                 heading = list(self.keys.crypto(row).open_record(stored).heading_path)

@@ -1,9 +1,10 @@
-"""Spaces: list, create (encrypted unless asked otherwise, I8), delete."""
+"""Spaces: list, create (encrypted unless asked otherwise, I8), delete; export and import (backup)."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 
 from biny.core.errors import BinyError
 from biny.core.i18n import t
@@ -11,6 +12,7 @@ from biny.core.results import SpaceInfo
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
+from biny.core.store import backup
 from biny.core.store.catalog import SpaceRow, now
 
 
@@ -57,3 +59,23 @@ class Spaces:
         self.keys.forget(row.space_id)
         for forget in self.on_forget:  # opened (plaintext) metadata goes with the space
             forget(row.space_id)
+
+
+class Backup:
+    """``engine.backup``: a space to a .tar file and back (issue 56 took these off the Engine)."""
+
+    def __init__(self, folder: DataFolder, spaces: Spaces) -> None:
+        self._folder = folder
+        self._spaces = spaces
+
+    def export_space(self, space: str, dest: Path | str) -> Path:
+        """Write a space (catalog rows incl. its wrapped key, and its Lance table) to a .tar file. Encrypted spaces
+        stay encrypted in the backup (ciphertext and the wrapped key; the passphrase reads it after import)."""
+        catalog = self._folder.catalog
+        return backup.export_space(catalog, self._folder.local_lance("export"), catalog.spaces.named(space),
+                                   Path(dest))
+
+    def import_space(self, archive: Path | str, *, name: str | None = None) -> SpaceInfo:
+        """Restore a space exported by ``export_space`` (optionally under another name)."""
+        _, space_name = self._folder.writer.import_space(self._folder.local_lance("import"), Path(archive), name)
+        return self._spaces.get(space_name)

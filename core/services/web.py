@@ -178,7 +178,7 @@ class WebFallback:
         return self.folder.catalog.spaces.web_enabled(self.folder.catalog.spaces.named(space).space_id)
 
     def set_enabled(self, space: str, on: bool) -> None:
-        self.folder.writer.set_web(self.folder.catalog.spaces.named(space).space_id, on)
+        self.folder.writer.web.set_web(self.folder.catalog.spaces.named(space).space_id, on)
 
     def _search(self) -> SearchProvider | None:
         if self.provider is not None:
@@ -459,7 +459,7 @@ class WebFallback:
             payload = json.loads(crypto.open_note(f"review:{same}", row.payload))
             asked = payload.get("questions", [payload["question"]])
             if masked_question not in asked:
-                self.folder.writer.decide_review(same, "pending", "", "", None,
+                self.folder.writer.web.decide_review(same, "pending", "", "", None,
                                                  self._payload(same, questions=[*asked, masked_question]))
             return same
         review_id = uuid.uuid4().hex[:12]
@@ -470,7 +470,7 @@ class WebFallback:
             "flagged": [f.to_dict() for f in turn.flagged], "contradicted": contradicted,
         }
         sealed = crypto.seal_note(f"review:{review_id}", json.dumps(payload, ensure_ascii=False))
-        self.folder.writer.add_review(ReviewRow(review_id, space_id, now(), "pending", sealed))
+        self.folder.writer.web.add_review(ReviewRow(review_id, space_id, now(), "pending", sealed))
         return review_id
 
     # ---- the queue (W5–W7) -----------------------------------------------------------------------------
@@ -571,7 +571,7 @@ class WebFallback:
         payload = self._payload(review_id, edited=text if changed else "", stored=text, source=source,
                                 merged=merged, edited_by=user if changed else "",
                                 edited_at=f"{when:%Y-%m-%dT%H:%M:%SZ}" if changed else "")
-        self.folder.writer.decide_review(review_id, "approved", user, "", doc_id, payload)
+        self.folder.writer.web.decide_review(review_id, "approved", user, "", doc_id, payload)
         return self.item(review_id)
 
     def _store(self, space: str, review_id: str, text: str, source: str) -> str:
@@ -596,9 +596,9 @@ class WebFallback:
                   crypto.stored_hash("page:" + s.content_hash), s.simhash) for s in item.sources if s.read]
         # The question itself too: asked again, it is not answered from other pages (no text hash, no SimHash).
         pages += [(self._question_key(q, crypto), "", 0) for q in dict.fromkeys([item.question, *item.questions])]
-        self.folder.writer.reject_pages(row.space_id, review_id, pages)
+        self.folder.writer.web.reject_pages(row.space_id, review_id, pages)
         sealed = crypto.seal_note(f"review-reason:{review_id}", reason) if reason else ""
-        self.folder.writer.decide_review(review_id, "rejected", self.keys.owner[1], sealed, None)
+        self.folder.writer.web.decide_review(review_id, "rejected", self.keys.owner[1], sealed, None)
         return self.item(review_id)
 
     def undo(self, review_id: str) -> ReviewItem:
@@ -608,8 +608,8 @@ class WebFallback:
             self._set_status(item.space, item.doc_id, "deleted")
             self._restore_merged(review_id)
         elif item.status == "rejected":
-            self.folder.writer.forget_rejection(review_id)
-        self.folder.writer.decide_review(review_id, "pending", "", "", None)
+            self.folder.writer.web.forget_rejection(review_id)
+        self.folder.writer.web.decide_review(review_id, "pending", "", "", None)
         return self.item(review_id)
 
     def _restore_merged(self, review_id: str) -> None:
@@ -627,7 +627,7 @@ class WebFallback:
                 continue
             space = self.folder.catalog.spaces.by_id(row.space_id).name
             doc_id = self._store(space, rid, theirs["stored"], theirs.get("source", ""))
-            self.folder.writer.decide_review(rid, "approved", earlier.decided_by or "", "", doc_id, earlier.payload)
+            self.folder.writer.web.decide_review(rid, "approved", earlier.decided_by or "", "", doc_id, earlier.payload)
 
     def _pending(self, review_id: str) -> ReviewItem:
         item = self.item(review_id)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import ParamSpec, TypeVar
 
+from biny.core import state
 from biny.core.errors import BinyError
 from biny.core.i18n import t
 
@@ -30,14 +31,8 @@ class WriteOutsideWriter(BinyError):
     """A store was changed by code other than ``StoreWriter`` (a bug, not a user error)."""
 
 
-_stamp_lock = threading.Lock()
-_stamp = 0
-
-
 def _bump() -> None:
-    global _stamp
-    with _stamp_lock:
-        _stamp += 1
+    state.bump_stamp()  # the stamp lives in the process's registry (core/state.py), reset with it
 
 
 def retire_reads() -> None:
@@ -48,7 +43,7 @@ def retire_reads() -> None:
 def write_stamp() -> int:
     """Changes whenever a write starts or ends: a read cache tagged with the stamp taken before its read
     is valid while the stamp is unchanged (a read overlapping a write gets a stamp the write's end retires)."""
-    return _stamp
+    return state.stamp()
 
 
 @contextmanager

@@ -76,6 +76,13 @@ class StoreWriter:
         self.mac_key: Callable[[SpaceRow], bytes | None] | None = None
         # Vectors of documents not committed yet (store/staging.py, issue 58); None: not kept (a writer in tests).
         self.staging: StagingArea | None = None
+        # Its writes by responsibility (issue 56), each under this writer's one lock.
+        self.upkeep = WriterUpkeep(self)
+        self.keys = KeyWriter(self)
+        self.docs = DocumentWriter(self)
+        self.curator = CuratorWriter(self)
+        self.web = WebWriter(self)
+        self.memory = MemoryWriter(self)
 
     def check_writable(self) -> None:
         """Refuse up front what would be refused at its first write (a team space's reader)."""
@@ -130,85 +137,6 @@ class StoreWriter:
             return nullcontext()
         return self.folder_lock.holding(purpose, wait_s=WRITE_WAIT_S)
 
-    # ---- at open ----------------------------------------------------------------------------
-    def migrate(self) -> None:
-        """Bring the catalog schema and older chunk tables up to date (at open, never in a read)."""
-        with self._write():
-            self.catalog.migrate()
-            self.chunks.migrate()
-
-    def recover(self) -> list[str]:
-        """Clean what an interrupted run left behind, and mark damaged the documents whose stored passages
-        no longer match the catalog (issue 22); returns human-readable notes."""
-        notes: list[str] = []
-        with self._write():
-            if self.staging is not None:
-                self.staging.prune({s.space_id for s in self.catalog.spaces.all()})
-            for space in self.catalog.spaces.all():
-                try:
-                    self._recover_space(space, notes)
-                except Exception as exc:
-                    if storage_problem(exc) is None:
-                        raise
-                    notes.append(self._unreadable(space, exc))
-        return notes
-
-    @staticmethod
-    def _unreadable(space: SpaceRow, exc: Exception) -> str:
-        """Issue 59: one space's unreadable data file must not keep the folder (and `biny doctor`) from opening."""
-        return t("warning: {note}").format(note=t(
-            "{name}: its passages could not be read ({error}); run `biny doctor --deep` to see what is damaged, "
-            "and restore the space from its export or a backup").format(name=space.name, error=exc))
-
-    def _recover_space(self, space: SpaceRow, notes: list[str]) -> None:
-        if settle(self.catalog, self.chunks, space.space_id):  # corrections a kill caught (issue 61)
-            self.vectors.invalidate(space.space_id)
-        pending, retired = self.catalog.docs.pending_and_retired(space.space_id)
-        doc_ids, chunk_ids = self.chunks.ids(space.space_id)
-        in_lance = set(doc_ids)
-        known = self.catalog.docs.known_ids(space.space_id)
-        orphans = sorted(in_lance - known)
-        if orphans:
-            self.chunks.delete_docs(space.space_id, orphans)
-        for doc_id in pending:
-            doc = self.catalog.docs.get(doc_id)
-            self.catalog.docs.drop(doc_id)
-            if doc is not None:
-                self.catalog.ingest_log.add(space.space_id, doc.path, "interrupted",
-                                            t("an earlier ingest stopped mid-way; cleaned up"))
-                # An encrypted space stores a keyed hash of the path, meaningless to a person, and the
-                # folder opens before any key: the note then says what happened without a name.
-                shown = t("a document (its name is sealed)") if doc.path.startswith("bi:") else doc.path
-                notes.append(f"{space.name}: removed half-ingested {shown}; ingest it again")
-        stale = [d for d in retired if d in in_lance]
-        if stale:
-            self.chunks.delete_docs(space.space_id, stale)
-        damaged = mismatches(self.catalog.docs.expected_chunks(space.space_id), doc_ids, chunk_ids)
-        if damaged:
-            self.catalog.docs.set_statuses(sorted(damaged), "damaged")
-            self.chunks.delete_docs(space.space_id, sorted(damaged))
-            notes.append(t("{name}: {count} document(s) marked damaged — their stored passages no longer "
-                           "match the catalog ({which}). Questions to the space stop with an integrity error until "
-                           "you re-ingest them or run `biny doctor --repair`.").format(
-                               name=space.name, count=len(damaged), which="; ".join(sorted(set(damaged.values())))))
-        if orphans or pending or stale or damaged:
-            self.vectors.invalidate(space.space_id)
-
-    def unlisted_tables(self) -> list[str]:
-        """Notes on chunk tables on disk that no space of the catalog lists (issue 59: a deleted or replaced
-        catalog file made them look like an empty folder). Never deleted here: they may be the only copy."""
-        listed = {ChunkStore.table_name(s.space_id) for s in self.catalog.spaces.all()}
-        unlisted = sorted(n for n in self.chunks.versions() if n not in listed)
-        if not unlisted:
-            self.catalog.spaces.unlisted = ""
-            return []
-        self.catalog.spaces.unlisted = t(
-            "The passages and vectors of {n} space(s) are on disk but the catalog does not list them: the catalog "
-            "(catalog.duckdb) is missing or was replaced. Restore catalog.duckdb from a backup of this folder, or "
-            "import the spaces' exports (`biny space import FILE.tar`); run `biny doctor --deep` to see what is "
-            "there.").format(n=len(unlisted))
-        return [t("warning: {note}").format(note=self.catalog.spaces.unlisted)]
-
     # ---- row codes (store/rowmac.py, issue 59) -----------------------------------------------------
     def _key(self, space: SpaceRow) -> bytes | None:
         return self.mac_key(space) if self.mac_key is not None else None
@@ -216,47 +144,6 @@ class StoreWriter:
     def _key_of(self, space_id: str) -> bytes | None:
         """The row-code key of a corrected passage's space (issue 61's edits are coded like ingest's rows)."""
         return self._key(self.catalog.spaces.by_id(space_id)) if self.mac_key is not None else None
-
-    def bind_rows(self, space: SpaceRow, key: bytes) -> int:
-        """Give every passage stored without a code its code and mark the space bound; returns how many were
-        coded. A row whose code does not match keeps it (binding never launders a changed row)."""
-        with self._write():
-            n = self.chunks.bind(space.space_id, key)
-            self.catalog.spaces.set_binding(space.space_id, rowmac.bound_mark(key, space.space_id))
-            self.vectors.invalidate(space.space_id)
-        return n
-
-    def _refuse_tampered(self, space: SpaceRow) -> None:
-        key = self._key(space)
-        if key is None:
-            return
-        bound = rowmac.is_bound(key, space.space_id, self.catalog.spaces.binding(space.space_id))
-        bad = sum(int(rowmac.mismatched(key, part, bound=bound).sum())
-                  for part in self.chunks.batches(space.space_id, rowmac.columns()))
-        if bad:
-            raise DataTampered(t("Space {space}: {n} passage(s) no longer match their integrity code, and rewriting "
-                                 "the space would keep them under new codes. Run `biny doctor --deep`, then repair or "
-                                 "restore the space first.").format(space=repr(space.name), n=bad))
-
-    def bind_plain_spaces(self) -> None:
-        """Plaintext spaces written before row codes: a key and a code for every row, once (at open). Encrypted
-        ones need their key: ``biny doctor --repair`` binds them."""
-        for space in self.catalog.spaces.all():
-            if space.encrypted:
-                continue
-            key = self.catalog.spaces.row_key(space.space_id)
-            if key is None:
-                key = rowmac.new_plain_key()
-                with self._write():
-                    self.catalog.spaces.set_row_key(space.space_id, key)
-            if not rowmac.is_bound(key, space.space_id, self.catalog.spaces.binding(space.space_id)):
-                try:
-                    self.bind_rows(space, key)
-                except Exception as exc:
-                    if storage_problem(exc) is None:
-                        raise
-            if self.structured.legacy(space.space_id):  # an index built before its rows had codes
-                self.bind_index(space.space_id, key)
 
     # ---- spaces and keys --------------------------------------------------------------------
     def create_space(self, row: SpaceRow) -> None:
@@ -277,27 +164,13 @@ class StoreWriter:
                 self.staging.drop(space.space_id)
             self.vectors.invalidate(space.space_id)
 
-    def set_wrapped_key(self, space_id: str, kdf: str, wrapped: bytes) -> None:
-        with self._write():
-            self.catalog.spaces.set_wrapped_key(space_id, kdf, wrapped)
-
-    def set_memory_key(self, tenant: str, owner: str, kdf: str, wrapped: bytes) -> None:
-        with self._write():
-            self.catalog.memory_keys.set(tenant, owner, kdf, wrapped)
-
-    def scrub(self) -> None:
-        """Rewrite the catalog file so overwritten values (old wrapped keys and salts, plaintext since
-        sealed) are gone from it, not only from its live rows (issue 22)."""
-        with self._write():
-            self.catalog.rewrite()
-
     def import_space(self, lance_dir: Path, archive: Path, name: str | None) -> tuple[str, str]:
         """Restore a backup (core/store/backup.py); nothing is left behind if it fails."""
         with self._write():
             space_id, space_name = backup.import_space(self.catalog, lance_dir, archive, name)
             self.chunks.migrate()  # a backup made before a column was added (issue 57: sentence vectors) gains it
             self.vectors.invalidate(space_id)
-        self.bind_plain_spaces()  # an export made before row codes: a plaintext space gets them now
+        self.upkeep.bind_plain_spaces()  # an export made before row codes: a plaintext space gets them now
         return space_id, space_name
 
     def save_baselines(self, space_id: str, chunk_count: int, dists: dict[str, dict[str, Any]]) -> None:
@@ -305,88 +178,10 @@ class StoreWriter:
             for kind, dist in dists.items():
                 self.catalog.baselines.save(space_id, kind, chunk_count, dist)
 
-    # ---- documents ----------------------------------------------------------------------------
-    def begin_document(self, doc: DocumentRow) -> None:
-        with self._write():
-            self.catalog.docs.insert_pending(doc)
-
-    def add_chunks(self, space: SpaceRow, records: list[ChunkRecord], vectors: Vectors) -> None:
-        # Rows of a pending document: invisible until its commit, which publishes (one upload per embedding
-        # batch of an unchanged catalog was the team space's ingest overhead).
-        with self._write(publish=False):
-            self.chunks.ensure_table(space.space_id, space.dim)
-            self.chunks.add(space.space_id, records, vectors, self._key(space))
-            for rec in records:
-                self._added[rec.doc_id].append(rec.chunk_id)
-
-    def commit_document(self, doc: DocumentRow) -> None:
-        with self._write():
-            doc.chunk_digest = chunk_digest(self._added.pop(doc.doc_id, []))
-            retired = self.catalog.docs.activate(doc)
-            self.vectors.invalidate(doc.space_id)
-            self.chunks.delete_docs(doc.space_id, retired)
-
-    # ---- vectors embedded for documents not committed yet (store/staging.py, issue 58) -------------------
-    def staged(self, space_id: str, group: str) -> list[bytes]:
-        """What earlier runs staged for a document (a read)."""
-        return [] if self.staging is None else self.staging.read(space_id, group)
-
-    def stage(self, space_id: str, group: str, blob: bytes) -> None:
-        """Keep one embedded batch of a document being ingested, until it commits."""
-        if self.staging is not None:
-            with self._local_write():
-                self.staging.put(space_id, group, blob)
-
-    def unstage(self, space_id: str, group: str | None = None) -> None:
-        """Forget a committed document's staged batches, or all of a space's (``group`` None: a run ended)."""
-        if self.staging is not None:
-            with self._local_write():
-                self.staging.drop(space_id, group)
-
-    def begin_documents(self, docs: list[DocumentRow]) -> None:
-        with self._write():
-            self.catalog.docs.insert_pending_many(docs)
-
-    def commit_documents(self, docs: list[DocumentRow], *, by_path: bool = True) -> None:
-        """Step 3 for a batch of documents: one transaction, then retired chunks deleted."""
-        if not docs:
-            return
-        with self._write():
-            for doc in docs:
-                doc.chunk_digest = chunk_digest(self._added.pop(doc.doc_id, []))
-            retired = self.catalog.docs.activate_many(docs, by_path=by_path)
-            self.vectors.invalidate(docs[0].space_id)
-            self.chunks.delete_docs(docs[0].space_id, retired)
-
-    def abandon_documents(self, docs: list[DocumentRow], outcome: str, message: str) -> None:
-        with self._write():
-            for doc in docs:
-                self._added.pop(doc.doc_id, None)
-                self.chunks.delete_docs(doc.space_id, [doc.doc_id])
-                self.catalog.docs.drop(doc.doc_id)
-            if docs:
-                self.catalog.ingest_log.add(docs[0].space_id, docs[0].path.split("#")[0], outcome, message)
-
     def compact(self, space_id: str) -> None:
         """Merge small Lance fragments and drop superseded versions (after an ingest run)."""
         with self._write():
             self.chunks.compact(space_id)
-
-    def abandon_document(self, doc: DocumentRow, outcome: str, message: str) -> None:
-        """Remove a pending document and whatever chunks it had written."""
-        with self._write():
-            self._added.pop(doc.doc_id, None)
-            self.chunks.delete_docs(doc.space_id, [doc.doc_id])
-            self.catalog.docs.drop(doc.doc_id)
-            self.catalog.ingest_log.add(doc.space_id, doc.path, outcome, message)
-
-    def log(self, space_id: str, path: str, outcome: str, message: str = "", doc_id: str | None = None) -> None:
-        with self._write():
-            self.catalog.ingest_log.add(space_id, path, outcome, message, doc_id)
-
-    def put_note(self, key: str, note: str) -> None:
-        with self._write():
-            self.catalog.notes.put(key, note)
 
     def set_statuses(self, space_id: str, doc_ids: list[str], status: str) -> None:
         """Archive, restore or delete documents; many at once (a table's rows): one statement, one Lance delete.
@@ -427,53 +222,12 @@ class StoreWriter:
         """Re-embed: swap a space's whole chunk table for one written by another model. Refused while a stored row
         fails its code (issue 59): its rows would be written back under fresh codes, the change kept for good."""
         with self._write():
-            self._refuse_tampered(space)
+            self.upkeep.refuse_tampered(space)
             self.chunks.drop_table(space.space_id)
             self.chunks.ensure_table(space.space_id, dim)
             self.chunks.add(space.space_id, records, vectors, self._key(space))
             self.catalog.spaces.set_model(space.space_id, model, dim)
             self.vectors.invalidate(space.space_id)
-
-    # ---- a curator's corrections of single passages (issue 61; the order is store/passages.py's) --------
-    def mark_passage(self, entry: PassageEntry) -> None:
-        """Disable or enable a passage: one catalog write; the space's matrix is rebuilt without (or with) it."""
-        with self._write():
-            self.catalog.passages.add(entry)
-            self.vectors.invalidate(entry.space_id)
-
-    def edit_passage(self, entry: PassageEntry, rows: pa.Table) -> None:
-        """The entry (pending, the row as it was in ``before``), the new row over the old one, then done."""
-        with self._write():
-            self.catalog.passages.add(entry)
-            self.chunks.replace_rows(entry.space_id, rows, self._key_of(entry.space_id))
-            self.catalog.passages.set_state(entry.entry_id, "done")
-            self.vectors.invalidate(entry.space_id)
-
-    def add_note(self, entry: PassageEntry, rows: pa.Table) -> None:
-        """The entry (pending), the note's row, then in one transaction: done, the document's count and digest."""
-        with self._write():
-            self.catalog.passages.add(entry)
-            self.chunks.add_rows(entry.space_id, rows, self._key_of(entry.space_id))
-            count, digest = doc_ids_digest(self.chunks, entry.space_id, entry.doc_id)
-            self.catalog.passages.settle_note(entry.entry_id, "done", entry.doc_id, count, digest)
-            self.vectors.invalidate(entry.space_id)
-
-    def undo_passage(self, entry: PassageEntry) -> None:
-        """Undo one done action: a mark is one write; an edit writes its ``before`` row back; a note's row goes."""
-        with self._write():
-            space_id = entry.space_id
-            if entry.action in ("disable", "enable"):
-                self.catalog.passages.set_state(entry.entry_id, "undone")
-            elif entry.action == "edit":
-                self.catalog.passages.set_state(entry.entry_id, "undoing")
-                self.chunks.replace_rows(space_id, row_table(entry.before or b""), self._key_of(space_id))
-                self.catalog.passages.set_state(entry.entry_id, "undone")
-            else:
-                self.catalog.passages.set_state(entry.entry_id, "undoing")
-                self.chunks.delete_chunks(space_id, [entry.chunk_id])
-                count, digest = doc_ids_digest(self.chunks, space_id, entry.doc_id)
-                self.catalog.passages.settle_note(entry.entry_id, "undone", entry.doc_id, count, digest)
-            self.vectors.invalidate(space_id)
 
     # ---- the structured index (S1, S3): rows only, nothing embedded --------------------------------
     def save_index(self, space_id: str, spec: str, generation: int, rows: list[tuple[str, int, str]]) -> None:
@@ -502,36 +256,329 @@ class StoreWriter:
         with self._write():
             self.catalog.evals.add(run_id, space_id, name, metrics, payload)
 
-    # ---- the public-web fallback and its review queue (W1, W5–W7) --------------------------------
+
+
+class WriterUpkeep:
+    """``StoreWriter.upkeep``: at open and at repair — migrations, recovery of interrupted writes, row codes for
+    data written before them."""
+
+    def __init__(self, writer: StoreWriter) -> None:
+        self._w = writer
+
+    def migrate(self) -> None:
+        """Bring the catalog schema and older chunk tables up to date (at open, never in a read)."""
+        with self._w._write():
+            self._w.catalog.migrate()
+            self._w.chunks.migrate()
+
+    def recover(self) -> list[str]:
+        """Clean what an interrupted run left behind, and mark damaged the documents whose stored passages
+        no longer match the catalog (issue 22); returns human-readable notes."""
+        notes: list[str] = []
+        with self._w._write():
+            if self._w.staging is not None:
+                self._w.staging.prune({s.space_id for s in self._w.catalog.spaces.all()})
+            for space in self._w.catalog.spaces.all():
+                try:
+                    self._recover_space(space, notes)
+                except Exception as exc:
+                    if storage_problem(exc) is None:
+                        raise
+                    notes.append(self._unreadable(space, exc))
+        return notes
+
+    @staticmethod
+    def _unreadable(space: SpaceRow, exc: Exception) -> str:
+        """Issue 59: one space's unreadable data file must not keep the folder (and `biny doctor`) from opening."""
+        return t("warning: {note}").format(note=t(
+            "{name}: its passages could not be read ({error}); run `biny doctor --deep` to see what is damaged, "
+            "and restore the space from its export or a backup").format(name=space.name, error=exc))
+
+    def _recover_space(self, space: SpaceRow, notes: list[str]) -> None:
+        if settle(self._w.catalog, self._w.chunks, space.space_id):  # corrections a kill caught (issue 61)
+            self._w.vectors.invalidate(space.space_id)
+        pending, retired = self._w.catalog.docs.pending_and_retired(space.space_id)
+        doc_ids, chunk_ids = self._w.chunks.ids(space.space_id)
+        in_lance = set(doc_ids)
+        known = self._w.catalog.docs.known_ids(space.space_id)
+        orphans = sorted(in_lance - known)
+        if orphans:
+            self._w.chunks.delete_docs(space.space_id, orphans)
+        for doc_id in pending:
+            doc = self._w.catalog.docs.get(doc_id)
+            self._w.catalog.docs.drop(doc_id)
+            if doc is not None:
+                self._w.catalog.ingest_log.add(space.space_id, doc.path, "interrupted",
+                                            t("an earlier ingest stopped mid-way; cleaned up"))
+                # An encrypted space stores a keyed hash of the path, meaningless to a person, and the
+                # folder opens before any key: the note then says what happened without a name.
+                shown = t("a document (its name is sealed)") if doc.path.startswith("bi:") else doc.path
+                notes.append(f"{space.name}: removed half-ingested {shown}; ingest it again")
+        stale = [d for d in retired if d in in_lance]
+        if stale:
+            self._w.chunks.delete_docs(space.space_id, stale)
+        damaged = mismatches(self._w.catalog.docs.expected_chunks(space.space_id), doc_ids, chunk_ids)
+        if damaged:
+            self._w.catalog.docs.set_statuses(sorted(damaged), "damaged")
+            self._w.chunks.delete_docs(space.space_id, sorted(damaged))
+            notes.append(t("{name}: {count} document(s) marked damaged — their stored passages no longer "
+                           "match the catalog ({which}). Questions to the space stop with an integrity error until "
+                           "you re-ingest them or run `biny doctor --repair`.").format(
+                               name=space.name, count=len(damaged), which="; ".join(sorted(set(damaged.values())))))
+        if orphans or pending or stale or damaged:
+            self._w.vectors.invalidate(space.space_id)
+
+    def unlisted_tables(self) -> list[str]:
+        """Notes on chunk tables on disk that no space of the catalog lists (issue 59: a deleted or replaced
+        catalog file made them look like an empty folder). Never deleted here: they may be the only copy."""
+        listed = {ChunkStore.table_name(s.space_id) for s in self._w.catalog.spaces.all()}
+        unlisted = sorted(n for n in self._w.chunks.versions() if n not in listed)
+        if not unlisted:
+            self._w.catalog.spaces.unlisted = ""
+            return []
+        self._w.catalog.spaces.unlisted = t(
+            "The passages and vectors of {n} space(s) are on disk but the catalog does not list them: the catalog "
+            "(catalog.duckdb) is missing or was replaced. Restore catalog.duckdb from a backup of this folder, or "
+            "import the spaces' exports (`biny space import FILE.tar`); run `biny doctor --deep` to see what is "
+            "there.").format(n=len(unlisted))
+        return [t("warning: {note}").format(note=self._w.catalog.spaces.unlisted)]
+
+    def bind_rows(self, space: SpaceRow, key: bytes) -> int:
+        """Give every passage stored without a code its code and mark the space bound; returns how many were
+        coded. A row whose code does not match keeps it (binding never launders a changed row)."""
+        with self._w._write():
+            n = self._w.chunks.bind(space.space_id, key)
+            self._w.catalog.spaces.set_binding(space.space_id, rowmac.bound_mark(key, space.space_id))
+            self._w.vectors.invalidate(space.space_id)
+        return n
+
+    def refuse_tampered(self, space: SpaceRow) -> None:
+        key = self._w._key(space)
+        if key is None:
+            return
+        bound = rowmac.is_bound(key, space.space_id, self._w.catalog.spaces.binding(space.space_id))
+        bad = sum(int(rowmac.mismatched(key, part, bound=bound).sum())
+                  for part in self._w.chunks.batches(space.space_id, rowmac.columns()))
+        if bad:
+            raise DataTampered(t("Space {space}: {n} passage(s) no longer match their integrity code, and rewriting "
+                                 "the space would keep them under new codes. Run `biny doctor --deep`, then repair or "
+                                 "restore the space first.").format(space=repr(space.name), n=bad))
+
+    def bind_plain_spaces(self) -> None:
+        """Plaintext spaces written before row codes: a key and a code for every row, once (at open). Encrypted
+        ones need their key: ``biny doctor --repair`` binds them."""
+        for space in self._w.catalog.spaces.all():
+            if space.encrypted:
+                continue
+            key = self._w.catalog.spaces.row_key(space.space_id)
+            if key is None:
+                key = rowmac.new_plain_key()
+                with self._w._write():
+                    self._w.catalog.spaces.set_row_key(space.space_id, key)
+            if not rowmac.is_bound(key, space.space_id, self._w.catalog.spaces.binding(space.space_id)):
+                try:
+                    self.bind_rows(space, key)
+                except Exception as exc:
+                    if storage_problem(exc) is None:
+                        raise
+            if self._w.structured.legacy(space.space_id):  # an index built before its rows had codes
+                self._w.bind_index(space.space_id, key)
+
+
+class KeyWriter:
+    """``StoreWriter.keys``: wrapped keys of spaces and of the memory, and scrubbing freed blocks."""
+
+    def __init__(self, writer: StoreWriter) -> None:
+        self._w = writer
+
+    def set_wrapped_key(self, space_id: str, kdf: str, wrapped: bytes) -> None:
+        with self._w._write():
+            self._w.catalog.spaces.set_wrapped_key(space_id, kdf, wrapped)
+
+    def set_memory_key(self, tenant: str, owner: str, kdf: str, wrapped: bytes) -> None:
+        with self._w._write():
+            self._w.catalog.memory_keys.set(tenant, owner, kdf, wrapped)
+
+    def scrub(self) -> None:
+        """Rewrite the catalog file so overwritten values (old wrapped keys and salts, plaintext since
+        sealed) are gone from it, not only from its live rows (issue 22)."""
+        with self._w._write():
+            self._w.catalog.rewrite()
+
+
+class DocumentWriter:
+    """``StoreWriter.docs``: a document's writes while it is ingested, in the visibility protocol's order (module
+    docstring), and the vectors staged meanwhile (store/staging.py, issue 58)."""
+
+    def __init__(self, writer: StoreWriter) -> None:
+        self._w = writer
+
+    def begin_document(self, doc: DocumentRow) -> None:
+        with self._w._write():
+            self._w.catalog.docs.insert_pending(doc)
+
+    def add_chunks(self, space: SpaceRow, records: list[ChunkRecord], vectors: Vectors) -> None:
+        # Rows of a pending document: invisible until its commit, which publishes (one upload per embedding
+        # batch of an unchanged catalog was the team space's ingest overhead).
+        with self._w._write(publish=False):
+            self._w.chunks.ensure_table(space.space_id, space.dim)
+            self._w.chunks.add(space.space_id, records, vectors, self._w._key(space))
+            for rec in records:
+                self._w._added[rec.doc_id].append(rec.chunk_id)
+
+    def commit_document(self, doc: DocumentRow) -> None:
+        with self._w._write():
+            doc.chunk_digest = chunk_digest(self._w._added.pop(doc.doc_id, []))
+            retired = self._w.catalog.docs.activate(doc)
+            self._w.vectors.invalidate(doc.space_id)
+            self._w.chunks.delete_docs(doc.space_id, retired)
+
+    def staged(self, space_id: str, group: str) -> list[bytes]:
+        """What earlier runs staged for a document (a read)."""
+        return [] if self._w.staging is None else self._w.staging.read(space_id, group)
+
+    def stage(self, space_id: str, group: str, blob: bytes) -> None:
+        """Keep one embedded batch of a document being ingested, until it commits."""
+        if self._w.staging is not None:
+            with self._w._local_write():
+                self._w.staging.put(space_id, group, blob)
+
+    def unstage(self, space_id: str, group: str | None = None) -> None:
+        """Forget a committed document's staged batches, or all of a space's (``group`` None: a run ended)."""
+        if self._w.staging is not None:
+            with self._w._local_write():
+                self._w.staging.drop(space_id, group)
+
+    def begin_documents(self, docs: list[DocumentRow]) -> None:
+        with self._w._write():
+            self._w.catalog.docs.insert_pending_many(docs)
+
+    def commit_documents(self, docs: list[DocumentRow], *, by_path: bool = True) -> None:
+        """Step 3 for a batch of documents: one transaction, then retired chunks deleted."""
+        if not docs:
+            return
+        with self._w._write():
+            for doc in docs:
+                doc.chunk_digest = chunk_digest(self._w._added.pop(doc.doc_id, []))
+            retired = self._w.catalog.docs.activate_many(docs, by_path=by_path)
+            self._w.vectors.invalidate(docs[0].space_id)
+            self._w.chunks.delete_docs(docs[0].space_id, retired)
+
+    def abandon_documents(self, docs: list[DocumentRow], outcome: str, message: str) -> None:
+        with self._w._write():
+            for doc in docs:
+                self._w._added.pop(doc.doc_id, None)
+                self._w.chunks.delete_docs(doc.space_id, [doc.doc_id])
+                self._w.catalog.docs.drop(doc.doc_id)
+            if docs:
+                self._w.catalog.ingest_log.add(docs[0].space_id, docs[0].path.split("#")[0], outcome, message)
+
+    def abandon_document(self, doc: DocumentRow, outcome: str, message: str) -> None:
+        """Remove a pending document and whatever chunks it had written."""
+        with self._w._write():
+            self._w._added.pop(doc.doc_id, None)
+            self._w.chunks.delete_docs(doc.space_id, [doc.doc_id])
+            self._w.catalog.docs.drop(doc.doc_id)
+            self._w.catalog.ingest_log.add(doc.space_id, doc.path, outcome, message)
+
+    def log(self, space_id: str, path: str, outcome: str, message: str = "", doc_id: str | None = None) -> None:
+        with self._w._write():
+            self._w.catalog.ingest_log.add(space_id, path, outcome, message, doc_id)
+
+    def put_note(self, key: str, note: str) -> None:
+        with self._w._write():
+            self._w.catalog.notes.put(key, note)
+
+
+class CuratorWriter:
+    """``StoreWriter.curator``: a curator's corrections of single passages (issue 61; the order is
+    store/passages.py's)."""
+
+    def __init__(self, writer: StoreWriter) -> None:
+        self._w = writer
+
+    def mark_passage(self, entry: PassageEntry) -> None:
+        """Disable or enable a passage: one catalog write; the space's matrix is rebuilt without (or with) it."""
+        with self._w._write():
+            self._w.catalog.passages.add(entry)
+            self._w.vectors.invalidate(entry.space_id)
+
+    def edit_passage(self, entry: PassageEntry, rows: pa.Table) -> None:
+        """The entry (pending, the row as it was in ``before``), the new row over the old one, then done."""
+        with self._w._write():
+            self._w.catalog.passages.add(entry)
+            self._w.chunks.replace_rows(entry.space_id, rows, self._w._key_of(entry.space_id))
+            self._w.catalog.passages.set_state(entry.entry_id, "done")
+            self._w.vectors.invalidate(entry.space_id)
+
+    def add_note(self, entry: PassageEntry, rows: pa.Table) -> None:
+        """The entry (pending), the note's row, then in one transaction: done, the document's count and digest."""
+        with self._w._write():
+            self._w.catalog.passages.add(entry)
+            self._w.chunks.add_rows(entry.space_id, rows, self._w._key_of(entry.space_id))
+            count, digest = doc_ids_digest(self._w.chunks, entry.space_id, entry.doc_id)
+            self._w.catalog.passages.settle_note(entry.entry_id, "done", entry.doc_id, count, digest)
+            self._w.vectors.invalidate(entry.space_id)
+
+    def undo_passage(self, entry: PassageEntry) -> None:
+        """Undo one done action: a mark is one write; an edit writes its ``before`` row back; a note's row goes."""
+        with self._w._write():
+            space_id = entry.space_id
+            if entry.action in ("disable", "enable"):
+                self._w.catalog.passages.set_state(entry.entry_id, "undone")
+            elif entry.action == "edit":
+                self._w.catalog.passages.set_state(entry.entry_id, "undoing")
+                self._w.chunks.replace_rows(space_id, row_table(entry.before or b""), self._w._key_of(space_id))
+                self._w.catalog.passages.set_state(entry.entry_id, "undone")
+            else:
+                self._w.catalog.passages.set_state(entry.entry_id, "undoing")
+                self._w.chunks.delete_chunks(space_id, [entry.chunk_id])
+                count, digest = doc_ids_digest(self._w.chunks, space_id, entry.doc_id)
+                self._w.catalog.passages.settle_note(entry.entry_id, "undone", entry.doc_id, count, digest)
+            self._w.vectors.invalidate(space_id)
+
+
+class WebWriter:
+    """``StoreWriter.web``: the public-web fallback and its review queue (W1, W5–W7)."""
+
+    def __init__(self, writer: StoreWriter) -> None:
+        self._w = writer
+
     def set_web(self, space_id: str, on: bool) -> None:
-        with self._write():
-            self.catalog.spaces.set_web(space_id, on)
+        with self._w._write():
+            self._w.catalog.spaces.set_web(space_id, on)
 
     def add_review(self, row: ReviewRow) -> None:
-        with self._write():
-            self.review.add(row)
+        with self._w._write():
+            self._w.review.add(row)
 
     def decide_review(self, review_id: str, status: str, by: str, reason: str, doc_id: str | None,
                       payload: str | None = None) -> None:
-        with self._write():
-            self.review.decide(review_id, status, by, reason, doc_id, payload)
+        with self._w._write():
+            self._w.review.decide(review_id, status, by, reason, doc_id, payload)
 
     def reject_pages(self, space_id: str, review_id: str, pages: list[tuple[str, str, int]]) -> None:
-        with self._write():
-            self.review.reject_pages(space_id, review_id, pages)
+        with self._w._write():
+            self._w.review.reject_pages(space_id, review_id, pages)
 
     def forget_rejection(self, review_id: str) -> None:
-        with self._write():
-            self.review.forget_rejection(review_id)
+        with self._w._write():
+            self._w.review.forget_rejection(review_id)
 
-    # ---- memory (M): facts and conversation turns ----------------------------------------------
+
+class MemoryWriter:
+    """``StoreWriter.memory``: facts and conversation turns (M)."""
+
+    def __init__(self, writer: StoreWriter) -> None:
+        self._w = writer
+
     def migrate_facts(self, table: FactTable) -> None:
-        with self._write():
+        with self._w._write():
             table.migrate()
 
     def seal_legacy_memory(self, table: FactTable, crypto: MemoryCrypto) -> int:
         """Seal facts and turns stored in plaintext by an earlier version; returns how many."""
-        with self._write():
+        with self._w._write():
             rows = table.legacy()
             for row in rows:
                 ct = crypto.seal_fact(row.fact_id, row.text, row.scope, row.source)
@@ -542,29 +589,29 @@ class StoreWriter:
                 key = crypto.conversation_key(conversation_id)
                 table.seal_turn(conversation_id, n, key, crypto.seal_turn(key, content))
             if rows or turns:
-                self.catalog.rewrite()  # the plaintext, overwritten above, must not stay in freed blocks
+                self._w.catalog.rewrite()  # the plaintext, overwritten above, must not stay in freed blocks
         return len(rows) + len(turns)
 
     def bind_facts(self, table: FactTable, tenant: str, user: str, mark: str) -> int:
         """Codes for the owner's facts written before they existed, then the mark that every fact has one."""
-        with self._write():
+        with self._w._write():
             n = table.bind()
-            self.catalog.memory_keys.set_binding(tenant, user, mark)
+            self._w.catalog.memory_keys.set_binding(tenant, user, mark)
         return n
 
     def insert_fact(self, table: FactTable, row: FactRow, vector: list[float]) -> None:
-        with self._write():
+        with self._w._write():
             table.insert(row, vector)
 
     def update_fact(self, table: FactTable, fact_id: str, ct: bytes, vector: list[float], model: str,
                     updated_at: datetime) -> None:
-        with self._write():
+        with self._w._write():
             table.update(fact_id, ct, vector, model, updated_at, new_revision=True)
 
     def set_fact_status(self, table: FactTable, fact_id: str, status: str, updated_at: datetime) -> None:
-        with self._write():
+        with self._w._write():
             table.set_status(fact_id, status, updated_at)
 
     def add_turn(self, table: FactTable, conversation_key: str, role: str, ct: bytes, added_at: datetime) -> None:
-        with self._write():
+        with self._w._write():
             table.add_turn(conversation_key, role, ct, added_at)

@@ -6,11 +6,18 @@ The console's inspector and the CLI's ``--json`` print this same object.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 from biny.core.trace.records import Record
 
 R = TypeVar("R", bound=Record)
+
+# Every stage the engine can put in a trace, in the order an ask runs them (issue 56: one vocabulary for core and
+# console; the console names each one, tests/console/test_vocabulary.py compares the two).
+StageName = Literal["rewrite", "structured", "pool", "threshold", "relevance", "sentences", "gate_sentences",
+                    "judge", "identifiers", "second_pass", "rerank", "nearest", "budget", "final", "more_material",
+                    "answer"]
+STAGE_NAMES: tuple[StageName, ...] = get_args(StageName)
 
 
 @dataclass(slots=True)
@@ -28,6 +35,12 @@ class Stage:
     dropped: list[Dropped] = field(default_factory=list)
     data: Record | None = None  # what the stage records beside its summary (trace/records.py)
     ms: float = 0.0
+
+    def __post_init__(self) -> None:
+        # A stage outside the vocabulary would reach the console unnamed: a programming error, said at once.
+        if self.name not in STAGE_NAMES:
+            raise ValueError(f"unknown trace stage {self.name!r}: add it to StageName (core/trace/__init__.py) "
+                             "and to the console's STAGES")
 
 
 @dataclass(slots=True)

@@ -163,7 +163,7 @@ def test_locked_space_unlocks_with_its_passphrase(qtbot, window: MainWindow, eng
     lib.ingest([corpus("python_peps", "pep-0020.rst")])
     _wait_ingest(qtbot, window)
     monkeypatch.delenv("BINY_PASSPHRASE")
-    engine.lock_all()  # a new session: nothing unlocked yet
+    engine.keys.lock_all()  # a new session: nothing unlocked yet
     lib.refresh_spaces(select="vault")
     _settle(qtbot)
     assert lib.locked and lib.unlock_btn.isVisible()
@@ -265,7 +265,7 @@ def test_no_engine_work_on_the_ui_thread(qtbot, engine: Engine, tmp_path: Path, 
     _settle(qtbot)
     assert lib.current_space == "twenty"
     monkeypatch.delenv("BINY_PASSPHRASE")
-    engine.lock_all()  # the test, not the console, locks: a new session
+    engine.keys.lock_all()  # the test, not the console, locks: a new session
     lib.refresh_spaces(select="twenty")
     _settle(qtbot)
     assert lib.locked
@@ -373,7 +373,7 @@ def test_a_model_answer_streams_into_the_inspector(qtbot, window: MainWindow, en
         _settle(qtbot)
         lib.ingest([ROOT / "resources" / "demo" / "pricing.md"])
         _wait_ingest(qtbot, window)
-        engine.set_llm(OpenAICompatible(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "scripted"))
+        engine.models.set_llm(OpenAICompatible(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "scripted"))
         insp = window.inspector
         shown: list[str] = []
         insp.model.connect("streamed", shown.append)  # the model's provisional text, as the screen receives it
@@ -384,7 +384,7 @@ def test_a_model_answer_streams_into_the_inspector(qtbot, window: MainWindow, en
         assert insp.result is not None and insp.result.answer is not None and insp.result.answer.mode == "model"
         assert "Composed from the passages" in insp.answer_view.toPlainText()
     finally:
-        engine.set_llm(None)
+        engine.models.set_llm(None)
         httpd.shutdown()
         httpd.server_close()
 
@@ -392,8 +392,8 @@ def test_a_model_answer_streams_into_the_inspector(qtbot, window: MainWindow, en
 def test_remember_is_not_offered_where_there_is_no_keyring(qtbot, engine: Engine) -> None:  # type: ignore[no-untyped-def]
     from biny.console.widgets.dialogs import NewSpaceDialog, UnlockDialog
 
-    assert not engine.can_remember_passphrase()  # the tests' keyring backend is the null one
-    new = NewSpaceDialog(True, engine.secret_source(), can_remember=False)
+    assert not engine.keys.can_remember_passphrase()  # the tests' keyring backend is the null one
+    new = NewSpaceDialog(True, engine.keys.secret_source(), can_remember=False)
     unlock = UnlockDialog("vault", can_remember=False)
     qtbot.addWidget(new)
     qtbot.addWidget(unlock)
@@ -559,11 +559,11 @@ def test_settings_screen_edits_retrieval_and_says_what_a_change_needs(qtbot, win
     st.tuning["retrieval.space_gate_words"].setValue(0.5)
     st.save_tuning()
     _settle(qtbot)
-    assert window.engine.retrieval_params().space_gate_words == 0.5
+    assert window.engine.retrieval.params().space_gate_words == 0.5
     st.tuning["retrieval.space_gate_words"].setValue(0.4)
     st.save_tuning()
     _settle(qtbot)
-    assert window.engine.retrieval_params().space_gate_words == 0.4
+    assert window.engine.retrieval.params().space_gate_words == 0.4
 
 
 def test_column_widths_are_remembered(qtbot, engine: Engine, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

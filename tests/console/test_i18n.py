@@ -208,7 +208,7 @@ def test_the_data_check_names_an_outdated_index_in_chinese(qtbot, chinese: None,
     _pump_station(engine, tmp_path)
     row = engine.folder.catalog.spaces.named("泵站")
     [doc] = engine.documents("泵站")
-    stored = {r.chunk_id: (r.ids, r.terms, r.aspects) for r in engine.document_chunks("泵站", doc.doc_id)}
+    stored = {r.chunk_id: (r.ids, r.terms, r.aspects) for r in engine.chunks.doc_chunks(row.space_id, doc.doc_id)}
     engine.folder.writer.rekey(row.space_id, stored, [doc.doc_id], 0)  # as a folder written before versions
     window = _window(qtbot, engine, tmp_path)
     window.show_screen([widget for _, widget in window.screens].index(window.settings_screen))
@@ -229,7 +229,7 @@ def test_the_data_check_names_an_outdated_index_in_chinese(qtbot, chinese: None,
     st.repair_btn.click()
     qtbot.waitUntil(lambda: st.check_btn.isEnabled() and not st.repair_btn.isEnabled(), timeout=60_000)
     assert "已修复" in st.check_status.text() and "已根据存储的文本重新建立索引" in st.check_status.text()
-    assert engine.documents("泵站")[0].keys_version > 0
+    assert engine.catalog.docs.of(row.space_id)[0].keys_version > 0
     wait_all()
 
 

@@ -51,7 +51,7 @@ def test_a_contradicted_sentence_is_shown_and_its_approval_names_it(qtbot, windo
     assert engine.ingest("harbour", [tmp_path / "visitors.md"]).ok
     item = engine.web.item(rid)
     found = contradictions(engine.web.retriever, engine.models, "harbour", [s.text for s in item.entry.sentences])
-    engine.folder.writer.decide_review(rid, "pending", "", "", None,
+    engine.folder.writer.web.decide_review(rid, "pending", "", "", None,
                                        engine.web._payload(rid, contradicted=[c.to_dict() for c in found]))
     [marked] = engine.web.item(rid).contradicted
     assert "$5 for adults" in marked["sentence"] and "$7 for adults" in marked["mine"]

@@ -61,7 +61,7 @@ with Engine.open(home) as eng, open(out, "a", encoding="utf-8") as log:
         listed = eng.documents("a")
         spaces = [s.name for s in eng.spaces()]
         if rounds == 0:
-            eng.export_space("b", tar)
+            eng.backup.export_space("b", tar)
         rounds += 1
         log.write(json.dumps({"docs": len(listed), "same": [h.text for h in same.chunks],
                               "other": [h.text for h in other.chunks], "spaces": spaces, "last": last}) + "\\n")

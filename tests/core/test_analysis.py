@@ -35,7 +35,7 @@ def _true_distances(eng: Engine, question: str) -> dict[str, float]:
     """Computed apart from the map: the stored vectors against a fresh query embedding."""
     space = eng.catalog.spaces.named("demo")
     table = eng.chunks.scan(space.space_id, ["chunk_id", "vector"])
-    q = eng.embedder.embed_queries([question])[0]
+    q = eng.models.embedder.embed_queries([question])[0]
     vecs = np.asarray(table.column("vector").to_pylist(), dtype=np.float64)
     return dict(zip(table.column("chunk_id").to_pylist(), (1.0 - vecs @ q).tolist(), strict=True))
 
@@ -46,7 +46,7 @@ def test_star_map_radius_is_the_true_distance_rings_are_the_reference_and_layout
     assert len(sm.points) >= 5
     assert max(abs(p.radius - truth[p.chunk_id]) for p in sm.points) < 1e-6
     assert all(p.radius == p.distance for p in sm.points)
-    group, ref = eng.baselines("demo").reference_for(Question.parse(Q))
+    group, ref = eng.retrieval.baselines("demo").reference_for(Question.parse(Q))
     assert ref is not None and sm.reference == group
     rings = {r.name: r.radius for r in sm.rings if r.kind == "reference"}
     assert rings == {"unrelated p10": ref.quantiles["p10"], "unrelated median": ref.median,
@@ -79,7 +79,7 @@ def test_a_pinned_passage_is_drawn_as_pinned(eng: Engine) -> None:
 
 
 def _no_index(eng: Engine) -> Any:
-    params = eng.retrieval_params()
+    params = eng.retrieval.params()
     params.use_structured = False
     return params
 

@@ -52,4 +52,4 @@ def test_a_short_passphrase_is_refused_with_the_reason(tmp_path: Path, capsys: p
             eng.create_space("s", passphrase="1234567")
         eng.create_space("s", passphrase="12345678")  # eight is enough
         with pytest.raises(WrongPassphrase, match="this one has 3"):
-            eng.change_passphrase("s", "12345678", "abc")
+            eng.keys.change_passphrase("s", "12345678", "abc")

@@ -22,7 +22,7 @@ DEMO = ROOT / "resources" / "demo"
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
     eng = Engine.open(tmp_path_factory.mktemp("demo") / "home")
-    eng.set_llm(None)
+    eng.models.set_llm(None)
     build_demo(eng)
     eng.create_space("manuals", encrypted=False)
     eng.ingest("manuals", [DEMO / "handbook.md", DEMO / "service_agreement.md"])
@@ -100,7 +100,7 @@ def test_an_article_whose_heading_ends_in_a_colon_answers_with_its_list(tmp_path
 
     law = corpus("cn_laws", "民法典__继承编.md")
     with Engine.open(tmp_path_factory.mktemp("laws") / "home") as eng:
-        eng.set_llm(None)
+        eng.models.set_llm(None)
         eng.create_space("laws", encrypted=False)
         eng.ingest("laws", [law])
         answer = eng.answer("laws", "遗产按照什么顺序继承？").answer

@@ -115,11 +115,11 @@ def test_invalid_vectors_count_against_their_document() -> None:
 def _age(engine: Engine, name: str) -> list[str]:
     """Store a space's passages as a version before ``KEYS_VERSION`` did (no stems, no language marks) and
     record version 0, as a data folder written then holds them. Returns the doc ids."""
-    row, crypto = engine.folder.catalog.spaces.named(name), engine.crypto(name)
+    row, crypto = engine.folder.catalog.spaces.named(name), engine.keys.crypto(name)
     docs = engine.documents(name)
     keys = {}
     for doc in docs:
-        title = crypto.open_meta(doc).title
+        title = doc.title  # the listing opens titles already
         for rec in engine.folder.chunks.doc_chunks(row.space_id, doc.doc_id):
             k = passage_keys(crypto.open_record(rec).text, title)
             keys[rec.chunk_id] = crypto.seal_keys(k.ids, [w for w in k.terms if not w.startswith(STEM_MARK)],
@@ -150,13 +150,13 @@ def test_passages_indexed_by_an_older_version_are_found_and_indexed_again(engine
     assert engine.ingest("s", [ru]).ok
     fresh = _stored(engine, "s")
     assert any(STEM_MARK in w for _, terms, _, _ in fresh.values() for w in terms)
-    assert {d.keys_version for d in engine.documents("s")} == {KEYS_VERSION}
+    assert {d.keys_version for d in engine.catalog.docs.of(space_id)} == {KEYS_VERSION}
     doc_ids = _age(engine, "s")
     aged = _stored(engine, "s")
     assert aged.keys() == fresh.keys() and not any(STEM_MARK in w for _, terms, _, _ in aged.values() for w in terms)
     q = "Какой нагревательный элемент используют в игрушечной паровой машине?"
     vm = engine.vectors.get(space_id, engine.catalog.docs.active_ids(space_id), 384)
-    assert lexical.units(query_terms(q), vm, engine.crypto("s").blind) == query_terms(q)  # whole words only
+    assert lexical.units(query_terms(q), vm, engine.keys.crypto("s").blind) == query_terms(q)  # whole words only
 
     [f] = engine.doctor.check("s").findings
     n = sum(d.chunks for d in engine.documents("s"))
@@ -165,10 +165,10 @@ def test_passages_indexed_by_an_older_version_are_found_and_indexed_again(engine
     fixed = engine.doctor.check("s", repair=True)
     assert fixed.healthy and fixed.findings[0].repaired
     assert _stored(engine, "s") == fresh, "keys as ingest computes them; vectors and chunk ids unchanged"
-    assert {d.keys_version for d in engine.documents("s")} == {KEYS_VERSION}
+    assert {d.keys_version for d in engine.catalog.docs.of(space_id)} == {KEYS_VERSION}
     assert {d.doc_id for d in engine.documents("s")} == set(doc_ids) and engine.doctor.check("s").findings == []
     vm = engine.vectors.get(space_id, engine.catalog.docs.active_ids(space_id), 384)
-    assert {"~нагре", "~элеме"} <= lexical.units(query_terms(q), vm, engine.crypto("s").blind)
+    assert {"~нагре", "~элеме"} <= lexical.units(query_terms(q), vm, engine.keys.crypto("s").blind)
     assert "спиртовка" in engine.ask("s", q).chunks[0].text
 
 
@@ -183,12 +183,12 @@ def test_an_encrypted_space_is_indexed_again_only_when_unlocked(engine: Engine, 
     _age(engine, "sealed")
     assert _stored(engine, "sealed") != fresh
     monkeypatch.delenv("BINY_PASSPHRASE")
-    engine.lock_all()
+    engine.keys.lock_all()
     [f] = engine.doctor.check("sealed", repair=True).findings
     assert f.kind == "locked" and not f.repaired and "BINY_PASSPHRASE" in f.action
     catalog = engine.folder.catalog
     assert {d.keys_version for d in catalog.docs.of(catalog.spaces.named("sealed").space_id)} == {0}, \
         "nothing written without the key"
-    engine.unlock("sealed", "test passphrase — not a real secret")
+    engine.keys.unlock("sealed", "test passphrase — not a real secret")
     assert engine.doctor.check("sealed", repair=True).healthy
     assert _stored(engine, "sealed") == fresh, "blinded keys, as ingest stores them"

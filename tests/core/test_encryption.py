@@ -102,14 +102,14 @@ def test_wrong_and_missing_passphrase(tmp_path: Path, embedder: CountingEmbedder
         with pytest.raises(PassphraseRequired, match="BINY_PASSPHRASE"):
             eng.ask("plant", "torque?")
         with pytest.raises(WrongPassphrase, match="does not open space 'plant'"):
-            eng.unlock("plant", "wrong guess")
+            eng.keys.unlock("plant", "wrong guess")
         assert eng.space("plant").locked
         assert eng.chunks.count(eng.catalog.spaces.named("plant").space_id) == before  # nothing changed
         monkeypatch.setenv("BINY_PASSPHRASE", "also wrong")
         with pytest.raises(WrongPassphrase):
             eng.ask("plant", "torque?")
         monkeypatch.delenv("BINY_PASSPHRASE")
-        eng.unlock("plant", PASS)
+        eng.keys.unlock("plant", PASS)
         assert eng.ask("plant", "What torque does the Zyphoria valve need?").chunks
 
 
@@ -176,15 +176,15 @@ def test_change_passphrase_rewraps_only(tmp_path: Path, embedder: CountingEmbedd
         sid = eng.catalog.spaces.named("a").space_id
         before = {r.chunk_id: r.ct for r in eng.chunks.doc_chunks(sid, eng.documents("a")[0].doc_id)}
         with pytest.raises(WrongPassphrase):
-            eng.change_passphrase("a", "not it", "a new passphrase")
-        assert sorted(eng.change_passphrase("a", PASS, "a new passphrase")) == ["a", "b"]
+            eng.keys.change_passphrase("a", "not it", "a new passphrase")
+        assert sorted(eng.keys.change_passphrase("a", PASS, "a new passphrase")) == ["a", "b"]
         after = {r.chunk_id: r.ct for r in eng.chunks.doc_chunks(sid, eng.documents("a")[0].doc_id)}
         assert after == before  # no chunk was re-encrypted
     with _open(home, embedder) as eng:
         with pytest.raises(WrongPassphrase):
-            eng.unlock("a", PASS)
-        eng.unlock("a", "a new passphrase")
-        eng.unlock("b", "a new passphrase")
+            eng.keys.unlock("a", PASS)
+        eng.keys.unlock("a", "a new passphrase")
+        eng.keys.unlock("b", "a new passphrase")
         assert SECRET_SENTENCE in eng.ask("a", "What torque does the Zyphoria valve need?").chunks[0].text
 
 
@@ -195,7 +195,7 @@ def test_keyring_per_tenant_and_user(tmp_path: Path, embedder: CountingEmbedder,
         eng.create_space("ana-notes", passphrase=PASS)  # remembered in the keyring
         eng.ingest("ana-notes", [_doc(tmp_path)])
         assert memory_keyring.store == {("biny:acme", "ana"): PASS}
-        assert any("OS keyring" in n for n in eng.notices)
+        assert any("OS keyring" in n for n in eng.keys.notices)
     with _open(home, embedder, tenant="acme", user="ana") as eng:
         assert eng.ask("ana-notes", "What torque does the Zyphoria valve need?").chunks  # from the keyring
     memory_keyring.store[("biny:acme", "bob")] = "bob's own passphrase"
@@ -238,14 +238,14 @@ def test_export_import_keeps_it_encrypted(tmp_path: Path, embedder: CountingEmbe
     with _open(tmp_path / "home", embedder) as eng:
         eng.create_space("plant")
         eng.ingest("plant", [_doc(tmp_path)])
-        eng.export_space("plant", backup)
+        eng.backup.export_space("plant", backup)
         # A second copy in the same folder is refused with the form that works (its keys are bound to its id).
         with pytest.raises(SpaceExists, match=r"already in this data folder as 'plant'.*biny --home OTHER_FOLDER"):
-            eng.import_space(backup, name="plant-copy")
+            eng.backup.import_space(backup, name="plant-copy")
         assert [s.name for s in eng.spaces()] == ["plant"]
     assert b"Zyphoria" not in backup.read_bytes() and b"NX4471Q" not in backup.read_bytes()
     with _open(tmp_path / "other", embedder) as eng:
-        info = eng.import_space(backup, name="restored")
+        info = eng.backup.import_space(backup, name="restored")
         assert info.encrypted and info.documents == 1
         hits = eng.ask("restored", "What torque does the Zyphoria valve NX4471Q need?").chunks
         assert hits and SECRET_SENTENCE in hits[0].text
@@ -295,7 +295,7 @@ def test_a_refused_passphrase_is_not_tried_again_on_every_listing(tmp_path: Path
 
     with _open(tmp_path / "home", embedder) as eng:
         eng.create_space("vault", passphrase="the right one", remember=False)
-        eng.lock_all()
+        eng.keys.lock_all()
         monkeypatch.setenv("BINY_PASSPHRASE", "a wrong one")
         calls: list[str] = []
         real = keys_mod.unwrap
@@ -303,5 +303,5 @@ def test_a_refused_passphrase_is_not_tried_again_on_every_listing(tmp_path: Path
         for _ in range(3):
             assert [s.locked for s in eng.spaces()] == [True]
         assert calls == ["unwrap"]  # one scrypt, not one per listing
-        eng.unlock("vault", "the right one")
+        eng.keys.unlock("vault", "the right one")
         assert [s.locked for s in eng.spaces()] == [False]

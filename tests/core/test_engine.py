@@ -75,12 +75,12 @@ def test_baselines_question_reference_sits_below_passage_pairs(engine: Engine, t
     # Two unrelated documents: different-document pairs are then truly unrelated.
     engine.ingest("laws", [_law_copy(tmp_path), corpus("python_peps", "pep-0020.rst"),
                            corpus("python_peps", "pep-0002.rst")])
-    base = engine.baselines("laws")
+    base = engine.retrieval.baselines("laws")
     assert base.passage_pairs is not None and base.passage_pairs.n > 30
     assert "han" in base.question_nearest and "latin" in base.question_nearest
     # ARCHITECTURE: a question sits closer to unrelated passages than passages to each other.
     assert base.question_nearest["all"].median < base.passage_pairs.median
-    stored = engine.stored_baselines("laws")
+    stored = engine.retrieval.stored_baselines("laws")
     assert "passage_pairs" in stored and "question_nearest:han" in stored
 
 
@@ -152,6 +152,36 @@ def test_archive_and_delete_hide_documents(engine: Engine, tmp_path: Path) -> No
     engine.set_document_status("s", doc.doc_id, "deleted")
     assert engine.documents("s") == []
     assert engine.chunks.count(engine.catalog.spaces.named("s").space_id) == 0
+
+
+def test_documents_are_views_and_a_table_is_listed_as_one_entry(engine: Engine, tmp_path: Path) -> None:
+    """Issue 56: the facade lists documents and passages as views; a table's rows as one entry whose status is
+    "mixed" when its rows differ, and whose ``rows`` are what a status change acts on."""
+    from dataclasses import FrozenInstanceError
+
+    from biny.core.views import DocumentView, PassageView
+    from tests.core.test_structured_engine import _books_csv
+
+    engine.create_space("s", encrypted=True)
+    _books_csv(tmp_path / "books.csv", rows=6)
+    assert engine.ingest("s", [_law_copy(tmp_path), tmp_path / "books.csv"]).ok
+    flat = engine.documents("s")
+    assert len(flat) == 7 and all(isinstance(d, DocumentView) for d in flat)
+    law = next(d for d in flat if d.kind != "row")
+    passages = engine.document_chunks("s", law.doc_id)
+    assert passages and all(isinstance(p, PassageView) and p.text for p in passages)  # opened, not ciphertext
+    with pytest.raises(FrozenInstanceError):
+        law.status = "deleted"  # type: ignore[misc]
+    listed = engine.documents("s", tables=True)
+    assert [(d.title, d.kind) for d in listed] == [("books.csv", "table"), (law.title, law.kind)]
+    table = listed[0]
+    rows = {d.doc_id for d in flat if d.kind == "row"}
+    assert table.doc_id.startswith("table:") and set(table.rows) == rows and table.status == "active"
+    assert table.chunks == sum(d.chunks for d in flat if d.kind == "row")
+    engine.set_document_status("s", table.rows[0], "archived")
+    assert engine.documents("s", tables=True)[0].status == "mixed"
+    engine.set_document_status("s", list(table.rows), "archived")
+    assert engine.documents("s", tables=True)[0].status == "archived"
 
 
 def test_spaces_errors(engine: Engine) -> None:
@@ -229,7 +259,7 @@ def test_killed_ingest_leaves_nothing_visible_and_rerun_has_no_duplicates(tmp_pa
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 9, proc.stderr
     with Engine.open(home) as eng:
-        assert any("half-ingested" in n for n in eng.recovery_notes)
+        assert any("half-ingested" in n for n in eng.folder.recovery_notes)
         sid = eng.catalog.spaces.named("s").space_id
         visible = eng.documents("s")
         assert len(visible) == 1  # only the fully committed first file
@@ -266,7 +296,7 @@ def test_editable_settings_are_validated_all_or_nothing_and_saved(engine: Engine
     assert any("re-ingest" in n for n in notes) and any("next question" in n for n in notes)
     saved = load_settings(engine.home / "config.toml")
     assert saved.retrieval.k == 8 and saved.chunking.target_tokens == 300
-    assert engine.retrieval_params().k == 8  # the next question uses it
+    assert engine.retrieval.params().k == 8  # the next question uses it
 
 
 def test_one_schema_gives_params_validation_console_rows_and_the_reference() -> None:

@@ -90,7 +90,7 @@ def test_a_ciphertext_that_passes_its_code_but_does_not_open_still_stops_the_que
     with Engine.open(tmp_path / "home", settings=_settings(), embedder=embedder) as eng:
         eng.create_space("s", passphrase="correct horse battery staple", remember=False)
         eng.ingest("s", [files[0]])
-        every = replace(eng.retrieval_params(), sentence_window=50.0)  # every kept passage is read by sentence
+        every = replace(eng.retrieval.params(), sentence_window=50.0)  # every kept passage is read by sentence
         top = eng.ask("s", Q_PUMP, params=replace(every, sentence_check=False)).chunks  # nothing read yet
         assert top
         sid, tbl = _table(eng, "s")
@@ -98,7 +98,7 @@ def test_a_ciphertext_that_passes_its_code_but_does_not_open_still_stops_the_que
         ct = bytearray(row["ct"])
         ct[30] ^= 0x01
         changed = {**row, "ct": bytes(ct)}
-        changed["mac"] = rowmac.row_mac(eng.crypto("s").mac_key, changed)
+        changed["mac"] = rowmac.row_mac(eng.keys.crypto("s").mac_key, changed)
         tbl.merge_insert("chunk_id").when_matched_update_all().execute(
             pa.Table.from_pylist([changed], schema=tbl.schema))
         eng.vectors.invalidate(sid)
@@ -110,7 +110,7 @@ def test_a_passage_sealed_for_one_document_does_not_open_under_another(tmp_path:
                                                                        embedder: CountingEmbedder) -> None:
     with Engine.open(tmp_path / "home", embedder=embedder) as eng:
         eng.create_space("s", passphrase="correct horse battery staple", remember=False)
-        crypto: SpaceCrypto = eng.crypto("s")
+        crypto: SpaceCrypto = eng.keys.crypto("s")
         rec = ChunkRecord("c1", "doc-a", 0, "secret text", 0, 11, None, None, [], 3, 3.0, [], [], [])
         crypto.seal_record(rec)
         moved = ChunkRecord(**{**{f: getattr(rec, f) for f in rec.__slots__}, "doc_id": "doc-b"})
@@ -155,7 +155,7 @@ def test_a_changed_doc_id_marks_the_document_damaged_and_reingest_repairs_it(
         with pytest.raises(DataTampered, match=r"'pumps' — .*'valves' — "):
             eng.ask("s", Q_PUMP, k=50, max_distance=2.0)  # neither document is trusted while it does not match
     with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
-        assert any("2 document(s) marked damaged" in n for n in eng.recovery_notes)
+        assert any("2 document(s) marked damaged" in n for n in eng.folder.recovery_notes)
         assert {d.title: d.status for d in eng.documents("s")} == {"pumps": "damaged", "valves": "damaged"}
         with pytest.raises(DataTampered, match="marked damaged"):
             eng.ask("s", Q_PUMP, k=50, max_distance=2.0)
@@ -164,7 +164,7 @@ def test_a_changed_doc_id_marks_the_document_damaged_and_reingest_repairs_it(
         assert {d.title: d.status for d in eng.documents("s")} == {"pumps": "active", "valves": "active"}
         assert "every 5 weeks" in eng.ask("s", Q_PUMP).chunks[0].text
     with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
-        assert eng.recovery_notes == []
+        assert eng.folder.recovery_notes == []
 
 
 def test_a_non_finite_vector_on_disk_stops_the_question(tmp_path: Path, files: tuple[Path, Path],
@@ -364,11 +364,11 @@ def test_after_a_passphrase_change_the_old_wrapped_key_is_gone_from_the_files(
     # Closing checkpoints: the old wrapping is now in the catalog file's blocks, not only in its log.
     assert old.wrapped_key is not None and old.wrapped_key in _raw(home)
     with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
-        eng.unlock("s", "the old passphrase")
+        eng.keys.unlock("s", "the old passphrase")
         old_salt = json.loads(old.kdf)["salt"].encode()
         tables = {t: eng.catalog.con.execute(f'SELECT count(*) FROM "{t}"').fetchone()
                   for (t,) in eng.catalog.con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
-        assert eng.change_passphrase("s", "the old passphrase", "a new passphrase")
+        assert eng.keys.change_passphrase("s", "the old passphrase", "a new passphrase")
         new = eng.catalog.spaces.named("s")
         # Everything else came through the rewrite of the catalog file unchanged.
         assert {t: eng.catalog.con.execute(f'SELECT count(*) FROM "{t}"').fetchone() for t in tables} == tables
@@ -379,7 +379,7 @@ def test_after_a_passphrase_change_the_old_wrapped_key_is_gone_from_the_files(
     assert old.wrapped_key is not None and old.wrapped_key not in raw  # … and the old one is not there
     assert old_salt not in raw
     with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
-        eng.unlock("s", "a new passphrase")
+        eng.keys.unlock("s", "a new passphrase")
         assert sorted(d.title for d in eng.documents("s")) == ["pumps", "valves"]
 
 
@@ -391,13 +391,15 @@ def test_an_interrupted_ingest_is_cleaned_at_open_without_naming_a_sealed_path(t
     with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
         eng.create_space("s", passphrase="correct horse battery staple", remember=False)
         row = eng.catalog.spaces.named("s")
-        stored = eng.crypto("s").stored_path(str(tmp_path / "secret-plans.md"))
+        stored = eng.keys.crypto("s").stored_path(str(tmp_path / "secret-plans.md"))
         assert stored.startswith("bi:")
         # What a kill -9 between "begin" and "commit" leaves: a pending row.
-        eng.folder.writer.begin_document(DocumentRow("d1", row.space_id, stored, "", "text", "h", 1, "pending", 10))
+        pending = DocumentRow("d1", row.space_id, stored, "", "text", "h", 1, "pending", 10)
+        eng.folder.writer.docs.begin_document(pending)
     with Engine.open(home, settings=_settings(), embedder=embedder) as eng:
-        assert eng.recovery_notes == ["s: removed half-ingested a document (its name is sealed); ingest it again"]
-        eng.unlock("s", "correct horse battery staple")
+        said = "s: removed half-ingested a document (its name is sealed); ingest it again"
+        assert eng.folder.recovery_notes == [said]
+        eng.keys.unlock("s", "correct horse battery staple")
         assert eng.documents("s") == []
 
 

@@ -66,7 +66,7 @@ GOOD = "劳动法第十九条规定了什么？"
 
 def test_good_rewrite_is_used_for_retrieval_only(server: str, engine: Engine) -> None:
     FakeOpenAI.reply = GOOD
-    engine.set_llm(OpenAICompatible(server, "test-model"))
+    engine.models.set_llm(OpenAICompatible(server, "test-model"))
     engine.create_space("laws")
     engine.ingest("laws", [ROOT.parent / "shared/corpora/cn_laws/社会法__劳动法(2018-12-29).md"])
     history = list(HISTORY)
@@ -143,7 +143,7 @@ def test_no_model_uses_the_deterministic_fallback(engine: Engine, tmp_path: Path
 def test_situating_notes_are_cached_and_only_in_the_embedding_input(server: str, engine: Engine,
                                                                      tmp_path: Path) -> None:
     FakeOpenAI.reply = "This passage belongs to the chapter on statutory inheritance."
-    engine.set_llm(OpenAICompatible(server, "note-model"))
+    engine.models.set_llm(OpenAICompatible(server, "note-model"))
     engine.settings.llm.situating_notes = True
     engine.create_space("s")
     doc = tmp_path / "inherit.md"

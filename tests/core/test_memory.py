@@ -117,19 +117,24 @@ def test_edits_interleaved_with_recalls_never_return_a_stale_revision(engine: En
 def test_facts_stored_in_plaintext_by_an_older_version_are_sealed_at_first_use(engine: Engine) -> None:
     from biny.core.store.guard import writing
 
-    vec = [float(x) for x in engine.embedder.embed_passages(["Ana drinks tea."])[0]]
-    with writing():  # an older biny wrote this table: plaintext text and scope, no sealed column
-        con = engine.catalog.con  # taken inside: a reader's connection is read-only (issue 58)
+    vec = [float(x) for x in engine.models.embedder.embed_passages(["Ana drinks tea."])[0]]
+    # An older biny wrote this table: plaintext text and scope, no sealed column. The connection is taken inside the
+    # writer's guard (a reader's is read-only, issue 58) and used under the catalog's lock, as the stores use it:
+    # outside it the idle timer may close a connection in use (store/catalog/table.py ``Db``).
+    with writing(), engine.catalog.lock:
+        con = engine.catalog.con
         con.execute(f"""CREATE TABLE facts (fact_id VARCHAR PRIMARY KEY, scope VARCHAR NOT NULL,
             text VARCHAR NOT NULL, status VARCHAR NOT NULL, revision INTEGER NOT NULL,
             created_at TIMESTAMP NOT NULL, updated_at TIMESTAMP NOT NULL, source VARCHAR NOT NULL DEFAULT '',
             model VARCHAR NOT NULL, vector FLOAT[{len(vec)}] NOT NULL)""")
         con.execute("INSERT INTO facts VALUES ('old1', ?, 'Ana drinks tea.', 'active', 3, now(), now(), 'cli', ?, ?)",
-                    [SCOPE, engine.embedder.model_id, vec])
+                    [SCOPE, engine.models.embedder.model_id, vec])
     facts = engine.memory.facts(SCOPE)
     assert [(f.fact_id, f.text, f.revision, f.source) for f in facts] == [("old1", "Ana drinks tea.", 3, "cli")]
     # Sealing rewrote the catalog file (a new connection): the plaintext is gone from its freed blocks too.
-    text, scope, ct = engine.catalog.con.execute("SELECT text, scope, ct FROM facts WHERE fact_id = 'old1'").fetchone()
+    with engine.catalog.lock:
+        text, scope, ct = engine.catalog.con.execute(
+            "SELECT text, scope, ct FROM facts WHERE fact_id = 'old1'").fetchone()
     assert text == "" and scope != SCOPE and ct  # sealed; the scope kept only as a keyed hash
     raw = b"".join(f.read_bytes() for f in engine.home.rglob("catalog.duckdb*") if f.is_file())
     assert raw and b"Ana drinks tea." not in raw

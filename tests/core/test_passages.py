@@ -124,8 +124,8 @@ def test_a_note_answers_with_its_document_and_survives_reopening(laws: Engine, t
     assert laws.source("laws", note).note
     home = laws.home
     laws.close()
-    with Engine.open(home, embedder=laws.embedder) as again:
-        assert not again.recovery_notes  # the document's count and digest include the note: nothing damaged
+    with Engine.open(home, embedder=laws.models.embedder) as again:
+        assert not again.folder.recovery_notes  # the document's count and digest include the note: nothing damaged
         assert again.documents("laws")[0].status == "active"
         again.passages.undo("laws", note)
         assert set(_rows(again, "laws")) == set(before)
@@ -153,7 +153,7 @@ def test_a_kill_mid_edit_leaves_the_passage_whole(laws: Engine, when: str) -> No
     target = _top(laws, QUESTION)[0]
     original = laws.source("laws", target).text
     before = _rows(laws, "laws")
-    home, embedder = laws.home, laws.embedder
+    home, embedder = laws.home, laws.models.embedder
     laws.close()
     env = {**os.environ, "PYTHONPATH": str(ROOT / "build" / "typecheck")}
     proc = subprocess.run([sys.executable, "-c", KILL, str(home), target, when, MARS], env=env, capture_output=True,
@@ -238,10 +238,10 @@ def test_a_note_caught_between_its_two_writes_is_removed_at_open(laws: Engine) -
     with laws.folder.writer._write():  # the first two steps of add_note, as a kill would leave them
         laws.catalog.passages.add(entry)
         laws.chunks.add_rows(row.space_id, rows)
-    home, embedder = laws.home, laws.embedder
+    home, embedder = laws.home, laws.models.embedder
     laws.close()
     with Engine.open(home, embedder=embedder) as again:
-        assert not again.recovery_notes and again.documents("laws")[0].status == "active"
+        assert not again.folder.recovery_notes and again.documents("laws")[0].status == "active"
         assert _rows(again, "laws") == before and again.passages.history("laws", rec.chunk_id) == []
 
 

@@ -38,7 +38,7 @@ def test_the_context_view_matches_lance_and_holds_no_plaintext(tmp_path: Path, e
         fields = ("ct", "char_start", "char_end", "ordinal", "page", "doc_id")
         assert [getattr(a, f) for f in fields] == [getattr(b, f) for f in fields]
         assert a.text == "" and a.ct  # ciphertext only until the answer opens it (R7)
-        assert engine.crypto("s").open_record(a).text == engine.crypto("s").open_record(b).text
+        assert engine.keys.crypto("s").open_record(a).text == engine.keys.crypto("s").open_record(b).text
     # Offsets that no longer name these chunks (as after a write the caller's matrix predates) fall back.
     wrong = engine.chunks.fetch_context(sid, ids, list(reversed(offsets)))
     assert set(wrong) == set(ids) and all(wrong[c].ct == taken[c].ct for c in ids)

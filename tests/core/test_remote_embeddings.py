@@ -105,7 +105,7 @@ def test_a_space_embedded_remotely_answers_locally_and_the_mismatch_check_holds(
     try:
         _Scripted.model = "text-embedding-3-small"
         with Engine.open(home, embedder=RemoteEmbedder(url, "text-embedding-3-small", retries=0)) as eng:
-            assert eng.embedder.model_id == "openai:text-embedding-3-small"
+            assert eng.models.embedder.model_id == "openai:text-embedding-3-small"
             with pytest.raises(ModelMismatch, match="reembed"):
                 eng.ask("team", "继承开始后，遗产按照什么顺序继承？")
     finally:

@@ -69,7 +69,7 @@ with Engine.open(home, embedder=Probe()) as eng:
     if not eng.spaces():
         eng.create_space("a", encrypted=bool(passphrase), passphrase=passphrase or None, remember=False)
     elif passphrase:
-        eng.unlock("a", passphrase)
+        eng.keys.unlock("a", passphrase)
     report = eng.ingest("a", [docs])
     print(len(report.by("ingested")), len(report.by("unchanged")))
 """
@@ -84,8 +84,8 @@ def _space(home: Path, passphrase: str = "") -> dict[str, tuple[list[str], np.nd
     """Title → (passage texts, their vectors), for every active document; the folder checks healthy."""
     with Engine.open(home) as eng:
         if passphrase:
-            eng.unlock("a", passphrase)
-        row, crypto = eng.catalog.spaces.named("a"), eng.crypto("a")
+            eng.keys.unlock("a", passphrase)
+        row, crypto = eng.catalog.spaces.named("a"), eng.keys.crypto("a")
         out = {}
         for doc in eng.documents("a"):
             pairs = sorted(eng.chunks.doc_vectors(row.space_id, doc.doc_id), key=lambda p: p[0].ordinal)

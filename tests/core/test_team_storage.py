@@ -45,7 +45,7 @@ def test_one_writer_others_read_and_refresh(tmp_path: Path, s3: str, bucket: str
             writer = a.team.status()
             assert status is not None and writer is not None
             assert status["mode"] == "read-only" and status["writer"] == writer["writer"]
-            assert any("being written by" in n for n in b.recovery_notes)
+            assert any("being written by" in n for n in b.folder.recovery_notes)
             hit = b.ask("plant", "How often is pump P-7 serviced?").chunks
             assert hit and "6 weeks" in hit[0].text
             # A write from the reader is refused, naming who writes; nothing changes.

