@@ -178,13 +178,35 @@ def load_questions(name: str = "questions") -> list[tuple[str, str]]:
 _QUESTION_VECTORS: dict[str, Vectors] = {}
 
 
+def _vectors_key(embedder: Embedder, questions: list[tuple[str, str]]) -> str:
+    """The model and the questions' exact text: a changed set or another model never reads stale vectors."""
+    return hashlib.sha256((embedder.model_id + "\n" + "\n".join(q for _, q in questions)).encode()).hexdigest()[:16]
+
+
+def bundled_vectors_name(key: str) -> str:
+    """The file under resources/baseline/vectors/ holding a set's vectors for one model, shipped for the default
+    embedder: a fresh data folder then embeds no reference question (4 s on two idle cores, several times that
+    under load — every first `biny ask` in a new folder paid it)."""
+    return f"vectors/questions-{key}.npy"
+
+
+def _bundled(key: str) -> Vectors | None:
+    try:
+        with resources.files("biny.resources.baseline").joinpath(bundled_vectors_name(key)).open("rb") as fh:
+            vecs: Vectors = np.load(fh)
+    except (FileNotFoundError, OSError, ValueError):
+        return None  # another model, or an edited question set: embedded below
+    return vecs
+
+
 def question_vectors(embedder: Embedder, cache_dir: Path, name: str = "questions") -> tuple[list[str], Vectors]:
-    """Embed a bundled question set once per model: kept in memory, and on disk by content hash."""
+    """Embed a bundled question set once per model: kept in memory, shipped for the default model, and otherwise
+    kept on disk in the data folder by content hash."""
     questions = load_questions(name)
-    key = hashlib.sha256(
-        (embedder.model_id + "\n" + "\n".join(q for _, q in questions)).encode()
-    ).hexdigest()[:16]
+    key = _vectors_key(embedder, questions)
     vecs = _QUESTION_VECTORS.get(key)
+    if vecs is None:
+        vecs = _bundled(key)
     if vecs is None:
         path = cache_dir / f"baseline-questions-{key}.npy"
         if path.exists():
@@ -196,9 +218,23 @@ def question_vectors(embedder: Embedder, cache_dir: Path, name: str = "questions
                 np.save(path, vecs)
             except OSError:
                 pass  # a read-only or full disk: the in-memory copy serves this process
+    if key not in _QUESTION_VECTORS:
         vecs.setflags(write=False)  # shared between engines: nobody may change it
         _QUESTION_VECTORS[key] = vecs
     return [s for s, _ in questions], vecs
+
+
+def ship_question_vectors(embedder: Embedder, folder: Path) -> list[Path]:
+    """Write every bundled set's vectors for ``embedder`` into ``folder`` (resources/baseline/vectors/ in the
+    source tree): run again whenever a set's questions or the default model change; a test compares them."""
+    written = []
+    for name in ("questions", "knowledge"):
+        questions = load_questions(name)
+        path = folder / Path(bundled_vectors_name(_vectors_key(embedder, questions))).name
+        folder.mkdir(parents=True, exist_ok=True)
+        np.save(path, embedder.embed_queries([q for _, q in questions]).astype(np.float32))
+        written.append(path)
+    return written
 
 
 def measure(
