@@ -62,6 +62,9 @@ def not_covered(question: Question, space: str, documents: int) -> Answer:
                   note_kind="nothing_close")
 
 
+# Earlier questions shown to the model with the passages: as for the rewrite (retrieve/rewrite.py), a bound.
+HISTORY_TURNS = 4
+
 NOT_SAID = {
     "en": "That is not in your material: the nearest passages (“{document}” first) hold none of the words of "
           "“{question}”.",
@@ -87,7 +90,7 @@ def prompt(question: str, hits: list[Hit], masked: list[str], history: list[str]
     for n, (hit, text) in enumerate(zip(hits, masked, strict=True), start=1):
         where = f", page {hit.page}" if hit.page else ""
         blocks.append(f"[{n}] {as_data(hit.document)}{where}\n{as_data(text)}")
-    earlier = "".join(f"Earlier question: {q}\n" for q in history[-4:])
+    earlier = "".join(f"Earlier question: {q}\n" for q in history[-HISTORY_TURNS:])
     user = "<passages>\n" + "\n\n".join(blocks) + f"\n</passages>\n\n{earlier}Question: {question}"
     return [Message("system", SYSTEM), Message("user", user)]
 

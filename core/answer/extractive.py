@@ -42,6 +42,14 @@ _LIST_CHARS = 600  # a colon's list, at most
 _CONTEXT_WEIGHT = 0.5  # a question term met only beside the sentence (before it, or its heading)
 _ELSEWHERE = 0.6  # a sentence whose surroundings lack every term naming what the question is about
 _FORM_BONUS = 0.25  # the sentence holds the form the question word asks for (a year, a count, a name)
+_MAX_SENTENCES = 3  # an extracted answer: the best sentence and at most two that continue it (R8's short answer)
+# Meaning is read beside words only among 3 or more sentences: the z-score of one or two is no evidence.
+_MEANING_MIN_SENTENCES = 3
+# A question term names its topic when it is held in or beside at most a quarter of the sentences (and some): one
+# held everywhere is the document's own subject, not what tells the sentences apart.
+_NAMING_SHARE = 4
+# Sentence texts whose terms are kept: a bound on the memo's memory (a few hundred passages' sentences), not tuned.
+_TERMS_MEMO = 16384
 # How far a sentence's meaning counts beside its words: its distance to the question as a z-score among the context's
 # sentences (nearer than most: positive). Measured (bench/README.md, grounded answers).
 _MEANING_WEIGHT = 0.3
@@ -91,7 +99,7 @@ def _units(passage: int, text: str, vectors: Vectors | None = None) -> list[Sent
     return out
 
 
-@functools.lru_cache(maxsize=16384)
+@functools.lru_cache(maxsize=_TERMS_MEMO)
 def _terms(text: str) -> frozenset[str]:
     """A sentence's terms and the stems of its words (as ingest indexes them), so "died" meets "die". Kept per
     text: a passage's sentences are read for every question it answers, and their words were most of the answer's
@@ -100,7 +108,7 @@ def _terms(text: str) -> frozenset[str]:
     return frozenset(ts | {s for s in map(stem_of, ts) if s is not None})
 
 
-@functools.lru_cache(maxsize=16384)
+@functools.lru_cache(maxsize=_TERMS_MEMO)
 def _words(text: str) -> frozenset[str]:
     return frozenset(terms_of(text))
 
@@ -182,7 +190,7 @@ class Stored:
     passages: list[Vectors | None]
 
 
-def choose(question: Question, passages: list[str], max_sentences: int = 3,
+def choose(question: Question, passages: list[str], max_sentences: int = _MAX_SENTENCES,
            distances: Distances | None = None, stored: Stored | None = None) -> list[Sentence]:
     """The best-answering sentences, best first (a colon's list right after its sentence). Meaning is read from
     ``stored`` vectors where a passage has them, from ``distances`` (the embedder, now) where it has none."""
@@ -197,7 +205,7 @@ def choose(question: Question, passages: list[str], max_sentences: int = 3,
     if not candidates:
         return []
     _score(question, candidates)
-    if len(candidates) >= 3 and (distances is not None or stored is not None):
+    if len(candidates) >= _MEANING_MIN_SENTENCES and (distances is not None or stored is not None):
         _by_meaning(question, candidates, distances, stored.query if stored is not None else None)
     # A question in the material (an FAQ's "Wie viele Sensoren kann ein Hub verwalten?") asks; it never answers.
     ranked = [c for c in sorted(candidates, key=lambda c: (-c.score, c.passage, c.position))
@@ -302,7 +310,7 @@ def _score(question: Question, candidates: list[Sentence]) -> None:
     # The terms that name what the question is about: held in or beside few sentences, but some.
     around = [o | n for o, n in zip(own, near, strict=True)]
     df = {t: sum(_held(t, ts) for ts in around) for t in asked}
-    naming = {t for t, n in df.items() if 0 < n <= max(1, len(candidates) // 4)}
+    naming = {t for t, n in df.items() if 0 < n <= max(1, len(candidates) // _NAMING_SHARE)}
     keys = {i.key for i in question.keys}
     aspects = {a for a in question.aspects if not a.startswith("topic:")}
     forms = expected.expected(question.text)

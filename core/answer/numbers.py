@@ -61,7 +61,8 @@ def numbers_in(text: str) -> list[NumberMention]:
 
 def _cn_value(surface: str) -> int | None:
     if "亿" in surface or "万" in surface:
-        unit, mult = ("亿", 100_000_000) if "亿" in surface else ("万", 10_000)
+        unit = "亿" if "亿" in surface else "万"
+        mult = int(_MULTIPLIER[unit])
         head, _, tail = surface.partition(unit)
         h = cn_to_int(head) if head else 1
         t = cn_to_int(tail) if tail else 0

@@ -30,7 +30,14 @@ _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
 _LINK_WORDS = lx.CONCEPTS.get("url", frozenset())
+# A passage reads as a table's row only with at least 3 distinct "Field: value" lines, so that prose with a
+# "Note: …" line or two is never read as one (set by hand, not fitted).
 _MIN_LINES = 3
+# Rows named in a "which one?" reply before "…": a display bound.
+_NAMED_ROWS = 3
+# A field named in the question by its whole name (or the name without its unit) outranks any partial surface,
+# whatever their lengths: an order, not a weight.
+_WHOLE_NAME = 100
 
 
 @dataclass(slots=True)
@@ -99,7 +106,7 @@ def asked_fields(question: str, fields: list[str]) -> tuple[list[str], list[tupl
             where = _found(qf, s)
             if where is not None:
                 spans.append(where)
-                best = max(best, len(s) + (100 if s == fold(f) or s == fold(_UNIT.sub("", f)) else 0))
+                best = max(best, len(s) + (_WHOLE_NAME if s == fold(f) or s == fold(_UNIT.sub("", f)) else 0))
         if best:
             hits.append((best, -fields.index(f), f))
     if not hits and lx.WHEN_QUESTION.search(qf):  # "When did the Glass Break come out?": the row's year
@@ -186,7 +193,7 @@ def refusal(question: str, passages: list[str]) -> str:
                                    row=rows[reading.named.row].name,
                                    fields=("、" if lang in {"zh", "ja"} else ", ").join(fields))
     sep = "、" if lang in {"zh", "ja"} else "; "
-    names = sep.join(r.name for r in rows[:3]) + ("…" if len(rows) > 3 else "")
+    names = sep.join(r.name for r in rows[:_NAMED_ROWS]) + ("…" if len(rows) > _NAMED_ROWS else "")
     near = NameMatcher([r.name for r in rows]).closest(question) if rows else None
     said = _NEAR[lang].format(name=rows[near].name) if near is not None else ""
     return _NONE_OF[lang].format(names=names, near=said)

@@ -30,14 +30,23 @@ _TRAILING = ".,;:!?。，；：！？"
 PLACEHOLDER = re.compile(r"⟦([A-Za-z]?\d+)⟧")
 
 
+# Digits of a phone number: E.164 allows at most 15; an international one has at least 8, a national one 10 (or 7
+# in the usual 3-4 + 4 grouping).
+_PHONE_MAX = 15
+_PHONE_INTERNATIONAL_MIN = 8
+_PHONE_NATIONAL_MIN = 10
+_PHONE_GROUPED_MIN = 7
+
+
 def _is_phone(candidate: str) -> bool:
     """International (+), or ten or more digits, or the usual 3-4 + 4 grouping; never a date or a sum."""
     digits = sum(c.isdigit() for c in candidate)
     if candidate.startswith("+"):
-        return 8 <= digits <= 15
+        return _PHONE_INTERNATIONAL_MIN <= digits <= _PHONE_MAX
     if re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", candidate):
         return False
-    return 10 <= digits <= 15 or (bool(re.search(r"\d{3,4}[\s-]\d{4}$", candidate)) and digits >= 7)
+    return _PHONE_NATIONAL_MIN <= digits <= _PHONE_MAX or (bool(re.search(r"\d{3,4}[\s-]\d{4}$", candidate))
+                                                           and digits >= _PHONE_GROUPED_MIN)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,10 @@ from biny.core.structured.tools import ToolResult, describe
 from biny.core.text.question import Question
 from biny.core.text.question import sentence_language as answer_language
 
+# Values listed in a result's sentence before "…": a display bound, not tuned.
 _SHOWN = 10
+# Fields named when the index looked and found none: a display bound, not tuned.
+_LOOKED_FIELDS = 6
 
 
 def _scope(r: ToolResult, zh: bool) -> str:
@@ -224,4 +227,4 @@ def looked_for(question: str, words: str, fields: list[str]) -> str:
     """What the index looked for when it could not answer (issue 63), in the question's language."""
     lang = answer_language(question)
     sep = "、" if lang in {"zh", "ja"} else ", "
-    return _LOOKED[lang].format(words=words, fields=sep.join(fields[:6]))
+    return _LOOKED[lang].format(words=words, fields=sep.join(fields[:_LOOKED_FIELDS]))

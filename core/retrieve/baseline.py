@@ -31,6 +31,25 @@ from biny.core.text.question import Question
 from biny.core.text.scripts import LANG_SCRIPT
 
 QUANTILES = (0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90)
+# Distances kept per distribution for the analysts' plots and the share-above figure: 400 evenly spaced values
+# resolve a quantile to 0.25 %, finer than any cut the settings allow (R9), at a few KB per space.
+KEPT_VALUES = 400
+# Unrelated questions averaged per passage in the local reference: the mean of the 3 nearest is steady where the
+# single nearest swings with one odd question (CSLS, Conneau et al. 2018, use 10 over a dictionary's thousands;
+# the bundled sets hold 25–60 questions per script).
+NEAREST_QUESTIONS = 3
+# Cross-document passage pairs sampled for the unrelated-pair baseline (a median's standard error shrinks as
+# 1/√n: 3,000 pairs put it well under the analysts' plot resolution), drawn with a fixed seed so a space's baseline
+# is reproducible. Three draws per kept pair leave enough after the same-document pairs are dropped even when one
+# document holds most passages.
+BASELINE_PAIRS = 3000
+BASELINE_SEED = 7
+PAIR_DRAWS = 3
+# A script group (or language) gets its own reference only with this many bundled questions: fewer make a
+# quantile of noise, and the group falls back to all questions.
+MIN_GROUP_QUESTIONS = 8
+# Rows per block of the question × passage product: 65,536 × 384 float32 is 100 MB, bounded at 1M passages.
+SIMILARITY_BLOCK = 65536
 
 
 @dataclass(slots=True)
@@ -43,7 +62,7 @@ class Distribution:
     _memo: dict[float, float] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def of(cls, values: np.ndarray[Any, np.dtype[np.float32]], keep: int = 400) -> Distribution:
+    def of(cls, values: np.ndarray[Any, np.dtype[np.float32]], keep: int = KEPT_VALUES) -> Distribution:
         v = np.sort(values.astype(np.float64))
         qs = {f"p{round(q * 100):02d}": float(np.quantile(v, q)) for q in QUANTILES}
         step = max(1, len(v) // keep)
@@ -97,7 +116,7 @@ class Baselines:
     # Row masks of the scripts the space is written in (retrieve/pool.py), filled on first use.
     script_rows: dict[frozenset[str], npt.NDArray[np.int64]] | None = None
 
-    def local_reference(self, group: str, matrix: Vectors, rows: list[int], nearest: int = 3,
+    def local_reference(self, group: str, matrix: Vectors, rows: list[int], nearest: int = NEAREST_QUESTIONS,
                         own: npt.NDArray[np.bool_] | None = None,
                         language: tuple[str, npt.NDArray[np.bool_]] | None = None) -> np.ndarray:
         """Per passage: mean distance of its ``nearest`` closest unrelated questions of ``group``.
@@ -128,7 +147,7 @@ class Baselines:
         return out
 
     def language_reference(self, language: str, matrix: Vectors, rows: list[int] | npt.NDArray[np.int64],
-                           nearest: int = 3) -> np.ndarray:
+                           nearest: int = NEAREST_QUESTIONS) -> np.ndarray:
         """Per passage: mean distance of its ``nearest`` closest everyday questions in ``language`` alone
         (``languages``; the caller checks it has them)."""
         return self._nearest_mean(self.languages[language], matrix[np.asarray(rows, dtype=np.int64)], nearest)
@@ -178,9 +197,14 @@ def load_questions(name: str = "questions") -> list[tuple[str, str]]:
 _QUESTION_VECTORS: dict[str, Vectors] = {}
 
 
+# Hex digits of the vectors' key: 64 bits, no collision between a handful of models and sets.
+KEY_CHARS = 16
+
+
 def _vectors_key(embedder: Embedder, questions: list[tuple[str, str]]) -> str:
     """The model and the questions' exact text: a changed set or another model never reads stale vectors."""
-    return hashlib.sha256((embedder.model_id + "\n" + "\n".join(q for _, q in questions)).encode()).hexdigest()[:16]
+    text = embedder.model_id + "\n" + "\n".join(q for _, q in questions)
+    return hashlib.sha256(text.encode()).hexdigest()[:KEY_CHARS]
 
 
 def bundled_vectors_name(key: str) -> str:
@@ -238,7 +262,7 @@ def ship_question_vectors(embedder: Embedder, folder: Path) -> list[Path]:
 
 
 def measure(
-    vm: VectorMatrix, scripts: list[str], qvecs: Vectors, *, pairs: int = 3000, seed: int = 7,
+    vm: VectorMatrix, scripts: list[str], qvecs: Vectors, *, pairs: int = BASELINE_PAIRS, seed: int = BASELINE_SEED,
     knowledge: tuple[list[str], Vectors] | None = None, languages: tuple[str, ...] = (),
 ) -> Baselines:
     n = len(vm)
@@ -248,8 +272,8 @@ def measure(
     pair_dist: Distribution | None = None
     docs = np.asarray(vm.doc_ids)
     if len(set(vm.doc_ids)) > 1:
-        a = rng.integers(0, n, size=pairs * 3)
-        b = rng.integers(0, n, size=pairs * 3)
+        a = rng.integers(0, n, size=pairs * PAIR_DRAWS)
+        b = rng.integers(0, n, size=pairs * PAIR_DRAWS)
         ok = docs[a] != docs[b]
         a, b = a[ok][:pairs], b[ok][:pairs]
         if len(a):
@@ -261,7 +285,7 @@ def measure(
     script_arr = np.asarray(scripts)
     for group in sorted(set(scripts)):
         sel = nearest[script_arr == group]
-        if len(sel) >= 8:
+        if len(sel) >= MIN_GROUP_QUESTIONS:
             groups[group] = Distribution.of(sel.astype(np.float32))
             questions[group] = qvecs[script_arr == group]
     wide: dict[str, Vectors] = {}
@@ -273,11 +297,11 @@ def measure(
                 wide[group] = np.vstack([own, extra])
     langs = np.asarray(languages)
     by_language = {lang: qvecs[langs == lang] for lang in sorted(set(languages))
-                   if len(languages) == len(qvecs) and int((langs == lang).sum()) >= 8}
+                   if len(languages) == len(qvecs) and int((langs == lang).sum()) >= MIN_GROUP_QUESTIONS}
     return Baselines(n, pair_dist, groups, questions, knowledge=wide, languages=by_language)
 
 
-def _max_similarity(qvecs: Vectors, matrix: Vectors, block: int = 65536) -> np.ndarray:
+def _max_similarity(qvecs: Vectors, matrix: Vectors, block: int = SIMILARITY_BLOCK) -> np.ndarray:
     """Each question's best similarity over all rows, in blocks (bounded memory at 1M rows)."""
     best = np.full(len(qvecs), -np.inf, dtype=np.float32)
     for s in range(0, len(matrix), block):

@@ -36,7 +36,10 @@ from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
 from biny.core.trace import Dropped, Stage, Trace
 from biny.core.trace.records import JudgeRecord
 
+# The judge's reply is a short JSON list of passage numbers: 64 tokens hold a dozen of them.
 MAX_TOKENS = 64
+# Characters of a malformed reply quoted in its error: enough to see what the model said instead.
+QUOTED_REPLY = 80
 PASSAGE_CHARS = 2400  # a passage is ≤ 480 tokens; longer text (a table) is judged by its start
 
 SYSTEM = (
@@ -72,10 +75,12 @@ def parse(reply: str, count: int) -> set[int]:
     try:
         value = json.loads(found.group(0) if found else reply)
     except json.JSONDecodeError as exc:
-        raise LLMMalformedReply(t("the reply is not the JSON asked for: {reply}").format(reply=reply[:80])) from exc
+        said = reply[:QUOTED_REPLY]
+        raise LLMMalformedReply(t("the reply is not the JSON asked for: {reply}").format(reply=said)) from exc
     numbers = value.get("answering") if isinstance(value, dict) else value
     if not isinstance(numbers, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
-        raise LLMMalformedReply(t("the reply names no list of passage numbers: {reply}").format(reply=reply[:80]))
+        said = reply[:QUOTED_REPLY]
+        raise LLMMalformedReply(t("the reply names no list of passage numbers: {reply}").format(reply=said))
     return {n for n in numbers if 1 <= n <= count}
 
 

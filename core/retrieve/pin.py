@@ -16,6 +16,11 @@ from biny.core.text.terms import fold
 from biny.core.trace import Stage, Trace
 from biny.core.trace.records import IdentifierPin, PinRecord
 
+# A cliff: a gap at least this many times the median gap and this share of the whole spread. Set by hand on R4's
+# example (a page's identifier hits at 0.27, 0.31, then noise from 0.51) with room either side; not fitted.
+CLIFF_MEDIAN_GAPS = 4
+CLIFF_SPREAD_SHARE = 0.15
+
 
 def find_cliff(distances: list[float], slots: int) -> int:
     """How many of the nearest hits stand before a cliff in the distances (0 = smooth slope).
@@ -34,7 +39,7 @@ def find_cliff(distances: list[float], slots: int) -> int:
         return 0
     median_gap = float(np.median(gaps))
     i = max(range(min(slots, len(gaps))), key=lambda j: gaps[j])
-    if gaps[i] >= 4 * max(median_gap, 1e-6) and gaps[i] >= 0.15 * spread:
+    if gaps[i] >= CLIFF_MEDIAN_GAPS * max(median_gap, 1e-6) and gaps[i] >= CLIFF_SPREAD_SHARE * spread:
         return i + 1
     return 0
 

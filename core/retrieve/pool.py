@@ -17,9 +17,18 @@ from biny.core.text.scripts import SCRIPTS
 from biny.core.trace import Stage, Trace
 from biny.core.trace.records import PoolRecord
 
+# A combination of scripts gets its own row mask only when it holds this share of the rows: smaller ones would be
+# measured against a handful of passages (a stray Greek formula in an English manual).
+MIN_SCRIPT_SHARE = 0.05
+# Rows sampled for the standout figure: the median and MAD move by ~1/30 of a MAD against 4,096, and the product is
+# a quarter of the reads (issue 23: 0.55 → ~0.15 ms right after an embedding, at 11,831 rows).
+STANDOUT_SAMPLE = 1024
+# Below this many passages the standout's median and MAD are too few values to mean anything: not recorded.
+STANDOUT_MIN_ROWS = 20
+
 
 def script_masks(vm: VectorMatrix, baselines: Baselines, blind: BlindIndex,
-                 min_share: float = 0.05) -> dict[frozenset[str], npt.NDArray[np.int64]]:
+                 min_share: float = MIN_SCRIPT_SHARE) -> dict[frozenset[str], npt.NDArray[np.int64]]:
     """Row masks, one per combination of scripts (Chinese; English; Chinese with English;
     Japanese = kana with han …) holding at least ``min_share`` of the rows, as row indices. From the
     script marks stored at ingest; rows stored before them have none. Kept per matrix.
@@ -45,9 +54,7 @@ def standout(vm: VectorMatrix, query: Vectors, nearest: float) -> float:
     """How far the top hit stands out from this question's own distance distribution
     ((median − d1) / MAD; recorded for analysts, measured and not used as a gate —
     see bench/threshold_rules.py)."""
-    # 1,024 rows: the median and MAD move by ~1/30 of a MAD against 4,096, and the product is a quarter
-    # of the reads (issue 23: 0.55 → ~0.15 ms right after an embedding, at 11,831 rows).
-    sample = vm.sample_distances(query, 1024)
+    sample = vm.sample_distances(query, STANDOUT_SAMPLE)
     med = float(np.median(sample))
     mad = float(np.median(np.abs(sample - med))) or 1e-6
     return (med - nearest) / mad
@@ -74,7 +81,7 @@ def gather(query: Vectors, vm: VectorMatrix, baselines: Baselines, params: Retri
     dist = QueryDistances(vm, query)
     dist.note(idx, pool_d)
     pool = [dist.candidate(int(i)) for i in idx]
-    stands = standout(vm, query, pool[0].distance) if len(vm) >= 20 and pool else None
+    stands = standout(vm, query, pool[0].distance) if len(vm) >= STANDOUT_MIN_ROWS and pool else None
     how_searched = t("exact") if exact else t("ANN candidates, exact distances")
     more = " " + t("+ {n} nearest of each script").format(n=n_per_script) if n_per_script else ""
     trace.add(Stage(

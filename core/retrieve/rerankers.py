@@ -27,12 +27,17 @@ class Reranker(Protocol):
         ...
 
 
+# Reciprocal-rank fusion's damping constant: 60, as Cormack, Clarke & Büttcher (SIGIR 2009) found robust across
+# collections; not refitted here.
+RRF_K = 60
+
+
 class RRFReranker:
     """Reciprocal-rank fusion of vector order and lexical (IDF-weighted term overlap) order."""
 
     name = N_("meaning and shared words combined (reciprocal-rank fusion)")  # translated where shown (rerank.py)
 
-    def __init__(self, k: int = 60) -> None:
+    def __init__(self, k: int = RRF_K) -> None:
         self.k = k
 
     def order(self, question: Question, rows: list[int], distances: list[float], vm: VectorMatrix,

@@ -32,8 +32,25 @@ REFERRING = re.compile(
     r"\b(?:es|das|dies|diese[rsmn]?|jene[rsmn]?|dort|dessen|deren|ihr|ihm|sie)\b",
     re.I,
 )
+# The rewrite is one short line: 3 s and 128 tokens bound a model that rambles or hangs, and the question then goes
+# on as the deterministic rewrite (R1). Chosen as bounds, not fitted.
 MAX_SECONDS = 3.0
 MAX_TOKENS = 128
+# A rewrite is rejected as not a rewrite when it is more than 4× the question's length and 240 characters longer
+# (an answer or an explanation, not a question), ...
+REWRITE_MAX_TIMES = 4
+REWRITE_MAX_EXTRA = 240
+# ... a keyword list (3 or more segments of at most 3 words / 20 characters, no sentence end), ...
+KEYWORD_SEGMENTS = 3
+KEYWORD_WORDS = 3
+KEYWORD_CHARS = 20
+# ... or a fragment: under 4 words (or 6 CJK characters) with no sentence end. These shapes were read off the
+# model replies of tests/core/test_llm.py's loopback cases; not fitted to a figure.
+SENTENCE_MIN_WORDS = 4
+SENTENCE_MIN_CJK = 6
+# Earlier questions shown to the model: a follow-up's referent sits in the last one or two; 4 leave room for one
+# aside without a long prompt (a bound, not fitted).
+HISTORY_TURNS = 4
 
 _SYSTEM = (
     "You rewrite the user's LAST question so it can be understood without the conversation. "
@@ -62,15 +79,16 @@ def acceptable(original: str, reply: str) -> tuple[bool, str]:
         return False, "empty reply"
     if "\n" in text.strip():
         return False, t("more than one line")
-    if len(text) > max(4 * len(original), len(original) + 240):
+    if len(text) > max(REWRITE_MAX_TIMES * len(original), len(original) + REWRITE_MAX_EXTRA):
         return False, t("far longer than asked")
     segments = [s.strip() for s in re.split(r"[,;/、，；|]", text) if s.strip()]
     has_sentence_end = bool(re.search(r"[?？。.!！]$", text))
     words = len(re.findall(r"\w+", text))
     cjk = len(re.findall(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]", text))
-    if len(segments) >= 3 and all(len(s.split()) <= 3 and len(s) <= 20 for s in segments) and not has_sentence_end:
+    if len(segments) >= KEYWORD_SEGMENTS and not has_sentence_end \
+            and all(len(s.split()) <= KEYWORD_WORDS and len(s) <= KEYWORD_CHARS for s in segments):
         return False, "a keyword list, not a sentence"
-    if not has_sentence_end and words < 4 and cjk < 6:
+    if not has_sentence_end and words < SENTENCE_MIN_WORDS and cjk < SENTENCE_MIN_CJK:
         return False, t("not a complete sentence")
     return True, "ok"
 
@@ -94,7 +112,7 @@ def rewrite(question: str, history: list[str], model: ChatModel | None,
         why = t("no conversation before it") if not history else t("no referring expression")
         return Rewrite(question, question, "none", why)
     if model is not None:
-        convo = "\n".join(f"Earlier question: {h}" for h in history[-4:])
+        convo = "\n".join(f"Earlier question: {h}" for h in history[-HISTORY_TURNS:])
         messages = [Message("system", _SYSTEM), Message("user", f"{convo}\nLast question: {question}")]
         try:
             reply = model.complete(messages, max_tokens=MAX_TOKENS, timeout_s=MAX_SECONDS)

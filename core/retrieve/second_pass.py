@@ -22,6 +22,10 @@ from biny.core.text.terms import contains_term, named_terms
 from biny.core.trace import Stage, Trace
 from biny.core.trace.records import SecondPassRecord
 
+# A derived query searches 3× the asked K: its own nearest are often the question's first hits already, which the
+# merge skips. A bound on the search's cost, set by hand, not fitted.
+DERIVED_DEPTH = 3
+
 # (query, required term, required aspect)
 DerivedQuery = tuple[str, str | None, str | None]
 
@@ -83,7 +87,7 @@ def _merge(queries: list[DerivedQuery], k: int, vm: VectorMatrix, dist: QueryDis
     added: list[Candidate] = []
     vectors = ctx.embed_queries([q for q, _, _ in queries])  # one batch: once, never a loop
     for (_q, term, aspect), qv in zip(queries, vectors, strict=True):
-        q_idx, _ = vm.search(qv, 3 * k)
+        q_idx, _ = vm.search(qv, DERIVED_DEPTH * k)
         got = 0
         for r in (int(i) for i in q_idx):
             if r in seen:

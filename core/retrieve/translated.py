@@ -44,6 +44,10 @@ from biny.core.trace.records import TranslatedRecord
 
 # A word the dictionary lacks weighs this share of the rarest term's weight (log(1 + passages)).
 UNKNOWN_SHARE = 0.5
+# A word's dictionary renderings kept in the trace (the check itself uses all): a display bound that keeps the
+# trace short; its sentence names the first 3. Not a tuned value.
+RECORDED_RENDERINGS = 20
+SHOWN_RENDERINGS = 3
 SHARED_MIN_DIGITS = 3  # "19" is a century, an age or a count in any text; "1939" names one year
 
 
@@ -143,7 +147,7 @@ def check(j: Judging, cross_script: set[int], paired: dict[int, float]) -> tuple
                                "question's words (needs {needed})").format(share=f"{shares[c.row]:.0%}",
                                                                           needed=f"{needs(c):.0%}")
     record = TranslatedRecord(
-        {w.word: list(w.renderings[:20]) for w in words},
+        {w.word: list(w.renderings[:RECORDED_RENDERINGS]) for w in words},
         {w.word: round(x, 3) for w, (x, _) in zip(words, weighed, strict=True)},
         {c.chunk_id: [words[i].word for i in found[c.row]] for c in judged},
         {c.chunk_id: round(shares[c.row], 3) for c in judged},
@@ -189,7 +193,7 @@ def _how(way: Direction, words: list[dictionary.Word], params: RetrievalParams, 
     """The trace's sentence for ``check``: the rule of the direction, the words looked up and what they kept.
     ``near``: the window near the cut and the share needed within it."""
     needed = params.translated_min
-    looked_up = ", ".join(f"{w.word} ({'/'.join(w.renderings[:3]) or '?'})" for w in words)
+    looked_up = ", ".join(f"{w.word} ({'/'.join(w.renderings[:SHOWN_RENDERINGS]) or '?'})" for w in words)
     if way.drop:
         how = t("passages in the other language must hold renderings of {needed} of the weight of the question's "
                 "words (dictionary: {words})").format(needed=f"{needed:.0%}", words=looked_up)
