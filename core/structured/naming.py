@@ -27,6 +27,7 @@ from importlib import resources
 from itertools import pairwise
 
 from biny.core.structured.lexicon import UNIT_WORDS
+from biny.core.text.common_words import own_language_word
 
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
@@ -392,6 +393,22 @@ class NameMatcher:
             return self._brand_run(question, qw, met), False
         own = self.variants[row][0]
         conflicts: list[int] = []
+        language: list[str | None] = []  # the question's, parsed on first need
+
+        def everyday(w: str) -> bool:
+            """A word of the question's own language that no name has: "Wippe", "Kostüm" beside an English name."""
+            if not language:
+                from biny.core.text.question import Question
+
+                language.append(Question.parse(question).language)
+            return own_language_word(w, language[0])
+
+        def transparent(i: int) -> bool:
+            """The question's own noun for the thing ("die … Wippe", "das … Kostüm"): no part of the name, and no
+            end of it either."""
+            if met[i] or qw[i].text in _UNIT_NAMES:  # a unit is the number's ("12 Zoll"), read as before
+                return False
+            return everyday(question[qw[i].start : qw[i].end].casefold())  # as written: "Kostüm", not "kostum"
 
         def foreign(i: int) -> bool:
             """Not this row's word: no name has it, or only other rows' names do."""
@@ -410,6 +427,9 @@ class NameMatcher:
         capital = any(qw[i].capital for i in used)
         i = first - 1
         while i >= 0 and qw[i].text not in STOPWORDS and foreign(i) and qw[i + 1].start - qw[i].end <= 2:
+            if transparent(i):
+                i -= 1
+                continue
             if capital and not qw[i].capital:
                 break
             if _HAS_CJK.search(qw[i].text) or qw[i].text in NEUTRAL:
@@ -424,11 +444,12 @@ class NameMatcher:
         while i < len(qw) and qw[i].text not in STOPWORDS and qw[i].text not in NEUTRAL \
                 and qw[i].start - qw[i - 1].end <= 2 and not _HAS_CJK.search(qw[i].text) \
                 and ((capital and qw[i].capital) or any(ch.isdigit() for ch in qw[i].text)) and foreign(i):
-            out.append(i)  # "Tallow Smoke Alarm", and a number or code after any name ("leak cable 5 m")
+            if not transparent(i):
+                out.append(i)  # "Tallow Smoke Alarm", and a number or code after any name ("leak cable 5 m")
             i += 1
         for j in range(first + 1, last):  # a word inside the name that is not the row's ("Gateway Mini")
             if qw[j].text not in STOPWORDS and (qw[j].capital or any(ch.isdigit() for ch in qw[j].text)) \
-                    and not _HAS_CJK.search(qw[j].text) and foreign(j):
+                    and not _HAS_CJK.search(qw[j].text) and foreign(j) and not transparent(j):
                 out.append(j)
         conflict = any(i in out for i in conflicts)
         if conflict:

@@ -53,6 +53,10 @@ _QUALIFIER = 0.25  # what a qualifier adds to a field named alike with others ("
 _MODIFIER_GAP = re.compile(r"[\s\-‐–]?|[の的]")
 
 
+# A code as people write one: Latin letters and digits, both, with dashes or dots inside ("TA-210", "b07xk9", "TV-7").
+_CODE = re.compile(r"(?<![A-Za-z0-9-])(?=[A-Za-z0-9.-]*[0-9])(?=[A-Za-z0-9.-]*[A-Za-z])"
+                   r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?![A-Za-z0-9-])")
+
 def key(text: str) -> str:
     """Punctuation- and case-insensitive form for matching names and values."""
     return " ".join(m.group(0) for m in _TOKEN.finditer(text.casefold().replace("’", "'")))
@@ -353,6 +357,17 @@ class Router:
                 ids = by_value.get(key(value))
                 if ids:
                     return ids, Span(m.start(), m.start(1) + len(value)), question[m.start() : m.start(1) + len(value)]
+        return self._bare_code(question, qf)
+
+    def _bare_code(self, question: str, qf: str) -> tuple[list[str], Span | None, str]:
+        """An item named by its code alone — "how much is TA-210", "TV-7 的价格": a token of letters and digits that is
+        exactly one row's value of an identifier field. A bare number never is (a year, a count, a price)."""
+        for m in _CODE.finditer(qf):
+            for name, by_value in self.keyed.items():
+                f = self.spec.get(name)
+                ids = by_value.get(key(m.group(0))) if f is not None and f.type == "identifier" else None
+                if ids and len(ids) == 1:
+                    return ids, Span(m.start(), m.end()), question[m.start() : m.end()]
         return [], None, ""
 
     def _language_aliases(self, f: FieldSpec, distinct: list[str]) -> None:

@@ -216,3 +216,42 @@ def test_a_german_compound_names_the_field_of_its_head(products: tuple[Router, o
 def test_a_compound_names_counts_too(books: tuple[Router, object]) -> None:
     assert _looked_up(books, "Wie viele Textrezensionen hat Dracula?")[1] == "work_text_reviews_count"
     assert _looked_up(books, "Wie viele Leser haben Dracula bewertet?")[1] == "ratings_count"
+
+
+@pytest.mark.parametrize(("question", "title", "field", "value"), [
+    ("how much is TA-210", "Tallow Air Pro CO2", "Price", "$119.00"),
+    ("TV-7 的价格", "Tallow Vibration", "Price", "$99.00"),
+    ("battery months for TM-20", "Tallow Motion", "Battery life (months)", "30"),
+])
+def test_a_row_named_by_its_code_alone_is_that_row(sensors: tuple[Router, object], question: str, title: str,
+                                                   field: str, value: str) -> None:
+    """No field named ("how much is TA-210"): a token of letters and digits that is exactly one row's identifier."""
+    got = _looked_up(sensors, question)
+    assert got[:2] == (title, field), got
+    assert str(got[2]).removesuffix(".0") == value, got
+
+
+def test_a_code_no_row_carries_or_a_bare_number_names_no_row(sensors: tuple[Router, object]) -> None:
+    unknown = sensors[0].route("how much is TA-999")
+    assert unknown.call is None or unknown.call.doc_id is None, unknown
+    routed = sensors[0].route("what costs 119?")
+    assert routed.call is None or routed.call.tool != "lookup", routed
+
+
+@pytest.mark.parametrize(("question", "title"), [
+    ("Wird die Gym Dandy Teeter-Totter Wippe direkt von Amazon verkauft?", "Gym Dandy Teeter-Totter"),
+    ("Was kostet das Medieval Princess Fuschia Kostüm?", "Medieval Princess Fuschia"),
+])
+def test_the_questions_own_noun_beside_an_english_name_is_no_part_of_it(products: tuple[Router, object],
+                                                                         question: str, title: str) -> None:
+    """German capitalises every noun: "Wippe" (a seesaw) beside "Gym Dandy Teeter-Totter" is the asker's word for
+    the thing, an everyday German word English lacks — not an unknown word in the name's place."""
+    got = _looked_up(products, question)
+    assert got[0] is not None and got[0].startswith(title), got
+
+
+def test_an_english_word_in_the_names_place_still_names_no_row(sensors: tuple[Router, object]) -> None:
+    """"Smoke" is English, not the German asker's own word: the Tallow Smoke Alarm is still no row."""
+    routed = sensors[0].route("Was kostet der Tallow Smoke Alarm?")
+    refused = routed.refusal or routed.absent_row
+    assert routed.call is None and refused is not None and refused.kind == "row", routed

@@ -1,0 +1,26 @@
+"""core/text/common_words.py: which words beside a name are the question's own language (issue 64)."""
+
+from __future__ import annotations
+
+import pytest
+
+from biny.core.text.common_words import own_language_word
+
+
+@pytest.mark.parametrize("word", ["wippe", "kostüm", "bett", "kleinkindbett", "herkunftsland", "abmessungen"])
+def test_everyday_german_words_and_their_compounds_are_the_askers_own(word: str) -> None:
+    assert own_language_word(word, "de")
+
+
+@pytest.mark.parametrize("word", ["smoke", "alarm", "sticker", "pro", "max", "mini", "puck", "tallow", "teeter",
+                                  "fuschia", "spongebob"])
+def test_english_words_shared_words_and_names_are_not(word: str) -> None:
+    """Words English uses too ("Alarm", "Sticker") may be a name's; short pieces make no compound ("Tal|low")."""
+    assert not own_language_word(word, "de")
+
+
+def test_never_in_an_english_or_unknown_language_question_nor_for_another_script() -> None:
+    assert not own_language_word("wippe", "en")
+    assert not own_language_word("wippe", None)
+    assert not own_language_word("価格", "ja")
+    assert own_language_word("poupée", "fr")
