@@ -27,7 +27,7 @@ from importlib import resources
 from itertools import pairwise
 
 from biny.core.structured.lexicon import UNIT_WORDS
-from biny.core.text.common_words import own_language_word
+from biny.core.text.common_words import language_beside, own_language_word
 
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
@@ -53,8 +53,16 @@ NEUTRAL = frozenset("""sensor sensors device devices product products item items
 books novel novels title toy toys gadget kit set thing one ones version new old current latest original whole
 entire produkt produkte gerät geräts geräte artikel buch buchs roman modell spielzeug sensoren neue neuen neuer
 alte game games spiel spiele brettspiel figure figur figuren doll dolls puppe""".split())
+# Small words inside a capitalised title ("The Mark of Athena", "Harry Potter and the …"): the capitalised word after
+# one still belongs to the name as written.
+_JOINERS = frozenset({"of", "and", "the", "de", "la", "le", "von", "van", "der", "du", "&"})
 # A unit's words ("Zoll", "inch", "インチ"): after a number the row's name writes with a mark (9"), they are the name's.
 _UNIT_NAMES = frozenset().union(*UNIT_WORDS.values()) | {"in", "inch", "zoll", "cm", "mm", "m", "ft", "feet", "oz"}
+# A small number written as a word in a name and as digits in the question, or the reverse: "Slaughterhouse 5" is
+# Slaughterhouse-Five, "Ocean's 11" Ocean's Eleven.
+_NUMBER_WORDS = dict(enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+                               "fifteen sixteen seventeen eighteen nineteen twenty".split()))
+_AS_NUMBER = {**{str(n): w for n, w in _NUMBER_WORDS.items()}, **{w: str(n) for n, w in _NUMBER_WORDS.items()}}
 _FUZZY_MIN = 5  # a word of five letters or more may be misspelt by one edit
 _PREFIX_MIN = 4  # a word of four letters or more may stand for a longer one it starts
 _CREDIT = {"exact": 1.0, "joined": 1.0, "fuzzy": 0.9, "prefix": 0.8, "translated": 0.75}
@@ -113,6 +121,17 @@ def _with_renderings(question: str, qw: list[Word],
             rendered[fold(question[s:e])] = renders
     qw.sort(key=lambda w: (w.start, -(w.end - w.start)))
     return qw, rendered
+
+
+def _number_forms(w: str) -> tuple[str, ...]:
+    """A Latin word's plain plural or singular ("sticker" / "stickers", "box" / "boxes")."""
+    if len(w) < 3 or not w.isalpha() or _HAS_CJK.search(w):
+        return ()
+    if w.endswith("es"):
+        return (w[:-1], w[:-2])
+    if w.endswith("s"):
+        return (w[:-1],)
+    return (w + "s", w + "es")
 
 
 def fold(text: str) -> str:
@@ -213,6 +232,7 @@ class NameMatcher:
         n = len(self.names)
         self.variants: list[list[frozenset[str]]] = []
         self.tails: list[frozenset[str]] = []
+        self.mains: list[frozenset[str]] = []  # a name's words but its qualifier's
         postings: dict[str, set[int]] = defaultdict(set)
         for i, name in enumerate(self.names):
             toks = [w.text for w in words(name)]
@@ -225,6 +245,7 @@ class NameMatcher:
             # which edition or platform, not which thing: "the Nintendo Switch" is not Yoshi's game.
             main = {w.text for w in words(_TAIL.sub(" ", name))}
             self.tails.append(frozenset(t for t in toks if t not in main) if main else frozenset())
+            self.mains.append(frozenset(main - STOPWORDS) or frozenset(main))
             for t in toks:
                 postings[t].add(i)
         self.postings = dict(postings)
@@ -256,7 +277,11 @@ class NameMatcher:
         """(the name's word, how) for one folded question word (``rendered``: the question's CJK words' English
         renderings)."""
         if w in self.postings:
-            return [(w, "exact")]
+            # and its plural or singular where another name writes that: "Eye Black Sticker" is the row of
+            # "Eye Black Stickers", though other rows say "Sticker"
+            return [(w, "exact"), *((f, "fuzzy") for f in _number_forms(w) if f in self.postings)]
+        if _AS_NUMBER.get(w) in self.postings:
+            return [(_AS_NUMBER[w], "joined")]  # the same number, written the other way
         out: list[tuple[str, str]] = []
         if w in self.joined:
             a, b = self.joined[w]
@@ -315,7 +340,11 @@ class NameMatcher:
         said = {w.text for w in qw}
         literal = {r: max((len(v & said) / max(len(v), 1), len(v & said)) for v in self.variants[r])
                    for _, _, r in ranked}
-        ranked.sort(key=lambda x: (-x[0], -x[1], -literal[x[2]][0], -literal[x[2]][1], len(self.names[x[2]]), x[2]))
+        # Then the name the question writes whole but for its qualifier: "twilight" is "Twilight (Twilight, #1)"
+        # more than "Twilight: The Complete Illustrated Movie Companion", whose head alone it writes.
+        main = {r: len(self.mains[r] & said) / max(len(self.mains[r]), 1) for _, _, r in ranked}
+        ranked.sort(key=lambda x: (-x[0], -x[1], -literal[x[2]][0], -main[x[2]], -literal[x[2]][1],
+                                   len(self.names[x[2]]), x[2]))
         weight, cover, row = ranked[0]
         if cover < self.min_cover and weight < MIN_WEIGHT:
             return Reading(None, "nothing", brand=brand, unknown=self._unknown(question, qw, met, None, None)[0])
@@ -337,7 +366,7 @@ class NameMatcher:
             return Reading(None, "unknown word", unknown=unknown, brand=brand, conflict=conflict)
         same = [r for wt, cv, r in ranked[1:] if abs(wt - weight) < 1e-9]
         tied = [r for r in same if abs(self._cover(r, scores[r]) - cover) < 1e-9
-                and literal[r] == literal[row]]
+                and literal[r] == literal[row] and main[r] == main[row]]
         if tied or (same and cover < 0.99):
             # Rows matched by the same words: the closer is named only when the question writes its whole name
             # ("the Motion" → Tallow Motion, beside Tallow Motion Outdoor); else which one is asked ("the Probe").
@@ -357,6 +386,8 @@ class NameMatcher:
         for i, w in enumerate(qw):
             found = [] if w.text in self.stop or (len(w.text) < 2 and not _HAS_CJK.search(w.text)) \
                 else self._meets(w.text, rendered)
+            if w.text.isdigit() and len(w.text) < 2 and _AS_NUMBER.get(w.text) in self.postings:
+                found = [(_AS_NUMBER[w.text], "joined")]  # "Slaughterhouse 5": a lone digit only as a number word
             if i + 1 < len(qw) and not found and qw[i + 1].start - w.end <= 1:
                 both = w.text + qw[i + 1].text
                 if both in self.postings:
@@ -400,7 +431,10 @@ class NameMatcher:
             if not language:
                 from biny.core.text.question import Question
 
-                language.append(Question.parse(question).language)
+                said = Question.parse(question).language
+                # Unsure for the whole (mostly an English name): the words no name has tell it.
+                language.append(said or language_beside([question[x.start : x.end] for x in words(question)
+                                                         if x.text not in self.postings and x.text not in self.stop]))
             return own_language_word(w, language[0])
 
         def transparent(i: int) -> bool:
@@ -441,6 +475,9 @@ class NameMatcher:
                 break  # a lower-case name: only the word right before it modifies it
             i -= 1
         i = last + 1
+        if capital and i + 1 < len(qw) and qw[i].text in _JOINERS and qw[i + 1].capital \
+                and qw[i + 1].start - qw[i].end <= 2 and qw[i + 1].text not in STOPWORDS and foreign(i + 1):
+            i += 1  # a title's small word between capitalised ones: "The Mark of Athena" is not "Marked"
         while i < len(qw) and qw[i].text not in STOPWORDS and qw[i].text not in NEUTRAL \
                 and qw[i].start - qw[i - 1].end <= 2 and not _HAS_CJK.search(qw[i].text) \
                 and ((capital and qw[i].capital) or any(ch.isdigit() for ch in qw[i].text)) and foreign(i):

@@ -22,6 +22,7 @@ from biny.core.structured.naming import NEUTRAL, NameMatcher, Reading
 from biny.core.structured.spec import FieldSpec, IndexSpec
 from biny.core.structured.tools import Condition, ToolCall, items_col, q
 from biny.core.structured.values import is_id_name
+from biny.core.text.common_words import own_language_word
 from biny.core.text.question import sentence_language
 
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
@@ -402,8 +403,10 @@ class Router:
                     out.append(Mention(name, s, e, score + (0.5 if countish == plural else 0.0), asking))
         out += [m for m in self._numbered(qf, latin) if not any(t.overlaps(m.start, m.end) for t in taken)]
         out += [m for m in _split(self.split, qf, latin) if not any(t.overlaps(m.start, m.end) for t in taken)]
-        if sentence_language(qf) == "de":
-            out += _compounds(self.surfaces, qf, taken, out, many)
+        # German compounds in a German question — or, where the question is mostly an English name and too short to
+        # tell, a compound that is itself German ("Versandgewicht Delta Children SpongeBob Kleinkindbett").
+        german = sentence_language(qf) == "de"
+        out += _compounds(self.surfaces, qf, taken, out, many, german)
         return out
 
     def _item(self, question: str, qf: str) -> tuple[list[str], Span | None, str]:
@@ -737,10 +740,17 @@ class Router:
                 for h in firsts)]
             if firsts:
                 target = min(firsts, key=lambda m: m.start).field
-        if target is None and lx.WHEN_QUESTION.search(asked.qf):  # "When did the Glass Break come out?"
+        if lx.WHEN_QUESTION.search(asked.qf) and (target is None or self._timeless(target)):
+            # "When did the Glass Break come out?", "when was the odyssey written": a time is asked; "written" names
+            # the author too, but no author answers "when".
             dated = [f.name for f in self.spec.fields if f.type in {"year", "date"}]
-            target = dated[0] if len(dated) == 1 else None
+            target = dated[0] if len(dated) == 1 else None if target is None else target
         return target
+
+    def _timeless(self, name: str) -> bool:
+        """A field that holds no time: no answer to "when"."""
+        f = self.spec.get(name)
+        return f is not None and f.type not in {"year", "date"}
 
     def _no_such_row(self, asked: _Asked, asks_count: bool) -> Routed | None:
         """A field asked of a row named ambiguously, or of a row the index does not hold: said, not guessed."""
@@ -979,7 +989,7 @@ def _qualifiers(qualifier_surfaces: dict[str, list[str]], qf: str, taken: list[S
 
 
 def _compounds(surfaces: dict[str, list[tuple[str, float, bool]]], qf: str, taken: list[Span], found: list[Mention],
-               many: bool) -> list[Mention]:
+               many: bool, german: bool) -> list[Mention]:
     """A German compound ends with its head: "Versandgewicht" is a weight, "Verkaufspreis" a price,
     "Textrezensionen" reviews — the longest ending that names a field names it (issue 64)."""
     out: list[Mention] = []
@@ -988,7 +998,7 @@ def _compounds(surfaces: dict[str, list[tuple[str, float, bool]]], qf: str, take
                 or any(m.start < e and s < m.end for m in found):
             continue
         head = next((tok[i:] for i in range(2, len(tok) - 3) if tok[i:] in surfaces), None)
-        if head is None:
+        if head is None or not (german or own_language_word(tok, "de")):
             continue
         plural = many or head.endswith(("s", "en", "n"))
         for name, score, countish in surfaces[head]:

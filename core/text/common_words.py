@@ -70,6 +70,14 @@ def _compound(word: str, language: str, parts: int) -> bool:
     return False
 
 
+def language_beside(words: list[str]) -> str | None:
+    """The language of a question's words outside any name ("Versandgewicht … Kleinkindbett" around "Delta Children
+    SpongeBob"): a question mostly made of an English name is too short a text to tell as a whole."""
+    from biny.core.text.language import language_of
+
+    return language_of(" ".join(words)) if words else None
+
+
 def own_language_word(word: str, language: str | None) -> bool:
     """Is ``word`` (folded, Latin script) an everyday word of ``language`` that English does not share — the
     question's own word, not a product's? Never for English questions, nor when the language is unknown."""
