@@ -407,7 +407,7 @@ def test_the_librarys_columns_hold_their_values_even_from_remembered_widths(qtbo
     arrived. Every value but the (elided, stretched) title fits its column, by the table's font metrics."""
     assert build_demo(window.engine).ok
     lib = window.library
-    lib.columns_sized = True  # as when widths were restored from an earlier session...
+    lib.table.columns_sized = True  # as when widths were restored from an earlier session...
     for c in range(1, lib.table.columnCount()):
         lib.table.setColumnWidth(c, 30)  # ...narrower than today's values
     lib.refresh_spaces(select="demo")
