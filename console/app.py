@@ -52,7 +52,7 @@ class MainWindow(QMainWindow):
         for key, header in self.remembered_headers.items():
             state = self.qsettings.value(key)
             if state is not None and header.restoreState(state):
-                (self.library if key.startswith("library") else self.memory).columns_sized = True
+                (self.library.table if key.startswith("library") else self.memory).columns_sized = True
 
         geometry = self.qsettings.value("geometry")
         if geometry is not None:

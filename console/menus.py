@@ -35,10 +35,10 @@ def _entries(w: MainWindow) -> dict[str, list[Entry]]:
 
     return {
         tr("&File"): [
-            (tr("&New space…"), "new_space", "Ctrl+N", w.library.ask_new_space),
+            (tr("&New space…"), "new_space", "Ctrl+N", w.library.spaces_panel.ask_new_space),
             (tr("&Add files…"), "add_files", "Ctrl+O", on(0, w.library.pick_files)),
             (tr("Add &folder…"), "add_folder", "Ctrl+Shift+O", on(0, w.library.pick_folder)),
-            (tr("&Unlock space…"), "unlock", "Ctrl+U", w.library.ask_unlock),
+            (tr("&Unlock space…"), "unlock", "Ctrl+U", w.library.spaces_panel.ask_unlock),
             (tr("&Quit"), "quit", "Ctrl+Q", w.close),
         ],
         tr("&View"): [

@@ -15,13 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 MAX_FUNCTION_LINES = 60
 MAX_METHODS = 25
 # (file, name) → its size when the limit was set; to be split, never to grow.
-FUNCTION_DEBT = {
-    ("console/screens/inspector.py", "show_result"): 106,
-}
+FUNCTION_DEBT: dict[tuple[str, str], int] = {}
 CLASS_DEBT = {
-    ("console/screens/analysis.py", "AnalysisScreen"): 33,
-    ("console/screens/inspector.py", "InspectorScreen"): 26,
-    ("console/screens/library.py", "LibraryScreen"): 36,
     ("core/services/web.py", "WebFallback"): 32,
     ("core/store/lance.py", "ChunkStore"): 33,
     ("core/structured/route.py", "Router"): 42,

@@ -88,6 +88,9 @@ class Canvas(FigureCanvasQTAgg):
 
 
 class AnalysisScreen(QWidget):
+    """The question's star map and distances and the collection, drawn and exported here; the evaluation runs
+    and their comparison in their own panel (EvaluationPanel)."""
+
     error = Signal(str, str)
     notice = Signal(str)  # for the window's status bar
     open_chunk = Signal(str, str, str, str)  # space, doc_id, chunk_id, note
@@ -100,14 +103,9 @@ class AnalysisScreen(QWidget):
         self.model = AnalysisModel(engine, run_op)
         self.model.connect("question", self._show_question)
         self.model.connect("collection", self._show_collection)
-        self.model.connect("run", self.show_run)
-        self.model.connect("runs", self._show_runs)
-        self.model.connect("compared", self._show_comparison)
         self.model.connect("error", self.error.emit)
-        self.model.connect("eval_failed", self._eval_failed)
         self.star: Any = None  # the StarMap on display
         self.col: Any = None  # the Collection on display
-        self.run: Any = None  # the last evaluation run
         self.distances: Any = None  # (every chunk's distance, reference, cut) of the question on display
         self._lasso: LassoSelector | None = None
 
@@ -132,14 +130,17 @@ class AnalysisScreen(QWidget):
         col.addWidget(self.selection)
         col.setSizes([700, 300])
 
-        ev = self._build_evaluation()
+        # The evaluation runs and their comparison are a concern of their own (issue 56).
+        self.evaluation = EvaluationPanel(self.model)
+        self.evaluation.error.connect(self.error.emit)
         self.tabs = QTabWidget()
         self.tabs.addTab(star, tr("Star map"))
         self.tabs.addTab(col, tr("Collection"))
         self.tabs.addTab(self.hist_canvas, tr("Distances"))
-        self.tabs.addTab(ev, tr("Evaluation"))
+        self.tabs.addTab(self.evaluation, tr("Evaluation"))
         self.status = QLabel("")
         self.status.setWordWrap(True)
+        self.evaluation.status.connect(self.status.setText)
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(self.status)
@@ -152,62 +153,6 @@ class AnalysisScreen(QWidget):
         self._relabel.timeout.connect(self._redraw_star)
         self.star_canvas.mpl_connect("resize_event", lambda _e: self._relabel.start())
         self.star_canvas.mpl_connect("button_press_event", self._clicked)
-
-    def _build_evaluation(self) -> QWidget:
-        """Evaluation: a question set, its run's metrics and figure, earlier runs and the comparison."""
-        self.eval_file = QLineEdit()
-        self.eval_file.setPlaceholderText(tr("question set: JSONL or CSV (question; expected_text / "
-                                             "expected_document / answer, or unanswerable)"))
-        pick = QPushButton(tr("Choose…"))
-        pick.clicked.connect(self._pick_eval_file)
-        self.eval_btn = QPushButton(tr("Run"))
-        self.eval_btn.clicked.connect(self.evaluate)
-        self.metrics = QTableWidget(0, len(METRICS))
-        self.metrics.setObjectName("metrics")
-        self.metrics.setHorizontalHeaderLabels([tr(METRIC_NAMES[m]) for m in METRICS])
-        for c, key in enumerate(METRICS):
-            header = self.metrics.horizontalHeaderItem(c)
-            if header is not None:
-                header.setToolTip(tr(METRIC_HELP[key]))
-        self.metrics.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.metrics.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.metrics_note = QLabel(tr("Rates count different questions: “nothing returned” the unanswerable ones "
-                                      "(where no passage is right), “mean passages” all of them. Hover a header for "
-                                      "more."))
-        self.metrics_note.setObjectName("metrics_note")
-        self.metrics_note.setWordWrap(True)
-        self._fit_metrics()
-        self.runs = QListWidget()
-        self.runs.setObjectName("runs")
-        self.compare_btn = QPushButton(tr("Compare the run shown with the newest run"))
-        self.compare_btn.clicked.connect(self.compare)
-        self.compare_btn.setEnabled(False)  # until a run is shown and another selected (issue 49)
-        self.runs.currentRowChanged.connect(lambda _row: self._run_selected())
-        self.comparison = QLabel("")
-        self.comparison.setWordWrap(True)
-        ev = QWidget()
-        el = QVBoxLayout(ev)
-        row = QHBoxLayout()
-        row.addWidget(self.eval_file, 1)
-        row.addWidget(pick)
-        row.addWidget(self.eval_btn)
-        el.addLayout(row)
-        self.eval_canvas = Canvas()
-        split = QSplitter()
-        table = QWidget()
-        tl = QVBoxLayout(table)
-        tl.setContentsMargins(0, 0, 0, 0)
-        tl.addWidget(self.metrics, 1)
-        tl.addWidget(self.metrics_note)
-        split.addWidget(table)
-        split.addWidget(self.eval_canvas)
-        split.setSizes([500, 500])
-        el.addWidget(split, 2)
-        el.addWidget(QLabel(tr("Earlier runs of this space")))
-        el.addWidget(self.runs, 1)
-        el.addWidget(self.compare_btn)
-        el.addWidget(self.comparison)
-        return ev
 
     def _build_top_row(self) -> QHBoxLayout:
         """The question, Draw, colour-by and export controls."""
@@ -245,7 +190,7 @@ class AnalysisScreen(QWidget):
     def set_space(self, name: str) -> None:
         self.space = name
         self.draw_collection()
-        self._load_runs()
+        self.evaluation.set_space(name)
 
     # ---- drawing ----------------------------------------------------------------------------------
     def draw(self) -> None:
@@ -352,13 +297,13 @@ class AnalysisScreen(QWidget):
     # ---- export --------------------------------------------------------------------------------------
     def current_figure(self) -> Figure:
         """The figure of the tab on display — the Evaluation tab's own (issue 60: it saved the histogram)."""
-        canvas = [self.star_canvas, self.col_canvas, self.hist_canvas, self.eval_canvas][self.tabs.currentIndex()]
-        return canvas.figure
+        canvases = [self.star_canvas, self.col_canvas, self.hist_canvas, self.evaluation.eval_canvas]
+        return canvases[self.tabs.currentIndex()].figure
 
     def current_table(self) -> tuple[list[str], list[list[Any]]]:
         """The figures behind the tab on display; a BinyError-free ValueError when nothing is drawn there yet."""
         index = self.tabs.currentIndex()
-        data = [self.star, self.col, self.distances, self.run][index]
+        data = [self.star, self.col, self.distances, self.evaluation.run][index]
         if data is None:
             raise ValueError(tr("Nothing is drawn on this tab yet: draw it first, then export."))
         if index == 2:
@@ -382,7 +327,83 @@ class AnalysisScreen(QWidget):
             except ValueError as exc:
                 self.error.emit(tr("Could not write {name}: {error}").format(name=name, error=exc), "")
 
-    # ---- evaluation runs -------------------------------------------------------------------------------
+
+class EvaluationPanel(QWidget):
+    """The Evaluation tab: a question set run on the space (full pipeline, then each stage off), its metrics and
+    figure, the space's earlier runs, and the comparison of the run shown with the newest."""
+
+    error = Signal(str, str)
+    status = Signal(str)  # for the screen's status line
+
+    def __init__(self, model: AnalysisModel) -> None:
+        super().__init__()
+        self.model = model
+        self.space = ""
+        self.run: Any = None  # the run on display
+        self.eval_file = QLineEdit()
+        self.eval_file.setPlaceholderText(tr("question set: JSONL or CSV (question; expected_text / "
+                                             "expected_document / answer, or unanswerable)"))
+        pick = QPushButton(tr("Choose…"))
+        pick.clicked.connect(self._pick_eval_file)
+        self.eval_btn = QPushButton(tr("Run"))
+        self.eval_btn.clicked.connect(self.evaluate)
+        self.eval_canvas = Canvas()
+        self.runs = QListWidget()
+        self.runs.setObjectName("runs")
+        self.compare_btn = QPushButton(tr("Compare the run shown with the newest run"))
+        self.compare_btn.clicked.connect(self.compare)
+        self.compare_btn.setEnabled(False)  # until a run is shown and another selected (issue 49)
+        self.runs.currentRowChanged.connect(lambda _row: self._run_selected())
+        self.comparison = QLabel("")
+        self.comparison.setWordWrap(True)
+        el = QVBoxLayout(self)
+        row = QHBoxLayout()
+        row.addWidget(self.eval_file, 1)
+        row.addWidget(pick)
+        row.addWidget(self.eval_btn)
+        el.addLayout(row)
+        split = QSplitter()
+        split.addWidget(self._metrics_table())
+        split.addWidget(self.eval_canvas)
+        split.setSizes([500, 500])
+        el.addWidget(split, 2)
+        el.addWidget(QLabel(tr("Earlier runs of this space")))
+        el.addWidget(self.runs, 1)
+        el.addWidget(self.compare_btn)
+        el.addWidget(self.comparison)
+        model.connect("run", self.show_run)
+        model.connect("runs", self._show_runs)
+        model.connect("compared", self._show_comparison)
+        model.connect("eval_failed", self._eval_failed)
+
+    def _metrics_table(self) -> QWidget:
+        """The metrics of each variant, each header saying over which questions it counts, and a note on that."""
+        self.metrics = QTableWidget(0, len(METRICS))
+        self.metrics.setObjectName("metrics")
+        self.metrics.setHorizontalHeaderLabels([tr(METRIC_NAMES[m]) for m in METRICS])
+        for c, key in enumerate(METRICS):
+            header = self.metrics.horizontalHeaderItem(c)
+            if header is not None:
+                header.setToolTip(tr(METRIC_HELP[key]))
+        self.metrics.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.metrics.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.metrics_note = QLabel(tr("Rates count different questions: “nothing returned” the unanswerable ones "
+                                      "(where no passage is right), “mean passages” all of them. Hover a header for "
+                                      "more."))
+        self.metrics_note.setObjectName("metrics_note")
+        self.metrics_note.setWordWrap(True)
+        self._fit_metrics()
+        table = QWidget()
+        tl = QVBoxLayout(table)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addWidget(self.metrics, 1)
+        tl.addWidget(self.metrics_note)
+        return table
+
+    def set_space(self, name: str) -> None:
+        self.space = name
+        self.model.runs(name)
+
     def _pick_eval_file(self) -> None:
         name, _ = QFileDialog.getOpenFileName(self, tr("Question set"), "", tr("Question sets") + " (*.jsonl *.csv)")
         if name:
@@ -393,13 +414,13 @@ class AnalysisScreen(QWidget):
         if not path or not self.space:
             return
         self.eval_btn.setEnabled(False)
-        self.status.setText(tr("Running the question set (full, then each stage off)…"))
+        self.status.emit(tr("Running the question set (full, then each stage off)…"))
         self.model.evaluate(self.space, Path(path))
 
     def _eval_failed(self, message: str, detail: str) -> None:
         self.eval_btn.setEnabled(True)
         # "Running the question set…" must not stay after the error (issue 60).
-        self.status.setText(tr("The question set did not run: {error}").format(error=message))
+        self.status.emit(tr("The question set did not run: {error}").format(error=message))
         self.error.emit(message, detail)
 
     def show_run(self, run: Any) -> None:
@@ -417,8 +438,8 @@ class AnalysisScreen(QWidget):
                                None, tr("{name}: nearest-chunk distance of each question").format(name=run.name),
                                dark=_dark(), fig=self.eval_canvas.figure, label=tr("this set's questions"))
         self.eval_canvas.draw_idle()
-        self.status.setText(tr("Run {id}: {n} questions in {seconds} s.").format(id=run.run_id, n=len(run.results),
-                                                                                 seconds=f"{run.seconds:.1f}"))
+        self.status.emit(tr("Run {id}: {n} questions in {seconds} s.").format(id=run.run_id, n=len(run.results),
+                                                                             seconds=f"{run.seconds:.1f}"))
         self._update_compare()
 
     def _fit_metrics(self) -> None:
@@ -428,9 +449,6 @@ class AnalysisScreen(QWidget):
         header = t.horizontalHeader()
         wide = sum(max(header.sectionSizeHint(c), t.sizeHintForColumn(c)) for c in range(t.columnCount()))
         t.setMinimumWidth(wide + t.verticalHeader().sizeHint().width() + 2 * t.frameWidth() + 4)
-
-    def _load_runs(self) -> None:
-        self.model.runs(self.space)
 
     def _show_runs(self, runs: list[dict[str, Any]]) -> None:
         self.runs.blockSignals(True)

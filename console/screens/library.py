@@ -28,11 +28,11 @@ from PySide6.QtWidgets import (
 )
 
 from biny.console.i18n import QT_TR_NOOP, date, number, tr
-from biny.console.models.library import LibraryModel
+from biny.console.models.library import LibraryModel, LibrarySnapshot
 from biny.console.ops import run_op
 from biny.console.widgets.dialogs import NewSpaceDialog, UnlockDialog
 from biny.console.widgets.passages import PassagesDialog
-from biny.core import Engine, IngestReport, Progress, ProgressMeter
+from biny.core import DocumentView, Engine, IngestReport, Progress, ProgressMeter
 
 # Chars/token and revision are in the report beside the table; the title keeps the room.
 COLUMNS = [QT_TR_NOOP("Title"), QT_TR_NOOP("Type"), QT_TR_NOOP("Pages"), QT_TR_NOOP("Chunks"), QT_TR_NOOP("Status"),
@@ -117,6 +117,10 @@ def library_hint() -> str:
 
 
 class LibraryScreen(QWidget):
+    """The Library: the spaces column, the add bar over the documents table, the selected document's actions and
+    report, and the ingestion panel — each its own widget or helper (issue 56); this screen wires them to the model
+    and owns adding files."""
+
     space_selected = Signal(str)
     error = Signal(str, str)
     ingest_finished = Signal(object)
@@ -124,34 +128,37 @@ class LibraryScreen(QWidget):
     def __init__(self, engine: Engine, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = LibraryModel(engine, run_op)
-        self.meter = ProgressMeter()
-        self.model.connect("changed", self._render)
-        self.model.connect("error", self.error.emit)
-        self.model.connect("notice", self.progress_notice)
-        self.model.connect("space_selected", self.space_selected.emit)
-        self.model.connect("progress", self._on_progress)
-        self.model.connect("ingest_finished", self._ingest_done)
         self.setAcceptDrops(True)
         # Why this console may not change the library (a team space another machine writes), or None.
         self.read_only: str | None = None
+        self.spaces_panel = SpacesPanel(self.model)
+        self.spaces_panel.error.connect(self.error.emit)
+        self.table = DocumentTable()
+        self.table.itemSelectionChanged.connect(self._show_selected)
+        self.document_actions = DocumentActions(self)
+        self.report = DocumentReport()
+        self.ingestion = IngestPanel()
+        self.ingestion.cancel_btn.clicked.connect(self.cancel_ingest)
+        self.empty_hint = QLabel(library_hint())
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_hint.setWordWrap(True)  # a long hint must not set the window's minimum width
+        self.model.connect("changed", self._render)
+        self.model.connect("error", self.error.emit)
+        self.model.connect("notice", self.ingestion.progress_label.setText)
+        self.model.connect("space_selected", self.space_selected.emit)
+        self.model.connect("progress", self.ingestion.show_progress)
+        self.model.connect("ingest_finished", self._ingest_done)
 
-        left_w = self._build_spaces_column()
-        bar, doc_bar = self._build_documents()
-        prog = self._build_ingest()
         mid = QVBoxLayout()
-        mid.addLayout(bar)
+        mid.addLayout(self._add_bar())
         mid.addWidget(self.table, 1)
-        mid.addLayout(doc_bar)
+        mid.addLayout(self.document_actions.bar())
         mid.addWidget(self.empty_hint)
-        mid.addWidget(QLabel("<b>" + tr("Ingestion") + "</b>"))
-        mid.addLayout(prog)
-        mid.addWidget(self.progress_label)
-        mid.addWidget(self.queue)
+        mid.addWidget(self.ingestion)
         mid_w = QWidget()
         mid_w.setLayout(mid)
-
         split = QSplitter()
-        split.addWidget(left_w)
+        split.addWidget(self.spaces_panel)
         split.addWidget(mid_w)
         split.addWidget(self.report)
         split.setStretchFactor(1, 3)
@@ -160,110 +167,20 @@ class LibraryScreen(QWidget):
         lay.addWidget(split)
         self.refresh_spaces()
 
-    # ---- state from the model -----------------------------------------------------------------
-    def _build_ingest(self) -> QHBoxLayout:
-        """The ingest queue, its progress bars and the report."""
-        # Ingest queue
-        self.queue = QListWidget()
-        self.queue.setObjectName("queue")
-        self.queue.setMaximumHeight(110)
-        self.file_progress = QProgressBar()
-        self.file_progress.setFormat(tr("%p% of this file"))
-        self.overall_progress = QProgressBar()
-        self.overall_progress.setFormat(tr("%v of %m files"))
-        self.progress_label = QLabel("")
-        self.progress_label.setWordWrap(True)
-        self.cancel_btn = QPushButton(tr("Cancel"))
-        self.cancel_btn.setEnabled(False)
-        self.cancel_btn.clicked.connect(self.cancel_ingest)
-        prog = QHBoxLayout()
-        prog.addWidget(self.overall_progress, 1)
-        prog.addWidget(self.file_progress, 1)
-        prog.addWidget(self.cancel_btn)
-
-        self.report = QTextBrowser()
-        self.report.setObjectName("report")
-        self.report.setMinimumWidth(180)
-        return prog
-
-    def _build_documents(self) -> tuple[QHBoxLayout, QHBoxLayout]:
-        """The add bar, the documents table and the selected document's actions."""
-        # Documents
+    def _add_bar(self) -> QHBoxLayout:
+        """Adding sits above the table, acting on the selected document below it: two short rows instead of one
+        long one, so the window works from 1024 px wide. The selected document's passages open from the right of
+        the add bar: the document row would otherwise set a minimum width over 1024 px."""
         self.add_files_btn = QPushButton(tr("Add files…"))
         self.add_files_btn.clicked.connect(self.pick_files)
         self.add_folder_btn = QPushButton(tr("Add folder…"))
         self.add_folder_btn.clicked.connect(self.pick_folder)
-        self.archive_btn = QPushButton(tr("Archive"))
-        self.archive_btn.clicked.connect(lambda: self._set_status("archived"))
-        self.restore_btn = QPushButton(tr("Restore"))
-        self.restore_btn.clicked.connect(lambda: self._set_status("active"))
-        self.delete_doc_btn = QPushButton(tr("Delete"))
-        self.delete_doc_btn.clicked.connect(self._delete_doc)
-        self.reingest_btn = QPushButton(tr("Re-ingest"))
-        self.reingest_btn.clicked.connect(self._reingest)
-        self.passages_btn = QPushButton(tr("Passages…"))
-        self.passages_btn.setToolTip(tr("The document's passages: open one at its source, disable, edit or undo it, "
-                                        "add a note"))
-        self.passages_btn.clicked.connect(self.open_passages)
-        self.passages: PassagesDialog | None = None
-        # Adding sits above the table, acting on the selected document below it: two short rows
-        # instead of one long one, so the window works from 1024 px wide.
-        # The selected document's passages open from the right of the add bar: the document row would otherwise
-        # set a minimum width over 1024 px.
         bar = QHBoxLayout()
         for b in (self.add_files_btn, self.add_folder_btn):
             bar.addWidget(b)
         bar.addStretch(1)
-        bar.addWidget(self.passages_btn)
-        doc_bar = QHBoxLayout()
-        doc_bar.addWidget(QLabel(tr("Selected document:")))
-        for b in (self.reingest_btn, self.archive_btn, self.restore_btn, self.delete_doc_btn):
-            doc_bar.addWidget(b)
-        doc_bar.addStretch(1)
-
-        self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setObjectName("documents")
-        self.table.setHorizontalHeaderLabels([tr(c) for c in COLUMNS])
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setWordWrap(False)  # one line per document; a long title is elided, whole in its tooltip
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.table.verticalHeader().setVisible(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.columns_sized = False  # set by the main window when it restores remembered widths
-        self.table.itemSelectionChanged.connect(self._show_report)
-        self.empty_hint = QLabel(library_hint())
-        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_hint.setWordWrap(True)  # a long hint must not set the window's minimum width
-        return bar, doc_bar
-
-    def _build_spaces_column(self) -> QWidget:
-        """The spaces list with Unlock, New and Delete."""
-        # Spaces column
-        self.spaces = QListWidget()
-        self.spaces.setObjectName("spaces")
-        self.spaces.currentItemChanged.connect(
-            lambda cur, _prev: self.model.select(str(cur.data(Qt.ItemDataRole.UserRole)) if cur else ""))
-        self.new_space_btn = QPushButton(tr("New space…"))
-        self.new_space_btn.clicked.connect(self.ask_new_space)
-        self.delete_space_btn = QPushButton(tr("Delete space…"))
-        self.delete_space_btn.clicked.connect(self.ask_delete_space)
-        self.unlock_btn = QPushButton(tr("Unlock…"))
-        self.unlock_btn.setObjectName("unlock")
-        self.unlock_btn.clicked.connect(self.ask_unlock)
-        self.unlock_btn.setVisible(False)
-        left = QVBoxLayout()
-        left.addWidget(QLabel("<b>" + tr("Spaces") + "</b>"))
-        left.addWidget(self.spaces, 1)
-        left.addWidget(self.unlock_btn)
-        left.addWidget(self.new_space_btn)
-        left.addWidget(self.delete_space_btn)
-        left_w = QWidget()
-        left_w.setLayout(left)
-        return left_w
+        bar.addWidget(self.document_actions.passages_btn)
+        return bar
 
     @property
     def current_space(self) -> str | None:
@@ -278,8 +195,9 @@ class LibraryScreen(QWidget):
         """The running ingest, if any."""
         return self.model.ingest_op
 
-    def progress_notice(self, text: str) -> None:
-        self.progress_label.setText(text)
+    @property
+    def busy(self) -> bool:
+        return self.op is not None
 
     def set_read_only(self, reason: str | None) -> None:
         """Switch off what would write (a team space another machine writes), saying why; None switches back."""
@@ -292,217 +210,45 @@ class LibraryScreen(QWidget):
     def select_space(self, name: str) -> None:
         self.model.select(name)
 
-    def _render(self) -> None:
-        state = self.model.state
-        names = [s.name for s in state.spaces]
-        self.spaces.blockSignals(True)
-        self.spaces.clear()
-        for s in state.spaces:
-            enc = (tr("encrypted, locked") if s.locked else tr("encrypted")) if s.encrypted else tr("not encrypted")
-            item = QListWidgetItem(s.name + ("  · " + tr("locked") if s.locked else ""))
-            item.setData(Qt.ItemDataRole.UserRole, s.name)
-            item.setToolTip(tr("{docs} documents, {chunks} chunks, {encryption}").format(
-                docs=number(s.documents), chunks=number(s.chunks), encryption=enc))
-            self.spaces.addItem(item)
-        if self.current_space in names:
-            self.spaces.setCurrentRow(names.index(self.current_space or ""))
-        self.spaces.blockSignals(False)
-        has = bool(self.current_space) and not self.locked and not self.read_only
-        for b in (self.add_files_btn, self.add_folder_btn):
-            b.setEnabled(has)
-        self.delete_space_btn.setEnabled(bool(self.current_space) and not self.read_only)
-        self.new_space_btn.setEnabled(not self.read_only)
-        for b in (self.add_files_btn, self.add_folder_btn, self.new_space_btn, self.delete_space_btn):
-            b.setToolTip(self.read_only or "")
-        self.unlock_btn.setVisible(self.locked)
-        self.cancel_btn.setEnabled(self.op is not None)
-        self._render_documents()
-
-    # ---- spaces ---------------------------------------------------------------------------------
-    def ask_new_space(self) -> None:
-        # Whether a passphrase must be typed is known only by asking the engine: do that in the background.
-        engine = self.model.engine
-
-        def known(_: object, __: object) -> tuple[bool, str, bool]:
-            keys = engine.keys
-            return keys.passphrase_available(), keys.secret_source(), keys.can_remember_passphrase()
-
-        run_op(known, on_success=lambda r: self._new_space_dialog(*r),
-               on_failure=lambda e, d: self.error.emit(str(e), d))
-
-    def _new_space_dialog(self, available: bool, source: str, can_remember: bool = True) -> None:
-        dialog = NewSpaceDialog(not available, source, self, can_remember=can_remember)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return
-        self.create_space(dialog.name.text().strip(), encrypted=dialog.encrypt.isChecked(),
-                          passphrase=dialog.passphrase.text() or None, remember=dialog.remember.isChecked())
+    def refresh_documents(self) -> None:
+        self.model.refresh()
 
     def create_space(self, name: str, *, encrypted: bool = True, passphrase: str | None = None,
                      remember: bool = True) -> None:
         self.model.create_space(name, encrypted=encrypted, passphrase=passphrase, remember=remember)
 
-    def ask_unlock(self) -> None:
-        if not self.current_space:
-            return
-        engine = self.model.engine
-        run_op(lambda _, __: engine.keys.can_remember_passphrase(), on_success=self._unlock_dialog,
-               on_failure=lambda e, d: self.error.emit(str(e), d))
-
-    def _unlock_dialog(self, can_remember: bool) -> None:
-        if not self.current_space:
-            return
-        dialog = UnlockDialog(self.current_space, self, can_remember=can_remember)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return
-        self.unlock(dialog.passphrase.text(), remember=dialog.remember.isChecked())
-
     def unlock(self, passphrase: str, *, remember: bool = False) -> None:
         """Try the passphrase in the background (key derivation is slow); a wrong one reports an error."""
         self.model.unlock(passphrase, remember=remember)
 
-    def ask_delete_space(self) -> None:
-        if not self.current_space:
-            return
-        answer = QMessageBox.question(
-            self, tr("Delete space"),
-            tr("Delete the space “{name}” and every document and chunk in it?\nThis cannot be undone.").format(
-                name=self.current_space),
-        )
-        if answer == QMessageBox.StandardButton.Yes:
-            self.model.delete_space()
-
-    # ---- documents ---------------------------------------------------------------------------
-    def refresh_documents(self) -> None:
-        self.model.refresh()
-
-    def _render_documents(self) -> None:
+    def _render(self) -> None:
+        """The model changed: the spaces, what may be added, the documents and the selected one."""
+        self.spaces_panel.show_spaces(self.model.state, self.current_space, self.locked, self.read_only)
+        has = bool(self.current_space) and not self.locked and not self.read_only
+        for b in (self.add_files_btn, self.add_folder_btn):
+            b.setEnabled(has)
+            b.setToolTip(self.read_only or "")
+        self.ingestion.cancel_btn.setEnabled(self.op is not None)
         docs = self.model.state.documents
-        selected = self.selected_doc_id()
-        self.table.blockSignals(True)
-        self.table.setRowCount(len(docs))
-        for r, d in enumerate(docs):
-            rows = self.model.state.tables.get(d.doc_id)
-            title = tr("{name} — {n} rows").format(name=d.title, n=number(len(rows))) if rows else d.title
-            off = sum(self.model.state.disabled.get(i, 0) for i in rows or [d.doc_id])
-            chunks = number(d.chunks) + (" " + tr("({n} disabled)").format(n=number(off)) if off else "")
-            values: list[Any] = [title, _named(KINDS, d.kind), _pages(d.pages), chunks,
-                                 _named(STATUSES, d.status),
-                                 date(d.ingested_at)]
-            for c, v in enumerate(values):
-                item = QTableWidgetItem(str(v))
-                item.setData(Qt.ItemDataRole.UserRole, d.doc_id)
-                if c == 0:
-                    item.setToolTip(f"{title}\n{d.path}")
-                elif COLUMNS[c] == "Chunks" and off:
-                    item.setToolTip(tr("{n} passage(s) disabled by a curator: stored, never retrieved").format(
-                        n=number(off)))
-                elif COLUMNS[c] == "Ingested":
-                    item.setToolTip(date(d.ingested_at, with_time=True))
-                self.table.setItem(r, c, item)
-            if d.doc_id == selected:
-                self.table.selectRow(r)
-        self.table.blockSignals(False)
-        if docs and not self.columns_sized:  # fitted once; after that the widths are the user's
-            for c in range(1, len(COLUMNS)):
-                self.table.resizeColumnToContents(c)
-            self.columns_sized = True
-        # ... but never narrower than what they hold: a width remembered from another language, or fitted before
-        # longer values arrived, cut the date (issue 60).
-        header = self.table.horizontalHeader()
-        for c in range(1, len(COLUMNS)):
-            needed = max(self.table.sizeHintForColumn(c), header.sectionSizeHint(c))
-            if docs and self.table.columnWidth(c) < needed:
-                self.table.setColumnWidth(c, needed)
+        self.table.show_documents(self.model.state)
         self.empty_hint.setText(
             tr("This space is encrypted and locked: unlock it with its passphrase to see and search its documents.")
             if self.locked else
             library_hint())
         self.empty_hint.setVisible(not docs)
-        self._show_report()
+        self._show_selected()
 
-    def selected_doc_id(self) -> str | None:
-        rows = self.table.selectionModel().selectedRows()
-        if not rows:
-            return None
-        item = self.table.item(rows[0].row(), 0)
-        return str(item.data(Qt.ItemDataRole.UserRole)) if item else None
-
-    def _show_report(self) -> None:
-        doc_id = self.selected_doc_id()
+    def _show_selected(self) -> None:
+        """The selected document's report, and the actions its status allows."""
+        doc_id = self.table.selected_doc_id()
         d = self.model.document(doc_id) if doc_id else None
-        # Buttons follow the document's status: only an active one can be archived, an archived one restored.
-        writable = d is not None and not self.read_only
-        self.archive_btn.setEnabled(writable and d is not None and d.status == "active")
-        self.restore_btn.setEnabled(writable and d is not None and d.status == "archived")
-        for b in (self.delete_doc_btn, self.reingest_btn):
-            b.setEnabled(writable)
-        self.passages_btn.setEnabled(writable)  # its corrections write (a team space another machine writes: no)
+        self.document_actions.enable_for(d, self.read_only)
         if d is None:
-            failures = self.model.state.failures
-            html = f"<h3>{tr('Report')}</h3><p>{tr('Select a document to see its report.')}</p>"
-            if failures:
-                html += f"<h4>{tr('Recent failures')}</h4><ul>" + "".join(
-                    f"<li><b>{Path(f['path']).name}</b>: {f['message']}</li>" for f in failures) + "</ul>"
-            self.report.setHtml(html)
-            return
-        items = [f"<li>{w}</li>" for w in d.warnings]
-        if d.status == "damaged":
-            items.insert(0, "<li><b>" + tr("Damaged:") + "</b> " + tr(
-                "its stored passages no longer match what was ingested, so it is left out of answers. Re-ingest it, "
-                "or run Settings → Data → Repair.") + "</li>")
-        warn = "".join(items) or f"<li>{tr('none')}</li>"
-        self.report.setHtml(
-            f"<h3>{d.title}</h3><p><small>{d.path}</small></p><table>"
-            f"<tr><td>{tr('Type')}</td><td>{_named(KINDS, d.kind)}</td></tr>"
-            f"<tr><td>{tr('Pages')}</td><td>{_pages(d.pages)}</td></tr>"
-            f"<tr><td>{tr('Pages without text layer')}</td><td>{d.pages_without_text}</td></tr>"
-            f"<tr><td>{tr('Pages read by OCR')}</td><td>{d.pages_ocr}{_where(d, 'pages_ocr')}</td></tr>"
-            f"<tr><td>{tr('Figures described')}</td><td>{d.figures_described}{_where(d, 'figures_described')}"
-            "</td></tr>"
-            f"<tr><td>{tr('Decorations skipped')}</td><td>{d.decorations_skipped}"
-            f"{_where(d, 'decorations_skipped')}</td></tr>"
-            f"<tr><td>{tr('Chunks')}</td><td>{number(d.chunks)}</td></tr>"
-            f"<tr><td>{tr('Estimated chars/token')}</td><td>{number(d.chars_per_token, 2)} "
-            f"({tr('CJK share {share}').format(share=f'{d.cjk_share:.0%}')})</td></tr>"
-            f"<tr><td>{tr('Chunks re-split at the model limit')}</td><td>{d.resplits}</td></tr>"
-            f"<tr><td>{tr('Revision')}</td><td>{d.revision} ({_named(STATUSES, d.status)})</td></tr>"
-            f"</table><h4>{tr('Warnings')}</h4><ul>{warn}</ul>"
-        )
+            self.report.show_failures(self.model.state.failures)
+        else:
+            self.report.show_document(d)
 
-    def _set_status(self, status: str) -> None:
-        doc_id = self.selected_doc_id()
-        if doc_id:
-            self.model.set_status(doc_id, status)
-
-    def _delete_doc(self) -> None:
-        doc_id = self.selected_doc_id()
-        if not doc_id:
-            return
-        answer = QMessageBox.question(self, tr("Delete document"), tr("Delete this document and its chunks?"))
-        if answer == QMessageBox.StandardButton.Yes:
-            self._set_status("deleted")
-
-    def open_passages(self) -> PassagesDialog | None:
-        """The selected document's passages (a table: its rows'), to open and correct one by one (issue 61)."""
-        doc_id, space = self.selected_doc_id(), self.current_space
-        doc = self.model.document(doc_id) if doc_id else None
-        if doc is None or doc_id is None or not space:
-            return None
-        if self.passages is not None:
-            self.passages.close()
-        ids = self.model.state.tables.get(doc_id) or [doc_id]
-        self.passages = PassagesDialog(self.model.engine, space, ids, doc.title, self)
-        self.passages.changed.connect(lambda name: self.refresh_spaces(select=name))
-        self.passages.show()
-        return self.passages
-
-    def _reingest(self) -> None:
-        doc_id = self.selected_doc_id()
-        doc = self.model.document(doc_id) if doc_id else None
-        if doc is not None:
-            self.ingest([Path(doc.path)])
-
-    # ---- ingestion ---------------------------------------------------------------------------
+    # ---- adding documents ----------------------------------------------------------------------
     def pick_files(self) -> None:
         files, _ = QFileDialog.getOpenFileNames(self, tr("Add documents"), "", file_filter())
         if files:
@@ -522,10 +268,6 @@ class LibraryScreen(QWidget):
         if paths:
             self.ingest(paths)
 
-    @property
-    def busy(self) -> bool:
-        return self.op is not None
-
     def ingest(self, paths: list[Path]) -> None:
         if not self.current_space:
             self.error.emit(tr("Create or select a space first."), "")
@@ -533,6 +275,324 @@ class LibraryScreen(QWidget):
         if self.busy:
             self.error.emit(tr("An ingestion is already running; wait for it or cancel it."), "")
             return
+        self.ingestion.start()
+        if self.model.ingest(paths):
+            self.ingestion.cancel_btn.setEnabled(True)
+
+    def cancel_ingest(self) -> None:
+        if self.op is not None:
+            self.model.cancel_ingest()
+            self.ingestion.progress_label.setText(tr("Cancelling… the current file is rolled back."))
+
+    def _ingest_done(self, report: IngestReport) -> None:
+        self.ingestion.finished(report)
+        self.ingest_finished.emit(report)
+
+
+class SpacesPanel(QWidget):
+    """The spaces column: the list, and Unlock, New and Delete with their dialogs."""
+
+    error = Signal(str, str)
+
+    def __init__(self, model: LibraryModel) -> None:
+        super().__init__()
+        self.model = model
+        self.spaces = QListWidget()
+        self.spaces.setObjectName("spaces")
+        self.spaces.currentItemChanged.connect(
+            lambda cur, _prev: self.model.select(str(cur.data(Qt.ItemDataRole.UserRole)) if cur else ""))
+        self.new_space_btn = QPushButton(tr("New space…"))
+        self.new_space_btn.clicked.connect(self.ask_new_space)
+        self.delete_space_btn = QPushButton(tr("Delete space…"))
+        self.delete_space_btn.clicked.connect(self.ask_delete_space)
+        self.unlock_btn = QPushButton(tr("Unlock…"))
+        self.unlock_btn.setObjectName("unlock")
+        self.unlock_btn.clicked.connect(self.ask_unlock)
+        self.unlock_btn.setVisible(False)
+        left = QVBoxLayout(self)
+        left.addWidget(QLabel("<b>" + tr("Spaces") + "</b>"))
+        left.addWidget(self.spaces, 1)
+        left.addWidget(self.unlock_btn)
+        left.addWidget(self.new_space_btn)
+        left.addWidget(self.delete_space_btn)
+
+    def show_spaces(self, state: LibrarySnapshot, current: str | None, locked: bool, read_only: str | None) -> None:
+        names = [s.name for s in state.spaces]
+        self.spaces.blockSignals(True)
+        self.spaces.clear()
+        for s in state.spaces:
+            enc = (tr("encrypted, locked") if s.locked else tr("encrypted")) if s.encrypted else tr("not encrypted")
+            item = QListWidgetItem(s.name + ("  · " + tr("locked") if s.locked else ""))
+            item.setData(Qt.ItemDataRole.UserRole, s.name)
+            item.setToolTip(tr("{docs} documents, {chunks} chunks, {encryption}").format(
+                docs=number(s.documents), chunks=number(s.chunks), encryption=enc))
+            self.spaces.addItem(item)
+        if current in names:
+            self.spaces.setCurrentRow(names.index(current or ""))
+        self.spaces.blockSignals(False)
+        self.delete_space_btn.setEnabled(bool(current) and not read_only)
+        self.new_space_btn.setEnabled(not read_only)
+        for b in (self.new_space_btn, self.delete_space_btn):
+            b.setToolTip(read_only or "")
+        self.unlock_btn.setVisible(locked)
+
+    def ask_new_space(self) -> None:
+        # Whether a passphrase must be typed is known only by asking the engine: do that in the background.
+        engine = self.model.engine
+
+        def known(_: object, __: object) -> tuple[bool, str, bool]:
+            keys = engine.keys
+            return keys.passphrase_available(), keys.secret_source(), keys.can_remember_passphrase()
+
+        run_op(known, on_success=lambda r: self._new_space_dialog(*r),
+               on_failure=lambda e, d: self.error.emit(str(e), d))
+
+    def _new_space_dialog(self, available: bool, source: str, can_remember: bool = True) -> None:
+        dialog = NewSpaceDialog(not available, source, self, can_remember=can_remember)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.model.create_space(dialog.name.text().strip(), encrypted=dialog.encrypt.isChecked(),
+                                passphrase=dialog.passphrase.text() or None, remember=dialog.remember.isChecked())
+
+    def ask_unlock(self) -> None:
+        if not self.model.current:
+            return
+        engine = self.model.engine
+        run_op(lambda _, __: engine.keys.can_remember_passphrase(), on_success=self._unlock_dialog,
+               on_failure=lambda e, d: self.error.emit(str(e), d))
+
+    def _unlock_dialog(self, can_remember: bool) -> None:
+        if not self.model.current:
+            return
+        dialog = UnlockDialog(self.model.current, self, can_remember=can_remember)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.model.unlock(dialog.passphrase.text(), remember=dialog.remember.isChecked())
+
+    def ask_delete_space(self) -> None:
+        if not self.model.current:
+            return
+        answer = QMessageBox.question(
+            self, tr("Delete space"),
+            tr("Delete the space “{name}” and every document and chunk in it?\nThis cannot be undone.").format(
+                name=self.model.current),
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.model.delete_space()
+
+
+class DocumentTable(QTableWidget):
+    """The space's documents, one line each; a table's title says how many rows it holds."""
+
+    def __init__(self) -> None:
+        super().__init__(0, len(COLUMNS))
+        self.setObjectName("documents")
+        self.setHorizontalHeaderLabels([tr(c) for c in COLUMNS])
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setWordWrap(False)  # one line per document; a long title is elided, whole in its tooltip
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.verticalHeader().setVisible(False)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.columns_sized = False  # set by the main window when it restores remembered widths
+
+    def selected_doc_id(self) -> str | None:
+        rows = self.selectionModel().selectedRows()
+        if not rows:
+            return None
+        item = self.item(rows[0].row(), 0)
+        return str(item.data(Qt.ItemDataRole.UserRole)) if item else None
+
+    def show_documents(self, state: LibrarySnapshot) -> None:
+        docs = state.documents
+        selected = self.selected_doc_id()
+        self.blockSignals(True)
+        self.setRowCount(len(docs))
+        for r, d in enumerate(docs):
+            rows = state.tables.get(d.doc_id)
+            title = tr("{name} — {n} rows").format(name=d.title, n=number(len(rows))) if rows else d.title
+            off = sum(state.disabled.get(i, 0) for i in rows or [d.doc_id])
+            chunks = number(d.chunks) + (" " + tr("({n} disabled)").format(n=number(off)) if off else "")
+            values: list[Any] = [title, _named(KINDS, d.kind), _pages(d.pages), chunks,
+                                 _named(STATUSES, d.status),
+                                 date(d.ingested_at)]
+            for c, v in enumerate(values):
+                item = QTableWidgetItem(str(v))
+                item.setData(Qt.ItemDataRole.UserRole, d.doc_id)
+                if c == 0:
+                    item.setToolTip(f"{title}\n{d.path}")
+                elif COLUMNS[c] == "Chunks" and off:
+                    item.setToolTip(tr("{n} passage(s) disabled by a curator: stored, never retrieved").format(
+                        n=number(off)))
+                elif COLUMNS[c] == "Ingested":
+                    item.setToolTip(date(d.ingested_at, with_time=True))
+                self.setItem(r, c, item)
+            if d.doc_id == selected:
+                self.selectRow(r)
+        self.blockSignals(False)
+        if docs:
+            self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        if not self.columns_sized:  # fitted once; after that the widths are the user's
+            for c in range(1, len(COLUMNS)):
+                self.resizeColumnToContents(c)
+            self.columns_sized = True
+        # ... but never narrower than what they hold: a width remembered from another language, or fitted before
+        # longer values arrived, cut the date (issue 60).
+        header = self.horizontalHeader()
+        for c in range(1, len(COLUMNS)):
+            needed = max(self.sizeHintForColumn(c), header.sectionSizeHint(c))
+            if self.columnWidth(c) < needed:
+                self.setColumnWidth(c, needed)
+
+
+class DocumentActions:
+    """What can be done to the selected document — re-ingest, archive, restore, delete, open its passages — with
+    buttons enabled by its status."""
+
+    def __init__(self, screen: LibraryScreen) -> None:
+        self.screen = screen
+        self.archive_btn = QPushButton(tr("Archive"))
+        self.archive_btn.clicked.connect(lambda: self.set_status("archived"))
+        self.restore_btn = QPushButton(tr("Restore"))
+        self.restore_btn.clicked.connect(lambda: self.set_status("active"))
+        self.delete_doc_btn = QPushButton(tr("Delete"))
+        self.delete_doc_btn.clicked.connect(self.delete)
+        self.reingest_btn = QPushButton(tr("Re-ingest"))
+        self.reingest_btn.clicked.connect(self.reingest)
+        self.passages_btn = QPushButton(tr("Passages…"))
+        self.passages_btn.setToolTip(tr("The document's passages: open one at its source, disable, edit or undo it, "
+                                        "add a note"))
+        self.passages_btn.clicked.connect(self.open_passages)
+        self.passages: PassagesDialog | None = None
+
+    def bar(self) -> QHBoxLayout:
+        """The row under the table (the passages button sits in the add bar above it)."""
+        doc_bar = QHBoxLayout()
+        doc_bar.addWidget(QLabel(tr("Selected document:")))
+        for b in (self.reingest_btn, self.archive_btn, self.restore_btn, self.delete_doc_btn):
+            doc_bar.addWidget(b)
+        doc_bar.addStretch(1)
+        return doc_bar
+
+    def enable_for(self, d: DocumentView | None, read_only: str | None) -> None:
+        # Buttons follow the document's status: only an active one can be archived, an archived one restored.
+        writable = d is not None and not read_only
+        self.archive_btn.setEnabled(writable and d is not None and d.status == "active")
+        self.restore_btn.setEnabled(writable and d is not None and d.status == "archived")
+        for b in (self.delete_doc_btn, self.reingest_btn):
+            b.setEnabled(writable)
+        self.passages_btn.setEnabled(writable)  # its corrections write (a team space another machine writes: no)
+
+    def set_status(self, status: str) -> None:
+        doc_id = self.screen.table.selected_doc_id()
+        if doc_id:
+            self.screen.model.set_status(doc_id, status)
+
+    def delete(self) -> None:
+        if not self.screen.table.selected_doc_id():
+            return
+        answer = QMessageBox.question(self.screen, tr("Delete document"), tr("Delete this document and its chunks?"))
+        if answer == QMessageBox.StandardButton.Yes:
+            self.set_status("deleted")
+
+    def reingest(self) -> None:
+        doc_id = self.screen.table.selected_doc_id()
+        doc = self.screen.model.document(doc_id) if doc_id else None
+        if doc is not None:
+            self.screen.ingest([Path(doc.path)])
+
+    def open_passages(self) -> PassagesDialog | None:
+        """The selected document's passages (a table: its rows'), to open and correct one by one (issue 61)."""
+        screen = self.screen
+        doc_id, space = screen.table.selected_doc_id(), screen.current_space
+        doc = screen.model.document(doc_id) if doc_id else None
+        if doc is None or doc_id is None or not space:
+            return None
+        if self.passages is not None:
+            self.passages.close()
+        ids = screen.model.state.tables.get(doc_id) or [doc_id]
+        self.passages = PassagesDialog(screen.model.engine, space, ids, doc.title, screen)
+        self.passages.changed.connect(lambda name: screen.refresh_spaces(select=name))
+        self.passages.show()
+        return self.passages
+
+
+class DocumentReport(QTextBrowser):
+    """The selected document's ingest report (I5: where its counts come from), or the recent failures."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("report")
+        self.setMinimumWidth(180)
+
+    def show_failures(self, failures: list[dict[str, Any]]) -> None:
+        html = f"<h3>{tr('Report')}</h3><p>{tr('Select a document to see its report.')}</p>"
+        if failures:
+            html += f"<h4>{tr('Recent failures')}</h4><ul>" + "".join(
+                f"<li><b>{Path(f['path']).name}</b>: {f['message']}</li>" for f in failures) + "</ul>"
+        self.setHtml(html)
+
+    def show_document(self, d: DocumentView) -> None:
+        items = [f"<li>{w}</li>" for w in d.warnings]
+        if d.status == "damaged":
+            items.insert(0, "<li><b>" + tr("Damaged:") + "</b> " + tr(
+                "its stored passages no longer match what was ingested, so it is left out of answers. Re-ingest it, "
+                "or run Settings → Data → Repair.") + "</li>")
+        warn = "".join(items) or f"<li>{tr('none')}</li>"
+        self.setHtml(
+            f"<h3>{d.title}</h3><p><small>{d.path}</small></p><table>"
+            f"<tr><td>{tr('Type')}</td><td>{_named(KINDS, d.kind)}</td></tr>"
+            f"<tr><td>{tr('Pages')}</td><td>{_pages(d.pages)}</td></tr>"
+            f"<tr><td>{tr('Pages without text layer')}</td><td>{d.pages_without_text}</td></tr>"
+            f"<tr><td>{tr('Pages read by OCR')}</td><td>{d.pages_ocr}{_where(d, 'pages_ocr')}</td></tr>"
+            f"<tr><td>{tr('Figures described')}</td><td>{d.figures_described}{_where(d, 'figures_described')}"
+            "</td></tr>"
+            f"<tr><td>{tr('Decorations skipped')}</td><td>{d.decorations_skipped}"
+            f"{_where(d, 'decorations_skipped')}</td></tr>"
+            f"<tr><td>{tr('Chunks')}</td><td>{number(d.chunks)}</td></tr>"
+            f"<tr><td>{tr('Estimated chars/token')}</td><td>{number(d.chars_per_token, 2)} "
+            f"({tr('CJK share {share}').format(share=f'{d.cjk_share:.0%}')})</td></tr>"
+            f"<tr><td>{tr('Chunks re-split at the model limit')}</td><td>{d.resplits}</td></tr>"
+            f"<tr><td>{tr('Revision')}</td><td>{d.revision} ({_named(STATUSES, d.status)})</td></tr>"
+            f"</table><h4>{tr('Warnings')}</h4><ul>{warn}</ul>"
+        )
+
+
+class IngestPanel(QWidget):
+    """The ingestion: overall and per-file progress, what is being done now with its rate and time left, Cancel,
+    and the queue of files with each one's outcome."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.meter = ProgressMeter()
+        self.queue = QListWidget()
+        self.queue.setObjectName("queue")
+        self.queue.setMaximumHeight(110)
+        self.file_progress = QProgressBar()
+        self.file_progress.setFormat(tr("%p% of this file"))
+        self.overall_progress = QProgressBar()
+        self.overall_progress.setFormat(tr("%v of %m files"))
+        self.progress_label = QLabel("")
+        self.progress_label.setWordWrap(True)
+        self.cancel_btn = QPushButton(tr("Cancel"))
+        self.cancel_btn.setEnabled(False)
+        prog = QHBoxLayout()
+        prog.addWidget(self.overall_progress, 1)
+        prog.addWidget(self.file_progress, 1)
+        prog.addWidget(self.cancel_btn)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(QLabel("<b>" + tr("Ingestion") + "</b>"))
+        lay.addLayout(prog)
+        lay.addWidget(self.progress_label)
+        lay.addWidget(self.queue)
+
+    def start(self) -> None:
         self.queue.clear()
         self.overall_progress.setRange(0, 1)
         self.overall_progress.setValue(0)
@@ -540,15 +600,8 @@ class LibraryScreen(QWidget):
         self.file_progress.setValue(0)
         self.progress_label.setText(tr("Looking for documents…"))
         self.meter = ProgressMeter()  # rate and time left, the figures the command line shows (issue 58)
-        if self.model.ingest(paths):
-            self.cancel_btn.setEnabled(True)
 
-    def cancel_ingest(self) -> None:
-        if self.op is not None:
-            self.model.cancel_ingest()
-            self.progress_label.setText(tr("Cancelling… the current file is rolled back."))
-
-    def _on_progress(self, p: Progress) -> None:
+    def show_progress(self, p: Progress) -> None:
         """Structured progress (core/progress.py): file n of N, the step within the file, its outcome."""
         if p.file_count:
             self.overall_progress.setRange(0, p.file_count)
@@ -574,7 +627,7 @@ class LibraryScreen(QWidget):
         self.progress_label.setText(f"{_named(_STAGE_NAMES, p.stage)}{name}{where}" + (f" — {figures}" if figures
                                                                                        else ""))
 
-    def _ingest_done(self, report: IngestReport) -> None:
+    def finished(self, report: IngestReport) -> None:
         for n, f in enumerate(report.files):
             item = self.queue.item(n)
             if item is not None:
@@ -589,4 +642,3 @@ class LibraryScreen(QWidget):
             self.overall_progress.setRange(0, len(report.files))
             self.overall_progress.setValue(len(report.files))
         self.cancel_btn.setEnabled(False)
-        self.ingest_finished.emit(report)

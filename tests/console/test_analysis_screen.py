@@ -64,19 +64,20 @@ def test_analyst_maps_hovers_opens_exports_and_evaluates(qtbot, window: MainWind
         {"question": Q, "expected_document": "Tallow Plans and Pricing"},
         {"question": "Why do cats purr when they are happy?", "unanswerable": True}]), encoding="utf-8")
     screen.tabs.setCurrentIndex(3)
-    screen.eval_file.setText(str(qs))
-    screen.evaluate()
+    ev = screen.evaluation  # the question set, its runs and their comparison
+    ev.eval_file.setText(str(qs))
+    ev.evaluate()
     _settle(qtbot)
-    first = screen.run
-    assert first is not None and screen.metrics.rowCount() == 5 and screen.runs.count() == 1
-    assert not screen.compare_btn.isEnabled()  # one run: nothing to compare with, and it says so
-    screen.evaluate()
+    first = ev.run
+    assert first is not None and ev.metrics.rowCount() == 5 and ev.runs.count() == 1
+    assert not ev.compare_btn.isEnabled()  # one run: nothing to compare with, and it says so
+    ev.evaluate()
     _settle(qtbot)
-    assert screen.run is not None and screen.run.run_id != first.run_id and not screen.compare_btn.isEnabled()
-    screen.runs.setCurrentRow(1)  # newest first: clicking the older run shows it (issue 49)
+    assert ev.run is not None and ev.run.run_id != first.run_id and not ev.compare_btn.isEnabled()
+    ev.runs.setCurrentRow(1)  # newest first: clicking the older run shows it (issue 49)
     _settle(qtbot)
-    assert screen.run is not None and screen.run.run_id == first.run_id and first.run_id in screen.status.text()
-    assert screen.compare_btn.isEnabled()
-    screen.compare()
+    assert ev.run is not None and ev.run.run_id == first.run_id and first.run_id in screen.status.text()
+    assert ev.compare_btn.isEnabled()
+    ev.compare()
     _settle(qtbot)
-    assert f"From {first.run_id}" in screen.comparison.text() and "0 worse" in screen.comparison.text()
+    assert f"From {first.run_id}" in ev.comparison.text() and "0 worse" in ev.comparison.text()

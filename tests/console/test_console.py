@@ -74,12 +74,12 @@ def test_create_space_ingest_and_ask(qtbot, window: MainWindow, tmp_path: Path) 
     _settle(qtbot)
     assert lib.current_space == "laws"
     seen: list[int] = []
-    lib.overall_progress.valueChanged.connect(seen.append)
+    lib.ingestion.overall_progress.valueChanged.connect(seen.append)
     lib.ingest([corpus("cn_laws", "民法典__附则.md"), corpus("python_peps", "pep-0020.rst")])
     _wait_ingest(qtbot, window)
-    assert lib.overall_progress.value() == lib.overall_progress.maximum() == 2
+    assert lib.ingestion.overall_progress.value() == lib.ingestion.overall_progress.maximum() == 2
     assert lib.table.rowCount() == 2
-    assert "2 ingested" in lib.progress_label.text()
+    assert "2 ingested" in lib.ingestion.progress_label.text()
     lib.table.selectRow(0)
     assert "Chunks" in lib.report.toPlainText()
     window.grab().save(str(shots / "library.png"))
@@ -146,7 +146,7 @@ def test_cancel_leaves_nothing_half_added(qtbot, window: MainWindow, engine: Eng
     lib.ingest([docs])
     assert lib.op is not None
     _wait_ingest(qtbot, window)
-    assert cancelled and "cancelled" in lib.progress_label.text()
+    assert cancelled and "cancelled" in lib.ingestion.progress_label.text()
     sid = engine.catalog.spaces.named("s").space_id
     visible = engine.documents("s")
     assert engine.chunks.doc_ids(sid) == {d.doc_id for d in visible}
@@ -166,7 +166,7 @@ def test_locked_space_unlocks_with_its_passphrase(qtbot, window: MainWindow, eng
     engine.keys.lock_all()  # a new session: nothing unlocked yet
     lib.refresh_spaces(select="vault")
     _settle(qtbot)
-    assert lib.locked and lib.unlock_btn.isVisible()
+    assert lib.locked and lib.spaces_panel.unlock_btn.isVisible()
     assert lib.table.rowCount() == 0 and "locked" in lib.empty_hint.text()
     assert "locked" in window.space_label.text()
     errors: list[str] = []
@@ -404,12 +404,12 @@ def test_remember_is_not_offered_where_there_is_no_keyring(qtbot, engine: Engine
 
 def test_document_buttons_follow_the_selected_documents_status(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
     lib = _one_document(qtbot, window, "s", corpus("python_peps", "pep-0020.rst"))
-    assert lib.archive_btn.isEnabled() and not lib.restore_btn.isEnabled()
+    assert lib.document_actions.archive_btn.isEnabled() and not lib.document_actions.restore_btn.isEnabled()
     assert lib.table.item(0, 2).text() == "–" and re.search(r"Pages\s+–", lib.report.toPlainText())
-    lib._set_status("archived")
+    lib.document_actions.set_status("archived")
     _settle(qtbot)
     lib.table.selectRow(0)
-    assert not lib.archive_btn.isEnabled() and lib.restore_btn.isEnabled()
+    assert not lib.document_actions.archive_btn.isEnabled() and lib.document_actions.restore_btn.isEnabled()
 
 
 def test_every_menu_action_and_shortcut_works(qtbot, window: MainWindow,  # type: ignore[no-untyped-def]
@@ -589,12 +589,13 @@ def test_the_report_names_the_pages_behind_its_counters(qtbot, window: MainWindo
     assert re.search(r"Figures described\s+1 — page 1", text), text
     window.grab().save(str(tmp_path / "library_visual.png"))
     # Reading pages reports per page, in the label and the file's bar.
-    lib._on_progress(Progress(2, 5, "read", "scan.pdf", file="scan.pdf", file_index=0, file_count=1))
-    lib.meter = ProgressMeter()
-    lib._on_progress(Progress(2, 5, "read", "scan.pdf", file="scan.pdf", file_index=0, file_count=1, unit="pages"))
-    assert lib.progress_label.text().startswith("reading pages and figures scan.pdf")
-    assert "2/5 pages" in lib.progress_label.text()
-    assert lib.file_progress.value() == 40
+    lib.ingestion.show_progress(Progress(2, 5, "read", "scan.pdf", file="scan.pdf", file_index=0, file_count=1))
+    lib.ingestion.meter = ProgressMeter()
+    lib.ingestion.show_progress(Progress(2, 5, "read", "scan.pdf", file="scan.pdf", file_index=0, file_count=1,
+                                         unit="pages"))
+    assert lib.ingestion.progress_label.text().startswith("reading pages and figures scan.pdf")
+    assert "2/5 pages" in lib.ingestion.progress_label.text()
+    assert lib.ingestion.file_progress.value() == 40
 
 
 def test_settings_checks_and_repairs_the_data_folder(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -43,7 +43,7 @@ def test_a_curator_disables_edits_undoes_and_notes_from_the_console(qtbot, engin
     target = engine.ask("demo", "How much does the Starter plan cost?").chunks[0].chunk_id
     lib = _library(qtbot, engine)
     lib.table.selectRow(0)
-    dialog = lib.open_passages()
+    dialog = lib.document_actions.open_passages()
     assert dialog is not None and dialog.chunk_ids() == [c.chunk_id for c in engine.document_chunks("demo",
                                                                                                     doc.doc_id)]
     dialog.list.setCurrentRow(dialog.chunk_ids().index(target))

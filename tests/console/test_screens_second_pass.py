@@ -120,11 +120,11 @@ def test_analyst_exports_the_tab_on_display_and_reads_true_hover_text(qtbot, win
     screen.tabs.setCurrentIndex(3)
     with pytest.raises(ValueError, match="Nothing is drawn"):
         screen.export(tmp_path / "none.csv")  # no run yet: said, not an empty file
-    screen.eval_file.setText(str(qs))
-    screen.evaluate()
+    screen.evaluation.eval_file.setText(str(qs))
+    screen.evaluation.evaluate()
     _settle(qtbot)
-    assert screen.current_figure() is screen.eval_canvas.figure
-    title = screen.eval_canvas.figure.axes[0].get_title()
+    assert screen.current_figure() is screen.evaluation.eval_canvas.figure
+    title = screen.evaluation.eval_canvas.figure.axes[0].get_title()
     assert "nearest-chunk distance of each question" in title
     assert screen.export(tmp_path / "eval.png").stat().st_size > 1000
     rows = _csv(screen.export(tmp_path / "eval.csv"))
@@ -132,21 +132,21 @@ def test_analyst_exports_the_tab_on_display_and_reads_true_hover_text(qtbot, win
         r[:2] == ["metric", "full"] and r[4] == "hit_rate" for r in rows)
     assert {r[2] for r in rows if r[0] == "question"} == {Q, "Why do cats purr when they are happy?"}
     # The metrics say what they count, and no header is cut (font metrics).
-    assert "unanswerable" in screen.metrics.horizontalHeaderItem(1).text()
-    assert "all questions" in screen.metrics.horizontalHeaderItem(2).text()
-    assert screen.metrics.horizontalHeaderItem(1).toolTip() and screen.metrics_note.text()
+    assert "unanswerable" in screen.evaluation.metrics.horizontalHeaderItem(1).text()
+    assert "all questions" in screen.evaluation.metrics.horizontalHeaderItem(2).text()
+    assert screen.evaluation.metrics.horizontalHeaderItem(1).toolTip() and screen.evaluation.metrics_note.text()
     for size in ((1024, 700), (1600, 1000)):
         window.resize(*size)
         qtbot.wait(50)
-        assert clipped_headers(screen.metrics) == []
-        header = screen.metrics.horizontalHeader()  # and every column in view, none scrolled half out of it
+        assert clipped_headers(screen.evaluation.metrics) == []
+        header = screen.evaluation.metrics.horizontalHeader()  # and every column in view, none scrolled half out of it
         assert all(0 <= header.sectionViewportPosition(c) and header.sectionViewportPosition(c)
                    + header.sectionSize(c) <= header.viewport().width() for c in range(header.count())), size
     # A missing question set: said in words, no traceback, and the status line no longer says it is running.
-    screen.eval_file.setText(str(tmp_path / "no-such-set.jsonl"))
+    screen.evaluation.eval_file.setText(str(tmp_path / "no-such-set.jsonl"))
     boxes: list[QMessageBox] = []
     qtbot.waitUntil(lambda: True)
-    screen.evaluate()
+    screen.evaluation.evaluate()
     _settle(qtbot)
     boxes = [b for b in window.findChildren(QMessageBox) if b.objectName() == "error_box" and b.isVisible()]
     assert boxes and "no such file or folder" in boxes[-1].text() and not boxes[-1].detailedText()
@@ -379,8 +379,8 @@ def test_chinese_screens_carry_no_english_in_the_states_an_operator_and_analyst_
         screen = window.analysis
         window.show_screen(_index(window, screen))
         screen.tabs.setCurrentIndex(3)
-        screen.eval_file.setText(str(tmp_path / "没有的问题集.jsonl"))
-        screen.evaluate()
+        screen.evaluation.eval_file.setText(str(tmp_path / "没有的问题集.jsonl"))
+        screen.evaluation.evaluate()
         _settle(qtbot)
         boxes = [b for b in window.findChildren(QMessageBox) if b.objectName() == "error_box" and b.isVisible()]
         assert boxes and not boxes[-1].detailedText()
@@ -407,7 +407,7 @@ def test_the_librarys_columns_hold_their_values_even_from_remembered_widths(qtbo
     arrived. Every value but the (elided, stretched) title fits its column, by the table's font metrics."""
     assert build_demo(window.engine).ok
     lib = window.library
-    lib.columns_sized = True  # as when widths were restored from an earlier session...
+    lib.table.columns_sized = True  # as when widths were restored from an earlier session...
     for c in range(1, lib.table.columnCount()):
         lib.table.setColumnWidth(c, 30)  # ...narrower than today's values
     lib.refresh_spaces(select="demo")

@@ -42,10 +42,11 @@ def test_a_read_only_console_refreshes(qtbot, tmp_path: Path, s3: str, bucket: s
         assert writer.team.status()["writer"] in w.team_label.text()  # type: ignore[index]
         # What would write is switched off, saying why.
         lib = w.library
-        for b in (lib.add_files_btn, lib.add_folder_btn, lib.new_space_btn, lib.delete_space_btn):
+        spaces = lib.spaces_panel
+        for b in (lib.add_files_btn, lib.add_folder_btn, spaces.new_space_btn, spaces.delete_space_btn):
             assert not b.isEnabled() and "Read-only" in b.toolTip()
         lib.table.selectRow(0)
-        assert not lib.archive_btn.isEnabled() and not lib.reingest_btn.isEnabled()
+        assert not lib.document_actions.archive_btn.isEnabled() and not lib.document_actions.reingest_btn.isEnabled()
         writer.ingest("plant", [_doc(tmp_path / "docs", "valves.md", "Valve V-77 opens at 12 bar.")])
         refresh = next(a for a in w.findChildren(QAction) if a.objectName() == "refresh")
         assert refresh.shortcut().toString() == "F5"
