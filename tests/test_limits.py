@@ -21,7 +21,6 @@ CLASS_DEBT = {
     ("console/screens/analysis.py", "AnalysisScreen"): 33,
     ("console/screens/inspector.py", "InspectorScreen"): 26,
     ("console/screens/library.py", "LibraryScreen"): 36,
-    ("core/store/lance.py", "ChunkStore"): 33,
     ("core/structured/route.py", "Router"): 42,
 }
 
