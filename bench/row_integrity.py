@@ -47,7 +47,7 @@ def build(store: ChunkStore, space: str, rows: int, key: bytes) -> dict[str, tup
             vecs = rng.standard_normal((n, DIM)).astype(np.float32)
             vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
             store.add(space, records, vecs, key)
-        store.compact(space)
+        store.maintenance.compact(space)
     return docs
 
 

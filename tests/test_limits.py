@@ -17,8 +17,6 @@ MAX_METHODS = 25
 # (file, name) → its size when the limit was set; to be split, never to grow.
 FUNCTION_DEBT: dict[tuple[str, str], int] = {}
 CLASS_DEBT = {
-    ("core/services/web.py", "WebFallback"): 32,
-    ("core/store/lance.py", "ChunkStore"): 33,
     ("core/structured/route.py", "Router"): 42,
 }
 

@@ -385,7 +385,7 @@ class Retriever:
         vm = self.matrix(row)
         offsets = [int(vm.stored[c.row]) for c in final if c.row < len(vm) and vm.chunk_ids[c.row] == c.chunk_id]
         ids = [c.chunk_id for c in final]
-        fetched = self.folder.chunks.fetch_context(row.space_id, ids, offsets) if len(offsets) == len(final) \
+        fetched = self.folder.chunks.views.fetch_context(row.space_id, ids, offsets) if len(offsets) == len(final) \
             else self.folder.chunks.fetch(row.space_id, ids)
         records: dict[str, ChunkRecord] = {}
         unopened: list[str] = []

@@ -117,7 +117,7 @@ class StoredSentences:
         stored = self._stored_rows(row.space_id, vm)
         ids = [cid for cid, _ in wanted]
         offsets = [stored[c] for c in ids if c in stored]
-        blobs = self.folder.chunks.sentence_blobs(row.space_id, ids, offsets if len(offsets) == len(ids) else [])
+        blobs = self.folder.chunks.views.sentence_blobs(row.space_id, ids, offsets if len(offsets) == len(ids) else [])
         crypto = self.keys.crypto(row)
         out: dict[str, Vectors | None] = {}
         for cid, doc_id in wanted:

@@ -70,7 +70,7 @@ def settle(catalog: Catalog, chunks: ChunkStore, space_id: str) -> list[PassageE
                 catalog.passages.set_state(e.entry_id, "undone" if back else "done")
         elif e.action == "note":
             if e.state == "pending":  # the document's count was not raised: the row, if written, goes
-                chunks.delete_chunks(space_id, [e.chunk_id])
+                chunks.maintenance.delete_chunks(space_id, [e.chunk_id])
                 catalog.passages.drop(e.entry_id)
             elif current.num_rows:  # undoing, the row not yet deleted: the note stays
                 catalog.passages.set_state(e.entry_id, "done")

@@ -27,9 +27,9 @@ How a writer computes the code (every path that writes or changes a chunk row mu
 will be stored and either call ``table_macs(key, table)`` on the Arrow table (one code per row, in order), or
 ``row_mac(key, row)`` on one row given as a mapping of column name to stored value (``heading_path`` as its
 stored JSON text, ``page``/``page_end`` may be None, ``vector`` a sequence of floats). Both give the same bytes.
-``ChunkStore.add`` and ``ChunkStore.rekey`` do this themselves when given the key (``StoreWriter`` passes it).
+``ChunkStore.add`` and ``ChunkMaintenance.rekey`` do this themselves when given the key (``StoreWriter`` passes it).
 A new column that decides answers must be added to ``MAC_FIELDS`` and to the encoding below, and existing
-rows re-coded (``ChunkStore.bind``).
+rows re-coded (``ChunkMaintenance.bind``).
 """
 
 from __future__ import annotations

@@ -168,7 +168,8 @@ class StoreWriter:
         """Restore a backup (core/store/backup.py); nothing is left behind if it fails."""
         with self._write():
             space_id, space_name = backup.import_space(self.catalog, lance_dir, archive, name)
-            self.chunks.migrate()  # a backup made before a column was added (issue 57: sentence vectors) gains it
+            # A backup made before a column was added (issue 57: sentence vectors) gains it.
+            self.chunks.maintenance.migrate()
             self.vectors.invalidate(space_id)
         self.upkeep.bind_plain_spaces()  # an export made before row codes: a plaintext space gets them now
         return space_id, space_name
@@ -181,7 +182,7 @@ class StoreWriter:
     def compact(self, space_id: str) -> None:
         """Merge small Lance fragments and drop superseded versions (after an ingest run)."""
         with self._write():
-            self.chunks.compact(space_id)
+            self.chunks.maintenance.compact(space_id)
 
     def set_statuses(self, space_id: str, doc_ids: list[str], status: str) -> None:
         """Archive, restore or delete documents; many at once (a table's rows): one statement, one Lance delete.
@@ -206,7 +207,7 @@ class StoreWriter:
         failure between the two leaves the documents reported as outdated, and re-keying again is harmless.
         """
         with self._write():
-            self.chunks.rekey(space_id, keys, self._key(self.catalog.spaces.by_id(space_id)))
+            self.chunks.maintenance.rekey(space_id, keys, self._key(self.catalog.spaces.by_id(space_id)))
             self.catalog.docs.set_keys_version(doc_ids, version)
             self.vectors.invalidate(space_id)
 
@@ -214,7 +215,7 @@ class StoreWriter:
         """Sentence vectors made for passages stored without them (issue 57; chunk id → blob as stored). Nothing
         a reader answers from changes but how fast: the matrix stays."""
         with self._write():
-            self.chunks.set_sentence_vectors(space_id, blobs, self._key_of(space_id))
+            self.chunks.maintenance.set_sentence_vectors(space_id, blobs, self._key_of(space_id))
 
     def replace_space_vectors(
         self, space: SpaceRow, records: list[ChunkRecord], vectors: Vectors, model: str, dim: int
@@ -269,7 +270,7 @@ class WriterUpkeep:
         """Bring the catalog schema and older chunk tables up to date (at open, never in a read)."""
         with self._w._write():
             self._w.catalog.migrate()
-            self._w.chunks.migrate()
+            self._w.chunks.maintenance.migrate()
 
     def recover(self) -> list[str]:
         """Clean what an interrupted run left behind, and mark damaged the documents whose stored passages
@@ -347,7 +348,7 @@ class WriterUpkeep:
         """Give every passage stored without a code its code and mark the space bound; returns how many were
         coded. A row whose code does not match keeps it (binding never launders a changed row)."""
         with self._w._write():
-            n = self._w.chunks.bind(space.space_id, key)
+            n = self._w.chunks.maintenance.bind(space.space_id, key)
             self._w.catalog.spaces.set_binding(space.space_id, rowmac.bound_mark(key, space.space_id))
             self._w.vectors.invalidate(space.space_id)
         return n
@@ -507,7 +508,7 @@ class CuratorWriter:
         """The entry (pending, the row as it was in ``before``), the new row over the old one, then done."""
         with self._w._write():
             self._w.catalog.passages.add(entry)
-            self._w.chunks.replace_rows(entry.space_id, rows, self._w._key_of(entry.space_id))
+            self._w.chunks.maintenance.replace_rows(entry.space_id, rows, self._w._key_of(entry.space_id))
             self._w.catalog.passages.set_state(entry.entry_id, "done")
             self._w.vectors.invalidate(entry.space_id)
 
@@ -515,7 +516,7 @@ class CuratorWriter:
         """The entry (pending), the note's row, then in one transaction: done, the document's count and digest."""
         with self._w._write():
             self._w.catalog.passages.add(entry)
-            self._w.chunks.add_rows(entry.space_id, rows, self._w._key_of(entry.space_id))
+            self._w.chunks.maintenance.add_rows(entry.space_id, rows, self._w._key_of(entry.space_id))
             count, digest = doc_ids_digest(self._w.chunks, entry.space_id, entry.doc_id)
             self._w.catalog.passages.settle_note(entry.entry_id, "done", entry.doc_id, count, digest)
             self._w.vectors.invalidate(entry.space_id)
@@ -528,11 +529,12 @@ class CuratorWriter:
                 self._w.catalog.passages.set_state(entry.entry_id, "undone")
             elif entry.action == "edit":
                 self._w.catalog.passages.set_state(entry.entry_id, "undoing")
-                self._w.chunks.replace_rows(space_id, row_table(entry.before or b""), self._w._key_of(space_id))
+                self._w.chunks.maintenance.replace_rows(space_id, row_table(entry.before or b""),
+                                                        self._w._key_of(space_id))
                 self._w.catalog.passages.set_state(entry.entry_id, "undone")
             else:
                 self._w.catalog.passages.set_state(entry.entry_id, "undoing")
-                self._w.chunks.delete_chunks(space_id, [entry.chunk_id])
+                self._w.chunks.maintenance.delete_chunks(space_id, [entry.chunk_id])
                 count, digest = doc_ids_digest(self._w.chunks, space_id, entry.doc_id)
                 self._w.catalog.passages.settle_note(entry.entry_id, "undone", entry.doc_id, count, digest)
             self._w.vectors.invalidate(space_id)

@@ -52,7 +52,7 @@ def test_a_contradicted_sentence_is_shown_and_its_approval_names_it(qtbot, windo
     item = engine.web.item(rid)
     found = contradictions(engine.web.retriever, engine.models, "harbour", [s.text for s in item.entry.sentences])
     engine.folder.writer.web.decide_review(rid, "pending", "", "", None,
-                                       engine.web._payload(rid, contradicted=[c.to_dict() for c in found]))
+                                       engine.web.queue.payload(rid, contradicted=[c.to_dict() for c in found]))
     [marked] = engine.web.item(rid).contradicted
     assert "$5 for adults" in marked["sentence"] and "$7 for adults" in marked["mine"]
     assert marked["title"] == "Visitor notes"

@@ -135,14 +135,14 @@ def test_a_note_answers_with_its_document_and_survives_reopening(laws: Engine, t
 KILL = textwrap.dedent("""
     import os, signal, sys
     from biny.core.engine import Engine
-    from biny.core.store.lance import ChunkStore
+    from biny.core.store.chunk_maintenance import ChunkMaintenance
     home, chunk, when = sys.argv[1], sys.argv[2], sys.argv[3]
-    original = ChunkStore.replace_rows
+    original = ChunkMaintenance.replace_rows
     def killed(self, space_id, rows, mac_key=None):
         if when == "after":
             original(self, space_id, rows, mac_key)
         os.kill(os.getpid(), signal.SIGKILL)
-    ChunkStore.replace_rows = killed
+    ChunkMaintenance.replace_rows = killed
     with Engine.open(home) as engine:
         engine.passages.edit("laws", chunk, sys.argv[4])
 """)
@@ -237,7 +237,7 @@ def test_a_note_caught_between_its_two_writes_is_removed_at_open(laws: Engine) -
     entry = PassageEntry(uuid.uuid4().hex, 0, row.space_id, rec.chunk_id, doc.doc_id, "note", "ana", now(), "pending")
     with laws.folder.writer._write():  # the first two steps of add_note, as a kill would leave them
         laws.catalog.passages.add(entry)
-        laws.chunks.add_rows(row.space_id, rows)
+        laws.chunks.maintenance.add_rows(row.space_id, rows)
     home, embedder = laws.home, laws.models.embedder
     laws.close()
     with Engine.open(home, embedder=embedder) as again:

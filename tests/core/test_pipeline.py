@@ -226,7 +226,7 @@ def test_decrypt_last_reads_only_the_final_context(laws: tuple[Engine, QueryCoun
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     eng, _ = laws
     fetched: list[int] = []
-    original, original_context = eng.chunks.fetch, eng.chunks.fetch_context
+    original, original_context = eng.chunks.fetch, eng.chunks.views.fetch_context
 
     def spy(space_id: str, chunk_ids: list[str], offsets: list[int] | None = None):  # type: ignore[no-untyped-def]
         fetched.append(len(chunk_ids))
@@ -237,7 +237,7 @@ def test_decrypt_last_reads_only_the_final_context(laws: tuple[Engine, QueryCoun
         return original_context(space_id, chunk_ids, offsets)
 
     monkeypatch.setattr(eng.chunks, "fetch", spy)
-    monkeypatch.setattr(eng.chunks, "fetch_context", spy_context)
+    monkeypatch.setattr(eng.chunks.views, "fetch_context", spy_context)
     opened: list[str] = []
     open_record = SpaceCrypto.open_record
 

@@ -30,7 +30,7 @@ def test_the_context_view_matches_lance_and_holds_no_plaintext(tmp_path: Path, e
     assert len(set(rows)) == 3
     ids = [vm.chunk_ids[r] for r in rows]
     offsets = [int(vm.stored[r]) for r in rows]
-    viewed = engine.chunks.fetch_context(sid, ids, offsets)
+    viewed = engine.chunks.views.fetch_context(sid, ids, offsets)
     taken = engine.chunks.fetch(sid, ids)
     assert list(viewed) == ids
     for cid in ids:
@@ -40,7 +40,7 @@ def test_the_context_view_matches_lance_and_holds_no_plaintext(tmp_path: Path, e
         assert a.text == "" and a.ct  # ciphertext only until the answer opens it (R7)
         assert engine.keys.crypto("s").open_record(a).text == engine.keys.crypto("s").open_record(b).text
     # Offsets that no longer name these chunks (as after a write the caller's matrix predates) fall back.
-    wrong = engine.chunks.fetch_context(sid, ids, list(reversed(offsets)))
+    wrong = engine.chunks.views.fetch_context(sid, ids, list(reversed(offsets)))
     assert set(wrong) == set(ids) and all(wrong[c].ct == taken[c].ct for c in ids)
 
 

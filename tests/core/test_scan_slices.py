@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 
 from biny.core.engine import Engine
-from biny.core.store import heap, lance
+from biny.core.store import chunk_rows, chunk_views, heap, lance
 from biny.core.store.vectors import VectorMatrix, _unpacked
 
 PUMPS = "\n\n".join(f"Pump P-{i:03d} is serviced every {i + 2} weeks by the night shift, who log pressure, "
@@ -42,7 +42,7 @@ def test_sliced_scans_and_batches_read_what_one_query_reads(tmp_path: Path, engi
     sid, tbl = _space(tmp_path, engine)
     n = tbl.count_rows()
     assert n >= 8
-    monkeypatch.setattr(lance, "SCAN_SLICE", 3)  # several slices, the last one short
+    monkeypatch.setattr(chunk_rows, "SCAN_SLICE", 3)  # several slices, the last one short
     cols = ["chunk_id", "doc_id", "text", "terms", "vector"]
     assert engine.chunks.scan(sid, cols).to_pylist() == _whole(tbl, cols).to_pylist()
     doc = engine.documents("s")[0].doc_id
@@ -70,7 +70,7 @@ def test_a_matrix_loaded_in_slices_is_the_matrix_of_one_read(tmp_path: Path, eng
         return engine.vectors.get(sid, visible, dim)
 
     one = load(docs)
-    monkeypatch.setattr(lance, "SCAN_SLICE", 4)
+    monkeypatch.setattr(chunk_rows, "SCAN_SLICE", 4)
     sliced = load(docs)
     assert sliced.chunk_ids == one.chunk_ids == stored.column("chunk_id").to_pylist()
     assert np.array_equal(sliced.matrix, vectors) and np.array_equal(one.matrix, vectors)
@@ -92,12 +92,12 @@ def test_a_matrix_loaded_in_slices_is_the_matrix_of_one_read(tmp_path: Path, eng
 def test_the_context_view_in_slices_is_the_table(tmp_path: Path, engine: Engine,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     sid, tbl = _space(tmp_path, engine)
-    monkeypatch.setattr(lance, "SCAN_SLICE", 5)
+    monkeypatch.setattr(chunk_rows, "SCAN_SLICE", 5)
     engine.chunks.forget_reads(sid)
-    view = engine.chunks._context_view(sid)
+    view = engine.chunks.views._context_view(sid)
     assert view is not None and view.column("chunk_id").num_chunks == 1  # one contiguous batch for takes
-    assert view.to_pylist() == _whole(tbl, lance._CONTEXT_COLS).to_pylist()
-    sentences = engine.chunks._sentence_view(sid)
+    assert view.to_pylist() == _whole(tbl, chunk_views.CONTEXT_COLS).to_pylist()
+    sentences = engine.chunks.views._sentence_view(sid)
     assert sentences is not None
     assert sentences.to_pylist() == _whole(tbl, ["chunk_id", "sentence_vectors"]).to_pylist()
 

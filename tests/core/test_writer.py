@@ -22,7 +22,8 @@ from tests.conftest import corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 STORE_MODULES = [*(str(p.relative_to(ROOT)) for p in sorted((ROOT / "core/store/catalog").glob("*.py"))),
-                 "core/store/lance.py", "core/store/facts.py", "core/store/structured.py", "core/store/review.py"]
+                 "core/store/lance.py", "core/store/chunk_maintenance.py", "core/store/facts.py",
+                 "core/store/structured.py", "core/store/review.py"]
 WRITING_SQL = re.compile(r"\b(INSERT|UPDATE|DELETE|CREATE|ALTER|DROP)\b")
 WRITING_LANCE = {"add", "delete", "optimize", "create_table", "drop_table", "add_columns", "merge_insert", "update"}
 
