@@ -133,3 +133,6 @@ class Routed:
     others: list[str] = dc_field(default_factory=list)  # a lookup: rows named about as well, less closely
     # A name no row has, with a field asked of it: a refusal when the space holds only the table (services decide).
     absent_row: Refusal | None = None
+    # Not routed: the row the question names, asked something no field holds ("the Peppa Pig clock's return
+    # policy"). Retrieval answers it — never from another row of the table (issue 64).
+    named_row: tuple[str, str] | None = None  # (doc id, title)

@@ -169,8 +169,21 @@ _LACKS = {
     "ja": "お手元の資料にはありません。{row} の行に{asked}はありません（あるのは：{fields}）。",
     "de": "Das steht nicht in Ihrem Material: Die Zeile von {row} nennt kein(e) {asked} (sie nennt: {fields}).",
 }
+_ONLY_OTHERS = {
+    "en": "That is not in your material: what was found is other rows of the table, and {row}'s own row says "
+          "nothing of it.",
+    "zh": "你的资料里没有这个：找到的是表中的其他条目，{row} 自己的条目里没有提到。",
+    "ja": "お手元の資料にはありません。見つかったのは表の別の行で、{row} の行には書かれていません。",
+    "de": "Das steht nicht in Ihrem Material: Gefunden wurden andere Zeilen der Tabelle; die Zeile von {row} sagt "
+          "dazu nichts.",
+}
 _NEAR = {"en": " (the closest is {name})", "zh": "（最接近的是 {name}）", "ja": "（最も近いのは {name}）",
          "de": " (am nächsten kommt {name})"}
+
+
+def only_others(question: str, row: str) -> str:
+    """Said when the question names one row, asks what no field holds, and retrieval found only other rows."""
+    return _ONLY_OTHERS[answer_language(question)].format(row=row)
 
 
 def refusal_due(question: str, passages: list[str]) -> bool:

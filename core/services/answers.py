@@ -6,16 +6,16 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from biny.core.answer import extractive
+from biny.core.answer import extractive, rows
 from biny.core.answer.compose import ComposeSettings, compose
 from biny.core.answer.structured import looked_for, refused_answer, structured_answer
 from biny.core.i18n import t
-from biny.core.results import AskResult
+from biny.core.results import Answer, AskResult
 from biny.core.retrieve.candidates import RetrievalParams
 from biny.core.services.folder import DataFolder
 from biny.core.services.models import Models
 from biny.core.services.retrieval import Retriever
-from biny.core.text.question import Question
+from biny.core.text.question import Question, sentence_language
 from biny.core.trace import Stage
 from biny.core.trace.records import AnswerRecord
 
@@ -29,6 +29,20 @@ class Answers:
         self.models = models
         self.retriever = retriever
         self.web: WebFallback | None = None  # the public-web fallback (services/web.py), set by the Engine
+
+    def _other_rows_only(self, space: str, result: AskResult) -> str | None:
+        """A question naming one row and asking what no field holds (routed.named_row) is answered from that row or
+        from prose — never from another row of the table (issue 64): those passages leave the context. Returns the
+        named row's title when some left it (the answer then says so if nothing else was found)."""
+        routed, index = result.routed, self.retriever.structured
+        if routed is None or routed.named_row is None or index is None or not result.chunks:
+            return None
+        doc, title = routed.named_row
+        others = index.other_rows(space, doc, [h.doc_id for h in result.chunks])
+        if not others:
+            return None
+        result.chunks = [h for h in result.chunks if h.doc_id not in others]
+        return title
 
     def answer(self, space: str, question: str, *, history: list[str] | None = None, k: int | None = None,
                max_distance: float | None = None, params: RetrievalParams | None = None,
@@ -47,6 +61,7 @@ class Answers:
             fields = [f.name for f in info.spec.fields if f.name != info.spec.title_field] if info else []
             result.answer = refused_answer(result.question, result.refused, fields)
             return result
+        named_only = self._other_rows_only(space, result)
         llm = self.folder.settings.llm
         # The document count only appears in "not in your material": read it only then.
         documents = 0 if result.chunks else len(
@@ -62,6 +77,10 @@ class Answers:
         answer = compose(asked, result.chunks, model, space=space, documents=documents, history=history,
                          cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens),
                          on_text=on_text, exact=exact, distances=self.models.sentence_distances, stored=stored)
+        if named_only is not None and not result.chunks:
+            answer = Answer(rows.only_others(result.question, named_only), "none", [], [],
+                            sentence_language(result.question),
+                            note=t("the rows found are not the one asked about; no model was asked"))
         routed = result.routed
         if answer.mode == "none" and routed is not None and routed.looked_for:
             # Issue 63: the refusal says which values the index looked for, and where.

@@ -358,6 +358,15 @@ class StructuredIndex:
                 out[f.name] = [str(r[0])[:60] for r in rows]
         return out
 
+    def other_rows(self, space: str, named: str, doc_ids: list[str]) -> set[str]:
+        """Of ``doc_ids``, the table's rows other than ``named``: another row's text never answers a question about
+        the named one (issue 64)."""
+        loaded = self._load(space)
+        if loaded is None or not doc_ids:
+            return set()
+        found = loaded.table.query("SELECT doc_id FROM idx WHERE doc_id IN (SELECT unnest(?))", [doc_ids])
+        return {r[0] for r in found} - {named}
+
     def exact_values(self, space: str, doc_ids: list[str]) -> dict[str, dict[str, str]]:
         """S6: the exact fields' verbatim values of these documents (for placeholders in answers)."""
         loaded = self._load(space)

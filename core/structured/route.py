@@ -718,7 +718,7 @@ class Router:
                                                     self.lacking.get(lacking, "")))
         ev.append(t("names the item {item_words!r} but none of its fields: a question about it, for retrieval")
                   .format(item_words=item_words))
-        return Routed(None, ev)
+        return Routed(None, ev, named_row=(asked.ids[0], title) if len(asked.ids) == 1 else None)
 
     def _lookup_field(self, asked: _Asked) -> str | None:
         """The field asked of a named item. Named by its key ("PEP 8"), an item's title is a field one may ask for

@@ -166,6 +166,24 @@ def test_a_field_the_index_leaves_out_is_read_from_the_named_rows_own_text(shop:
     assert a is not None and a.mode == "none" and "12 x 4" not in a.text and "Meadow Chair" in a.text, a and a.text
 
 
+@pytest.mark.parametrize("question", ["What is the return policy of the Prairie Clock?",
+                                      "Prairie Clock の返品ポリシーは？",
+                                      "Aus welchem Herkunftsland kommt die Prairie Clock?"])
+def test_a_row_asked_what_no_field_holds_is_never_answered_from_another_row(shop: Engine, question: str) -> None:
+    """The question names one row and asks what no column holds: retrieval may answer from that row's own text or
+    from prose, never from another row. A cut that keeps every passage found (``max_distance``) hands the answer
+    other rows; they leave the context, and the answer says the named row's own text does not say."""
+    result = shop.answer("shop", question, max_distance=2.0)
+    a = result.answer
+    assert result.routed is not None and result.routed.named_row is not None, result.routed
+    assert result.routed.named_row[1] == "Prairie Clock"
+    assert {h.document for h in result.chunks} <= {"Prairie Clock"}, [h.document for h in result.chunks]
+    assert a is not None and all(c.document == "Prairie Clock" for c in a.citations), a and a.text
+    assert a.mode == "none" or a.citations, a.text
+    if a.mode == "none":
+        assert "Prairie Clock" in a.text, a.text
+
+
 def test_a_kind_of_a_field_the_table_says_it_does_not_hold_is_refused(products: tuple[Router, object],
                                                                      sensors: tuple[Router, object]) -> None:
     """"list price" where the column is "Selling Price": another price, refused naming the closest field — never the
