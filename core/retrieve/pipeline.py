@@ -21,7 +21,7 @@ from biny.core.retrieve.rewrite import rewrite_stage
 from biny.core.retrieve.second_pass import possible_queries, second_pass
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.question import Question
-from biny.core.trace import Dropped, Stage, Trace
+from biny.core.trace import Dropped, Stage, StageName, Trace
 
 __all__ = ["Candidate", "Context", "Retrieval", "RetrievalParams", "budget_stage", "find_cliff", "retrieve"]
 
@@ -76,7 +76,7 @@ def retrieve(question: Question, history: list[str], vm: VectorMatrix, baselines
 
 
 def budget_stage(final: list[Candidate], vm: VectorMatrix, max_chars: int, max_tokens: int,
-                 trace: Trace, name: str = "budget") -> list[Candidate]:
+                 trace: Trace, name: StageName = "budget") -> list[Candidate]:
     """R8: character and token budget; whole chunks only, in the order given."""
     fit = fit_whole(final, lambda c: (int(vm.chars[c.row]), int(vm.tokens[c.row])), max_chars, max_tokens)
     trace.add(Stage(

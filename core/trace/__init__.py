@@ -29,7 +29,7 @@ class Dropped:
 
 @dataclass(slots=True)
 class Stage:
-    name: str
+    name: StageName
     summary: str
     kept: list[str] = field(default_factory=list)
     dropped: list[Dropped] = field(default_factory=list)
