@@ -66,6 +66,9 @@ _AS_NUMBER = {**{str(n): w for n, w in _NUMBER_WORDS.items()}, **{w: str(n) for 
 _FUZZY_MIN = 5  # a word of five letters or more may be misspelt by one edit
 _PREFIX_MIN = 4  # a word of four letters or more may stand for a longer one it starts
 _CREDIT = {"exact": 1.0, "joined": 1.0, "fuzzy": 0.9, "prefix": 0.8, "translated": 0.75}
+# Two rows named by the same words of the question within this share of each other's weight are named alike: the
+# credits of a plural or a shortening (0.8–0.9, _CREDIT) against an exact word are no evidence of which one is meant.
+_SAME_WEIGHT = 0.8
 MIN_COVER = 0.5  # the share of a name's distinctive weight a question must cover …
 MIN_WEIGHT = 1.6  # … or this much weight in all (two rare words of a long catalogue name)
 
@@ -364,7 +367,13 @@ class NameMatcher:
         unknown, conflict = self._unknown(question, qw, met, used, row)
         if unknown:
             return Reading(None, "unknown word", unknown=unknown, brand=brand, conflict=conflict)
-        same = [r for wt, cv, r in ranked[1:] if abs(wt - weight) < 1e-9]
+        # Rows matched as well: by the same weight, or by the very same words of the question with their forms read
+        # a little differently — "Huffy kids bike" writes "Kids Bikes" and "Kid Bike" alike (exact against a plural).
+        def naming_words(r: int) -> set[int]:
+            return {qi for t, (_, qi) in scores[r].items() if self.weight[t] > 0.05}
+
+        same = [r for wt, cv, r in ranked[1:] if abs(wt - weight) < 1e-9
+                or (wt >= _SAME_WEIGHT * weight and naming_words(r) == naming_words(row))]
         tied = [r for r in same if abs(self._cover(r, scores[r]) - cover) < 1e-9
                 and literal[r] == literal[row] and main[r] == main[row]]
         if tied or (same and cover < 0.99):

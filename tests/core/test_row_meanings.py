@@ -273,3 +273,12 @@ def test_an_english_word_in_the_names_place_still_names_no_row(sensors: tuple[Ro
     routed = sensors[0].route("Was kostet der Tallow Smoke Alarm?")
     refused = routed.refusal or routed.absent_row
     assert routed.call is None and refused is not None and refused.kind == "row", routed
+
+
+def test_rows_named_by_the_same_words_read_a_little_differently_are_asked_which(products: tuple[Router,
+                                                                                                 object]) -> None:
+    """"Huffy kids bike": one row writes "Kids Bikes", another "Kid Bike" — the same words, a plural apart. Which one
+    is meant is asked, never the one whose forms happen to be exact answered (its cell is another bike's)."""
+    routed = products[0].route("how heavy is the Huffy kids bike to ship")
+    assert routed.call is None and routed.refusal is not None and routed.refusal.kind == "which", routed
+    assert "Huffy Kids Bikes" in routed.refusal.closest and "Huffy Disney Princess Kid Bike" in routed.refusal.closest
