@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from itertools import pairwise
 
-from biny.core.structured.lexicon import UNIT_WORDS
+from biny.core.structured.lexicon import CONCEPTS, UNIT_WORDS
 from biny.core.text.common_words import language_beside, own_language_word
 
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
@@ -66,6 +66,10 @@ _AS_NUMBER = {**{str(n): w for n, w in _NUMBER_WORDS.items()}, **{w: str(n) for 
 _FUZZY_MIN = 5  # a word of five letters or more may be misspelt by one edit
 _PREFIX_MIN = 4  # a word of four letters or more may stand for a longer one it starts
 _CREDIT = {"exact": 1.0, "joined": 1.0, "fuzzy": 0.9, "prefix": 0.8, "translated": 0.75}
+# A word people use for an attribute ("size", "price", "weight" in any language): after a name it is what is asked.
+_FIELD_WORDS = frozenset(w for words in CONCEPTS.values() for w in words if " " not in w)
+# A word of at most a few names (weight ≥ 0.75: 4 of 300, 2 of 20) names something; one of many may be a plain word.
+_RARE_WORD = 0.75
 # Two rows named by the same words of the question within this share of each other's weight are named alike: the
 # credits of a plural or a shortening (0.8–0.9, _CREDIT) against an exact word are no evidence of which one is meant.
 _SAME_WEIGHT = 0.8
@@ -487,14 +491,24 @@ class NameMatcher:
         if capital and i + 1 < len(qw) and qw[i].text in _JOINERS and qw[i + 1].capital \
                 and qw[i + 1].start - qw[i].end <= 2 and qw[i + 1].text not in STOPWORDS and foreign(i + 1):
             i += 1  # a title's small word between capitalised ones: "The Mark of Athena" is not "Marked"
+        def others_word(k: int) -> bool:
+            """Only other rows' names have it, and few of them: "city of fallen angels" is not the row "Fallen"; a
+            word many names carry ("size", "set") may be the question's own."""
+            return bool(met[k]) and not any(t in own for t, _ in met[k]) and qw[k].text not in _FIELD_WORDS \
+                and max(self.weight.get(t, 0.0) for t, _ in met[k]) >= _RARE_WORD
+
         while i < len(qw) and qw[i].text not in STOPWORDS and qw[i].text not in NEUTRAL \
                 and qw[i].start - qw[i - 1].end <= 2 and not _HAS_CJK.search(qw[i].text) \
-                and ((capital and qw[i].capital) or any(ch.isdigit() for ch in qw[i].text)) and foreign(i):
+                and ((capital and qw[i].capital) or any(ch.isdigit() for ch in qw[i].text)
+                     or (not capital and others_word(i))) and foreign(i):
             if not transparent(i):
                 out.append(i)  # "Tallow Smoke Alarm", and a number or code after any name ("leak cable 5 m")
             i += 1
         for j in range(first + 1, last):  # a word inside the name that is not the row's ("Gateway Mini")
-            if qw[j].text not in STOPWORDS and (qw[j].capital or any(ch.isdigit() for ch in qw[j].text)) \
+            # In a name written in lower case, any word inside it: "pokemon tcg burning shadows elite trainer box"
+            # is not the Mega Camerupt collection box.
+            if qw[j].text not in STOPWORDS and qw[j].text not in NEUTRAL \
+                    and (qw[j].capital or any(ch.isdigit() for ch in qw[j].text) or not capital) \
                     and not _HAS_CJK.search(qw[j].text) and foreign(j) and not transparent(j):
                 out.append(j)
         conflict = any(i in out for i in conflicts)
