@@ -107,7 +107,7 @@ KEPT_RULES = {
     "more material": N_("more material: the next of the same ranked pool (R6)"),
     "within cut": N_("within its distance cut"),
     "second pass or nearest": N_("added by the second pass or as the nearest passage (R3, R5)"),
-    "looked up": N_("the row the structured index looked up: the answer's value is its own (issue 64)"),
+    "looked up": N_("the row the structured index looked up: the answer's value is its own"),
     "public page": "", "judged": "", "gate words": "", "translated words": "", "words": "", "relevance judge": "",
 }
 

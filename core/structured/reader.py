@@ -389,7 +389,16 @@ class Reader:
         out = []
         for m in _NAME.finditer(question):
             words = [w for w in m.group(0).split() if w.casefold().strip(".,'’") not in lx.STOPWORDS]
-            if not words or any(t.overlaps(m.start(), m.end()) for t in taken):
+            if words and any(t.overlaps(m.start(), m.end()) for t in taken):
+                # A value inside a longer name: "the Rayne Longboards Fury" is a product no row names, not the
+                # category Longboards — its other capitalised words are still unexplained.
+                rest = [w for w in re.finditer(r"\S+", m.group(0)) if w.group(0).casefold().strip(".,'’")
+                        not in lx.STOPWORDS and not any(t.overlaps(m.start() + w.start(), m.start() + w.end())
+                                                        for t in taken)]
+                if rest and m.start() > 0:
+                    out.append(m.group(0))
+                continue
+            if not words:
                 continue
             if m.start() == 0 and len(m.group(0).split()) == 1:
                 continue  # the sentence's first word

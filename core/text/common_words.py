@@ -14,6 +14,9 @@ import logging
 
 log = logging.getLogger(__name__)
 
+# English is what a name's words are told apart from; a Latin word inside a Chinese, Japanese or Korean question is
+# never that language's own word (and wordfreq would need a tokenizer for them that is not installed).
+_NOT_LATIN = frozenset({"en", "zh", "ja", "ko"})
 # Zipf scale (log10 of occurrences per billion words): 3 is about once per million words — "Wippe" 2.7, "Kostüm"
 # 3.9, "Bett" 4.9 in German. A word at least this common in its language ...
 MIN_ZIPF = 2.5
@@ -44,7 +47,7 @@ def _frequency(word: str, language: str) -> float:
         return 0.0
     try:
         return float(zipf(word, language))  # type: ignore[operator]
-    except (LookupError, ValueError, OSError) as exc:  # a language it has no list for, or a damaged install
+    except (LookupError, ValueError, OSError, ImportError) as exc:  # no list, a damaged install, no tokenizer
         log.debug("no frequency for %r in %s: %s", word, language, exc)
         return 0.0
 
@@ -54,20 +57,19 @@ def _own(word: str, language: str) -> bool:
     return here >= MIN_ZIPF and here - _frequency(word, "en") >= MIN_LEAD
 
 
-def _compound(word: str, language: str, parts: int) -> bool:
-    """``word`` is one, or a run of up to ``parts`` words of ``language`` written together (German compounds)."""
+def _compound(word: str, language: str, parts: int) -> list[str] | None:
+    """``word`` as one, or a run of up to ``parts`` words of ``language`` written together (German compounds)."""
     if _frequency(word, language) >= MIN_ZIPF:
-        return True
+        return [word]
     if parts <= 1:
-        return False
+        return None
     for i in range(len(word) - _PART, _PART - 1, -1):  # the longest head first: "kleinkind|bett"
-        head, tail = word[:i], word[i:]
-        if _frequency(head, language) >= MIN_ZIPF and _compound(tail, language, parts - 1):
-            return True
-        if head.endswith("s") and _frequency(head[:-1], language) >= MIN_ZIPF \
-                and _compound(tail, language, parts - 1):  # a linking s: "Herkunft|s|land"
-            return True
-    return False
+        for head in (word[:i], word[: i - 1] if word[i - 1] == "s" else ""):  # a linking s: "Herkunft|s|land"
+            rest = _compound(word[i:], language, parts - 1) if len(head) >= _PART \
+                and _frequency(head, language) >= MIN_ZIPF else None
+            if rest is not None:
+                return [head, *rest]
+    return None
 
 
 def language_beside(words: list[str]) -> str | None:
@@ -81,10 +83,13 @@ def language_beside(words: list[str]) -> str | None:
 def own_language_word(word: str, language: str | None) -> bool:
     """Is ``word`` (folded, Latin script) an everyday word of ``language`` that English does not share — the
     question's own word, not a product's? Never for English questions, nor when the language is unknown."""
-    if not language or language == "en" or not word.isalpha() or any(c >= "\u0250" for c in word):
+    if not language or language in _NOT_LATIN or not word.isalpha() or any(c >= "\u0250" for c in word):
         return False
     if _own(word, language):
         return True
     # A compound of the language's words that English has no use for ("kleinkindbett").
-    return language == "de" and len(word) >= _COMPOUND and _frequency(word, "en") < MIN_ZIPF \
-        and _compound(word, language, _PARTS)
+    # One of its parts must be the language's own: "flow|meter" is two English words, "Versand|gewicht" is German.
+    if language != "de" or len(word) < _COMPOUND or _frequency(word, "en") >= MIN_ZIPF:
+        return False
+    parts = _compound(word, language, _PARTS)
+    return parts is not None and any(_own(p, language) for p in parts)

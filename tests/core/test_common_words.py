@@ -24,3 +24,17 @@ def test_never_in_an_english_or_unknown_language_question_nor_for_another_script
     assert not own_language_word("wippe", None)
     assert not own_language_word("価格", "ja")
     assert own_language_word("poupée", "fr")
+
+
+def test_a_latin_word_in_a_chinese_or_japanese_question_is_never_that_languages() -> None:
+    """And the check needs no tokenizer for those languages (wordfreq's Japanese one is not installed)."""
+    assert not own_language_word("gateway", "ja")
+    assert not own_language_word("puck", "zh")
+
+
+def test_two_english_words_written_together_are_no_german_compound() -> None:
+    """"flowmeter" splits into "flow" and "meter", both also German words, but neither German's own: the question
+    "what does the flowmeter cost" stays English, its name the Flow Meter."""
+    assert not own_language_word("flowmeter", "de")
+    assert not own_language_word("thermoprobe", "de")
+    assert own_language_word("versandgewicht", "de")  # "Versand" is German's own

@@ -282,3 +282,12 @@ def test_rows_named_by_the_same_words_read_a_little_differently_are_asked_which(
     routed = products[0].route("how heavy is the Huffy kids bike to ship")
     assert routed.call is None and routed.refusal is not None and routed.refusal.kind == "which", routed
     assert "Huffy Kids Bikes" in routed.refusal.closest and "Huffy Disney Princess Kid Bike" in routed.refusal.closest
+
+
+def test_a_value_inside_a_longer_name_no_row_has_is_no_filter(products: tuple[Router, object]) -> None:
+    """"the Rayne Longboards Fury": a product no row names, whose name holds the category Longboards — refused as
+    a row the table lacks, never answered with a count of longboards."""
+    routed = products[0].route("model number of the Rayne Longboards Fury")
+    refused = routed.refusal or routed.absent_row
+    assert routed.call is None and refused is not None and refused.kind == "row", routed
+    assert products[0].route("How many Longboards are there?").call is not None  # the category alone still counts
