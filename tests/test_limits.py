@@ -16,9 +16,7 @@ MAX_FUNCTION_LINES = 60
 MAX_METHODS = 25
 # (file, name) → its size when the limit was set; to be split, never to grow.
 FUNCTION_DEBT: dict[tuple[str, str], int] = {}
-CLASS_DEBT = {
-    ("core/structured/route.py", "Router"): 42,
-}
+CLASS_DEBT: dict[tuple[str, str], int] = {}
 
 
 def _sizes() -> tuple[dict[tuple[str, str], int], dict[tuple[str, str], int]]:

@@ -26,9 +26,10 @@ from biny.core.store.structured import IndexCheck, QueryTable, check_rows
 from biny.core.structured.lint import LintItem, lint_chunk
 from biny.core.structured.model_route import model_route
 from biny.core.structured.propose import DocHeader, DocText, headers, propose, row_values, select
-from biny.core.structured.route import Routed, Router, key
+from biny.core.structured.route import Routed, Router
 from biny.core.structured.spec import IndexSpec, Proposal
 from biny.core.structured.tools import ToolCall, ToolError, ToolResult, build_table, q, run
+from biny.core.structured.vocabulary import key
 
 __all__ = ["IndexInfo", "NoIndex", "StructuredIndex"]
 
@@ -246,7 +247,7 @@ class StructuredIndex:
             return {}
         out: dict[str, list[str]] = {f.name: [] for f in loaded.spec.fields}
         yours = {name: {key(w) for w in words} for name, words in (loaded.spec.extra.get("synonyms") or {}).items()}
-        for surface, owners in loaded.router.surfaces.items():
+        for surface, owners in loaded.router.vocabulary.surfaces.items():
             for name, _, _ in owners:
                 if surface not in out[name] and surface not in yours.get(name, set()):
                     out[name].append(surface)

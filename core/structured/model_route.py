@@ -15,9 +15,10 @@ from typing import Any
 
 from biny.core.i18n import t
 from biny.core.llm.base import ChatModel, LLMError, Message
-from biny.core.structured.route import Routed, Router, key
+from biny.core.structured.route import Routed, Router
 from biny.core.structured.spec import IndexSpec
 from biny.core.structured.tools import OPS, TOOLS, Condition, ToolCall
+from biny.core.structured.vocabulary import key
 
 TIMEOUT_S = 5.0
 MAX_TOKENS = 300
@@ -83,7 +84,7 @@ def _validate(data: Any, spec: IndexSpec, router: Router) -> tuple[ToolCall | No
     order = "asc" if data.get("order") == "asc" else "desc"
     if tool == "lookup":
         item = data.get("item")
-        ids = router.titles.get(key(str(item))) if isinstance(item, str) else None
+        ids = router.vocabulary.titles.get(key(str(item))) if isinstance(item, str) else None
         if not ids:
             return None, f"no row is titled {item!r}"
         return ToolCall("lookup", fld, doc_id=ids[0], matched=str(item)), ""

@@ -169,7 +169,7 @@ def test_a_prose_question_is_not_routed(demo_router: tuple[Router, object]) -> N
 def test_a_curators_synonym_names_its_field(demo_router: tuple[Router, object]) -> None:
     router, table = _router(SENSORS, ["SKU", "Product Url"])
     assert router.route("Wie lange ist die Standzeit des Door Contact?").call is None
-    router.add_synonyms("Battery life (months)", ["Standzeit"])
+    router.vocabulary.add_synonyms("Battery life (months)", ["Standzeit"])
     assert _lookup((router, table), "Wie lange ist die Standzeit des Door Contact?")[:2] == (
         "Tallow Door Contact", "Battery life (months)")
 
@@ -311,7 +311,7 @@ def test_a_field_the_rows_hold_but_the_index_leaves_out_is_looked_up_in_the_name
     # is read for it (services/structured.py), never another passage retrieval finds.
     assert routed.refusal is None and routed.absent_row is None, routed
     assert routed.call is not None and routed.call.tool == "lookup" and routed.call.field == "Product Dimensions"
-    assert router._title(routed.call.doc_id or "").startswith("Pacific Play Tent Agility Dog Training Chute")
+    assert router.vocabulary.title(routed.call.doc_id or "").startswith("Pacific Play Tent Agility Dog Training Chute")
     assert any("Product Dimensions" in e for e in routed.evidence)
 
 
