@@ -133,7 +133,7 @@ class LibraryScreen(QWidget):
         self.read_only: str | None = None
         self.spaces_panel = SpacesPanel(self.model)
         self.spaces_panel.error.connect(self.error.emit)
-        self.table = DocumentTable()
+        self.table = DocumentsView()
         self.table.itemSelectionChanged.connect(self._show_selected)
         self.document_actions = DocumentActions(self)
         self.report = DocumentReport()
@@ -381,7 +381,7 @@ class SpacesPanel(QWidget):
             self.model.delete_space()
 
 
-class DocumentTable(QTableWidget):
+class DocumentsView(QTableWidget):
     """The space's documents, one line each; a table's title says how many rows it holds."""
 
     def __init__(self) -> None:

@@ -327,59 +327,21 @@ class NameMatcher:
         met = self._met(qw, rendered)
         brand = any(w.text in self.brands for w in qw)
         scores = self._scores(met)
-        ranked: list[tuple[float, float, int]] = []
-        for row, got in scores.items():
-            got = {t: ((c * _TAIL_CREDIT if t in self.tails[row] else c), qi) for t, (c, qi) in got.items()}
-            scores[row] = got
-            weight = sum(c * self.weight[t] for t, (c, _) in got.items())
-            if weight <= 0.05:
-                continue
-            cover = 0.0
-            for v in self.variants[row]:
-                total = sum(self.weight[t] for t in v)
-                if total > 0:
-                    cover = max(cover, sum(c * self.weight[t] for t, (c, _) in got.items() if t in v) / total)
-            ranked.append((weight, cover, row))
+        ranked = self._ranked(scores)
         if not ranked:
             return Reading(None, "nothing", brand=brand, unknown=self._unknown(question, qw, met, None, None)[0])
-        # Equal weight and cover: the name the question writes more of, small words included ("Into the Wild"
-        # over "Wild: From Lost to Found …", whose head is "Wild").
-        said = {w.text for w in qw}
-        literal = {r: max((len(v & said) / max(len(v), 1), len(v & said)) for v in self.variants[r])
-                   for _, _, r in ranked}
-        # Then the name the question writes whole but for its qualifier: "twilight" is "Twilight (Twilight, #1)"
-        # more than "Twilight: The Complete Illustrated Movie Companion", whose head alone it writes.
-        main = {r: len(self.mains[r] & said) / max(len(self.mains[r]), 1) for _, _, r in ranked}
-        ranked.sort(key=lambda x: (-x[0], -x[1], -literal[x[2]][0], -main[x[2]], -literal[x[2]][1],
-                                   len(self.names[x[2]]), x[2]))
+        ranked, order = self._ordered(ranked, {w.text for w in qw})
         weight, cover, row = ranked[0]
         if cover < self.min_cover and weight < MIN_WEIGHT:
             return Reading(None, "nothing", brand=brand, unknown=self._unknown(question, qw, met, None, None)[0])
         used = sorted({qi for _, qi in scores[row].values()})
-        if self._only_rendered(met, scores[row]):
-            return Reading(None, "nothing", brand=brand)  # rendered words only confirm a row the question names
-        named_by = [qi for qi in used if self.weight[qw[qi].text] > 0.05] if all(
-            qw[qi].text in self.weight for qi in used) else used
-        if all(qw[qi].text.isdigit() for qi in named_by):
-            return Reading(None, "nothing", brand=brand)  # a number is a year or a count, not a name by itself
-        whole = any(all(t in scores[row] or t in self.brands for t in v) for v in self.variants[row])
-        if len(named_by) == 1 and not qw[named_by[0]].capital and not _HAS_CJK.search(qw[named_by[0]].text) \
-                and not whole:
-            # One lower-case word names a row only when it is the row's whole name but its brand ("the motion"):
-            # "which book …" is no part of "The Book of Life", "before 1900" none of "Me Before You".
+        if self._too_little(qw, met, scores[row], used, row):
             return Reading(None, "nothing", brand=brand)
         unknown, conflict = self._unknown(question, qw, met, used, row)
         if unknown:
             return Reading(None, "unknown word", unknown=unknown, brand=brand, conflict=conflict)
-        # Rows matched as well: by the same weight, or by the very same words of the question with their forms read
-        # a little differently — "Huffy kids bike" writes "Kids Bikes" and "Kid Bike" alike (exact against a plural).
-        def naming_words(r: int) -> set[int]:
-            return {qi for t, (_, qi) in scores[r].items() if self.weight[t] > 0.05}
-
-        same = [r for wt, cv, r in ranked[1:] if abs(wt - weight) < 1e-9
-                or (wt >= _SAME_WEIGHT * weight and naming_words(r) == naming_words(row))]
-        tied = [r for r in same if abs(self._cover(r, scores[r]) - cover) < 1e-9
-                and literal[r] == literal[row] and main[r] == main[row]]
+        same = self._alike(ranked, scores)
+        tied = [r for r in same if abs(self._cover(r, scores[r]) - cover) < 1e-9 and order[r] == order[row]]
         if tied or (same and cover < 0.99):
             # Rows matched by the same words: the closer is named only when the question writes its whole name
             # ("the Motion" → Tallow Motion, beside Tallow Motion Outdoor); else which one is asked ("the Probe").
@@ -387,6 +349,58 @@ class NameMatcher:
         misspelt = [(qw[qi].text, t) for t, (c, qi) in scores[row].items() if c < 1.0 and self.weight[t] > 0]
         return Reading(Named(row, cover, weight, qw[used[0]].start, qw[used[-1]].end, misspelt, same[:3]),
                        brand=brand)
+
+    def _ranked(self, scores: dict[int, dict[str, tuple[float, int]]]) -> list[tuple[float, float, int]]:
+        """(weight, cover, row) of every row the question's words meet (a qualifier's words credited less)."""
+        ranked: list[tuple[float, float, int]] = []
+        for row, got in scores.items():
+            got = {t: ((c * _TAIL_CREDIT if t in self.tails[row] else c), qi) for t, (c, qi) in got.items()}
+            scores[row] = got
+            weight = sum(c * self.weight[t] for t, (c, _) in got.items())
+            if weight > 0.05:
+                ranked.append((weight, self._cover(row, got), row))
+        return ranked
+
+    def _ordered(self, ranked: list[tuple[float, float, int]],
+                 said: set[str]) -> tuple[list[tuple[float, float, int]], dict[int, tuple[float, float, int]]]:
+        """Best first: weight, cover, then the name the question writes more of, small words included ("Into the
+        Wild" over "Wild: From Lost to Found …", whose head is "Wild"), then the name written whole but for its
+        qualifier ("twilight" is "Twilight (Twilight, #1)" more than "Twilight: The Complete Illustrated Movie
+        Companion", whose head alone it writes). Also each row's (literal share, main share, literal count)."""
+        order = {}
+        for _, _, r in ranked:
+            share, count = max((len(v & said) / max(len(v), 1), len(v & said)) for v in self.variants[r])
+            order[r] = (share, len(self.mains[r] & said) / max(len(self.mains[r]), 1), count)
+        ranked = sorted(ranked, key=lambda x: (-x[0], -x[1], *(-o for o in order[x[2]]), len(self.names[x[2]]), x[2]))
+        return ranked, order
+
+    def _too_little(self, qw: list[Word], met: list[list[tuple[str, str]]], got: dict[str, tuple[float, int]],
+                    used: list[int], row: int) -> bool:
+        """Words that do not name a row on their own: rendered words only (they confirm a row the question names),
+        numbers only (a year or a count), or one lower-case word that is not the row's whole name but its brand
+        ("the motion" names Tallow Motion; "which book …" is no part of "The Book of Life", "before 1900" none of
+        "Me Before You")."""
+        if self._only_rendered(met, got):
+            return True
+        named_by = [qi for qi in used if self.weight[qw[qi].text] > 0.05] if all(
+            qw[qi].text in self.weight for qi in used) else used
+        if all(qw[qi].text.isdigit() for qi in named_by):
+            return True
+        whole = any(all(t in got or t in self.brands for t in v) for v in self.variants[row])
+        return len(named_by) == 1 and not qw[named_by[0]].capital and not _HAS_CJK.search(qw[named_by[0]].text) \
+            and not whole
+
+    def _alike(self, ranked: list[tuple[float, float, int]],
+               scores: dict[int, dict[str, tuple[float, int]]]) -> list[int]:
+        """Rows matched as well as the first: by the same weight, or by the very same words of the question with
+        their forms read a little differently — "Huffy kids bike" writes "Kids Bikes" and "Kid Bike" alike."""
+        weight, _, row = ranked[0]
+
+        def naming_words(r: int) -> set[int]:
+            return {qi for t, (_, qi) in scores[r].items() if self.weight[t] > 0.05}
+
+        return [r for wt, _, r in ranked[1:] if abs(wt - weight) < 1e-9
+                or (wt >= _SAME_WEIGHT * weight and naming_words(r) == naming_words(row))]
 
     def _only_rendered(self, met: list[list[tuple[str, str]]], got: dict[str, tuple[float, int]]) -> bool:
         """Is the row named only by words rendered from another language?"""
@@ -435,84 +449,10 @@ class NameMatcher:
         the row lacks or another row's word (then the whole name as written is returned)."""
         if used is None or row is None:  # no row matched: the capitalised run from the brand, if the question has it
             return self._brand_run(question, qw, met), False
-        own = self.variants[row][0]
-        conflicts: list[int] = []
-        language: list[str | None] = []  # the question's, parsed on first need
-
-        def everyday(w: str) -> bool:
-            """A word of the question's own language that no name has: "Wippe", "Kostüm" beside an English name."""
-            if not language:
-                from biny.core.text.question import Question
-
-                said = Question.parse(question).language
-                # Unsure for the whole (mostly an English name): the words no name has tell it.
-                language.append(said or language_beside([question[x.start : x.end] for x in words(question)
-                                                         if x.text not in self.postings and x.text not in self.stop]))
-            return own_language_word(w, language[0])
-
-        def transparent(i: int) -> bool:
-            """The question's own noun for the thing ("die … Wippe", "das … Kostüm"): no part of the name, and no
-            end of it either."""
-            if met[i] or qw[i].text in _UNIT_NAMES:  # a unit is the number's ("12 Zoll"), read as before
-                return False
-            return everyday(question[qw[i].start : qw[i].end].casefold())  # as written: "Kostüm", not "kostum"
-
-        def foreign(i: int) -> bool:
-            """Not this row's word: no name has it, or only other rows' names do."""
-            w = qw[i].text
-            if w in own or w in self.brands:
-                return False
-            if i > 0 and qw[i - 1].text in own and qw[i - 1].text.isdigit() and w in _UNIT_NAMES:
-                return False  # "9 Zoll Soccer Ball" is the row written 9" SOCCER BALL: the number's unit, said
-            other = bool(met[i]) and not any(t in own for t, _ in met[i])
-            if other or (any(ch.isdigit() for ch in w) and not met[i]):
-                conflicts.append(i)
-            return not met[i] or other
-
-        out: list[int] = []
+        beside = _Beside(self, question, qw, met, self.variants[row][0], any(qw[i].capital for i in used))
         first, last = used[0], used[-1]
-        capital = any(qw[i].capital for i in used)
-        i = first - 1
-        while i >= 0 and qw[i].text not in STOPWORDS and foreign(i) and qw[i + 1].start - qw[i].end <= 2:
-            if transparent(i):
-                i -= 1
-                continue
-            if capital and not qw[i].capital:
-                break
-            if _HAS_CJK.search(qw[i].text) or qw[i].text in NEUTRAL:
-                break
-            if capital and not question[: qw[i].start].strip(" ¿¡\"'“‘「"):
-                break  # the question's first word is capitalised because it comes first
-            out.insert(0, i)
-            if not capital:
-                break  # a lower-case name: only the word right before it modifies it
-            i -= 1
-        i = last + 1
-        if capital and i + 1 < len(qw) and qw[i].text in _JOINERS and qw[i + 1].capital \
-                and qw[i + 1].start - qw[i].end <= 2 and qw[i + 1].text not in STOPWORDS and foreign(i + 1):
-            i += 1  # a title's small word between capitalised ones: "The Mark of Athena" is not "Marked"
-        def others_word(k: int) -> bool:
-            """Only other rows' names have it, and few of them: "city of fallen angels" is not the row "Fallen"; a
-            word many names carry ("size", "set") may be the question's own."""
-            return bool(met[k]) and not any(t in own for t, _ in met[k]) and qw[k].text not in _FIELD_WORDS \
-                and max(self.weight.get(t, 0.0) for t, _ in met[k]) >= _RARE_WORD
-
-        while i < len(qw) and qw[i].text not in STOPWORDS and qw[i].text not in NEUTRAL \
-                and qw[i].start - qw[i - 1].end <= 2 and not _HAS_CJK.search(qw[i].text) \
-                and ((capital and qw[i].capital) or any(ch.isdigit() for ch in qw[i].text)
-                     or (not capital and others_word(i))) and foreign(i):
-            if not transparent(i):
-                out.append(i)  # "Tallow Smoke Alarm", and a number or code after any name ("leak cable 5 m")
-            i += 1
-        for j in range(first + 1, last):  # a word inside the name that is not the row's ("Gateway Mini")
-            # In a name written in lower case, any word inside it: "pokemon tcg burning shadows elite trainer box"
-            # is not the Mega Camerupt collection box.
-            if qw[j].text not in STOPWORDS and qw[j].text not in NEUTRAL \
-                    and (qw[j].capital or any(ch.isdigit() for ch in qw[j].text) or not capital) \
-                    and not _HAS_CJK.search(qw[j].text) and foreign(j) and not transparent(j):
-                out.append(j)
-        conflict = any(i in out for i in conflicts)
-        if conflict:
+        out = [*beside.before(first), *beside.after(last), *beside.inside(first, last)]
+        if any(i in out for i in beside.conflicts):
             span = sorted({*out, *used})
             return question[qw[span[0]].start : qw[span[-1]].end], True
         words_out = [question[qw[i].start : qw[i].end] for i in sorted(out, key=lambda k: (k > last, k))]
@@ -541,6 +481,102 @@ class NameMatcher:
         scores = [_jaccard(grams, _grams(n)) for n in self.names]
         best = max(range(len(self.names)), key=lambda i: (scores[i], -i))
         return best if scores[best] >= 0.1 else None
+
+
+class _Beside:
+    """The question's words around the words that named a row (NameMatcher._unknown): which of them say another
+    thing than the row, and which conflict with it (a number it lacks, another row's word)."""
+
+    def __init__(self, matcher: NameMatcher, question: str, qw: list[Word], met: list[list[tuple[str, str]]],
+                 own: frozenset[str], capital: bool) -> None:
+        self.m, self.question, self.qw, self.met, self.own = matcher, question, qw, met, own
+        self.capital = capital  # the name is written with capitals
+        self.conflicts: list[int] = []
+        self._language: list[str | None] = []  # the question's, parsed on first need
+
+    def everyday(self, w: str) -> bool:
+        """A word of the question's own language that no name has: "Wippe", "Kostüm" beside an English name."""
+        if not self._language:
+            from biny.core.text.question import Question
+
+            said = Question.parse(self.question).language
+            # Unsure for the whole (mostly an English name): the words no name has tell it.
+            self._language.append(said or language_beside(
+                [self.question[x.start : x.end] for x in words(self.question)
+                 if x.text not in self.m.postings and x.text not in self.m.stop]))
+        return own_language_word(w, self._language[0])
+
+    def transparent(self, i: int) -> bool:
+        """The question's own noun for the thing ("die … Wippe", "das … Kostüm"): no part of the name, and no end of
+        it either."""
+        if self.met[i] or self.qw[i].text in _UNIT_NAMES:  # a unit is the number's ("12 Zoll"), read as before
+            return False
+        return self.everyday(self.question[self.qw[i].start : self.qw[i].end].casefold())  # as written: "Kostüm"
+
+    def foreign(self, i: int) -> bool:
+        """Not this row's word: no name has it, or only other rows' names do."""
+        qw, met, own = self.qw, self.met, self.own
+        w = qw[i].text
+        if w in own or w in self.m.brands:
+            return False
+        if i > 0 and qw[i - 1].text in own and qw[i - 1].text.isdigit() and w in _UNIT_NAMES:
+            return False  # "9 Zoll Soccer Ball" is the row written 9" SOCCER BALL: the number's unit, said
+        other = bool(met[i]) and not any(t in own for t, _ in met[i])
+        if other or (any(ch.isdigit() for ch in w) and not met[i]):
+            self.conflicts.append(i)
+        return not met[i] or other
+
+    def others_word(self, k: int) -> bool:
+        """Only other rows' names have it, and few of them: "city of fallen angels" is not the row "Fallen"; a word
+        many names carry, or an attribute's word ("size"), may be the question's own."""
+        met = self.met[k]
+        return bool(met) and not any(t in self.own for t, _ in met) and self.qw[k].text not in _FIELD_WORDS \
+            and max(self.m.weight.get(t, 0.0) for t, _ in met) >= _RARE_WORD
+
+    def before(self, first: int) -> list[int]:
+        """Capitalised words run together before a capitalised name; the one word before a lower-case name."""
+        qw, i = self.qw, first - 1
+        out: list[int] = []
+        while i >= 0 and qw[i].text not in STOPWORDS and self.foreign(i) and qw[i + 1].start - qw[i].end <= 2:
+            if self.transparent(i):
+                i -= 1
+                continue
+            if self.capital and not qw[i].capital:
+                break
+            if _HAS_CJK.search(qw[i].text) or qw[i].text in NEUTRAL:
+                break
+            if self.capital and not self.question[: qw[i].start].strip(" ¿¡\"'“‘「"):
+                break  # the question's first word is capitalised because it comes first
+            out.insert(0, i)
+            if not self.capital:
+                break  # a lower-case name: only the word right before it modifies it
+            i -= 1
+        return out
+
+    def after(self, last: int) -> list[int]:
+        """Capitalised words after a capitalised name ("Tallow Smoke Alarm"), a number or code after any name
+        ("leak cable 5 m"), a rare word of other names after a lower-case one ("fallen angels")."""
+        qw, i = self.qw, last + 1
+        out: list[int] = []
+        if self.capital and i + 1 < len(qw) and qw[i].text in _JOINERS and qw[i + 1].capital \
+                and qw[i + 1].start - qw[i].end <= 2 and qw[i + 1].text not in STOPWORDS and self.foreign(i + 1):
+            i += 1  # a title's small word between capitalised ones: "The Mark of Athena" is not "Marked"
+        while i < len(qw) and qw[i].text not in STOPWORDS and qw[i].text not in NEUTRAL \
+                and qw[i].start - qw[i - 1].end <= 2 and not _HAS_CJK.search(qw[i].text) \
+                and ((self.capital and qw[i].capital) or any(ch.isdigit() for ch in qw[i].text)
+                     or (not self.capital and self.others_word(i))) and self.foreign(i):
+            if not self.transparent(i):
+                out.append(i)
+            i += 1
+        return out
+
+    def inside(self, first: int, last: int) -> list[int]:
+        """A word inside the name that is not the row's ("Gateway Mini"); in a name written in lower case any such
+        word ("pokemon tcg burning shadows elite trainer box" is not the Mega Camerupt collection box)."""
+        qw = self.qw
+        return [j for j in range(first + 1, last) if qw[j].text not in STOPWORDS and qw[j].text not in NEUTRAL
+                and (qw[j].capital or any(ch.isdigit() for ch in qw[j].text) or not self.capital)
+                and not _HAS_CJK.search(qw[j].text) and self.foreign(j) and not self.transparent(j)]
 
 
 def _grams(text: str) -> set[str]:

@@ -87,10 +87,10 @@ class Reader:
         if item_span is not None and self._value_covers(qf, item_span):
             ids, item_span, item_words = [], None, ""  # "Stephen King" is an author, not the book "King"
         reading: Reading | None = None
+        if ids and item_span is not None and self._head_of_longer(question, qf, item_span):
+            ids, item_span, item_words = [], None, ""
         if not ids:  # named the way people name it: shortened, brand dropped, misspelt (issue 64)
-            asked = [(m.start, m.end)
-                     for m in [*self._mentions(qf, []), *_qualifiers(self.vocabulary.qualifier_surfaces, qf, [])]]
-            reading = self.vocabulary.names.read(question, asked)
+            reading = self._reading(question, qf)
             named = reading.named
             if named is not None and not self._value_covers(qf, Span(named.start, named.end)):
                 ids, item_span = [self.vocabulary.name_ids[named.row]], self._whole_name(qf, named.start, named.end,
@@ -123,6 +123,27 @@ class Reader:
         while hi + 1 < len(toks) and hi - inside[-1] < 5 and toks[hi + 1][0] in own:
             hi += 1
         return Span(min(start, toks[lo][1]), max(end, toks[hi][2]))
+
+    def _reading(self, question: str, qf: str) -> Reading:
+        """The row the question names the way people name it (naming.py), its fields' words set aside."""
+        asked = [(m.start, m.end)
+                 for m in [*self._mentions(qf, []), *_qualifiers(self.vocabulary.qualifier_surfaces, qf, [])]]
+        return self.vocabulary.names.read(question, asked)
+
+    def _head_of_longer(self, question: str, qf: str, span: Span) -> bool:
+        """A title's head ("Twilight", "Pokemon TCG", "Funko Pop! Keychain" — the words before a colon or bracket)
+        that the question writes inside a longer name: the longer name decides — another row ("the Twilight
+        illustrated movie companion") or none ("pokemon tcg burning shadows elite trainer box"). A title as written,
+        a key or a quoted title stands."""
+        k = key(question[span.start : span.end])
+        if k not in self.vocabulary.titles or self.vocabulary.exact_titles.get(k) or _QUOTED.search(question):
+            return False
+        reading = self._reading(question, qf)
+        if reading.named is not None:
+            return reading.named.start <= span.start and span.end <= reading.named.end \
+                and reading.named.end - reading.named.start > span.end - span.start \
+                and self.vocabulary.name_ids[reading.named.row] not in self.vocabulary.titles[k][:1]
+        return reading.why == "unknown word"
 
     def _item(self, question: str, qf: str) -> tuple[list[str], Span | None, str]:
         """The row the question names by its title or its key: (doc_ids, span, words)."""
@@ -412,7 +433,7 @@ class Reader:
 
     def lacking_span(self, qf: str, taken: list[Span]) -> Span | None:
         latin = CJK_RUN.sub(lambda m: " " * len(m.group(0)), qf)
-        for w in sorted(self.vocabulary.lacking, key=len, reverse=True):
+        for w in sorted(self.vocabulary.lacking, key=lambda x: (-len(x), x)):  # longest first; ties by text, not hash
             if HAS_CJK.search(w):
                 at = qf.find(w)
             else:

@@ -291,3 +291,16 @@ def test_a_value_inside_a_longer_name_no_row_has_is_no_filter(products: tuple[Ro
     refused = routed.refusal or routed.absent_row
     assert routed.call is None and refused is not None and refused.kind == "row", routed
     assert products[0].route("How many Longboards are there?").call is not None  # the category alone still counts
+
+
+def test_a_titles_head_inside_a_longer_name_defers_to_the_longer_name(books: tuple[Router, object],
+                                                                     products: tuple[Router, object]) -> None:
+    """"Twilight" is the head of two titles; "the Twilight illustrated movie companion" names the companion (whose
+    year is empty: said so, never the novel's year), and "pokemon tcg burning shadows elite trainer box" names no
+    row, though "Pokemon TCG" heads one."""
+    title, field, value = _looked_up(books, "When did the Twilight illustrated movie companion come out?")
+    assert title is not None and "Movie Companion" in title and field == "original_publication_year", title
+    assert value in (None, ""), value  # its cell is empty: the service says so
+    routed = products[0].route("pokemon tcg burning shadows elite trainer box cost")
+    assert routed.call is None, routed
+    assert _looked_up(books, "when did twilight come out")[0] == "Twilight (Twilight, #1)"
