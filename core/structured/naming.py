@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from itertools import pairwise
 
-from biny.core.structured.lexicon import CONCEPTS, UNIT_WORDS
+from biny.core.structured.lexicon import CONCEPTS, COUNT_WORDS, UNIT_WORDS
 from biny.core.text.common_words import language_beside, own_language_word
 
 _CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
@@ -67,7 +67,10 @@ _FUZZY_MIN = 5  # a word of five letters or more may be misspelt by one edit
 _PREFIX_MIN = 4  # a word of four letters or more may stand for a longer one it starts
 _CREDIT = {"exact": 1.0, "joined": 1.0, "fuzzy": 0.9, "prefix": 0.8, "translated": 0.75}
 # A word people use for an attribute ("size", "price", "weight" in any language): after a name it is what is asked.
-_FIELD_WORDS = frozenset(w for words in CONCEPTS.values() for w in words if " " not in w)
+_FIELD_WORDS = frozenset(w for words in CONCEPTS.values() for w in words if " " not in w) | COUNT_WORDS
+# A shortening of the row's own word counts as its word from this many letters ("vet" for "Veterinarian"): shorter
+# than a word that names a row on its own (_PREFIX_MIN), since the row was already named by others.
+_SHORT_FORM = 3
 # A word of at most a few names (weight ≥ 0.75: 4 of 300, 2 of 20) names something; one of many may be a plain word.
 _RARE_WORD = 0.75
 # Two rows named by the same words of the question within this share of each other's weight are named alike: the
@@ -519,6 +522,8 @@ class _Beside:
         w = qw[i].text
         if w in own or w in self.m.brands:
             return False
+        if len(w) >= _SHORT_FORM and w.isalpha() and any(o.startswith(w) for o in own):
+            return False  # this row's word shortened: "vet" for "Veterinarian"
         if i > 0 and qw[i - 1].text in own and qw[i - 1].text.isdigit() and w in _UNIT_NAMES:
             return False  # "9 Zoll Soccer Ball" is the row written 9" SOCCER BALL: the number's unit, said
         other = bool(met[i]) and not any(t in own for t, _ in met[i])
