@@ -236,6 +236,8 @@ class AskResult:
     refused: Refusal | None = None
     routed: Routed | None = None
     closest: Closest | None = None  # issue 55: on a refusal, what came closest (never shown as an answer)
+    # Issue 55: names the question asks about that no passage of the space mentions (retrieve/mentions.py).
+    unmentioned: list[str] = field(default_factory=list)
     # The judged pool's chunk ids, nearest first, and the nearest kept one: what the analyst's star map draws
     # (issue 56: read from the result, never back out of the trace).
     pool: list[str] = field(default_factory=list)
@@ -277,6 +279,7 @@ class AskResult:
             **({"review_id": self.review_id} if self.review_id else {}),
             **({"refused": self.refused.to_dict()} if self.refused is not None else {}),
             **({"closest": self.closest.to_dict()} if self.closest is not None else {}),
+            **({"unmentioned": list(self.unmentioned)} if self.unmentioned else {}),
             **({"answer": self.answer.to_dict()} if self.answer is not None else {}),
             # Issue 61: kept passages the answer does not cite, apart from its sources.
             **({"also_retrieved": self.also_retrieved()} if self.answer is not None else {}),

@@ -360,6 +360,9 @@ def summary(result: AskResult) -> str:
     if result.chunks:
         return tr("{n} passage(s). Unrelated-pair baseline {baseline}; cut {cut} (measured against unrelated "
                   "{group} questions).").format(n=len(result.chunks), baseline=base_s, cut=cut_s, group=group) + rw
+    if result.unmentioned:  # issue 55: the question names what no passage of the space mentions
+        return tr("No passage of this space mentions {names} — this is not in its material.").format(
+            names=", ".join(f"“{n}”" for n in result.unmentioned))
     return tr(NO_PASSAGE) + " " + tr("(cut {cut}, baseline {baseline})").format(cut=cut_s, baseline=base_s)
 
 
@@ -612,6 +615,7 @@ STAGE_ROLE = Qt.ItemDataRole.UserRole + 1
 # Every name of core/trace's StageName, no other (tests/console/test_vocabulary.py).
 STAGES = {"rewrite": QT_TR_NOOP("rewrite"), "structured": QT_TR_NOOP("structured index"), "pool": QT_TR_NOOP("pool"),
           "threshold": QT_TR_NOOP("threshold"), "relevance": QT_TR_NOOP("relevance judge"),
+          "unmentioned": QT_TR_NOOP("names the material lacks"),
           "sentences": QT_TR_NOOP("sentences"), "gate_sentences": QT_TR_NOOP("space-wide gate, by sentence"),
           "judge": QT_TR_NOOP("judge"), "identifiers": QT_TR_NOOP("identifiers"),
           "second_pass": QT_TR_NOOP("second pass"), "rerank": QT_TR_NOOP("rerank"), "nearest": QT_TR_NOOP("nearest"),

@@ -584,6 +584,10 @@ unrelated (answerable)</source>
         <translation>{n} 个段落。无关对基线 {baseline}；截断 {cut}（以无关的{group}问题实测）。</translation>
     </message>
     <message>
+        <source>No passage of this space mentions {names} — this is not in its material.</source>
+        <translation>此空间中没有任何段落提到{names}——这不在其资料中。</translation>
+    </message>
+    <message>
         <source>(cut {cut}, baseline {baseline})</source>
         <translation>（截断 {cut}，基线 {baseline}）</translation>
     </message>
@@ -680,20 +684,12 @@ unrelated (answerable)</source>
         <translation>最终</translation>
     </message>
     <message>
-        <source>integrity</source>
-        <translation>完整性</translation>
-    </message>
-    <message>
         <source>more material</source>
         <translation>更多材料</translation>
     </message>
     <message>
         <source>answer</source>
         <translation>答案</translation>
-    </message>
-    <message>
-        <source>web</source>
-        <translation>网页</translation>
     </message>
     <message>
         <source>Composed from the passages below</source>
@@ -1938,6 +1934,10 @@ This cannot be undone.</source>
         <translation>相关性判定</translation>
     </message>
     <message>
+        <source>names the material lacks</source>
+        <translation>资料未提及的名称</translation>
+    </message>
+    <message>
         <source>inside its cut</source>
         <translation>在其截断之内</translation>
     </message>
@@ -2150,7 +2150,7 @@ This cannot be undone.</source>
         <translation>更改记录</translation>
     </message>
     <message>
-        <source>The note's text</source>
+        <source>The note&apos;s text</source>
         <translation>注释内容</translation>
     </message>
     <message>
@@ -2198,7 +2198,7 @@ This cannot be undone.</source>
         <translation>段落…</translation>
     </message>
     <message>
-        <source>The document's passages: open one at its source, disable, edit or undo it, add a note</source>
+        <source>The document&apos;s passages: open one at its source, disable, edit or undo it, add a note</source>
         <translation>文档的段落：在来源处打开、停用、编辑或撤销，添加注释</translation>
     </message>
     <message>

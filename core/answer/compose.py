@@ -62,6 +62,26 @@ def not_covered(question: Question, space: str, documents: int) -> Answer:
                   note_kind="nothing_close")
 
 
+NOT_MENTIONED = {
+    "en": "That is not in your material: nothing in “{space}” ({docs} documents) mentions {names}.",
+    "zh": "你的资料里没有这个问题的答案：“{space}”（{docs} 份文档）中没有任何内容提到{names}。",
+    "ja": "お手元の資料にはこの質問の答えがありません。「{space}」（{docs} 件の文書）には{names}についての記述が"
+          "ありません。",
+    "ko": "자료에 이 질문의 답이 없습니다. “{space}”(문서 {docs}개)에는 {names}에 대한 내용이 없습니다.",
+}
+_QUOTES = {"en": "“{}”", "zh": "“{}”", "ja": "「{}」", "ko": "“{}”"}
+
+
+def not_mentioned(question: Question, space: str, documents: int, names: list[str]) -> Answer:
+    """Issue 55: the question names what no passage of the space mentions (retrieve/mentions.py) — said with the
+    names, so the asker sees what the material lacks rather than a distance."""
+    lang = question.reply_language if question.reply_language in NOT_MENTIONED else "en"
+    quoted = (" / " if lang != "en" else ", ").join(_QUOTES[lang].format(n) for n in names)
+    text = NOT_MENTIONED[lang].format(space=space, docs=documents, names=quoted)
+    return Answer(text, "none", [], [], lang, note=t("the material never mentions what the question names; no model "
+                                                      "was asked"), note_kind="nothing_close")
+
+
 # Earlier questions shown to the model with the passages: as for the rewrite (retrieve/rewrite.py), a bound.
 HISTORY_TURNS = 4
 
@@ -145,11 +165,15 @@ def _ask_model(model: ChatModel, messages: list[Message], cfg: ComposeSettings,
 def compose(question: Question, hits: list[Hit], model: ChatModel | None, *, space: str, documents: int,
             history: list[str] | None = None, cfg: ComposeSettings | None = None,
             on_text: Callable[[str], None] | None = None, exact: dict[str, list[str]] | None = None,
-            distances: extractive.Distances | None = None, stored: extractive.Stored | None = None) -> Answer:
+            distances: extractive.Distances | None = None, stored: extractive.Stored | None = None,
+            unmentioned: list[str] | None = None) -> Answer:
     """``exact``: per document id, values of fields marked exact (S6) — never shown to the model. ``distances``:
     the embedder's question → sentence distances, for an extracted answer (answer/extractive.py); ``stored``: the
-    hits' sentence vectors made at ingest, read instead where a passage has them (issue 57)."""
+    hits' sentence vectors made at ingest, read instead where a passage has them (issue 57); ``unmentioned``: the
+    names the question asks about that the space never mentions (retrieve/mentions.py)."""
     cfg = cfg or ComposeSettings()
+    if not hits and unmentioned:
+        return not_mentioned(question, space, documents, unmentioned)
     if not hits:
         return not_covered(question, space, documents)  # no model call: nothing to ground it in
     if model is None:

@@ -67,6 +67,8 @@ class RetrievalParams(RetrievalSettings):
     use_threshold: bool = True
     use_identifiers: bool = True
     use_second_pass: bool = True
+    # Issue 55: a name the question asks about that no passage of the space mentions refuses (retrieve/mentions.py).
+    use_mentions: bool = True
     use_rerank: bool = True
     keep_nearest: bool = True
     # S5: questions the space's structured index can answer exactly go to it first.
@@ -135,6 +137,8 @@ class Retrieval:
     trace: Trace
     pool: list[Candidate] = field(default_factory=list)  # the judged pool: on a refusal, what came closest
     nearest: str = ""  # the nearest kept passage's chunk id (R5), "" when none was kept
+    # Names the question asks about that no passage of the space mentions, as written (retrieve/mentions.py).
+    unmentioned: list[str] = field(default_factory=list)
 
 
 class QueryDistances:

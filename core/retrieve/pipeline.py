@@ -10,7 +10,7 @@ checks. Every stage records what it kept and dropped into the ``Trace``.
 from __future__ import annotations
 
 from biny.core.i18n import t
-from biny.core.retrieve import judge, pin, pool, sentences, threshold
+from biny.core.retrieve import judge, mentions, pin, pool, sentences, threshold
 from biny.core.retrieve.baseline import Baselines
 from biny.core.retrieve.budget import fit_whole
 from biny.core.retrieve.candidates import Candidate, Context, Retrieval, RetrievalParams
@@ -43,6 +43,10 @@ def retrieve(question: Question, history: list[str], vm: VectorMatrix, baselines
     # R2: a ranked pool wider than K, then the cut against the measured reference (R9).
     candidates, dist = pool.gather(query_vector, vm, baselines, params, group, ctx.blind, trace)
     kept, max_d = threshold.cut(query, candidates, vm, baselines, params, group, ref, ctx, trace, query_vector)
+    # R3 (a) over the whole space: a name no passage mentions cannot be answered by any of them (issue 55).
+    missing = mentions.unmentioned(query, vm, ctx.blind) if params.use_threshold and params.use_mentions else []
+    if missing:
+        return _unmentioned(query, missing, kept, candidates, max_d, group, dist.seen, trace)
     # Issue 55: where the fitted judge decided, it already read what the sentence rules read for; else they run.
     decided = params.relevance_decides and any(c.verdict is not None for c in candidates)
     if not decided:
@@ -73,6 +77,21 @@ def retrieve(question: Question, history: list[str], vm: VectorMatrix, baselines
     trace.documents = dict(dist.seen)  # doc ids here; the engine names them (services/retrieval.py)
     return Retrieval(budgeted, [c for c in ranked if c.row not in in_context], max_d, group, trace, candidates,
                      kept[0].chunk_id if kept else "")
+
+
+def _unmentioned(query: Question, missing: list[str], kept: list[Candidate], candidates: list[Candidate],
+                 max_d: float | None, group: str, seen: dict[str, str], trace: Trace) -> Retrieval:
+    """The question names what the material never mentions: no passage is kept, and the refusal names it."""
+    names = [query.written(w) for w in missing]
+    said = ", ".join(f"“{n}”" for n in names)
+    trace.add(Stage(
+        "unmentioned", t("no passage of the space mentions {names}: nothing here can answer").format(names=said),
+        dropped=[Dropped(c.chunk_id, t("the material never mentions {names}").format(names=said), c.distance)
+                 for c in kept],
+    ))
+    trace.add(Stage("final", t("{n} chunk(s) in the context").format(n=0) + t(": no passage close enough"), kept=[]))
+    trace.documents = dict(seen)
+    return Retrieval([], [], max_d, group, trace, candidates, "", unmentioned=names)
 
 
 def budget_stage(final: list[Candidate], vm: VectorMatrix, max_chars: int, max_tokens: int,

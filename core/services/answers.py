@@ -76,7 +76,8 @@ class Answers:
         stored, made = self._stored(space, asked, result) if model is None and result.chunks else (None, 0)
         answer = compose(asked, result.chunks, model, space=space, documents=documents, history=history,
                          cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens),
-                         on_text=on_text, exact=exact, distances=self.models.sentence_distances, stored=stored)
+                         on_text=on_text, exact=exact, distances=self.models.sentence_distances, stored=stored,
+                         unmentioned=result.unmentioned)
         if named_only is not None and not result.chunks:
             answer = Answer(rows.only_others(result.question, named_only), "none", [], [],
                             sentence_language(result.question),

@@ -259,6 +259,7 @@ class Retriever:
         result = retrieve(asked, list(history or []), vm, base, params, ctx)
         answer = self._hits(row, base, result.final, result.trace, result.max_distance, result.reference, docs)
         answer.pool, answer.nearest = [c.chunk_id for c in result.pool], result.nearest
+        answer.unmentioned = result.unmentioned
         answer.pool_nearest = min((c.distance for c in result.pool), default=None)
         if not answer.chunks and result.pool:
             answer.closest = self._closest(row, vm, min(result.pool, key=lambda c: c.distance), docs)

@@ -15,6 +15,7 @@ exact scan, so a large space is searchable the moment it opens.
 
 from __future__ import annotations
 
+import bisect
 import concurrent.futures
 import hashlib
 import itertools
@@ -70,6 +71,7 @@ class DocFreq:
     def __init__(self, vocab: dict[str, int], counts: npt.NDArray[np.int64]) -> None:
         self._vocab = vocab
         self._counts = counts
+        self._sorted: list[str] | None = None  # the visible terms in order, made on the first ``begins``
 
     def get(self, term: str, default: int = 0) -> int:
         code = self._vocab.get(term)
@@ -77,6 +79,16 @@ class DocFreq:
 
     def __len__(self) -> int:
         return int(np.count_nonzero(self._counts))
+
+    def begins(self, prefix: str) -> bool:
+        """Does a term some visible chunk carries begin with ``prefix``? A word's shortening ("eval" for
+        "evaluation") or its plural's stem is no word the question names that the space lacks (issue 55,
+        retrieve/mentions.py). Plain terms only: a blinded term keeps nothing of its letters."""
+        if self._sorted is None:
+            self._sorted = sorted(t for t, code in self._vocab.items()
+                                  if code < len(self._counts) and self._counts[code] > 0)
+        i = bisect.bisect_left(self._sorted, prefix)
+        return i < len(self._sorted) and self._sorted[i].startswith(prefix)
 
 
 _GENERATIONS = itertools.count(1)

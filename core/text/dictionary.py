@@ -237,17 +237,22 @@ def english_words(question: Question) -> list[Word]:
     tables = _table()
     if tables is None:
         return []
+    return [Word(w, _renderings(w, tables)) for w in sorted(question.terms) if w.isascii() and w.isalpha()]
+
+
+def english_renderings(word: str) -> tuple[str, ...]:
+    """The Chinese headwords an English word (folded) is a main gloss of, by ``english_words``' forms; none
+    without the dictionary."""
+    tables = _table()
+    return _renderings(word, tables) if tables is not None and word.isascii() and word.isalpha() else ()
+
+
+def _renderings(w: str, tables: Tables) -> tuple[str, ...]:
     back = tables.english
-    out: list[Word] = []
-    for w in sorted(question.terms):
-        if not (w.isascii() and w.isalpha()):
-            continue
-        # The word as written and its base forms, all: "flights" is a gloss of its own ("flights of fancy").
-        forms = dict.fromkeys([w, *(w[: -len(e)] + r for e, r in _ENDINGS if w.endswith(e) and len(w) - len(e) >= 3)])
-        forms.update(dict.fromkeys(f[: -len(b)] + a for f in list(forms) for b, a in _SPELLINGS if f.endswith(b)))
-        heads = dict.fromkeys(h for f in forms if f in back for h in back[f].split())
-        out.append(Word(w, tuple(heads)))
-    return out
+    # The word as written and its base forms, all: "flights" is a gloss of its own ("flights of fancy").
+    forms = dict.fromkeys([w, *(w[: -len(e)] + r for e, r in _ENDINGS if w.endswith(e) and len(w) - len(e) >= 3)])
+    forms.update(dict.fromkeys(f[: -len(b)] + a for f in list(forms) for b, a in _SPELLINGS if f.endswith(b)))
+    return tuple(dict.fromkeys(h for f in forms if f in back for h in back[f].split()))
 
 
 def _asks(word: str) -> bool:

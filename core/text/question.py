@@ -92,5 +92,10 @@ class Question:
                    terms=frozenset(query_terms(text)), keys=tuple(question_keys(text)),
                    aspects=frozenset(asked_aspects(text)))
 
+    def written(self, term: str) -> str:
+        """A folded term as the question writes it ("GraphQL" for "graphql"), for what is said back."""
+        found = re.search(rf"(?<!\w){re.escape(term)}(?!\w)", self.text, re.IGNORECASE)
+        return found.group(0) if found else term
+
     def __str__(self) -> str:
         return self.text

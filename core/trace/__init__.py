@@ -14,9 +14,9 @@ R = TypeVar("R", bound=Record)
 
 # Every stage the engine can put in a trace, in the order an ask runs them (issue 56: one vocabulary for core and
 # console; the console names each one, tests/console/test_vocabulary.py compares the two).
-StageName = Literal["rewrite", "structured", "pool", "threshold", "relevance", "sentences", "gate_sentences",
-                    "judge", "identifiers", "second_pass", "rerank", "nearest", "budget", "final", "more_material",
-                    "answer"]
+StageName = Literal["rewrite", "structured", "pool", "threshold", "relevance", "unmentioned", "sentences",
+                    "gate_sentences", "judge", "identifiers", "second_pass", "rerank", "nearest", "budget", "final",
+                    "more_material", "answer"]
 STAGE_NAMES: tuple[StageName, ...] = get_args(StageName)
 
 

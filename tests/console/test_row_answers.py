@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from biny.console.app import MainWindow
+from biny.console.screens.inspector import STAGE_ROLE
 from biny.console.screens.structured import NAME, SYNONYMS
 from biny.core.engine import Engine
 from tests.conftest import ROOT
@@ -65,3 +66,30 @@ def test_the_structured_screen_takes_a_curators_words_for_a_field(qtbot, window:
     assert screen.fields.item(row, SYNONYMS).text() == "Standzeit, 续航能力"  # re-read from the stored index
     routed = engine.index.route("products", "Wie lange ist die Standzeit des Door Contact?")
     assert routed is not None and routed.call is not None and routed.call.field == "Battery life (months)"
+
+
+def test_the_inspector_names_what_the_material_never_mentions(qtbot, window: MainWindow,  # noqa: F811
+                                                              engine: Engine,
+                                                              tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 55: a question naming what no passage mentions is refused with the name, and the trace's stage says
+    which passages it set aside and why."""
+    lib = window.library
+    lib.create_space("manual", encrypted=False)
+    _settle(qtbot)
+    lib.ingest([ROOT / "resources" / "demo" / "handbook.md"])
+    _wait_ingest(qtbot, window)
+    insp = window.inspector
+    window.rail.setCurrentRow(_index(window, insp))
+    insp.question.setText("Can the hub connect to Zigbee sensors?")
+    insp.ask()
+    _settle(qtbot)
+    shown = insp.answer_view.toPlainText()
+    assert "mentions “Zigbee”" in shown, shown
+    assert "No passage of this space mentions “Zigbee”" in insp.status.text()
+    stages = insp.stages
+    rows = [stages.topLevelItem(i) for i in range(stages.topLevelItemCount())]
+    stage = next(r for r in rows if r.data(0, STAGE_ROLE) == "unmentioned")
+    assert stage.text(0) == "names the material lacks" and "Zigbee" in stage.text(1)
+    shot = tmp_path / "unmentioned.png"  # looked at by eye when the screen changes
+    window.grab().save(str(shot))
+    assert _rendered(shot, window)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from biny.core.text.common_words import own_language_word
+from biny.core.text.common_words import own_language_word, specific_word
 
 
 @pytest.mark.parametrize("word", ["wippe", "kostüm", "bett", "kleinkindbett", "herkunftsland", "abmessungen"])
@@ -38,3 +38,23 @@ def test_two_english_words_written_together_are_no_german_compound() -> None:
     assert not own_language_word("flowmeter", "de")
     assert not own_language_word("thermoprobe", "de")
     assert own_language_word("versandgewicht", "de")  # "Versand" is German's own
+
+
+@pytest.mark.parametrize(("word", "language"), [
+    ("graphql", "en"), ("csrf", "en"), ("zigbee", None), ("ch32v003", None), ("esp32", "de"), ("paramspec", "de")])
+def test_a_rare_word_or_one_with_a_digit_names_something(word: str, language: str | None) -> None:
+    """Issue 55 (retrieve/mentions.py): what the material must mention for the question to be answerable."""
+    assert specific_word(word, language)
+
+
+@pytest.mark.parametrize(("word", "language"), [
+    ("cheapest", "en"), ("bought", "en"), ("support", None), ("warranty", "en"), ("kostet", "de"),
+    ("werkseinstellungen", "de"), ("feuchtigkeitsempfindlichkeitsstufe", "de"), ("zeitüberschreitung", "de")])
+def test_everyday_words_and_compounds_of_them_name_nothing(word: str, language: str | None) -> None:
+    """A paraphrase brings words the text need not hold; a German compound of everyday words is one of them. (A
+    German word is read in German only when the question is known to be German.)"""
+    assert not specific_word(word, language)
+
+
+def test_a_number_alone_is_no_name() -> None:
+    assert not specific_word("2024", None)

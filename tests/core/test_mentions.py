@@ -1,0 +1,97 @@
+"""A name the question asks about that no passage of the space mentions: "not in your material", naming it.
+
+Issue 55 (retrieve/mentions.py, R3 (a) over the whole space). Real model, real stores: one encrypted space (blinded
+terms, the default) and one plain space, each of the demo's handbook and its Chinese price list.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from biny.core.engine import Engine
+from tests.conftest import ROOT
+
+DEMO = ROOT / "resources" / "demo"
+
+
+@pytest.fixture(scope="module")
+def eng(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    e = Engine.open(tmp_path_factory.mktemp("mentions") / "home")
+    e.models.set_llm(None)
+    e.create_space("sealed")  # encrypted: the default
+    e.create_space("plain", encrypted=False)
+    for space in ("sealed", "plain"):
+        e.ingest(space, [DEMO / "handbook.md", DEMO / "pricing_zh.md"])
+    try:
+        yield e
+    finally:
+        e.close()
+
+
+@pytest.mark.parametrize("space", ["sealed", "plain"])
+def test_a_name_no_passage_mentions_is_refused_and_named(eng: Engine, space: str) -> None:
+    res = eng.answer(space, "Can the hub connect to Zigbee sensors?")
+    assert res.unmentioned == ["Zigbee"]
+    assert res.chunks == [] and res.answer is not None and res.answer.mode == "none"
+    assert "mentions “Zigbee”" in res.answer.text
+    stage = next(s for s in res.trace.stages if s.name == "unmentioned")
+    assert "Zigbee" in stage.summary
+    # What came closest is still named, never presented as an answer (issue 55).
+    assert res.closest is not None
+    assert json.loads(json.dumps(res.to_dict()))["unmentioned"] == ["Zigbee"]
+
+
+def test_a_latin_name_inside_a_chinese_question_is_a_name(eng: Engine) -> None:
+    res = eng.answer("sealed", "集线器能连接 Zigbee 传感器吗？")
+    assert res.unmentioned == ["Zigbee"]
+    assert res.answer is not None and res.answer.text.startswith("你的资料里没有这个问题的答案")
+    assert "“Zigbee”" in res.answer.text
+
+
+@pytest.mark.parametrize("question", [
+    "Which is the cheapest plan?",  # "cheapest": an everyday word a paraphrase brings; the text says "price"
+    "What do the blinking lights on the hub mean?",
+    "What's in the box?",  # a possessive or a contraction is no name
+])
+def test_everyday_words_the_text_lacks_refuse_nothing(eng: Engine, question: str) -> None:
+    assert eng.ask("plain", question).unmentioned == []
+
+
+def test_a_shortening_of_a_word_the_space_holds_is_mentioned(eng: Engine) -> None:
+    """"batt" (rare in English: a name, were it not a shortening) begins "batteries" in a plain space; the same
+    question with a made-up word there is refused: the space's words decide, not the question alone."""
+    assert eng.ask("plain", "How long does the door contact's batt last?").unmentioned == []
+    assert eng.ask("plain", "How long does the door contact's Qelvonix last?").unmentioned == ["Qelvonix"]
+
+
+def test_a_german_question_over_english_text_is_not_judged_by_its_german_words(eng: Engine) -> None:
+    """Its own words are rare in English and absent from an English handbook: no evidence of a missing name."""
+    assert eng.ask("plain", "Wie setze ich den Hub auf Werkseinstellungen zurück?").unmentioned == []
+
+
+def test_the_mention_decides(eng: Engine, tmp_path: Path) -> None:
+    """The same question is answered once a document mentions the name."""
+    eng.create_space("grows", encrypted=False)
+    eng.ingest("grows", [DEMO / "handbook.md"])
+    question = "Can the hub connect to Zigbee sensors?"
+    assert eng.ask("grows", question).unmentioned == ["Zigbee"]
+    note = tmp_path / "zigbee.md"
+    note.write_text("# Zigbee\n\nThe hub pairs with Zigbee sensors through the optional ZB-1 radio stick, plugged into "
+                    "its USB port.\n", encoding="utf-8")
+    eng.ingest("grows", [note])
+    res = eng.answer("grows", question)
+    assert res.unmentioned == []
+    assert res.answer is not None and res.answer.mode == "extractive" and "ZB-1" in res.answer.text
+
+
+def test_without_the_threshold_nothing_is_refused_for_a_name(eng: Engine) -> None:
+    """The "no threshold" ablation keeps its meaning: every passage it ranks, whatever the question names."""
+    from dataclasses import replace
+
+    params = replace(eng.retrieval.params(), use_threshold=False)
+    res = eng.ask("plain", "Can the hub connect to Zigbee sensors?", params=params)
+    assert res.unmentioned == [] and res.chunks
