@@ -54,7 +54,8 @@ def unmentioned(question: Question, vm: VectorMatrix, blind: BlindIndex) -> list
     plain = [w for w in latin if w.isalpha()]
     if not other_script and (not plain or 1 - sum(w in absent for w in plain) / len(plain) < KNOWN_MIN):
         return []
-    language = None if other_script else question.language
+    # A Latin word inside another script is read as English reads it: a name there is written as in English text.
+    language = "en" if other_script else question.language
     return [w for w in absent if specific_word(w, language) and not _rendered(w, vm, blind)]
 
 
