@@ -29,9 +29,9 @@ from itertools import pairwise
 from biny.core.structured.lexicon import CONCEPTS, COUNT_WORDS, UNIT_WORDS
 from biny.core.text.common_words import language_beside, own_language_word
 
-_CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
-_TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
-_HAS_CJK = re.compile(rf"[{_CJK}]")
+CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{CJK}]+|[^\W_{CJK}]+")
+HAS_CJK = re.compile(rf"[{CJK}]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HAN = re.compile(r"[\u3400-\u9fff]")
 # A long catalogue name's head: "Yellow Whistle Ninja Bag (Jumbo Size). Sports Balls …" is also "Yellow Whistle …".
@@ -101,7 +101,7 @@ def _cjk_renderings(question: str) -> list[tuple[int, int, frozenset[str]]]:
         folded = question.casefold()
     out: list[tuple[int, int, frozenset[str]]] = []
     taken: list[tuple[int, int]] = []
-    for w in sorted((w for w in _glossary() if len(w) >= 2 and _HAS_CJK.search(w)), key=len, reverse=True):
+    for w in sorted((w for w in _glossary() if len(w) >= 2 and HAS_CJK.search(w)), key=len, reverse=True):
         for m in re.finditer(re.escape(w), folded):
             if not any(s < m.end() and m.start() < e for s, e in taken):
                 out.append((m.start(), m.end(), _glossary()[w]))
@@ -123,7 +123,7 @@ def _with_renderings(question: str, qw: list[Word],
     """The question's words plus its CJK words with English renderings, each one word where it stands (卓球, 地球仪),
     and those renderings."""
     rendered: dict[str, frozenset[str]] = {}
-    if not _HAS_CJK.search(question):
+    if not HAS_CJK.search(question):
         return qw, rendered
     for s, e, renders in _cjk_renderings(question):
         if not any(a <= s < b for a, b in spans):
@@ -135,7 +135,7 @@ def _with_renderings(question: str, qw: list[Word],
 
 def _number_forms(w: str) -> tuple[str, ...]:
     """A Latin word's plain plural or singular ("sticker" / "stickers", "box" / "boxes")."""
-    if len(w) < 3 or not w.isalpha() or _HAS_CJK.search(w):
+    if len(w) < 3 or not w.isalpha() or HAS_CJK.search(w):
         return ()
     if w.endswith("es"):
         return (w[:-1], w[:-2])
@@ -168,7 +168,7 @@ def words(text: str) -> list[Word]:
         folded = text.casefold()
     for m in _TOKEN.finditer(folded):
         tok, s = m.group(0), m.start()
-        if _HAS_CJK.search(tok):
+        if HAS_CJK.search(tok):
             if len(tok) == 1:
                 out.append(Word(tok, s, s + 1, False))
             out += [Word(tok[i : i + 2], s + i, s + i + 2, False) for i in range(len(tok) - 1)]
@@ -261,7 +261,7 @@ class NameMatcher:
         self.postings = dict(postings)
         self.weight = {t: 0.0 if t in STOPWORDS else math.log((n + 1) / len(rows)) / math.log(n + 1)
                        for t, rows in postings.items()}
-        self.vocab = sorted(t for t in postings if not _HAS_CJK.search(t))
+        self.vocab = sorted(t for t in postings if not HAS_CJK.search(t))
         self.deletes: dict[str, set[str]] = defaultdict(set)
         for t in self.vocab:
             if len(t) >= _FUZZY_MIN - 1:
@@ -270,7 +270,7 @@ class NameMatcher:
         # Two of a name's words written as one ("leakpuck", "co2" → "co 2"): the joined form stands for both.
         self.joined: dict[str, tuple[str, str]] = {}
         for name in self.names:
-            toks = [w.text for w in words(name) if not _HAS_CJK.search(w.text)]
+            toks = [w.text for w in words(name) if not HAS_CJK.search(w.text)]
             for a, b in pairwise(toks):
                 self.joined.setdefault(a + b, (a, b))
         # Words most names carry: a catalogue's brand ("Tallow" in 20 of 20). They name no row at all.
@@ -296,7 +296,7 @@ class NameMatcher:
         if w in self.joined:
             a, b = self.joined[w]
             out += [(a, "joined"), (b, "joined")]
-        if _HAS_CJK.search(w):
+        if HAS_CJK.search(w):
             return out or self._translated(w, rendered)
         if len(w) >= _FUZZY_MIN - 1:  # "glas" for "glass": one of the two words has five letters or more
             near = {t for d in _deletes(w) for t in self.deletes.get(d, ())}
@@ -313,7 +313,7 @@ class NameMatcher:
         """A word the user wrote in their own language ("Panzer" for "Tank"), or two glued ("Stuhlset": Stuhl + set):
         the name's words among its renderings. Credited below a shortening; never names a row alone (``read``)."""
         said = set(_glossary().get(w, ())) | set((rendered or {}).get(w, ()))
-        if not said and len(w) >= 6 and not _HAS_CJK.search(w):
+        if not said and len(w) >= 6 and not HAS_CJK.search(w):
             for i in range(3, len(w) - 2):
                 a, b = w[:i], w[i:]
                 if (a in _glossary() or a in self.postings) and (b in _glossary() or b in self.postings):
@@ -390,7 +390,7 @@ class NameMatcher:
         if all(qw[qi].text.isdigit() for qi in named_by):
             return True
         whole = any(all(t in got or t in self.brands for t in v) for v in self.variants[row])
-        return len(named_by) == 1 and not qw[named_by[0]].capital and not _HAS_CJK.search(qw[named_by[0]].text) \
+        return len(named_by) == 1 and not qw[named_by[0]].capital and not HAS_CJK.search(qw[named_by[0]].text) \
             and not whole
 
     def _alike(self, ranked: list[tuple[float, float, int]],
@@ -414,7 +414,7 @@ class NameMatcher:
         """Each question word → the names' words it meets; two question words written apart may be one name word."""
         met: list[list[tuple[str, str]]] = []
         for i, w in enumerate(qw):
-            found = [] if w.text in self.stop or (len(w.text) < 2 and not _HAS_CJK.search(w.text)) \
+            found = [] if w.text in self.stop or (len(w.text) < 2 and not HAS_CJK.search(w.text)) \
                 else self._meets(w.text, rendered)
             if w.text.isdigit() and len(w.text) < 2 and _AS_NUMBER.get(w.text) in self.postings:
                 found = [(_AS_NUMBER[w.text], "joined")]  # "Slaughterhouse 5": a lone digit only as a number word
@@ -548,7 +548,7 @@ class _Beside:
                 continue
             if self.capital and not qw[i].capital:
                 break
-            if _HAS_CJK.search(qw[i].text) or qw[i].text in NEUTRAL:
+            if HAS_CJK.search(qw[i].text) or qw[i].text in NEUTRAL:
                 break
             if self.capital and not self.question[: qw[i].start].strip(" ¿¡\"'“‘「"):
                 break  # the question's first word is capitalised because it comes first
@@ -567,7 +567,7 @@ class _Beside:
                 and qw[i + 1].start - qw[i].end <= 2 and qw[i + 1].text not in STOPWORDS and self.foreign(i + 1):
             i += 1  # a title's small word between capitalised ones: "The Mark of Athena" is not "Marked"
         while i < len(qw) and qw[i].text not in STOPWORDS and qw[i].text not in NEUTRAL \
-                and qw[i].start - qw[i - 1].end <= 2 and not _HAS_CJK.search(qw[i].text) \
+                and qw[i].start - qw[i - 1].end <= 2 and not HAS_CJK.search(qw[i].text) \
                 and ((self.capital and qw[i].capital) or any(ch.isdigit() for ch in qw[i].text)
                      or (not self.capital and self.others_word(i))) and self.foreign(i):
             if not self.transparent(i):
@@ -581,7 +581,7 @@ class _Beside:
         qw = self.qw
         return [j for j in range(first + 1, last) if qw[j].text not in STOPWORDS and qw[j].text not in NEUTRAL
                 and (qw[j].capital or any(ch.isdigit() for ch in qw[j].text) or not self.capital)
-                and not _HAS_CJK.search(qw[j].text) and self.foreign(j) and not self.transparent(j)]
+                and not HAS_CJK.search(qw[j].text) and self.foreign(j) and not self.transparent(j)]
 
 
 def _grams(text: str) -> set[str]:

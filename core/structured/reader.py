@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from biny.core.structured import lexicon as lx
-from biny.core.structured.naming import NEUTRAL, Reading
+from biny.core.structured.naming import CJK, HAS_CJK, NEUTRAL, Reading
 from biny.core.structured.tools import Condition
-from biny.core.structured.vocabulary import ASKING, CJK, HAS_CJK, Vocabulary, key, tokens
+from biny.core.structured.vocabulary import ASKING, Vocabulary, key, tokens
 from biny.core.text.common_words import own_language_word
 from biny.core.text.question import sentence_language
 

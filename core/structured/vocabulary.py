@@ -14,14 +14,12 @@ from collections import defaultdict
 
 from biny.core.store.structured import QueryTable
 from biny.core.structured import lexicon as lx
-from biny.core.structured.naming import NameMatcher
+from biny.core.structured.naming import CJK, HAS_CJK, NameMatcher
 from biny.core.structured.spec import FieldSpec, IndexSpec
 from biny.core.structured.tools import items_col, q
 from biny.core.structured.values import is_id_name
 
-CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(rf"[{CJK}]+|[^\W_{CJK}]+(?:['’][^\W_{CJK}]+)*")
-HAS_CJK = re.compile(rf"[{CJK}]")
 # A trailing e-mail, handle or note in brackets: "Guido van Rossum <guido@python.org>" is also "Guido van Rossum".
 _BRACKET_TAIL = re.compile(r"\s*[<(（\[][^<>()（）\[\]]*[>)）\]]\s*$")
 _PAREN_TAIL = re.compile(r"\s*[(（\[][^()（）\[\]]*[)）\]]\s*$")
