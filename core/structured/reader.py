@@ -87,10 +87,11 @@ class Reader:
         if item_span is not None and self._value_covers(qf, item_span):
             ids, item_span, item_words = [], None, ""  # "Stephen King" is an author, not the book "King"
         reading: Reading | None = None
-        if ids and item_span is not None and self._head_of_longer(question, qf, item_span):
+        longer, made = self._head_of_longer(question, qf, item_span) if ids and item_span is not None else (False, None)
+        if longer:
             ids, item_span, item_words = [], None, ""
         if not ids:  # named the way people name it: shortened, brand dropped, misspelt (issue 64)
-            reading = self._reading(question, qf)
+            reading = made or self._reading(question, qf)  # read once: the head's check may have read it
             named = reading.named
             if named is not None and not self._value_covers(qf, Span(named.start, named.end)):
                 ids, item_span = [self.vocabulary.name_ids[named.row]], self._whole_name(qf, named.start, named.end,
@@ -130,20 +131,20 @@ class Reader:
                  for m in [*self._mentions(qf, []), *_qualifiers(self.vocabulary.qualifier_surfaces, qf, [])]]
         return self.vocabulary.names.read(question, asked)
 
-    def _head_of_longer(self, question: str, qf: str, span: Span) -> bool:
+    def _head_of_longer(self, question: str, qf: str, span: Span) -> tuple[bool, Reading | None]:
         """A title's head ("Twilight", "Pokemon TCG", "Funko Pop! Keychain" — the words before a colon or bracket)
         that the question writes inside a longer name: the longer name decides — another row ("the Twilight
         illustrated movie companion") or none ("pokemon tcg burning shadows elite trainer box"). A title as written,
-        a key or a quoted title stands."""
+        a key or a quoted title stands. With the verdict, the reading of the question it made (None: none made)."""
         k = key(question[span.start : span.end])
         if k not in self.vocabulary.titles or self.vocabulary.exact_titles.get(k) or _QUOTED.search(question):
-            return False
+            return False, None
         reading = self._reading(question, qf)
         if reading.named is not None:
-            return reading.named.start <= span.start and span.end <= reading.named.end \
-                and reading.named.end - reading.named.start > span.end - span.start \
-                and self.vocabulary.name_ids[reading.named.row] not in self.vocabulary.titles[k][:1]
-        return reading.why == "unknown word"
+            return (reading.named.start <= span.start and span.end <= reading.named.end
+                    and reading.named.end - reading.named.start > span.end - span.start
+                    and self.vocabulary.name_ids[reading.named.row] not in self.vocabulary.titles[k][:1]), reading
+        return reading.why == "unknown word", reading
 
     def _item(self, question: str, qf: str) -> tuple[list[str], Span | None, str]:
         """The row the question names by its title or its key: (doc_ids, span, words)."""
