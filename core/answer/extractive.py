@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from biny.core.answer import expected, rows
+from biny.core.answer import expected, ranking, rows
 from biny.core.embed.base import Vectors
 from biny.core.embed.sentences import placed
 from biny.core.text import dictionary, referring
@@ -38,6 +38,8 @@ from biny.core.text.scripts import script_of, scripts_of
 from biny.core.text.terms import stem_of, terms_of
 from biny.core.text.units import MAX_CHARS, units_of
 
+# A figure's text read by OCR or from its drawing (ingest writes it so): words in a picture, seldom an answer.
+_FIGURE = "[Figure"
 _LIST_CHARS = 600  # a colon's list, at most
 _CONTEXT_WEIGHT = 0.5  # a question term met only beside the sentence (before it, or its heading)
 _ELSEWHERE = 0.6  # a sentence whose surroundings lack every term naming what the question is about
@@ -82,6 +84,9 @@ class Sentence:
     # Its stored vector (embed/sentences.py, issue 57) and the one before it in its paragraph; None: not stored.
     vector: Vectors | None = None
     previous_vector: Vectors | None = None
+    # Its evidence, one value per ``ranking.FEATURES`` name, and the fitted ranker's score of it (answer/ranking.py).
+    features: dict[str, float] = field(default_factory=dict)
+    rank: float = 0.0
 
 
 def _units(passage: int, text: str, vectors: Vectors | None = None) -> list[Sentence]:
@@ -208,7 +213,12 @@ def choose(question: Question, passages: list[str], max_sentences: int = _MAX_SE
     if len(candidates) >= _MEANING_MIN_SENTENCES and (distances is not None or stored is not None):
         _by_meaning(question, candidates, distances, stored.query if stored is not None else None)
     # A question in the material (an FAQ's "Wie viele Sensoren kann ein Hub verwalten?") asks; it never answers.
-    ranked = [c for c in sorted(candidates, key=lambda c: (-c.score, c.passage, c.position))
+    # Which sentences may answer is the evidence's (a score above nothing); their order is the fitted ranker's
+    # where one ships (answer/ranking.py), else the evidence's own sum.
+    model = ranking.bundled()
+    for c in candidates:
+        c.rank = model.score(c.features) if model is not None else c.score
+    ranked = [c for c in sorted(candidates, key=lambda c: (-c.rank, c.passage, c.position))
               if c.score > 0 and not _asks(c.text)]
     if ranked:
         ranked = _one_section(question, ranked, candidates)
@@ -316,12 +326,17 @@ def _score(question: Question, candidates: list[Sentence]) -> None:
     forms = expected.expected(question.text)
     across = _translated(question, [c.text for c in candidates], [c.text for c in candidates])
     for c, ts, ns, more in zip(candidates, own, near, across, strict=True):
-        words = sum(w * (1.0 if _held(t, ts) else _CONTEXT_WEIGHT if _held(t, ns) else 0.0) for t, w in idf.items())
-        c.score = words / total + more
+        held = sum(w for t, w in idf.items() if _held(t, ts)) / total
+        beside = sum(w for t, w in idf.items() if not _held(t, ts) and _held(t, ns)) / total
+        c.score = held + _CONTEXT_WEIGHT * beside + more
         c.says = more > 0 or _says(asked, c.text)
+        ev = c.features
+        ev.update(words=held, beside=beside, across=more, passage=1.0 / c.passage, position=1.0 / (1 + c.position),
+                  length=math.log1p(len(c.text)), figure=float(c.text.startswith(_FIGURE)))
         if keys and keys & {k.split("|", 1)[1] for k in chunk_keys(c.text, "")}:
             c.score += 1.0  # the named article / RFC / part is in this sentence
             c.says = True
+            ev["identifier"] = 1.0
         if c.score <= 0:
             continue
         # The asked price / duration / contact, and the asked form, count where the sentence is about the question.
@@ -329,10 +344,13 @@ def _score(question: Question, candidates: list[Sentence]) -> None:
         if c.kinds & aspects:
             c.score += 0.5
             c.says = True
+            ev["aspect"] = 1.0
         if c.kinds & forms:
             c.score += _FORM_BONUS
+            ev["form"] = 1.0
         if naming and not any(_held(t, ts | ns) for t in naming):
             c.score *= _ELSEWHERE
+            ev["elsewhere"] = 1.0
 
 
 def _by_meaning(question: Question, candidates: list[Sentence], distances: Distances | None,
@@ -351,6 +369,7 @@ def _by_meaning(question: Question, candidates: list[Sentence], distances: Dista
     for c, z in zip(candidates, (float(np.median(d)) - d) / spread, strict=True):
         across = script_of(c.text) not in (script, "all")
         c.score += (_MEANING_WEIGHT_ACROSS if across else _MEANING_WEIGHT) * z
+        c.features["meaning_across" if across else "meaning"] = z
 
 
 def _meaning_distances(question: Question, candidates: list[Sentence], distances: Distances | None,

@@ -15,13 +15,18 @@ a paraphrase brings ("cheapest", "bought": the text says "price"). When it count
 - or the question is written in another script (Chinese, Japanese, Russian …): a Latin word in it is a name,
   written so in a document of any language.
 
-A word counts as mentioned when a passage holds it, its singular, a word it begins (a shortening: "eval" for
-"evaluation"; plain spaces only — a blinded term keeps none of its letters, so an encrypted space matches by the
-five-letter stem instead, more loosely), or a Chinese rendering of it (text/dictionary.py). Terms are read from the
-stored term sets: no passage text is decrypted (R7).
+A word counts as mentioned when a passage holds it, its singular, or a Chinese rendering of it (text/dictionary.py),
+and in a plain space also a word it begins (a shortening: "eval" for "evaluation"), another inflection of it
+(Snowball's English stem: "reoccupy" / "reoccupied"), or a spelling one or two letters away ("Sentanta" for
+"Setanta", "Erganzungsschulen" for "Ergänzungsschulen"): a misspelt name is the asker's slip, not the material's
+lack. A blinded term keeps none of its letters, so an encrypted space matches by the five-letter stem instead, more
+loosely. Terms are read from the stored term sets: no passage text is decrypted (R7).
 """
 
 from __future__ import annotations
+
+import functools
+import unicodedata
 
 from biny.core.crypto.blind import BlindIndex
 from biny.core.store.vectors import VectorMatrix
@@ -36,8 +41,17 @@ from biny.core.text.terms import is_cjk, stem_of
 KNOWN_MIN = 0.5
 # Words shorter than this are not judged: "fi" of "Wi-Fi", "c6" of a part number's pieces.
 MIN_LETTERS = 3
-# Endings a plural or a possessive adds to a word the space may hold bare ("JWTs" → "jwt", "edition's").
-_ENDINGS = ("'s", "’s", "s", "es")
+# Endings a plural, a possessive or a verb form adds to a word the space may hold bare ("JWTs" → "jwt",
+# "edition's", "loaned" → "loan").
+_ENDINGS = ("'s", "’s", "s", "es", "ed", "d", "ing")
+# A spelling this many letters away names the same thing (a slip): one for a word of FUZZY_MIN letters, two for one of
+# FUZZY_TWO or more whose length differs by at most one ("ableine" / "abilene"; "graphql" is no "graph").
+FUZZY_MIN = 5
+FUZZY_TWO = 7
+# The longest prefix a text may hyphenate ("re-", "co-", "pre-", "non-").
+_JOINED_PREFIX = 3
+# Terms of the space compared with one absent word (those sharing its first two letters): a bound on the work.
+_NEAR_TERMS = 5000
 
 
 def unmentioned(question: Question, vm: VectorMatrix, blind: BlindIndex) -> list[str]:
@@ -66,13 +80,65 @@ def _latin_word(term: str) -> bool:
 
 
 def _held(word: str, vm: VectorMatrix, blind: BlindIndex) -> bool:
+    if _one_held(word, vm, blind):
+        return True
+    # Written together where the text hyphenates a prefix ("reoccupy" / "re-occupied": terms "re", "occupied").
+    return any(vm.df.get(blind(word[:i]), 0) > 0 and _one_held(word[i:], vm, blind)
+               for i in range(2, _JOINED_PREFIX + 1) if len(word) - i >= FUZZY_MIN)
+
+
+def _one_held(word: str, vm: VectorMatrix, blind: BlindIndex) -> bool:
     forms = [word, *(word[: -len(e)] for e in _ENDINGS if word.endswith(e) and len(word) - len(e) >= MIN_LETTERS)]
     if any(vm.df.get(blind(f), 0) > 0 for f in forms):
         return True
     if blind.active:
         stem = stem_of(word)
         return stem is not None and vm.df.get(blind(stem), 0) > 0
-    return any(vm.df.begins(f) for f in forms)
+    if any(vm.df.begins(f) for f in forms):
+        return True
+    folded, stem = _fold(word), _english_stem(word)
+    return any(_english_stem(t) == stem or _close(_fold(t), folded)
+               for t in vm.df.starting(folded[:2], _NEAR_TERMS) if t.isalpha())
+
+
+@functools.lru_cache(maxsize=65536)
+def _english_stem(word: str) -> str:
+    import snowballstemmer
+
+    return str(snowballstemmer.stemmer("english").stemWord(word))
+
+
+@functools.lru_cache(maxsize=65536)
+def _fold(word: str) -> str:
+    """Without its accents: "ergänzungsschulen" → "erganzungsschulen"."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+def _close(a: str, b: str) -> bool:
+    """Within one edit (two for long words of about the same length), a transposition counting as one."""
+    if a == b:
+        return True
+    if len(b) < FUZZY_MIN or abs(len(a) - len(b)) > 2:
+        return False
+    limit = 2 if len(b) >= FUZZY_TWO and abs(len(a) - len(b)) <= 1 else 1
+    return _edits(a, b, limit) <= limit
+
+
+def _edits(a: str, b: str, limit: int) -> int:
+    """The optimal-string-alignment distance, stopping once every row exceeds ``limit``."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[-1]
 
 
 def _rendered(word: str, vm: VectorMatrix, blind: BlindIndex) -> bool:

@@ -84,11 +84,19 @@ class DocFreq:
         """Does a term some visible chunk carries begin with ``prefix``? A word's shortening ("eval" for
         "evaluation") or its plural's stem is no word the question names that the space lacks (issue 55,
         retrieve/mentions.py). Plain terms only: a blinded term keeps nothing of its letters."""
+        return bool(self.starting(prefix, 1))
+
+    def starting(self, prefix: str, limit: int) -> list[str]:
+        """Up to ``limit`` visible terms beginning with ``prefix``, in order (plain terms only, as ``begins``)."""
         if self._sorted is None:
             self._sorted = sorted(t for t, code in self._vocab.items()
                                   if code < len(self._counts) and self._counts[code] > 0)
         i = bisect.bisect_left(self._sorted, prefix)
-        return i < len(self._sorted) and self._sorted[i].startswith(prefix)
+        out: list[str] = []
+        while i < len(self._sorted) and len(out) < limit and self._sorted[i].startswith(prefix):
+            out.append(self._sorted[i])
+            i += 1
+        return out
 
 
 _GENERATIONS = itertools.count(1)
