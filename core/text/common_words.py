@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +106,19 @@ SPECIFIC_ZIPF = 3.5
 LISTED = frozenset({"en", "de", "fr", "es", "it", "nl", "pt"})
 
 
+# Endings of a word's inflections: a word is as common as its family ("tightened" 3.29 alone, 3.71 with "tighten").
+_INFLECTIONS = ("s", "es", "ed", "d", "ing", "er", "ers")
+
+
+def _family_frequency(word: str, language: str) -> float:
+    """The Zipf frequency of a word with its inflections — the base it is written from and the forms of that base
+    (summed as occurrences, not as logs)."""
+    bases = {word, *(word[: -len(e)] for e in _INFLECTIONS if word.endswith(e) and len(word) - len(e) >= 3)}
+    family = bases | {b + e for b in bases for e in _INFLECTIONS}
+    total = sum(10 ** _frequency(w, language) for w in family if _frequency(w, language) > 0)
+    return math.log10(total) if total > 0 else 0.0
+
+
 def specific_word(word: str, language: str | None) -> bool:
     """Does ``word`` (folded, Latin script) name something particular — a product, a protocol, a technique — rather
     than being an everyday word of the question's language or of English? A word with a digit ("ch32v003") always
@@ -114,6 +128,6 @@ def specific_word(word: str, language: str | None) -> bool:
     # A question too short to tell its language ("Support-Zeiten?"), or in one without a list, is read in every
     # listed one.
     languages = ["en", language] if language in LISTED else sorted(LISTED)
-    if any(_frequency(word, lang) >= SPECIFIC_ZIPF for lang in languages):
+    if any(_family_frequency(word, lang) >= SPECIFIC_ZIPF for lang in languages):
         return False
     return not ("de" in languages and len(word) >= _COMPOUND and _compound(word, "de", _PARTS) is not None)

@@ -320,7 +320,7 @@ def test_one_schema_gives_params_validation_console_rows_and_the_reference() -> 
     names = {f.name for f in dataclasses.fields(RetrievalSettings)}
     own = {f.name for f in dataclasses.fields(RetrievalParams)} - names
     assert own == {"lexical_own_script", "max_distance", "use_threshold", "use_identifiers", "use_second_pass",
-                   "use_rerank", "keep_nearest", "use_structured"}
+                   "use_mentions", "use_rerank", "keep_nearest", "use_structured"}
     # Every editable setting is a real field with its default inside its bounds, labelled and documented.
     page = render()
     for name, spec in EDITABLE_SETTINGS.items():

@@ -95,3 +95,16 @@ def test_without_the_threshold_nothing_is_refused_for_a_name(eng: Engine) -> Non
     params = replace(eng.retrieval.params(), use_threshold=False)
     res = eng.ask("plain", "Can the hub connect to Zigbee sensors?", params=params)
     assert res.unmentioned == [] and res.chunks
+
+
+def test_an_inflection_a_hyphenated_prefix_or_a_slip_of_spelling_is_a_mention(eng: Engine, tmp_path: Path) -> None:
+    """The asker writes "reoccupy" where the text says "re-occupied", misspells "Setanta": the material mentions
+    both (a plain space, where terms keep their letters); a name it never holds is still refused."""
+    eng.create_space("history", encrypted=False)
+    doc = tmp_path / "history.md"
+    doc.write_text("The army re-occupied the fortress in 1936, which was popular at home.\n\nThe Setanta channel "
+                   "launched its sports service on cable and satellite in 2007.\n", encoding="utf-8")
+    eng.ingest("history", [doc])
+    assert eng.ask("history", "When did the army reoccupy the fortress?").unmentioned == []
+    assert eng.ask("history", "On what platform did the Sentanta channel launch?").unmentioned == []
+    assert eng.ask("history", "Did the Setanta channel launch on Kubernetes?").unmentioned == ["Kubernetes"]
