@@ -95,11 +95,14 @@ def fitted(contexts: list[Context], l2: float, iters: int = 50) -> ranking.Ranke
     scale = x.std(axis=0)
     scale[scale < 1e-9] = 1.0
     zs = [(c.x - mean) / scale for c in contexts]
+    # Each context weighs the same. Weighing each training set the same instead (the natural questions are fewer)
+    # ranked worse on every set, cross-validated: natural dev 0.544 against 0.567, all 0.765 against 0.785.
+    weights = [1.0] * len(contexts)
     beta = np.zeros(x.shape[1])
     for _ in range(iters):
         grad = l2 * beta
         hess = np.diag(np.full(len(beta), l2))
-        for z, c in zip(zs, contexts, strict=True):
+        for z, c, w in zip(zs, contexts, weights, strict=True):
             s = z @ beta
             p_all = np.exp(s - s.max())
             p_all /= p_all.sum()
@@ -107,10 +110,10 @@ def fitted(contexts: list[Context], l2: float, iters: int = 50) -> ranking.Ranke
             p_pos = np.where(pos, np.exp(s - s.max()), 0.0)
             p_pos /= p_pos.sum()
             m_all, m_pos = p_all @ z, p_pos @ z
-            grad -= m_pos - m_all
+            grad -= w * (m_pos - m_all)
             cov_all = (z * p_all[:, None]).T @ z - np.outer(m_all, m_all)
             cov_pos = (z * p_pos[:, None]).T @ z - np.outer(m_pos, m_pos)
-            hess += cov_all - cov_pos
+            hess += w * (cov_all - cov_pos)
         step = np.linalg.solve(hess, grad)
         beta -= step
         if np.abs(step).max() < 1e-8:
