@@ -10,17 +10,18 @@ Which words name something: a Latin-script word of the question that is rare in 
 holds a digit (text/common_words.py ``specific_word``) — "GraphQL", "Zigbee", "CH32V003" — never an everyday word
 a paraphrase brings ("cheapest", "bought": the text says "price"). When it counts:
 
-- the question is written in the space's language: most of its words occur in the space (``KNOWN_MIN``). A German
-  question over English text shares none of its own words with it, and its rare German words say nothing;
+- the question is written in the space's language: most of its everyday words occur in the space (``KNOWN_MIN``).
+  A German question over English text shares none of its own words with it, and its rare German words say nothing;
 - or the question is written in another script (Chinese, Japanese, Russian …): a Latin word in it is a name,
   written so in a document of any language.
 
 A word counts as mentioned when a passage holds it, its singular, or a Chinese rendering of it (text/dictionary.py),
 and in a plain space also a word it begins (a shortening: "eval" for "evaluation"), another inflection of it
-(Snowball's English stem: "reoccupy" / "reoccupied"), or a spelling one or two letters away ("Sentanta" for
-"Setanta", "Erganzungsschulen" for "Ergänzungsschulen"): a misspelt name is the asker's slip, not the material's
-lack. A blinded term keeps none of its letters, so an encrypted space matches by the five-letter stem instead, more
-loosely. Terms are read from the stored term sets: no passage text is decrypted (R7).
+(Snowball's English stem: "reoccupy" / "reoccupied"), or a spelling one or two letters away, of the word or of its
+stem ("Sentanta" for "Setanta", "Erganzungsschulen" for "Ergänzungsschulen", "gaurentee" for "guarantees"): a
+misspelt word is the asker's slip, not the material's lack. A blinded term keeps none of its letters, so an
+encrypted space matches by the five-letter stem instead, more loosely. Terms are read from the stored term sets: no
+passage text is decrypted (R7).
 """
 
 from __future__ import annotations
@@ -50,27 +51,29 @@ FUZZY_MIN = 5
 FUZZY_TWO = 7
 # The longest prefix a text may hyphenate ("re-", "co-", "pre-", "non-").
 _JOINED_PREFIX = 3
-# Terms of the space compared with one absent word (those sharing its first two letters): a bound on the work.
+# Terms of the space compared with one absent word (those sharing its first letter): a bound on the work.
 _NEAR_TERMS = 5000
 
 
 def unmentioned(question: Question, vm: VectorMatrix, blind: BlindIndex) -> list[str]:
-    """The question's names that no passage of the space mentions (folded, in the question's order of terms);
+    """The question's names that no passage of the space mentions (folded, in the order the question writes them);
     empty when the question is answerable as far as its names go, or its words are no evidence here."""
     # Written in another script: by the language it is answered in ("ASGI 和 WSGI 有什么区别？" has more Latin letters
     # than Han characters, yet is Chinese; a German question quoting "医疗期" stays German).
     other_script = question.script != "latin" or question.reply_language != "en"
-    latin = [w for w in sorted(question.terms) if _latin_word(w)]
+    folded = question.text.casefold()
+    latin = sorted((w for w in question.terms if _latin_word(w)), key=lambda w: (folded.find(w), w))
     absent = [w for w in latin if not _held(w, vm, blind)]
     if not absent:
         return []
-    # Known is judged on the question's words (digits and part numbers name things in any language).
-    plain = [w for w in latin if w.isalpha()]
-    if not other_script and (not plain or 1 - sum(w in absent for w in plain) / len(plain) < KNOWN_MIN):
-        return []
     # A Latin word inside another script is read as English reads it: a name there is written as in English text.
     language = "en" if other_script else question.language
-    return [w for w in absent if specific_word(w, language) and not _rendered(w, vm, blind)]
+    names = [w for w in absent if specific_word(w, language)]
+    # Known is judged on the question's everyday words: names, digits and part numbers are no language's.
+    everyday = [w for w in latin if w.isalpha() and w not in names]
+    if not other_script and everyday and 1 - sum(w in absent for w in everyday) / len(everyday) < KNOWN_MIN:
+        return []
+    return [w for w in names if not _rendered(w, vm, blind)]
 
 
 def _latin_word(term: str) -> bool:
@@ -97,8 +100,8 @@ def _one_held(word: str, vm: VectorMatrix, blind: BlindIndex) -> bool:
     if any(vm.df.begins(f) for f in forms):
         return True
     folded, stem = _fold(word), _english_stem(word)
-    return any(_english_stem(t) == stem or _close(_fold(t), folded)
-               for t in vm.df.starting(folded[:2], _NEAR_TERMS) if t.isalpha())
+    return any(_english_stem(t) == stem or _close(_fold(t), folded) or _close(_english_stem(t), stem)
+               for t in vm.df.starting(folded[:1], _NEAR_TERMS) if t.isalpha())
 
 
 @functools.lru_cache(maxsize=65536)
