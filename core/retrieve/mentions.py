@@ -51,6 +51,8 @@ FUZZY_MIN = 5
 FUZZY_TWO = 7
 # The longest prefix a text may hyphenate ("re-", "co-", "pre-", "non-").
 _JOINED_PREFIX = 3
+# Words whose stem or accent-free form is kept: a bound on the memo's memory (a few spaces' rare words), not tuned.
+_MEMO = 65536
 # Terms of the space compared with one absent word (those sharing its first letter): a bound on the work.
 _NEAR_TERMS = 5000
 
@@ -104,14 +106,14 @@ def _one_held(word: str, vm: VectorMatrix, blind: BlindIndex) -> bool:
                for t in vm.df.starting(folded[:1], _NEAR_TERMS) if t.isalpha())
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=_MEMO)
 def _english_stem(word: str) -> str:
     import snowballstemmer
 
     return str(snowballstemmer.stemmer("english").stemWord(word))
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=_MEMO)
 def _fold(word: str) -> str:
     """Without its accents: "ergänzungsschulen" → "erganzungsschulen"."""
     return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
