@@ -65,11 +65,14 @@ def unmentioned(question: Question, vm: VectorMatrix, blind: BlindIndex) -> list
     other_script = question.script != "latin" or question.reply_language != "en"
     folded = question.text.casefold()
     latin = sorted((w for w in question.terms if _latin_word(w)), key=lambda w: (folded.find(w), w))
-    absent = [w for w in latin if not _held(w, vm, blind)]
-    if not absent:
-        return []
+    # The exact forms first, for every word: the search among the space's spellings (a slip, another inflection) is
+    # the slow part of the stage, and is only worth it once a name is among the words left.
+    absent = [w for w in latin if not _held(w, vm, blind, near=False)]
     # A Latin word inside another script is read as English reads it: a name there is written as in English text.
     language = "en" if other_script else question.language
+    if not any(specific_word(w, language) for w in absent):
+        return []
+    absent = [w for w in absent if not _near(w, vm, blind)]
     names = [w for w in absent if specific_word(w, language)]
     # Known is judged on the question's everyday words: names, digits and part numbers are no language's.
     everyday = [w for w in latin if w.isalpha() and w not in names]
@@ -84,15 +87,21 @@ def _latin_word(term: str) -> bool:
             and all(c.isascii() or "\u00c0" <= c <= "\u024f" for c in term))
 
 
-def _held(word: str, vm: VectorMatrix, blind: BlindIndex) -> bool:
-    if _one_held(word, vm, blind):
+def _held(word: str, vm: VectorMatrix, blind: BlindIndex, near: bool) -> bool:
+    """Held by one of its forms; with ``near``, also by a spelling or an inflection of a space word."""
+    if _one_held(word, vm, blind, near):
         return True
     # Written together where the text hyphenates a prefix ("reoccupy" / "re-occupied": terms "re", "occupied").
-    return any(vm.df.get(blind(word[:i]), 0) > 0 and _one_held(word[i:], vm, blind)
+    return any(vm.df.get(blind(word[:i]), 0) > 0 and _one_held(word[i:], vm, blind, near)
                for i in range(2, _JOINED_PREFIX + 1) if len(word) - i >= FUZZY_MIN)
 
 
-def _one_held(word: str, vm: VectorMatrix, blind: BlindIndex) -> bool:
+def _near(word: str, vm: VectorMatrix, blind: BlindIndex) -> bool:
+    """Held by a spelling or an inflection only (its exact forms are absent)."""
+    return not blind.active and _held(word, vm, blind, near=True)
+
+
+def _one_held(word: str, vm: VectorMatrix, blind: BlindIndex, near: bool) -> bool:
     forms = [word, *(word[: -len(e)] for e in _ENDINGS if word.endswith(e) and len(word) - len(e) >= MIN_LETTERS)]
     if any(vm.df.get(blind(f), 0) > 0 for f in forms):
         return True
@@ -101,6 +110,8 @@ def _one_held(word: str, vm: VectorMatrix, blind: BlindIndex) -> bool:
         return stem is not None and vm.df.get(blind(stem), 0) > 0
     if any(vm.df.begins(f) for f in forms):
         return True
+    if not near:
+        return False
     folded, stem = _fold(word), _english_stem(word)
     return any(_english_stem(t) == stem or _close(_fold(t), folded) or _close(_english_stem(t), stem)
                for t in vm.df.starting(folded[:1], _NEAR_TERMS) if t.isalpha())
