@@ -17,11 +17,11 @@ a paraphrase brings ("cheapest", "bought": the text says "price"). When it count
 
 A word counts as mentioned when a passage holds it, its singular, or a Chinese rendering of it (text/dictionary.py),
 and in a plain space also a word it begins (a shortening: "eval" for "evaluation"), another inflection of it
-(Snowball's English stem: "reoccupy" / "reoccupied"), or a spelling one or two letters away, of the word or of its
-stem ("Sentanta" for "Setanta", "Erganzungsschulen" for "Ergänzungsschulen", "gaurentee" for "guarantees"): a
-misspelt word is the asker's slip, not the material's lack. A blinded term keeps none of its letters, so an
-encrypted space matches by the five-letter stem instead, more loosely. Terms are read from the stored term sets: no
-passage text is decrypted (R7).
+(Snowball's English stem: "reoccupy" / "reoccupied"; not a word derived from it: "liveness" is no "live"), or a
+spelling one or two letters away, of the word or of its stem ("Sentanta" for "Setanta", "Erganzungsschulen" for
+"Ergänzungsschulen", "gaurentee" for "guarantees"): a misspelt word is the asker's slip, not the material's lack.
+A blinded term keeps none of its letters, so an encrypted space matches by the five-letter stem instead, more
+loosely. Terms are read from the stored term sets: no passage text is decrypted (R7).
 """
 
 from __future__ import annotations
@@ -49,6 +49,10 @@ _ENDINGS = ("'s", "’s", "s", "es", "ed", "d", "ing")
 # FUZZY_TWO or more whose length differs by at most one ("ableine" / "abilene"; "graphql" is no "graph").
 FUZZY_MIN = 5
 FUZZY_TWO = 7
+# What an inflection leaves after a word's stem (a stem's changed last letter included: "studi|es", "reoccup|y"), and
+# what follows a doubled consonant ("run|ning"): any other ending made another word of it ("live|ness").
+_INFLECTED = frozenset({"", "s", "es", "ed", "d", "ing", "y", "ies", "ied", "e", "er", "ers", "est", "'s", "’s"})
+_DOUBLED = frozenset({"ing", "ed", "er", "ers", "est"})
 # The longest prefix a text may hyphenate ("re-", "co-", "pre-", "non-").
 _JOINED_PREFIX = 3
 # Words whose stem or accent-free form is kept: a bound on the memo's memory (a few spaces' rare words), not tuned.
@@ -112,16 +116,32 @@ def _one_held(word: str, vm: VectorMatrix, blind: BlindIndex, near: bool) -> boo
         return True
     if not near:
         return False
-    folded, stem = _fold(word), _english_stem(word)
-    return any(_english_stem(t) == stem or _close(_fold(t), folded) or _close(_english_stem(t), stem)
+    folded, stem = _fold(word), _inflected_stem(word)
+    return any(_close(_fold(t), folded) or (stem is not None and _same_stem(_inflected_stem(t), stem))
                for t in vm.df.starting(folded[:1], _NEAR_TERMS) if t.isalpha())
 
 
+def _same_stem(other: str | None, stem: str) -> bool:
+    return other is not None and (other == stem or _close(other, stem))
+
+
 @functools.lru_cache(maxsize=_MEMO)
-def _english_stem(word: str) -> str:
+def _inflected_stem(word: str) -> str | None:
+    """Snowball's English stem of a word that is its stem and an inflection ("reoccupied", "studies", "running");
+    None for a word another word was derived into ("liveness" → "live", "happiness" → "happi"): a Kubernetes
+    "liveness probe" is not mentioned by a text about live reloading, as "graphql" is no "graph"."""
     import snowballstemmer
 
-    return str(snowballstemmer.stemmer("english").stemWord(word))
+    stem = str(snowballstemmer.stemmer("english").stemWord(word))
+    shared = next((i for i, (a, b) in enumerate(zip(word, stem, strict=False)) if a != b),
+                  min(len(word), len(stem)))
+    # The stem may change its last letter ("studi" for "study") or drop a final e ("argu" for "argue").
+    if len(stem) - shared > 1:
+        return None
+    rest = word[shared:]
+    if rest[:1] == word[shared - 1 : shared] and rest[1:] in _DOUBLED:  # a doubled consonant: "running"
+        return stem
+    return stem if rest in _INFLECTED else None
 
 
 @functools.lru_cache(maxsize=_MEMO)

@@ -108,3 +108,16 @@ def test_an_inflection_a_hyphenated_prefix_or_a_slip_of_spelling_is_a_mention(en
     assert eng.ask("history", "When did the army reoccupy the fortress?").unmentioned == []
     assert eng.ask("history", "On what platform did the Sentanta channel launch?").unmentioned == []
     assert eng.ask("history", "Did the Setanta channel launch on Kubernetes?").unmentioned == ["Kubernetes"]
+
+
+def test_a_word_derived_from_a_held_word_is_not_mentioned_by_it(eng: Engine, tmp_path: Path) -> None:
+    """"liveness" shares Snowball's stem with "live" and "lives", but names another thing: a text about live reloading
+    does not mention a liveness probe. An inflection of the same word still counts ("reloaded" / "reloading")."""
+    eng.create_space("server", encrypted=False)
+    doc = tmp_path / "server.md"
+    doc.write_text("The development server supports live reloading while your code changes.\n\nThe probe interval "
+                   "is configured in the settings file; each worker lives in its own process.\n", encoding="utf-8")
+    eng.ingest("server", [doc])
+    res = eng.ask("server", "How do I configure a liveness probe for the server?")
+    assert res.unmentioned == ["liveness"] and res.chunks == []
+    assert eng.ask("server", "Is the development server reloaded when code changes?").unmentioned == []
