@@ -320,8 +320,8 @@ def main() -> int:
     rng = random.Random(20261205)
     # Features are recorded by the threshold stage only where a model is loaded: a neutral one (every weight 0)
     # while collecting, so the features read do not depend on any earlier fit.
-    relevance._MODEL[:] = [RelevanceModel("neutral", FEATURES, np.zeros(len(FEATURES)), np.ones(len(FEATURES)),
-                                          np.zeros(len(FEATURES)), 0.0, {"0.5": 0.5})]
+    relevance.BUNDLED.put(RelevanceModel("neutral", FEATURES, np.zeros(len(FEATURES)), np.ones(len(FEATURES)),
+                                         np.zeros(len(FEATURES)), 0.0, {"0.5": 0.5}))
     languages = tuple(x for x in args.languages.split(",") if x)
     with Engine.open(args.home, embedder=ev.MemoEmbedder()) as eng, tempfile.TemporaryDirectory() as tmp:
         ev.build_spaces(eng, Path(tmp), {"xquad-en", "xquad-zh", "cmrc", *(f"xquad-{x}-40" for x in languages)})

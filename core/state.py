@@ -20,11 +20,16 @@ the interface language (core/i18n.py, chosen once by the process's user) and the
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
-from typing import Literal
+from importlib import resources
+from typing import Any, Generic, Literal, TypeVar
 
-__all__ = ["PROCESS", "SESSION", "Lifetime", "bump_stamp", "entries", "forget", "register", "reset", "stamp"]
+__all__ = ["PROCESS", "SESSION", "Lifetime", "Once", "bump_stamp", "entries", "fitted", "forget", "register", "reset",
+           "stamp"]
+
+T = TypeVar("T")
 
 Lifetime = Literal["process", "session"]
 PROCESS: Lifetime = "process"
@@ -72,3 +77,34 @@ def reset() -> None:
     forget(SESSION)
     forget(PROCESS)
     bump_stamp()
+
+
+class Once(Generic[T]):
+    """A value made once per process from bundled files (``PROCESS``): the fitted judge and sentence ranker. ``put``
+    sets another (a fitting script trying a candidate model); ``reset()`` drops it, and the next ``get`` makes it
+    anew."""
+
+    __slots__ = ("_make", "_value")
+
+    def __init__(self, name: str, make: Callable[[], T]) -> None:
+        self._make = make
+        self._value: list[T] = []  # empty: not made yet (the value itself may be None)
+        register(name, PROCESS, self._value.clear)
+
+    def get(self) -> T:
+        if not self._value:
+            self._value.append(self._make())
+        return self._value[0]
+
+    def put(self, value: T) -> None:
+        self._value[:] = [value]
+
+
+def fitted(name: str, parse: Callable[[dict[str, Any]], T]) -> T | None:
+    """A fitted model shipped in resources/judge (``name``), parsed; None when the install has none (the rules and
+    the evidence's own sums decide then)."""
+    try:
+        text = resources.files("biny.resources.judge").joinpath(name).read_text("utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        return None
+    return parse(json.loads(text))

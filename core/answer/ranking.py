@@ -12,11 +12,11 @@ still the evidence's (answer/extractive.py ``choose``): the ranker only orders t
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
+
+from biny.core import state
 
 # The evidence of one sentence, in the order the fitted weights are stored:
 FEATURES: tuple[str, ...] = (
@@ -64,15 +64,10 @@ class Ranker:
         return z if math.isfinite(z) else 0.0
 
 
-_LOADED: list[Ranker | None] = []
+BUNDLED: state.Once[Ranker | None] = state.Once(f"{__name__}.BUNDLED",
+                                                lambda: state.fitted("sentences.json", Ranker.from_dict))
 
 
 def bundled() -> Ranker | None:
     """The shipped ranker, read once per process; None when none ships (the evidence's own sum orders)."""
-    if not _LOADED:
-        try:
-            text = resources.files("biny.resources.judge").joinpath("sentences.json").read_text("utf-8")
-            _LOADED.append(Ranker.from_dict(json.loads(text)))
-        except (FileNotFoundError, ModuleNotFoundError):
-            _LOADED.append(None)
-    return _LOADED[0]
+    return BUNDLED.get()

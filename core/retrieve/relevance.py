@@ -14,15 +14,14 @@ what the space measures (R9): distances in units of the space's own unrelated-qu
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from biny.core import state
 from biny.core.crypto.blind import BlindIndex
 from biny.core.embed.sentences import placed_all
 from biny.core.retrieve.baseline import Distribution
@@ -99,18 +98,13 @@ class RelevanceModel:
         return np.asarray(1.0 / (1.0 + np.exp(-z)))
 
 
-_MODEL: list[RelevanceModel | None] = []
+BUNDLED: state.Once[RelevanceModel | None] = state.Once(
+    f"{__name__}.BUNDLED", lambda: state.fitted("relevance.json", RelevanceModel.from_dict))
 
 
 def bundled_model() -> RelevanceModel | None:
     """The shipped model (resources/judge/relevance.json), loaded once per process; None when absent."""
-    if not _MODEL:
-        try:
-            text = resources.files("biny.resources.judge").joinpath("relevance.json").read_text("utf-8")
-            _MODEL.append(RelevanceModel.from_dict(json.loads(text)))
-        except (FileNotFoundError, ModuleNotFoundError):
-            _MODEL.append(None)
-    return _MODEL[0]
+    return BUNDLED.get()
 
 
 @dataclass(slots=True)

@@ -22,6 +22,22 @@ def test_every_process_cache_is_registered_with_its_lifetime() -> None:
     # What a session's keys made: the blinded keys, and the stems of the terms they blind.
     assert held["biny.core.crypto.blind._blind"] == state.SESSION
     assert held["biny.core.text.terms.stem_of"] == state.SESSION
+    # The fitted models shipped in resources/judge.
+    assert held["biny.core.retrieve.relevance.BUNDLED"] == state.PROCESS
+    assert held["biny.core.answer.ranking.BUNDLED"] == state.PROCESS
+
+
+def test_a_bundled_model_is_read_once_replaced_by_put_and_read_again_after_reset() -> None:
+    from biny.core.answer import ranking
+
+    shipped = ranking.bundled()
+    assert shipped is not None and shipped.version  # resources/judge/sentences.json ships
+    assert ranking.bundled() is shipped  # read once per process
+    ranking.BUNDLED.put(None)  # a fitting script's candidate (here: none, the evidence's own sum)
+    assert ranking.bundled() is None
+    state.reset()
+    again = ranking.bundled()
+    assert again is not None and again is not shipped and again == shipped
 
 
 def test_a_session_forget_keeps_process_entries_and_reset_drops_everything() -> None:
