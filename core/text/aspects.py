@@ -17,10 +17,16 @@ _CURRENCY = re.compile(
     r"|(?:USD|EUR|GBP|CNY|RMB|JPY|CHF)\s?\d",
     re.I,
 )
+# A number and its unit of time, written apart, together or joined as an adjective ("a 14-day trial", "eine
+# 30-tägige Frist"); in Chinese also with Chinese numerals ("提前三十日", "不超过二年", "六个月"), as laws write them —
+# a month there only as 个月: 一月 is January, and 日 after 月 a date.
+_CN_COUNT = "零〇一二两三四五六七八九十百千"
 _TIME_UNIT = re.compile(
-    r"\d+(?:[.,]\d+)?\s?(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|yrs?"
+    r"\d+(?:[.,]\d+)?[\s-]?(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|yrs?"
     r"|秒|分钟|小时|天|日|周|星期|个月|月|年|時間|分間|週間|か月|ヶ月|Sekunden|Minuten|Stunden|Tage?n?|Wochen?|Monate?n?"
-    r"|Jahre?n?|segundos?|minutos?|horas?|días?|semanas?|meses|años?|jours?|semaines?|mois|ans|heures?)",
+    r"|Jahre?n?|tägig|wöchig|monatig|jährig|segundos?|minutos?|horas?|días?|semanas?|meses|años?|jours?|semaines?|mois"
+    r"|ans|heures?)"
+    rf"|(?<![月{_CN_COUNT}])[{_CN_COUNT}]+(?:个?小时|个?工作日|分钟|天|日|个月|周年|周|年)",
     re.I,
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
