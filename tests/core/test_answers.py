@@ -263,6 +263,18 @@ def test_the_form_a_question_word_asks_for() -> None:
     assert expected.holds("year", "Tesla died on 7 January 1943.", "What year did Tesla die?")
     assert not expected.holds("number", "It was founded in 1834.", "Was it founded in 1834?")
     assert expected.holds("person", "经济学家 托马斯·皮凯蒂 提出了挑战。", "谁提出了质疑?")
+    # Technical documentation: a part of a program asked for by name is answered by a name written as code.
+    for q in ("What macro is defined in the free-threaded build?", "Welches Paket brauche ich für BaseSettings?",
+              "FastAPI 用哪个库做数据校验？", "WebSocket を使うにはどのパッケージを入れればいい？",
+              "例外クラスは何ですか"):
+        assert "code" in expected.expected(q), q
+    for q in ("What is the capital of France?", "PEP 8 では関数を何行以内にすべき？", "Which plan suits a workshop?"):
+        assert "code" not in expected.expected(q), q
+    macro = "What macro is defined in the free-threaded build?"
+    assert expected.holds("code", "CPython will define the ``Py_GIL_DISABLED`` macro.", macro)
+    assert expected.holds("code", "It creates a marker file named EXTERNALLY-MANAGED.", "What file marks it?")
+    assert not expected.holds("code", "The free-threaded build is experimental.", macro)
+    assert not expected.holds("code", "Use ``BaseSettings`` for it.", "What package do I need for BaseSettings?")
 
 
 # ---- a scripted model on loopback ---------------------------------------------------------------
