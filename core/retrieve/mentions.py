@@ -11,7 +11,8 @@ holds a digit (text/common_words.py ``specific_word``) — "GraphQL", "Zigbee", 
 a paraphrase brings ("cheapest", "bought": the text says "price"). When it counts:
 
 - the question is written in the space's language: most of its everyday words occur in the space (``KNOWN_MIN``).
-  A German question over English text shares none of its own words with it, and its rare German words say nothing;
+  A German question over English text shares none of its own words with it, and its rare German words say nothing
+  — only a word no language writes so still names something there: a capital inside it or a digit ("ParamSpec");
 - or the question is written in another script (Chinese, Japanese, Russian …): a Latin word in it is a name,
   written so in a document of any language.
 
@@ -81,8 +82,15 @@ def unmentioned(question: Question, vm: VectorMatrix, blind: BlindIndex) -> list
     # Known is judged on the question's everyday words: names, digits and part numbers are no language's.
     everyday = [w for w in latin if w.isalpha() and w not in names]
     if not other_script and everyday and 1 - sum(w in absent for w in everyday) / len(everyday) < KNOWN_MIN:
-        return []
+        # The question's words are no evidence here (another language): only a word no language writes so still
+        # names something — with a capital inside it or a digit ("ParamSpec", "CH32V003" in a German question).
+        names = [w for w in names if _shaped_as_name(question.written(w))]
     return [w for w in names if not _rendered(w, vm, blind)]
+
+
+def _shaped_as_name(written: str) -> bool:
+    return any(c.isdigit() for c in written) or (any(c.isupper() for c in written[1:])
+                                                 and any(c.islower() for c in written))
 
 
 def _latin_word(term: str) -> bool:

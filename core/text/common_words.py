@@ -108,13 +108,17 @@ LISTED = frozenset({"en", "de", "fr", "es", "it", "nl", "pt"})
 
 # Endings of a word's inflections: a word is as common as its family ("tightened" 3.29 alone, 3.71 with "tighten").
 _INFLECTIONS = ("s", "es", "ed", "d", "ing", "er", "ers")
+# German conjugates and declines with its own endings: "spezifiziere" is in no list, "spezifizieren" and
+# "spezifiziert" are (a German verb of a question is no name the material lacks).
+_INFLECTIONS_OF = {"de": ("e", "en", "er", "ern", "es", "em", "n", "s", "st", "est", "t", "et", "te", "ten", "tet")}
 
 
 def _family_frequency(word: str, language: str) -> float:
     """The Zipf frequency of a word with its inflections — the base it is written from and the forms of that base
     (summed as occurrences, not as logs)."""
-    bases = {word, *(word[: -len(e)] for e in _INFLECTIONS if word.endswith(e) and len(word) - len(e) >= 3)}
-    family = bases | {b + e for b in bases for e in _INFLECTIONS}
+    endings = _INFLECTIONS_OF.get(language, _INFLECTIONS)
+    bases = {word, *(word[: -len(e)] for e in endings if word.endswith(e) and len(word) - len(e) >= 3)}
+    family = bases | {b + e for b in bases for e in endings}
     total = sum(10 ** _frequency(w, language) for w in family if _frequency(w, language) > 0)
     return math.log10(total) if total > 0 else 0.0
 
@@ -129,5 +133,10 @@ def specific_word(word: str, language: str | None) -> bool:
     # listed one.
     languages = ["en", language] if language in LISTED else sorted(LISTED)
     if any(_family_frequency(word, lang) >= SPECIFIC_ZIPF for lang in languages):
+        return False
+    # A word of the question's own language English has no use for, though rare there ("spezifiziere"): the
+    # asker's wording, not a name — names are written as English writes them.
+    if any(lang != "en" and _family_frequency(word, lang) >= MIN_ZIPF
+           and _family_frequency(word, lang) - _family_frequency(word, "en") >= MIN_LEAD for lang in languages):
         return False
     return not ("de" in languages and len(word) >= _COMPOUND and _compound(word, "de", _PARTS) is not None)

@@ -50,7 +50,8 @@ def test_a_rare_word_or_one_with_a_digit_names_something(word: str, language: st
 @pytest.mark.parametrize(("word", "language"), [
     ("cheapest", "en"), ("bought", "en"), ("support", None), ("warranty", "en"), ("kostet", "de"),
     ("tightened", "en"), ("loaned", "en"),  # as common as their family: "tighten", "loan"
-    ("werkseinstellungen", "de"), ("feuchtigkeitsempfindlichkeitsstufe", "de"), ("zeitüberschreitung", "de")])
+    ("werkseinstellungen", "de"), ("feuchtigkeitsempfindlichkeitsstufe", "de"), ("zeitüberschreitung", "de"),
+    ("spezifiziere", "de"), ("konfiguriere", "de"), ("spezifiziere", None)])  # in no list, but their verbs are
 def test_everyday_words_and_compounds_of_them_name_nothing(word: str, language: str | None) -> None:
     """A paraphrase brings words the text need not hold; a German compound of everyday words is one of them. (A
     German word is read in German only when the question is known to be German.)"""

@@ -73,6 +73,16 @@ def test_a_german_question_over_english_text_is_not_judged_by_its_german_words(e
     assert eng.ask("plain", "Wie setze ich den Hub auf Werkseinstellungen zurück?").unmentioned == []
 
 
+def test_a_name_shaped_as_no_word_is_one_in_any_language(eng: Engine) -> None:
+    """A German question over English text: its German words are no evidence (the last test), but a word with a
+    capital inside it or a digit is written so in no language — the handbook never mentions it. The German verb
+    beside it ("konfiguriere", in no word list, its infinitive is) is not named as what the material lacks."""
+    res = eng.ask("plain", "Wie konfiguriere und verbinde ich die Zentrale mit HomeKit?")
+    assert res.unmentioned == ["HomeKit"] and res.chunks == []
+    # Written as a word is, it may be one of the question's own language: nothing said.
+    assert eng.ask("plain", "Wie konfiguriere und verbinde ich die Zentrale mit Homekit?").unmentioned == []
+
+
 def test_the_mention_decides(eng: Engine, tmp_path: Path) -> None:
     """The same question is answered once a document mentions the name."""
     eng.create_space("grows", encrypted=False)
