@@ -270,6 +270,11 @@ def test_the_form_a_question_word_asks_for() -> None:
         assert "code" in expected.expected(q), q
     for q in ("What is the capital of France?", "PEP 8 では関数を何行以内にすべき？", "Which plan suits a workshop?"):
         assert "code" not in expected.expected(q), q
+    # A measure typed as a search ("trial length?", 「供电电压范围」) asks for a number, as "how long" does.
+    for q in ("trial length?", "NS4150 supply voltage range", "WS2812B-Mini-V3 供电电压范围",
+              "Wie hoch ist die Schaltfrequenz des NS4150?"):
+        assert expected.expected(q) == {"number"}, q
+    assert expected.expected("Welche Dienstleistungen bietet Tallow an?") == set()
     macro = "What macro is defined in the free-threaded build?"
     assert expected.holds("code", "CPython will define the ``Py_GIL_DISABLED`` macro.", macro)
     assert expected.holds("code", "It creates a marker file named EXTERNALLY-MANAGED.", "What file marks it?")
