@@ -135,6 +135,9 @@ def main() -> int:
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     contexts: list[Context] = []
+    # Which sentences may lead is the evidence's, not the ranker's: the shipped one (fitted on other features,
+    # perhaps) is set aside while collecting.
+    ranking.BUNDLED.put(None)
     with Engine.open(args.nat_home) as eng:
         eng.models.set_llm(None)
         fit_judge.build_natural(eng)

@@ -21,6 +21,7 @@ the interface language (core/i18n.py, chosen once by the process's user) and the
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections.abc import Callable
 from importlib import resources
@@ -30,6 +31,7 @@ __all__ = ["PROCESS", "SESSION", "Lifetime", "Once", "bump_stamp", "entries", "f
            "stamp"]
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 Lifetime = Literal["process", "session"]
 PROCESS: Lifetime = "process"
@@ -107,4 +109,9 @@ def fitted(name: str, parse: Callable[[dict[str, Any]], T]) -> T | None:
         text = resources.files("biny.resources.judge").joinpath(name).read_text("utf-8")
     except (FileNotFoundError, ModuleNotFoundError):
         return None
-    return parse(json.loads(text))
+    try:
+        return parse(json.loads(text))
+    except (ValueError, KeyError, TypeError) as exc:  # damaged, or fitted on other features than this code reads
+        log.warning("the shipped model resources/judge/%s is not usable (%s): reinstall biny; deciding without it",
+                    name, exc)
+        return None

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import biny.core.analysis.model_baseline  # noqa: F401 — registers its bands
 from biny.core import state
@@ -59,3 +61,17 @@ def test_closing_an_engine_ends_its_session_memos(tmp_path: Path) -> None:
         BlindIndex(b"k" * 32)("pump")
         assert _blind.cache_info().currsize > 0
     assert _blind.cache_info().currsize == 0
+
+
+def test_a_shipped_model_this_code_cannot_read_is_set_aside_with_a_warning(caplog: pytest.LogCaptureFixture) -> None:
+    """A model fitted on other features than this code reads (a damaged or mixed install) decides nothing: the
+    evidence's own sums decide, and the log says to reinstall."""
+    from biny.core.answer.ranking import Ranker
+
+    def other_features(d: dict[str, object]) -> Ranker:
+        return Ranker.from_dict({**d, "features": ["words", "length"]})
+
+    with caplog.at_level(logging.WARNING, logger="biny.core.state"):
+        assert state.fitted("sentences.json", other_features) is None
+    assert "reinstall" in caplog.text and "sentences.json" in caplog.text
+    assert state.fitted("no-such-model.json", other_features) is None  # none shipped: quietly none
