@@ -171,7 +171,8 @@ def test_second_pass_runs_once_for_a_missing_aspect(laws: tuple[Engine, QueryCou
     """R3b: the question asks a duration, none of the first K carries one; one derived search merges one that does."""
     eng, emb = laws
     before = emb.query_calls
-    result = eng.ask("laws", "劳动法规定的试用期最长是多长时间？", k=3)
+    # (Not the probation period's length: its nearest articles say "不得超过六个月" — a duration in Chinese numerals.)
+    result = eng.ask("laws", "监护人的职责持续多长时间？", k=3)
     sp = result.trace.stage("second_pass")
     assert sp is not None and sp.data.missing_aspects == ["duration"] and len(sp.data.queries) == 1
     # Once, never a loop — and in the question's own call (issue 57): the texts a failed check can search are known
