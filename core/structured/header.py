@@ -33,6 +33,16 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _HEADING = re.compile(r"^\s*#{1,6}\s")
 # Lines scanned before giving up on finding a header at all.
 _LEAD_LINES = 4
+# A field name of more than this many words is a sentence ending in a colon, not a name: a bound, no measurement is
+# recorded.
+_NAME_WORDS = 8
+# The longest field name _FIELD reads (a first character and up to 59 more): a longer one would not read back.
+_NAME_CHARS = 60
+# A leading table's first cell longer than this is no field name and its row is skipped: a bound, no measurement is
+# recorded.
+_TABLE_NAME_CHARS = 40
+# Non-blank lines of a document's top a curator is shown by default: a display bound, not tuned.
+_OPENING_LINES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +64,7 @@ def _lines(text: str) -> list[tuple[int, str]]:
 def _field_at(pos: int, line: str) -> HeaderField | None:
     """The field a header line holds; an empty value gives a field whose value is ""."""
     m = _FIELD.match(line)
-    if m is None or len(m.group(1).split()) > 8 or m.group(1).endswith(("*", "_")):
+    if m is None or len(m.group(1).split()) > _NAME_WORDS or m.group(1).endswith(("*", "_")):
         return None
     if m.group(2) is None:
         return HeaderField(m.group(1).strip(), "", pos + len(line), pos + len(line))
@@ -92,7 +102,7 @@ def _table(lines: list[tuple[int, str]], i: int) -> list[HeaderField]:
         if len(cells) != 2:
             return []
         name, value = cells[0].strip(), cells[1].strip()
-        if not name or not value or len(name) > 40:
+        if not name or not value or len(name) > _TABLE_NAME_CHARS:
             continue
         start = line.index(value, line.index("|", line.index(name) + len(name))) + pos
         out.append(HeaderField(name, value, start, start + len(value)))
@@ -133,7 +143,7 @@ def field_line(name: str, value: str) -> str | None:
     letter or digit, is not a field name."""
     value = " ".join(value.split())
     name = " ".join(_NAME_OUT.sub(" ", name.strip().rstrip(":：").strip()).split()).strip(" .()/#&'+-")
-    if not name or not value or len(name) > 60 or len(name.split()) > 8:
+    if not name or not value or len(name) > _NAME_CHARS or len(name.split()) > _NAME_WORDS:
         return None
     line = f"{name}: {value}"
     f = _field_at(0, line)
@@ -151,7 +161,7 @@ def key_value_blocks(text: str) -> int:
     return n
 
 
-def opening_lines(text: str, n: int = 3, width: int = 100) -> list[str]:
+def opening_lines(text: str, n: int = _OPENING_LINES, width: int = 100) -> list[str]:
     """The first ``n`` non-blank lines, cut to ``width`` characters: what a curator sees of a document's top."""
     out: list[str] = []
     for line in text.split("\n"):

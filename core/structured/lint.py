@@ -15,9 +15,13 @@ from typing import Any
 _ATTR = re.compile(r"^\s*[-*•]?\s*([^\W_][\w .()/#&'+-]{0,39}?)\s*[:：=]\s*(\S.{0,59}?)\s*$")
 _INLINE = re.compile(r"\s*[·|;；]\s*")
 _CJK = re.compile(r"[\u3400-\u9fff]")
+# A chunk is flagged with this many bare attributes at least: one "Key: value" line is too often a label.
 MIN_ATTRIBUTES = 2
 MIN_SHARE = 0.6  # of the chunk's non-blank lines (or "·"-separated parts)
+# A bare value is a few words ("5", "Hardcover"); a longer one is already said in words. No measurement is recorded.
 MAX_VALUE_WORDS = 5
+# Attributes said in the suggested sentence: a bound on its length, not tuned.
+_SAID_ATTRIBUTES = 6
 
 
 @dataclass(slots=True)
@@ -56,7 +60,7 @@ def bare_attributes(text: str) -> tuple[list[tuple[str, str]], float]:
 
 def suggest(title: str, attrs: list[tuple[str, str]]) -> str:
     """The same attributes said in a sentence, in the chunk's script."""
-    shown = attrs[:6]
+    shown = attrs[:_SAID_ATTRIBUTES]
     subject = title or "This item"
     if _CJK.search(title + "".join(v for _, v in shown)):
         return f"{subject}的" + "，".join(f"{n}是{v}" for n, v in shown) + "。"

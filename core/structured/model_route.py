@@ -20,8 +20,12 @@ from biny.core.structured.spec import IndexSpec
 from biny.core.structured.tools import OPS, TOOLS, Condition, ToolCall
 from biny.core.structured.vocabulary import key
 
+# The model maps one question to one short JSON call: seconds waited for it before the question goes to retrieval,
+# and tokens its reply may take (a call with a few conditions). Bounds, no measurement is recorded.
 TIMEOUT_S = 5.0
 MAX_TOKENS = 300
+# Example values shown per non-exact field (the "few examples" above): a bound on the prompt, not tuned.
+_EXAMPLES = 3
 _JSON = re.compile(r"\{.*\}", re.S)
 _NUMERIC_OPS = {"<", "<=", ">", ">=", "between"}
 
@@ -42,7 +46,7 @@ def _schema(spec: IndexSpec, examples: dict[str, list[str]]) -> str:
     lines = []
     for f in spec.fields:
         shown = "" if f.exact else "; e.g. " + ", ".join(json.dumps(e, ensure_ascii=False) for e in examples.get(
-            f.name, [])[:3])
+            f.name, [])[:_EXAMPLES])
         lines.append(f"- {json.dumps(f.name, ensure_ascii=False)} ({f.type}{', exact' if f.exact else ''}){shown}")
     return "Fields of the table (title field: " + json.dumps(spec.title_field, ensure_ascii=False) + "):\n" + \
         "\n".join(lines)

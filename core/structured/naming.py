@@ -78,6 +78,33 @@ _RARE_WORD = 0.75
 _SAME_WEIGHT = 0.8
 MIN_COVER = 0.5  # the share of a name's distinctive weight a question must cover …
 MIN_WEIGHT = 1.6  # … or this much weight in all (two rare words of a long catalogue name)
+# Among a few rows a search found (``context``) a brand cannot always be told (one row's "Tallow" weighs in its
+# name), so a name covered by two fifths of its weight is named there, under MIN_COVER.
+_CONTEXT_COVER = 0.4
+# A word of fewer letters has no plain plural or singular read for it ("is", "us"): no measurement is recorded.
+_NUMBER_FORM_MIN = 3
+# A catalogue's brand is a word in every name of a small table (fewer rows than _FEW_NAMES), in half the names of a
+# larger one; a table of fewer than _BRAND_NAMES rows has none (of one name, every word would be). No measurement is
+# recorded.
+_FEW_NAMES = 10
+_BRAND_NAMES = 3
+# A word of this many letters or more may be two glued ones ("Stuhlset"), each piece of _GLUED_PIECE letters or more.
+# Bounds, no measurement is recorded.
+_GLUED_MIN = 6
+_GLUED_PIECE = 3
+# Rows matched by the same words are a tie unless the question writes the closer one's whole name: a cover of this
+# or more (see ``read``).
+_WHOLE_COVER = 0.99
+# Rows named about as well kept beside the named one (Named.others, said as "also near"): a display bound, not tuned.
+_OTHERS_KEPT = 3
+# A word (or a row's matched words) weighing at most this names nothing: a word nearly every name carries weighs
+# about 0. A floor above 0, no measurement is recorded.
+_NAMING_WEIGHT = 0.05
+# The nearest name by letter triples is said only from this share of shared triples (Jaccard): below it, nothing
+# in the table is near. No measurement is recorded.
+_CLOSEST_SHARE = 0.1
+# Names are compared by their letter triples.
+_GRAM = 3
 
 
 @functools.cache
@@ -135,7 +162,7 @@ def _with_renderings(question: str, qw: list[Word],
 
 def _number_forms(w: str) -> tuple[str, ...]:
     """A Latin word's plain plural or singular ("sticker" / "stickers", "box" / "boxes")."""
-    if len(w) < 3 or not w.isalpha() or HAS_CJK.search(w):
+    if len(w) < _NUMBER_FORM_MIN or not w.isalpha() or HAS_CJK.search(w):
         return ()
     if w.endswith("es"):
         return (w[:-1], w[:-2])
@@ -236,7 +263,7 @@ class NameMatcher:
         """``context``: the names are a few rows a search found, not a whole table — a word most of them share may
         be what the question asks about ("gateway" in 3 of 5), so only a word all of them carry is a brand, and a
         name covered by two fifths of its weight is named (with one row, "Tallow" cannot be told to be a brand)."""
-        self.min_cover = 0.4 if context else MIN_COVER
+        self.min_cover = _CONTEXT_COVER if context else MIN_COVER
         self.stop = STOPWORDS | frozenset(stop)  # the catalogue's own nouns too ("book", "product")
         self.names = list(names)
         n = len(self.names)
@@ -274,8 +301,9 @@ class NameMatcher:
             for a, b in pairwise(toks):
                 self.joined.setdefault(a + b, (a, b))
         # Words most names carry: a catalogue's brand ("Tallow" in 20 of 20). They name no row at all.
-        share = 1.0 if n < 10 else 0.5
-        self.brands = {t for t, rows in postings.items() if n >= 3 and len(rows) >= share * n and t not in STOPWORDS}
+        share = 1.0 if n < _FEW_NAMES else 0.5
+        self.brands = {t for t, rows in postings.items()
+                       if n >= _BRAND_NAMES and len(rows) >= share * n and t not in STOPWORDS}
         if context:  # a few rows: only a first word they all open with is a brand ("Tallow Thermo", "Tallow …")
             firsts = {(words(name) or [Word("", 0, 0, False)])[0].text for name in self.names}
             self.brands = firsts - {""} if n >= 2 and len(firsts) == 1 else set()
@@ -313,8 +341,8 @@ class NameMatcher:
         """A word the user wrote in their own language ("Panzer" for "Tank"), or two glued ("Stuhlset": Stuhl + set):
         the name's words among its renderings. Credited below a shortening; never names a row alone (``read``)."""
         said = set(_glossary().get(w, ())) | set((rendered or {}).get(w, ()))
-        if not said and len(w) >= 6 and not HAS_CJK.search(w):
-            for i in range(3, len(w) - 2):
+        if not said and len(w) >= _GLUED_MIN and not HAS_CJK.search(w):
+            for i in range(_GLUED_PIECE, len(w) - 2):
                 a, b = w[:i], w[i:]
                 if (a in _glossary() or a in self.postings) and (b in _glossary() or b in self.postings):
                     said |= set(_glossary().get(a, {a})) | set(_glossary().get(b, {b}))
@@ -345,12 +373,12 @@ class NameMatcher:
             return Reading(None, "unknown word", unknown=unknown, brand=brand, conflict=conflict)
         same = self._alike(ranked, scores)
         tied = [r for r in same if abs(self._cover(r, scores[r]) - cover) < 1e-9 and order[r] == order[row]]
-        if tied or (same and cover < 0.99):
+        if tied or (same and cover < _WHOLE_COVER):
             # Rows matched by the same words: the closer is named only when the question writes its whole name
             # ("the Motion" → Tallow Motion, beside Tallow Motion Outdoor); else which one is asked ("the Probe").
             return Reading(None, "tie", tied=[row, *same], brand=brand)
         misspelt = [(qw[qi].text, t) for t, (c, qi) in scores[row].items() if c < 1.0 and self.weight[t] > 0]
-        return Reading(Named(row, cover, weight, qw[used[0]].start, qw[used[-1]].end, misspelt, same[:3]),
+        return Reading(Named(row, cover, weight, qw[used[0]].start, qw[used[-1]].end, misspelt, same[:_OTHERS_KEPT]),
                        brand=brand)
 
     def _ranked(self, scores: dict[int, dict[str, tuple[float, int]]]) -> list[tuple[float, float, int]]:
@@ -360,7 +388,7 @@ class NameMatcher:
             got = {t: ((c * _TAIL_CREDIT if t in self.tails[row] else c), qi) for t, (c, qi) in got.items()}
             scores[row] = got
             weight = sum(c * self.weight[t] for t, (c, _) in got.items())
-            if weight > 0.05:
+            if weight > _NAMING_WEIGHT:
                 ranked.append((weight, self._cover(row, got), row))
         return ranked
 
@@ -385,7 +413,7 @@ class NameMatcher:
         "Me Before You")."""
         if self._only_rendered(met, got):
             return True
-        named_by = [qi for qi in used if self.weight[qw[qi].text] > 0.05] if all(
+        named_by = [qi for qi in used if self.weight[qw[qi].text] > _NAMING_WEIGHT] if all(
             qw[qi].text in self.weight for qi in used) else used
         if all(qw[qi].text.isdigit() for qi in named_by):
             return True
@@ -400,7 +428,7 @@ class NameMatcher:
         weight, _, row = ranked[0]
 
         def naming_words(r: int) -> set[int]:
-            return {qi for t, (_, qi) in scores[r].items() if self.weight[t] > 0.05}
+            return {qi for t, (_, qi) in scores[r].items() if self.weight[t] > _NAMING_WEIGHT}
 
         return [r for wt, _, r in ranked[1:] if abs(wt - weight) < 1e-9
                 or (wt >= _SAME_WEIGHT * weight and naming_words(r) == naming_words(row))]
@@ -408,7 +436,8 @@ class NameMatcher:
     def _only_rendered(self, met: list[list[tuple[str, str]]], got: dict[str, tuple[float, int]]) -> bool:
         """Is the row named only by words rendered from another language?"""
         by_rendering = {i for i, found in enumerate(met) if found and all(h == "translated" for _, h in found)}
-        return bool(by_rendering) and all(qi in by_rendering for t, (_, qi) in got.items() if self.weight[t] > 0.05)
+        return bool(by_rendering) and all(qi in by_rendering for t, (_, qi) in got.items()
+                                          if self.weight[t] > _NAMING_WEIGHT)
 
     def _met(self, qw: list[Word], rendered: dict[str, frozenset[str]] | None = None) -> list[list[tuple[str, str]]]:
         """Each question word → the names' words it meets; two question words written apart may be one name word."""
@@ -483,7 +512,7 @@ class NameMatcher:
             return None
         scores = [_jaccard(grams, _grams(n)) for n in self.names]
         best = max(range(len(self.names)), key=lambda i: (scores[i], -i))
-        return best if scores[best] >= 0.1 else None
+        return best if scores[best] >= _CLOSEST_SHARE else None
 
 
 class _Beside:
@@ -586,7 +615,7 @@ class _Beside:
 
 def _grams(text: str) -> set[str]:
     t = " " + " ".join(w.text for w in words(text)) + " "
-    return {t[i : i + 3] for i in range(len(t) - 2)}
+    return {t[i : i + _GRAM] for i in range(len(t) - 2)}
 
 
 def _jaccard(a: set[str], b: set[str]) -> float:

@@ -20,8 +20,20 @@ from biny.core.structured.spec import FieldSpec, IndexSpec, Opening, Proposal, P
 from biny.core.structured.values import PROSE_CHARS, guess_type
 
 MIN_COVERAGE = 0.2  # S2: a field in fewer than one fifth of documents would silently omit the rest
+# Documents (evenly spaced) whose field names are proposed, each then validated over all: a bound on the work.
 SAMPLE = 200
 SHOWN = 3  # documents whose opening lines a "no" shows
+# A text field is the title when nearly every document has its own value (this share distinct) and the values are
+# short (median characters under the bound): no measurement is recorded.
+_TITLE_DISTINCT = 0.9
+_TITLE_CHARS = 120
+# Example values shown per proposed field, each cut to a line's part: display bounds, not tuned.
+_EXAMPLES = 3
+_EXAMPLE_CHARS = 80
+# A longer example is cut to this many characters and "…".
+_EXAMPLE_CUT = 77
+# Characters of the one value a field holds everywhere quoted in why it is dropped: a display bound, not tuned.
+_SAME_VALUE_CHARS = 40
 
 
 @dataclass(slots=True)
@@ -67,7 +79,8 @@ def _title_field(kept: list[ProposedField], values: dict[str, list[str]]) -> str
             return f.name
     for f in kept:  # else the most distinctive short text
         vals = values[f.name]
-        if f.type == "text" and vals and len(set(vals)) >= 0.9 * len(vals) and statistics.median(map(len, vals)) < 120:
+        if f.type == "text" and vals and len(set(vals)) >= _TITLE_DISTINCT * len(vals) \
+                and statistics.median(map(len, vals)) < _TITLE_CHARS:
             return f.name
     return ""
 
@@ -75,9 +88,9 @@ def _title_field(kept: list[ProposedField], values: dict[str, list[str]]) -> str
 def _examples(vals: list[str]) -> list[str]:
     out: list[str] = []
     for v, _ in Counter(vals).most_common():
-        if len(out) == 3:
+        if len(out) == _EXAMPLES:
             break
-        out.append(v if len(v) <= 80 else v[:77] + "…")
+        out.append(v if len(v) <= _EXAMPLE_CHARS else v[:_EXAMPLE_CUT] + "…")
     return out
 
 
@@ -91,7 +104,7 @@ def _judge(name: str, vals: list[str], total: int) -> ProposedField:
                    "the rest").format(n=len(vals), total=total, share=f"{coverage:.0%}")
     elif len(set(vals)) == 1 and total > 1:
         kept, reason = False, t("the same value ({value}) in every document: nothing to count or filter").format(
-            value=repr(vals[0][:40]))
+            value=repr(vals[0][:_SAME_VALUE_CHARS]))
     elif guess.type == "text" and statistics.median(map(len, vals)) > PROSE_CHARS:
         kept = False
         reason = t("prose (median {n} characters): left to retrieval; include it with --fields if it should be "

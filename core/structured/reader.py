@@ -22,6 +22,34 @@ CJK_RUN = re.compile(rf"[{CJK}]+")
 _QUOTED = re.compile(r'“([^”]{2,400})”|「([^」]{2,400})」|『([^』]{2,400})』|《([^》]{2,400})》|"([^"]{2,400})"'
                      r"|‘([^’]{2,400})’")
 _MAX_NGRAM = 64  # product names run to 40 words and more
+# A named row's span widens over its own words beside it up to this many words each side: a bound, not tuned.
+_WIDEN_WORDS = 5
+# One word names an item only from this many characters (and written as a name); several words from _TITLE_CHARS.
+# No measurement is recorded.
+_TITLE_WORD_CHARS = 4
+_TITLE_CHARS = 5
+# A field value written in the question is looked for in runs of up to this many words: a bound on the work.
+_VALUE_WORDS = 8
+# "Within a few characters": how far a numbered field's number may stand from its kind's word ("5-star", "13 位
+# ISBN"), and a field's word from another's translation (``_split``). No measurement is recorded.
+_BESIDE_CHARS = 12
+# What a numbered field named by its kind's word and its number scores: above a field's own name (3.0 in
+# vocabulary.py). No measurement is recorded.
+_NUMBERED_SCORE = 4.0
+# A whole number in this range with a comparison is read as a year (1000 is the range's start).
+_LATEST_YEAR = 2100
+# Characters before and after a number searched for its comparison's words ("before", "more than", "以后").
+_OP_BEFORE = 30
+_OP_AFTER = 12
+# Characters of the question quoted around a number in the evidence: a display bound, not tuned.
+_QUOTED_BEFORE = 12
+_QUOTED_AFTER = 6
+# jieba's log level: above logging.CRITICAL (50), so its loading messages are never printed.
+_JIEBA_QUIET = 60
+# A German compound of this many letters or more is read by its head: an ending of four letters or more (the head
+# starts before the last _HEAD_SPARE letters) after at least two letters. No measurement is recorded.
+_COMPOUND_CHARS = 7
+_HEAD_SPARE = 3
 # A run of capitalised words (Latin script): a name, a title, a place.
 _CAP = r"[A-Z][A-Za-z0-9'’.&-]*"
 _NAME = re.compile(rf"(?<![A-Za-z0-9]){_CAP}(?:\s+(?:of|the|and|de|von|van|&)?\s*{_CAP})*")
@@ -119,9 +147,9 @@ class Reader:
         if not inside:
             return Span(start, end)
         lo, hi = inside[0], inside[-1]
-        while lo > 0 and inside[0] - lo < 5 and toks[lo - 1][0] in own:
+        while lo > 0 and inside[0] - lo < _WIDEN_WORDS and toks[lo - 1][0] in own:
             lo -= 1
-        while hi + 1 < len(toks) and hi - inside[-1] < 5 and toks[hi + 1][0] in own:
+        while hi + 1 < len(toks) and hi - inside[-1] < _WIDEN_WORDS and toks[hi + 1][0] in own:
             hi += 1
         return Span(min(start, toks[lo][1]), max(end, toks[hi][2]))
 
@@ -223,14 +251,14 @@ class Reader:
                 and (not lx.COUNT_QUESTION.search(question) or (counted is not None and counted(question[:start]))) \
                 and not re.match(r"\s*(?:books?|items?|products?|\w+s)\b", question[start + len(k):], re.I)
         if n_words == 1:  # one word names an item only when written as a name ("Twilight", not "twilight")
-            return len(k) >= 4 and question[start : start + 1].isupper()
-        return len(k) >= 5
+            return len(k) >= _TITLE_WORD_CHARS and question[start : start + 1].isupper()
+        return len(k) >= _TITLE_CHARS
 
     def _value_covers(self, qf: str, span: Span) -> bool:
         """Does a field value cover more of the question than the title match does?"""
         toks = tokens(qf)
         for i in range(len(toks)):
-            for j in range(min(len(toks), i + 8), i, -1):
+            for j in range(min(len(toks), i + _VALUE_WORDS), i, -1):
                 s, e = toks[i][1], toks[j - 1][2]
                 if span.overlaps(s, e) and e - s > span.end - span.start \
                         and " ".join(t for t, _, _ in toks[i:j]) in self.vocabulary.values:
@@ -270,7 +298,7 @@ class Reader:
             for surface in kinds:
                 for s in starts(surface, qf, latin):
                     e = s + len(surface)
-                    lo, hi = max(0, s - 12), min(len(qf), e + 12)
+                    lo, hi = max(0, s - _BESIDE_CHARS), min(len(qf), e + _BESIDE_CHARS)
                     for m in _NUMBER.finditer(qf, lo, hi):
                         said = m.group(0)
                         value = int(said) if said.isdigit() else lx.NUMBER_WORDS.get(said)
@@ -278,7 +306,7 @@ class Reader:
                         # Beside each other: "5-star", "ISBN-13", "13-digit ISBN", "13 位 ISBN", 星2 — not "1 million
                         # ratings" (a magnitude) nor "Hunger Games 1 rating" by way of other words.
                         if value == number and _NUMBER_GAP.fullmatch(gap):
-                            out.append(Mention(name, min(s, m.start()), max(e, m.end()), 4.0))
+                            out.append(Mention(name, min(s, m.start()), max(e, m.end()), _NUMBERED_SCORE))
         return out
 
     def _value_spans(self, qf: str, taken: list[Span]) -> list[tuple[int, int, str]]:
@@ -288,15 +316,15 @@ class Reader:
         i = 0
         while i < len(toks):
             hit = None
-            for j in range(min(len(toks), i + 8), i, -1):
+            for j in range(min(len(toks), i + _VALUE_WORDS), i, -1):
                 k = " ".join(t for t, _, _ in toks[i:j])
                 s, e = toks[i][1], toks[j - 1][2]
                 if k in self.vocabulary.values and not any(t.overlaps(s, e) for t in taken):
                     hit = (s, e, k, j)
                     break
             if hit:
-                found.append((hit[0], hit[1], hit[2]))
-                i = hit[3]
+                start, end, value_key, i = hit
+                found.append((start, end, value_key))
             else:
                 i += 1
         for k in sorted(self.vocabulary.cjk_values, key=len, reverse=True):
@@ -333,7 +361,8 @@ class Reader:
             return best.field
         fields = [f for f in self.vocabulary.spec.fields if f.numeric]
         money = unit and unit.lower() not in {"年", "star", "stars"}
-        yearish = unit == "年" or (value == int(value) and 1000 <= value <= 2100 and op in {"<", ">", "<=", ">=", "="})
+        yearish = unit == "年" or (value == int(value) and 1000 <= value <= _LATEST_YEAR
+                                  and op in {"<", ">", "<=", ">=", "="})
         if money:
             fields = [f for f in fields if f.type == "money"]
         elif yearish:
@@ -366,19 +395,20 @@ class Reader:
                 continue
             value = float(m.group("n").replace(",", "")) * lx.MAGNITUDE.get((m.group("mag") or "").lower(), 1.0)
             unit = m.group("cur") or m.group("unit") or ""
-            before, after = qf[max(0, s - 30) : s], qf[e : e + 12]
+            before, after = qf[max(0, s - _OP_BEFORE) : s], qf[e : e + _OP_AFTER]
             op = next((o for rx, o in lx.AFTER_NUMBER if rx.search(after)), None)
             if op is None:
                 op = next((o for rx, o in lx.BEFORE_NUMBER if rx.search(before)), None)
             if op is None and unit == "年":
                 op = "="
-            if op is None or (op == "=" and not (value == int(value) and 1000 <= value <= 2100)
+            if op is None or (op == "=" and not (value == int(value) and 1000 <= value <= _LATEST_YEAR)
                               and not lx.YEAR_HINT.search(before + after)):
                 continue
             f = self._number_field(s, unit, op, value, mentions)
             if f:
                 conds.append(Condition(f, op, value))
-                evidence.append(f"{question[max(0, s - 12) : e + 6].strip()!r} → {f} {op} {value:g}")
+                quoted = question[max(0, s - _QUOTED_BEFORE) : e + _QUOTED_AFTER].strip()
+                evidence.append(f"{quoted!r} → {f} {op} {value:g}")
         return conds
 
     @staticmethod
@@ -386,7 +416,7 @@ class Reader:
         """Content words of a counting question that no field, value, item noun or count word explains."""
         import jieba
 
-        jieba.setLogLevel(60)
+        jieba.setLogLevel(_JIEBA_QUIET)
         out = []
         pos = 0
         for word in jieba.cut(qf):
@@ -482,7 +512,7 @@ def _split(split: list[tuple[str, str, frozenset[str]]], qf: str, latin: str) ->
             for w in said:
                 for t0 in starts(w, qf, latin):
                     lo, hi = (e, t0) if t0 >= e else (t0 + len(w), s)
-                    if 0 <= hi - lo <= 12:
+                    if 0 <= hi - lo <= _BESIDE_CHARS:
                         out.append(Mention(name, min(s, t0), max(e, t0 + len(w)), 2.0))
     return out
 
@@ -504,10 +534,10 @@ def _compounds(surfaces: dict[str, list[tuple[str, float, bool]]], qf: str, take
     "Textrezensionen" reviews — the longest ending that names a field names it (issue 64)."""
     out: list[Mention] = []
     for tok, s, e in tokens(qf):
-        if len(tok) < 7 or HAS_CJK.search(tok) or any(x.overlaps(s, e) for x in taken) \
+        if len(tok) < _COMPOUND_CHARS or HAS_CJK.search(tok) or any(x.overlaps(s, e) for x in taken) \
                 or any(m.start < e and s < m.end for m in found):
             continue
-        head = next((tok[i:] for i in range(2, len(tok) - 3) if tok[i:] in surfaces), None)
+        head = next((tok[i:] for i in range(2, len(tok) - _HEAD_SPARE) if tok[i:] in surfaces), None)
         if head is None or not (german or own_language_word(tok, "de")):
             continue
         plural = many or head.endswith(("s", "en", "n"))

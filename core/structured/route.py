@@ -26,6 +26,14 @@ from biny.core.structured.vocabulary import Vocabulary, key, name_words
 # Between two fields' words side by side, the later is the head noun: "amazon link", "Amazon-Link", 亚马逊链接,
 # アマゾンのリンク ask the link, not the "Is Amazon Seller" flag.
 _MODIFIER_GAP = re.compile(r"[\s\-‐–]?|[の的]")
+# Rows named equally are asked back about ("the Thermo Probe or the Freezer Probe?") when there are at most this
+# many, and the first this many are named in the evidence: a bound, not tuned.
+_TIED_ASKED = 4
+# Characters between "per"/"each"/"每个" and the field it groups by: the field right after it, a space or so between.
+_PER_GAP = 3
+# Characters between "which"/"哪个" and the field it asks ("which genre"): the field right after it, a space or so
+# between.
+_WHICH_GAP = 4
 
 
 class Router:
@@ -146,9 +154,9 @@ class Router:
         if reading is None:
             return None
         if reading.why == "tie":
-            tied = [self.vocabulary.names.names[i] for i in reading.tied[:4]]
+            tied = [self.vocabulary.names.names[i] for i in reading.tied[:_TIED_ASKED]]
             ev.append(t("names {names} equally: not one row").format(names=" / ".join(tied)))
-            if mentions and not asks_count and not lx.SUPERLATIVE_ANY.search(qf) and len(reading.tied) <= 4:
+            if mentions and not asks_count and not lx.SUPERLATIVE_ANY.search(qf) and len(reading.tied) <= _TIED_ASKED:
                 # "the price of the Probe": the Thermo Probe or the Freezer Probe? Asked, not guessed (issue 64).
                 return Routed(None, ev, refusal=Refusal("which", "", " / ".join(tied)))
         if reading.unknown and (reading.brand or reading.conflict) and mentions and not asks_count \
@@ -184,7 +192,7 @@ class Router:
         per = lx.PER_GROUP.search(qf)
         group_field = self._best(mentions, "categorical")
         if group_field and (lx.GROUP_WORDS.search(qf) or (subject and lx.COUNTING_SUPERLATIVE.search(qf))
-                            or (per and counting and any(0 <= m.start - per.end() <= 3 for m in mentions
+                            or (per and counting and any(0 <= m.start - per.end() <= _PER_GAP for m in mentions
                                                          if m.field == group_field))):
             grouped = subject or group_field
             order = "asc" if re.search(r"(?<!at )\bleast\b|\bfewest\b|最少|最少见", qf) else "desc"
@@ -246,7 +254,8 @@ class Router:
     def _subject_field(self, qf: str, mentions: list[Mention]) -> str | None:
         """The categorical field named right after "which"/"哪个" (the thing being grouped)."""
         for w in lx.WHICH.finditer(qf):
-            near = [m for m in mentions if 0 <= m.start - w.end() <= 4 and self.vocabulary.categorical(m.field)]
+            near = [m for m in mentions
+                    if 0 <= m.start - w.end() <= _WHICH_GAP and self.vocabulary.categorical(m.field)]
             if near:
                 return max(near, key=lambda m: m.score).field
         return None

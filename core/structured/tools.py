@@ -23,7 +23,10 @@ from biny.core.structured.values import number_of, split_items
 TOOLS = ("count", "filter", "group", "top", "lookup")
 _WHOLE = re.compile(r"^\s*([-+]?\d+)\.0+\s*$")
 OPS = ("=", "<", "<=", ">", ">=", "between", "contains", "in")
+# Rows a filter or top call returns at most: a bound on the answer's size, not tuned.
 MAX_ROWS = 50
+# Groups a group call returns beside its winner, most frequent first: a bound on the answer's list, not tuned.
+_GROUPS_SHOWN = 20
 
 
 class ToolError(ValueError):
@@ -56,10 +59,10 @@ def build_table(spec: IndexSpec, rows: Sequence[tuple[str, int, str, dict[str, s
     cols: dict[str, pa.Array] = {
         "doc_id": pa.array([r[0] for r in rows], pa.string()),
         "revision": pa.array([r[1] for r in rows], pa.int32()),
-        "title": pa.array([r[3].get(spec.title_field) or r[2] for r in rows], pa.string()),
+        "title": pa.array([values.get(spec.title_field) or title for _, _, title, values in rows], pa.string()),
     }
     for f in spec.fields:
-        vals = [r[3].get(f.name) for r in rows]
+        vals = [values.get(f.name) for _, _, _, values in rows]
         if f.type in {"year", "integer"}:  # "1989.0" as a spreadsheet wrote it is the year 1989 (issue 49)
             vals = [None if v is None else _WHOLE.sub(r"\1", v) for v in vals]
         cols[f.name] = pa.array(vals, pa.string())
@@ -171,7 +174,7 @@ def _run(table: QueryTable, spec: IndexSpec, call: ToolCall) -> ToolResult:
         if not groups:
             return ToolResult(call, sql, params, None, [], 0)
         ties = [k for k, n in groups[1:] if n == groups[0][1]]
-        return ToolResult(call, sql, params, groups[0][0], [], len(groups), groups[:20], ties)
+        return ToolResult(call, sql, params, groups[0][0], [], len(groups), groups[:_GROUPS_SHOWN], ties)
     if call.tool == "top":
         f = _field(spec, call.field, "top")
         if not f.numeric:

@@ -20,6 +20,22 @@ NUMERIC = frozenset({"integer", "number", "money", "year", "date"})
 TYPE_SHARE = 0.9
 # Prose fields (descriptions, specifications) are left to retrieval by default.
 PROSE_CHARS = 200
+# The years a whole number may be read as: back to before the common era (see _year_of), forward somewhat past
+# today. Bounds, no measurement is recorded.
+_EARLIEST_YEAR = -5000
+_LATEST_YEAR = 2200
+# A separator splits a list field when at least two values, or this share of them, hold it.
+_SEPARATED_SHARE = 0.1
+# A list's items are short: their median length is at most this many characters. No measurement is recorded.
+_ITEM_CHARS = 40
+# A list's items recur across documents (this share of them seen more than once), and a value holds more than one
+# item on average (items per value at least _ITEMS_PER_VALUE). No measurement is recorded.
+_RECURRING_SHARE = 0.3
+_ITEMS_PER_VALUE = 1.15
+# A field named as an identifier takes that type when nearly every value is its own (this share distinct); a field
+# not so named only when _ID_DISTINCT_UNNAMED are and its first value has a digit. No measurement is recorded.
+_ID_DISTINCT = 0.9
+_ID_DISTINCT_UNNAMED = 0.95
 
 _NUM = r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?"
 _INTEGER = re.compile(r"^[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.0+)?$")
@@ -82,7 +98,7 @@ def _year_of(v: str) -> float | None:
             return float(m.group(1))
     n = _float(v) if _INTEGER.match(v) else None
     # Years before the common era appear in catalogues (-720 for the Iliad); keep them.
-    return n if n is not None and n == int(n) and -5000 <= n <= 2200 else None
+    return n if n is not None and n == int(n) and _EARLIEST_YEAR <= n <= _LATEST_YEAR else None
 
 
 def _words(name: str) -> list[str]:
@@ -131,14 +147,14 @@ def _list_separator(values: Sequence[str]) -> str:
     """A separator that splits many values into short items that recur across documents."""
     for sep in _LIST_SEPARATORS:
         with_sep = [v for v in values if sep in v]
-        if len(with_sep) < max(2, 0.1 * len(values)):
+        if len(with_sep) < max(2, _SEPARATED_SHARE * len(values)):
             continue
         items = [x for v in values for x in split_items(v, sep)]
-        if not items or statistics.median(len(x) for x in items) > 40:
+        if not items or statistics.median(len(x) for x in items) > _ITEM_CHARS:
             continue
         counts = Counter(x.casefold() for x in items)
         recurring = sum(n for n in counts.values() if n > 1) / len(items)
-        if recurring >= 0.3 and len(items) >= 1.15 * len(values):
+        if recurring >= _RECURRING_SHARE and len(items) >= _ITEMS_PER_VALUE * len(values):
             return sep
     return ""
 
@@ -163,7 +179,7 @@ def guess_type(name: str, values: Sequence[str]) -> TypeGuess:
     if money and _share(vals, money) >= TYPE_SHARE:
         return TypeGuess("money", bad=len(vals) - money)
     distinct = len(set(vals)) / len(vals)
-    if id_name and distinct >= 0.9 and _share(vals, sum(bool(_IDENT.match(v)) for v in vals)) >= TYPE_SHARE:
+    if id_name and distinct >= _ID_DISTINCT and _share(vals, sum(bool(_IDENT.match(v)) for v in vals)) >= TYPE_SHARE:
         return TypeGuess("identifier")
     ints = sum(bool(_INTEGER.match(v)) for v in vals)
     if _share(vals, ints) >= TYPE_SHARE:
@@ -176,7 +192,7 @@ def guess_type(name: str, values: Sequence[str]) -> TypeGuess:
     sep = _list_separator(vals)
     if sep:
         return TypeGuess("list", separator=sep)
-    if distinct >= 0.95 and _share(vals, sum(bool(_IDENT.match(v)) for v in vals)) >= TYPE_SHARE \
+    if distinct >= _ID_DISTINCT_UNNAMED and _share(vals, sum(bool(_IDENT.match(v)) for v in vals)) >= TYPE_SHARE \
             and any(ch.isdigit() for ch in vals[0]):
         return TypeGuess("identifier")
     return TypeGuess("text")

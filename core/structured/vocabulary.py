@@ -26,6 +26,22 @@ _PAREN_TAIL = re.compile(r"\s*[(（\[][^()（）\[\]]*[)）\]]\s*$")
 # A question's form ("how much", "wie viel"): it names a field less than a word for the field does.
 ASKING = re.compile(r"(?:how|what|which|wie|was|welche[rs]?|wann|wer)\s")
 _MAX_VALUES = 50_000  # distinct values or list items of one field kept for matching
+# What a field's own name (or a curator's word for it) scores as a mention, against 1.0 for a synonym's word and
+# _ASKING_SCORE for a question's form: the name names its field first. No measurement is recorded.
+_NAME_SCORE = 3.0
+_ASKING_SCORE = 0.6
+# A text field is no category to filter on when it has more distinct values than half its rows and this many more:
+# nearly every row has its own. The slack keeps a small table's fields. No measurement is recorded.
+_CATEGORY_SLACK = 50
+# An identifier or integer field is a key when nine in ten of its values or more name one document each.
+_KEY_DISTINCT = 0.9
+# A field is a language when this share of its values open with a language code ("en-US"), or its name says so.
+_LANGUAGE_SHARE = 0.8
+# Only a word longer than these is read as a plural: "pies" is "pie", not "py"; "gas" and "yes" stay as written.
+_IES_PLURAL_OVER = 4
+_S_PLURAL_OVER = 3
+# A field name's word of fewer letters ("id") is not read beside another's translation: no measurement is recorded.
+_SPLIT_WORD_MIN = 3
 
 
 class Vocabulary:
@@ -82,14 +98,14 @@ class Vocabulary:
         countish = f.numeric and any(w in lx.COUNT_WORDS for w in name_words(f.name))
         for w in extra:
             k = key(w)
-            if k and (name, 3.0, countish) not in self.surfaces[k]:
-                self.surfaces[k].append((name, 3.0, countish))
+            if k and (name, _NAME_SCORE, countish) not in self.surfaces[k]:
+                self.surfaces[k].append((name, _NAME_SCORE, countish))
                 self.synonyms.setdefault(name, []).append(w)
 
     def _add_surfaces(self, f: FieldSpec) -> None:
         words = name_words(f.name)
         countish = f.numeric and any(w in lx.COUNT_WORDS for w in words)
-        self.surfaces[key(f.name)].append((f.name, 3.0, countish))
+        self.surfaces[key(f.name)].append((f.name, _NAME_SCORE, countish))
         self._add_partial(f, words, countish)
         if any(w.isdigit() for w in words) or (is_id_name(f.name) and f.type in {"identifier", "integer"}):
             # "ratings_1", "book_id": only their own names name them — and the words people use for the whole
@@ -120,7 +136,7 @@ class Vocabulary:
             if s and s != key(f.name):
                 # A question's form ("how much", "wie viel", "what kind") names a field less than a word for it:
                 # "How much does the Mikasa ball weigh?" asks the weight.
-                self.surfaces[s].append((f.name, 0.6 if ASKING.match(s) else 1.0, countish))
+                self.surfaces[s].append((f.name, _ASKING_SCORE if ASKING.match(s) else 1.0, countish))
 
     def _unindexed_surfaces(self, spec: IndexSpec) -> dict[str, str]:
         """Surface → a field the rows hold but the index leaves out ("Product Dimensions" in 16 of 300 rows)."""
@@ -192,7 +208,7 @@ class Vocabulary:
             sql = (f"SELECT DISTINCT unnest({q(col)}) FROM idx" if f.type == "list"
                    else f"SELECT DISTINCT {q(col)} FROM idx WHERE {q(col)} IS NOT NULL")
             distinct = [str(r[0]) for r in table.query(sql + f" LIMIT {_MAX_VALUES + 1}")]
-            if len(distinct) > _MAX_VALUES or (f.type == "text" and len(distinct) > 0.5 * len(table) + 50):
+            if len(distinct) > _MAX_VALUES or (f.type == "text" and len(distinct) > 0.5 * len(table) + _CATEGORY_SLACK):
                 continue  # nearly every row has its own value: not a category to filter on
             by_key: dict[str, set[str]] = defaultdict(set)
             for v in distinct:
@@ -215,13 +231,14 @@ class Vocabulary:
             for doc_id, value in table.query(f"SELECT doc_id, {q(f.name)} FROM idx WHERE {q(f.name)} IS NOT NULL"):
                 text = str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
                 by_value[key(text)].append(doc_id)
-            if by_value and len(by_value) >= 0.9 * sum(map(len, by_value.values())):
+            if by_value and len(by_value) >= _KEY_DISTINCT * sum(map(len, by_value.values())):
                 self.keyed[f.name] = dict(by_value)
 
     def _language_aliases(self, f: FieldSpec, distinct: list[str]) -> None:
         prefixes = [v.split("-")[0].casefold() for v in distinct]
         known = sum(p in lx.LANGUAGE_NAMES for p in prefixes)
-        if not distinct or (known < 0.8 * len(distinct) and "lang" not in f.name.casefold() and "语" not in f.name):
+        if not distinct or (known < _LANGUAGE_SHARE * len(distinct) and "lang" not in f.name.casefold()
+                            and "语" not in f.name):
             return
         by_name: dict[str, list[str]] = defaultdict(list)
         for v, p in zip(distinct, prefixes, strict=True):
@@ -272,9 +289,9 @@ def name_words(name: str) -> list[str]:
 
 
 def _singular(w: str) -> str:
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+    if len(w) > _IES_PLURAL_OVER and w.endswith("ies"):
+        return w.removesuffix("ies") + "y"
+    if len(w) > _S_PLURAL_OVER and w.endswith("s") and not w.endswith("ss"):
         return w[:-1]
     return w
 
@@ -290,7 +307,7 @@ def _add_qualified(f: FieldSpec, qualifier_surfaces: dict[str, list[str]],
                 qualifier_surfaces[w].append(f.name)
     plain = [w for w in words if not w.isdigit() and w not in lx.STOPWORDS]
     for a in plain:
-        if len(a) < 3 or a in lx.COUNT_WORDS or HAS_CJK.search(a) or len(plain) < 2:
+        if len(a) < _SPLIT_WORD_MIN or a in lx.COUNT_WORDS or HAS_CJK.search(a) or len(plain) < 2:
             continue
         for b in plain:
             said = frozenset().union(*(ws for ws in lx.CONCEPTS.values() if b in ws)) if b != a else frozenset()
