@@ -32,7 +32,7 @@ from biny.core.ingest.keys import KEYS_VERSION, passage_keys
 from biny.core.ingest.locate import ocr_key
 from biny.core.ingest.parse import parse_file
 from biny.core.ingest.reading import VisualReader
-from biny.core.ingest.staged import Stage, StagedEmbedder
+from biny.core.ingest.staged import Stage, StagedEmbedder, forget_committed
 from biny.core.ingest.tables import READS_TABLES, TABLES_READ
 from biny.core.progress import CancelToken, Progress
 from biny.core.results import FileOutcome
@@ -288,6 +288,7 @@ def _known(path: Path, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog,
         # revision; its unchanged passages keep their vectors).
         return digest, None
     msg = "unchanged" if same.path == name else f"same content as {same.path}"
+    forget_committed(writer, space.space_id, stored)
     writer.docs.log(space.space_id, stored, "unchanged", "" if crypto.encrypted else msg, same.doc_id)
     return None, FileOutcome(name, "unchanged", msg, same.doc_id, same.title, same.chunks)
 

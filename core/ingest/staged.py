@@ -52,12 +52,23 @@ def unpack(blob: bytes, dim: int) -> dict[bytes, Vectors]:
     return {body[i * _KEY : (i + 1) * _KEY]: vecs[i] for i in range(n)}
 
 
+def group_of(stored_path: str) -> str:
+    """The staging group of the document stored at ``stored_path`` (a digest: no path reaches the disk)."""
+    return hashlib.sha256(f"staged\0{stored_path}".encode()).hexdigest()[:32]
+
+
+def forget_committed(writer: StoreWriter, space_id: str, stored_path: str) -> None:
+    """A document found already stored: what a run staged for it is stale. A run killed between the document's commit
+    and dropping its staged vectors left them, and no later run would embed it again to drop them."""
+    writer.docs.unstage(space_id, group_of(stored_path))
+
+
 class Stage:
     """One document's staged vectors: read once when it starts, one file added per batch, dropped at its commit."""
 
     def __init__(self, writer: StoreWriter, crypto: SpaceCrypto, stored_path: str, model_id: str, dim: int) -> None:
         self.writer, self.crypto, self.model_id, self.dim = writer, crypto, model_id, dim
-        self.group = hashlib.sha256(f"staged\0{stored_path}".encode()).hexdigest()[:32]
+        self.group = group_of(stored_path)
         self.known: dict[bytes, Vectors] = {}
         for blob in writer.docs.staged(crypto.space_id, self.group):
             try:

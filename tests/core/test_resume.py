@@ -229,3 +229,22 @@ def test_ctrl_c_says_how_to_resume(tmp_path: Path) -> None:
     with Engine.open(home) as eng:
         report = eng.ingest("a", [docs])
     assert len(report.by("unchanged")) >= 3 and len(report.by("ingested")) + len(report.by("unchanged")) == 40
+
+
+def test_vectors_staged_for_a_stored_document_go_when_it_is_met_again(tmp_path: Path) -> None:
+    """A run killed between a document's commit and dropping its staged vectors leaves them; the next run finds the
+    document stored (unchanged) and drops them, instead of keeping them until they age out."""
+    from biny.core.ingest.staged import group_of
+
+    note = tmp_path / "note.md"
+    note.write_text("# Boiler room\n\nThe boiler room is in the basement. Its door is painted red.\n", encoding="utf-8")
+    with Engine.open(tmp_path / "home") as eng:
+        eng.create_space("a", encrypted=False)
+        assert eng.ingest("a", [note]).ok
+        space_id = eng.catalog.spaces.named("a").space_id
+        group = group_of(eng.documents("a")[0].path)
+        eng.folder.writer.docs.stage(space_id, group, b"left by a killed run")
+        staged = tmp_path / "home" / "staging" / space_id / group
+        assert any(staged.iterdir())
+        assert eng.ingest("a", [note]).by("unchanged")
+        assert not staged.exists()
