@@ -21,6 +21,15 @@ _CODE_NOUNS_ZH = "包|库|模块|函数|方法|类|异常|键|字段|选项|参�
 _CODE_NOUNS_JA = ("パッケージ|ライブラリ|モジュール|関数|メソッド|クラス|例外|キー|フィールド|オプション|変数|環境変数|"
                   "コマンド|ファイル|属性|引数|デコレータ|マクロ")
 
+# A quantity named by its measure, as people type into a search box ("trial length?", "NS4150 supply voltage
+# range", 「供电电压范围」, "Spannungsbereich"): answered by a number as "how long" is.
+_MEASURE = re.compile(r"\b(?:length|range|size|port|voltage|current|frequency|temperature|capacity|weight|"
+                      r"speed|timeout|bandwidth|resolution|dimensions?|wavelength|max(?:imum)?|min(?:imum)?)\b|"
+                      r"电压|电流|频率|温度|尺寸|范围|长度|容量|功率|速率|端口|上限|下限|最大|最小|波长|"
+                      r"電圧|電流|周波数|温度|サイズ|範囲|長さ|容量|出力|ポート|上限|最大|最小|波長|"
+                      r"spannung|strom(?:aufnahme)?|frequenz|temperatur|größe|bereich|länge|kapazität|(?<!dienst)leistung|"
+                      r"reichweite|wie weit|maximal|minimal", re.I)
+
 _ASKS = {
     "year": re.compile(r"\b(?:what|which) (?:year|decade|century)\b|\bwhen\b|\bin what year\b|\bsince when\b|"
                        r"哪一年|哪年|哪个年代|哪个世纪|什么时候|何时|几几年|什么年代|何年|いつ|何年|\bwann\b|"
@@ -29,14 +38,6 @@ _ASKS = {
                          r"\bwhat (?:percentage|percent|proportion|number|amount|fraction)\b|"
                          r"多少|几[个位所名次倍年月天条种家座岁]|百分之几|多大|多高|多长|多远|多重|多少倍|"
                          r"いくつ|何人|何個|何回|wie viele|wie viel|combien|cuántos|cuántas|cuánto", re.I),
-    # A quantity named by its measure, as people type into a search box ("trial length?", "NS4150 supply voltage
-    # range", 「供电电压范围」, "Spannungsbereich"): answered by a number as "how long" is.
-    "measure": re.compile(r"\b(?:length|range|size|port|voltage|current|frequency|temperature|capacity|weight|"
-                          r"speed|timeout|bandwidth|resolution|dimensions?|wavelength|max(?:imum)?|min(?:imum)?)\b|"
-                          r"电压|电流|频率|温度|尺寸|范围|长度|容量|功率|速率|端口|上限|下限|最大|最小|波长|"
-                          r"電圧|電流|周波数|温度|サイズ|範囲|長さ|容量|出力|ポート|上限|最大|最小|波長|"
-                          r"spannung|strom(?:aufnahme)?|frequenz|temperatur|größe|bereich|länge|kapazität|(?<!dienst)leistung|"
-                          r"reichweite|wie weit|maximal|minimal", re.I),
     "person": re.compile(r"\bwho\b|\bwhom\b|\bwhose\b|\bwer\b|\bqui\b|\bquién\b|谁|哪位|何人|誰", re.I),
     # Technical documentation: "What macro is defined …", "Which exception is raised …", "Welches Paket …",
     # 「用哪个库」, 「どのパッケージ」 — answered by a name written as code, not by words.
@@ -69,9 +70,7 @@ def expected(question: str) -> set[str]:
     """The forms the question's word asks for: ``year``, ``number``, ``person``, ``code`` (none for "what", "why"
     …). A measure asks for a number."""
     forms = {form for form, rx in _ASKS.items() if rx.search(question)}
-    if "measure" in forms:
-        forms = (forms - {"measure"}) | {"number"}
-    return forms
+    return forms | {"number"} if _MEASURE.search(question) else forms
 
 
 def holds(form: str, sentence: str, question: str) -> bool:
