@@ -6,7 +6,8 @@ Run the same command on two checkouts over the same spaces and compare the two f
     python bench/decisions_dump.py --home bench-data --out decisions-after     # on the commit after
     python bench/decisions_dump.py --compare decisions-before decisions-after
 
-Per question: the final context (chunk ids, in order) and each stage's kept and dropped chunk ids. Questions: the
+Per question: the final context (chunk ids, in order) and each stage's kept and dropped chunk ids; with --answers
+also the extracted answer (mode, text, citations, note kind and note, rendered in English). Questions: the
 first --n of XQuAD en, zh (and zh over the English articles), CMRC, the other XQuAD languages whose spaces exist,
 and the natural questions of every ``nat-<corpus>`` space present.
 """
@@ -51,6 +52,7 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=100)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--compare", nargs=2, type=Path)
+    ap.add_argument("--answers", action="store_true", help="compose each answer too, and record it")
     args = ap.parse_args()
     if args.compare:
         a, b = ([json.loads(x) for x in p.read_text("utf-8").splitlines()] for p in args.compare)
@@ -64,11 +66,15 @@ def main() -> int:
         names = {s.name for s in eng.spaces()}
         asked = questions(names, args.n)
         for space, q in asked:
-            r = eng.ask(space, q)
+            r = eng.answer(space, q) if args.answers else eng.ask(space, q)
             stages = {s.name: {"kept": s.kept, "dropped": sorted(d.chunk_id for d in s.dropped)}
                       for s in r.trace.stages if s.name != "relevance"}  # the judge's record is new, not a decision
-            out.write(json.dumps({"space": space, "question": q, "final": [h.chunk_id for h in r.chunks],
-                                  "stages": stages}, ensure_ascii=False) + "\n")
+            row = {"space": space, "question": q, "final": [h.chunk_id for h in r.chunks], "stages": stages}
+            if r.answer is not None:
+                a = r.answer
+                row["answer"] = {"mode": a.mode, "text": a.text, "citations": [c.chunk_id for c in a.citations],
+                                 "note_kind": a.note_kind, "note": str(a.note)}
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
         print(f"{len(asked)} questions dumped to {args.out}")
     return 0
 
