@@ -7,7 +7,8 @@ Run the same command on two checkouts over the same spaces and compare the two f
     python bench/decisions_dump.py --compare decisions-before decisions-after
 
 Per question: the final context (chunk ids, in order) and each stage's kept and dropped chunk ids; with --answers
-also the extracted answer (mode, text, citations, note kind and note, rendered in English). Questions: the
+also the extracted answer (mode, text, citations, note kind and note); with --words each stage's summary and
+reasons, as shown in the language chosen (BINY_LANG). Questions: the
 first --n of XQuAD en, zh (and zh over the English articles), CMRC, the other XQuAD languages whose spaces exist,
 and the natural questions of every ``nat-<corpus>`` space present.
 """
@@ -53,6 +54,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path)
     ap.add_argument("--compare", nargs=2, type=Path)
     ap.add_argument("--answers", action="store_true", help="compose each answer too, and record it")
+    ap.add_argument("--words", action="store_true", help="record each stage's summary and reasons too")
     args = ap.parse_args()
     if args.compare:
         a, b = ([json.loads(x) for x in p.read_text("utf-8").splitlines()] for p in args.compare)
@@ -69,6 +71,11 @@ def main() -> int:
             r = eng.answer(space, q) if args.answers else eng.ask(space, q)
             stages = {s.name: {"kept": s.kept, "dropped": sorted(d.chunk_id for d in s.dropped)}
                       for s in r.trace.stages if s.name != "relevance"}  # the judge's record is new, not a decision
+            if args.words:  # what each stage said, as a reader sees it (timings left out: they vary run to run)
+                for s in r.trace.stages:
+                    if s.name in stages:
+                        stages[s.name] |= {"summary": str(s.summary),
+                                           "reasons": sorted(f"{d.chunk_id}: {d.reason}" for d in s.dropped)}
             row = {"space": space, "question": q, "final": [h.chunk_id for h in r.chunks], "stages": stages}
             if r.answer is not None:
                 a = r.answer

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from biny.core.i18n import N_, t
+from biny.core.i18n import N_, Said, t
 
 if TYPE_CHECKING:  # the trace and the index's call values sit below this module (import-linter layers)
     from biny.core.calls import Refusal, Routed, ToolResult
@@ -199,22 +199,22 @@ class Answer:
     language: str
     removed_citations: list[str] = field(default_factory=list)  # markers that pointed at no passage
     removed_placeholders: list[str] = field(default_factory=list)  # exact-value slots the model invented
-    note: str = ""  # why this mode (e.g. the model failed and the answer is extracted instead)
+    note: Said = ""  # why this mode (e.g. the model failed and the answer is extracted instead)
     # W3/W4 (mode "web"): every public result, read or found only, and the review item it became.
     sources: list[dict[str, Any]] = field(default_factory=list)
     review_id: str = ""
     note_kind: NoteKind = "extracted"
-    web_error: str = ""  # the public search failed: why, in the interface's language (issue 60)
+    web_error: Said = ""  # the public search failed: why, in the interface's language when shown (issue 60)
 
     def to_dict(self) -> dict[str, Any]:
         return {"text": self.text, "mode": self.mode, "citations": [c.to_dict() for c in self.citations],
                 "untraced_numbers": self.untraced_numbers, "removed_citations": self.removed_citations,
-                "removed_placeholders": self.removed_placeholders, "language": self.language, "note": self.note,
+                "removed_placeholders": self.removed_placeholders, "language": self.language, "note": str(self.note),
                 "note_kind": self.note_kind,
                 # Pages read but judged too far to use are listed too ("read, not used"), with no answer from them.
                 **({"sources": self.sources, "review_id": self.review_id} if self.mode == "web" or self.sources
                    else {}),
-                **({"web_error": self.web_error} if self.web_error else {})}
+                **({"web_error": str(self.web_error)} if self.web_error else {})}
 
 
 @dataclass(slots=True)

@@ -1,5 +1,5 @@
 """The texts a source folder marks for translation: the first argument of every call to one of the marker
-functions (``t`` / ``N_`` in core, ``tr`` / ``QT_TR_NOOP`` in the console), f-strings' insides included."""
+functions (``t`` / ``N_`` / ``msg`` in core, ``tr`` / ``QT_TR_NOOP`` in the console), f-strings' insides included."""
 
 from __future__ import annotations
 

@@ -237,8 +237,8 @@ class InspectorScreen(QWidget):
         if result.answer is not None and result.answer.web_error:
             # A failed public search is no "not in your material": said here and in the window's status bar, in
             # the interface's language (issue 60: it sat in a tooltip, cut off at the screen's edge).
-            self.status.setText(result.answer.web_error)
-            self.notice.emit(result.answer.web_error)
+            self.status.setText(str(result.answer.web_error))  # core's words, put into the language shown now
+            self.notice.emit(str(result.answer.web_error))
         self.stages.show_trace(result)
         self.context.clear()
         for n, hit in enumerate(result.chunks, 1):
@@ -392,9 +392,10 @@ class TraceTree(QTreeWidget):
         self.clear()
         named = _names(result)
         for stage in result.trace.stages:
-            top = QTreeWidgetItem([tr(STAGES[stage.name]) if stage.name in STAGES else stage.name, stage.summary])
+            summary = str(stage.summary)  # core's words, put into the language shown now (issue 56)
+            top = QTreeWidgetItem([tr(STAGES[stage.name]) if stage.name in STAGES else stage.name, summary])
             top.setData(0, STAGE_ROLE, stage.name)  # the engine's name, whatever the language shows
-            top.setToolTip(1, stage.summary)
+            top.setToolTip(1, summary)
             self._kept(top, stage, named)
             self._not_judged(top, stage, named)
             self._dropped(top, stage, named)
@@ -405,7 +406,7 @@ class TraceTree(QTreeWidget):
     def add_stages(self, stages: list[Stage]) -> None:
         """The stages of "More material", one row each (R6)."""
         for stage in stages:
-            self.addTopLevelItem(QTreeWidgetItem([stage.name, stage.summary]))
+            self.addTopLevelItem(QTreeWidgetItem([stage.name, str(stage.summary)]))
 
     @staticmethod
     def _kept(top: QTreeWidgetItem, stage: Stage, named: dict[str, str]) -> None:
@@ -451,10 +452,11 @@ class TraceTree(QTreeWidget):
     def _dropped(top: QTreeWidgetItem, stage: Stage, named: dict[str, str]) -> None:
         for dr in stage.dropped[:60]:
             at = f"  d={dr.distance:.3f}" if dr.distance is not None else ""
-            label = f"{named.get(dr.chunk_id, dr.chunk_id[:10])}{at} — {dr.reason}"
+            reason = str(dr.reason)
+            label = f"{named.get(dr.chunk_id, dr.chunk_id[:10])}{at} — {reason}"
             child = QTreeWidgetItem(top, [tr("dropped"), label])
-            child.setToolTip(1, dr.reason)  # the whole reason, however long
-            child.setData(0, Qt.ItemDataRole.UserRole, (dr.chunk_id, stage.name, dr.reason, dr.distance))
+            child.setToolTip(1, reason)  # the whole reason, however long
+            child.setData(0, Qt.ItemDataRole.UserRole, (dr.chunk_id, stage.name, reason, dr.distance))
 
 
 def _names(result: AskResult) -> dict[str, str]:
@@ -553,7 +555,7 @@ def _answer_notes(result: AskResult) -> list[str]:
         notes.append(tr("Removed from the model's reply: ") + ", ".join(map(_escape, a.removed_citations
                                                                        + a.removed_placeholders)))
     if a.note_kind in ("model_failed", "model_empty"):  # issue 56: a kind, not the note's (translated) words
-        notes.append(_escape(a.note))
+        notes.append(_escape(str(a.note)))
     also = [n for n, h in enumerate(result.chunks, 1) if h.chunk_id in set(result.also_retrieved())]
     if a.citations and also:  # issue 61: the answer's sources are what it cites; the rest is shown apart
         notes.append(tr("Also retrieved, not cited: ") + ", ".join(

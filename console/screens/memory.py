@@ -245,8 +245,9 @@ class MemoryScreen(QWidget):
         texts = {f.fact_id: f.text for f in self.model.state.facts} | {f.fact_id: f.text for f in result.facts}
         self.chain.clear()
         for step in result.trace:
-            top = QTreeWidgetItem([f"{step.box} {step.label}", step.summary])
-            top.setToolTip(1, step.summary)
+            summary = str(step.summary)  # core's words, put into the language shown now (issue 56)
+            top = QTreeWidgetItem([f"{step.box} {step.label}", summary])
+            top.setToolTip(1, summary)
             if step.box == "M4":
                 for fid, rev, score in step.data.get("ranked", []):
                     item = QTreeWidgetItem(top, [tr("ranked"), f"{texts.get(fid, fid)}  ("
@@ -256,7 +257,7 @@ class MemoryScreen(QWidget):
             self.chain.addTopLevelItem(top)
         dropped = QTreeWidgetItem([tr("dropped"), tr("{n} candidate(s)").format(n=len(result.dropped))])
         for d in result.dropped:
-            item = QTreeWidgetItem(dropped, [d.reason, texts.get(d.fact_id, d.fact_id)])
+            item = QTreeWidgetItem(dropped, [str(d.reason), texts.get(d.fact_id, d.fact_id)])
             item.setToolTip(1, tr("fact {id}").format(id=d.fact_id))
         self.chain.addTopLevelItem(dropped)
         self.chain.expandAll()

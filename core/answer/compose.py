@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from biny.core.answer import extractive, numbers, rows, spans
 from biny.core.answer.citations import clean
-from biny.core.i18n import N_, t
+from biny.core.i18n import N_, Said, msg
 from biny.core.llm.base import ChatModel, LLMError, Message, as_data
 from biny.core.results import Answer, AnswerMode, Citation, Hit, NoteKind
 from biny.core.text.question import Question, sentence_language
@@ -58,7 +58,7 @@ class ComposeSettings:
 def not_covered(question: Question, space: str, documents: int) -> Answer:
     lang = question.reply_language
     text = NOT_COVERED[lang].format(space=space, docs=documents, question=question.text.strip())
-    return Answer(text, "none", [], [], lang, note=t("nothing in the space came close enough; no model was asked"),
+    return Answer(text, "none", [], [], lang, note=msg("nothing in the space came close enough; no model was asked"),
                   note_kind="nothing_close")
 
 
@@ -78,7 +78,7 @@ def not_mentioned(question: Question, space: str, documents: int, names: list[st
     lang = question.reply_language if question.reply_language in NOT_MENTIONED else "en"
     quoted = (" / " if lang != "en" else ", ").join(_QUOTES[lang].format(n) for n in names)
     text = NOT_MENTIONED[lang].format(space=space, docs=documents, names=quoted)
-    return Answer(text, "none", [], [], lang, note=t("the material never mentions what the question names; no model "
+    return Answer(text, "none", [], [], lang, note=msg("the material never mentions what the question names; no model "
                                                       "was asked"), note_kind="nothing_close")
 
 
@@ -101,7 +101,7 @@ def not_said(question: Question, document: str) -> Answer:
     ``choose``): a refusal naming the nearest, never its opening presented as an answer."""
     lang = question.reply_language
     text = NOT_SAID.get(lang, NOT_SAID["en"]).format(document=document, question=question.text.strip())
-    return Answer(text, "none", [], [], lang, note=t("the passages found hold none of the question's words; no "
+    return Answer(text, "none", [], [], lang, note=msg("the passages found hold none of the question's words; no "
                                                       "model was asked"), note_kind="nothing_close")
 
 
@@ -115,7 +115,7 @@ def prompt(question: str, hits: list[Hit], masked: list[str], history: list[str]
     return [Message("system", SYSTEM), Message("user", user)]
 
 
-def _checked(text: str, mode: AnswerMode, question: Question, hits: list[Hit], lang: str, note: str,
+def _checked(text: str, mode: AnswerMode, question: Question, hits: list[Hit], lang: str, note: Said,
              removed_placeholders: list[str], sentences: dict[int, list[str]] | None = None,
              kind: NoteKind = "extracted") -> Answer:
     """Citations to nowhere removed; every number traced to a cited passage or the question."""
@@ -127,7 +127,7 @@ def _checked(text: str, mode: AnswerMode, question: Question, hits: list[Hit], l
     return Answer(text, mode, citations, untraced, lang, removed, removed_placeholders, note, note_kind=kind)
 
 
-def extract(question: Question, hits: list[Hit], cfg: ComposeSettings, note: str = "",
+def extract(question: Question, hits: list[Hit], cfg: ComposeSettings, note: Said = "",
             distances: extractive.Distances | None = None, kind: NoteKind = "extracted",
             stored: extractive.Stored | None = None) -> Answer:
     chosen = extractive.choose(question, [h.text for h in hits], cfg.max_sentences, distances, stored)
@@ -135,7 +135,7 @@ def extract(question: Question, hits: list[Hit], cfg: ComposeSettings, note: str
         # Only a table's rows were found, none of them the one asked about: said, never their values (issue 63).
         lang = sentence_language(question.text)
         return Answer(rows.refusal(question.text, [h.text for h in hits]), "none", [], [], lang,
-                      note=t("the rows found are not the one asked about; no model was asked"))
+                      note=msg("the rows found are not the one asked about; no model was asked"))
     if not chosen and hits:
         return not_said(question, hits[0].document)
     by_passage: dict[int, list[str]] = {}
@@ -143,7 +143,7 @@ def extract(question: Question, hits: list[Hit], cfg: ComposeSettings, note: str
         for sentence in (c, *c.follows):
             by_passage.setdefault(sentence.passage, []).append(sentence.text)
     return _checked(extractive.render(chosen), "extractive", question, hits, question.reply_language,
-                    note or t(EXTRACTED_NOTE), [], by_passage, kind)
+                    note or msg(EXTRACTED_NOTE), [], by_passage, kind)
 
 
 def _ask_model(model: ChatModel, messages: list[Message], cfg: ComposeSettings,
@@ -186,7 +186,7 @@ def compose(question: Question, hits: list[Hit], model: ChatModel | None, *, spa
         return extract(question, hits, cfg, f"model failed ({exc.kind}): {exc} — extracted instead", distances,
                        "model_failed")
     if not reply.strip():
-        return extract(question, hits, cfg, t("the model returned an empty answer — extracted instead"), distances,
+        return extract(question, hits, cfg, msg("the model returned an empty answer — extracted instead"), distances,
                        "model_empty")
     text, removed_placeholders = spans.unmask(reply.strip(), masked.spans)
     return _checked(text, "model", question, hits, question.reply_language, f"composed by {model.name}",

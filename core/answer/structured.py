@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from biny.core.i18n import t
+from biny.core.i18n import msg
 from biny.core.results import Answer, Citation, Hit
 from biny.core.structured import lexicon as lx
 from biny.core.structured.route import Refusal
@@ -136,7 +136,7 @@ def _others(lang: str, others: list[str]) -> str:
 def structured_answer(question: Question, result: ToolResult, hits: list[Hit] | None = None,
                       others: list[str] | None = None) -> Answer:
     lang = question.reply_language
-    note = t("answered by the structured index ({tool}); no model was asked").format(tool=result.call.tool)
+    note = msg("answered by the structured index ({tool}); no model was asked").format(tool=result.call.tool)
     if result.call.tool == "lookup" and result.result is not None and result.rows:
         said = answer_language(question.text)
         # The row is the cited source: its passage is the context's first (issue 64).
@@ -153,7 +153,7 @@ def structured_answer(question: Question, result: ToolResult, hits: list[Hit] | 
         title = result.rows[0]["title"] if result.rows else result.call.matched
         empty = _EMPTY_CELL[said if said in _EMPTY_CELL else "en"]
         text = empty.format(row=title, field=_UNIT.sub("", result.call.field or ""))
-        return Answer(text, "none", [], [], said, note=t("the row's cell is empty; no model was asked"),
+        return Answer(text, "none", [], [], said, note=msg("the row's cell is empty; no model was asked"),
                       note_kind="structured")
     return Answer(_text(result, lang == "zh"), "structured", [], [], lang, note=note, note_kind="structured")
 
@@ -199,7 +199,7 @@ def refused_answer(question: str, refusal: Refusal, fields: list[str]) -> Answer
     if refusal.kind == "which":
         names = refusal.closest.split(" / ")
         text = _WHICH[lang].format(names=_OR[lang].join(names))
-        return Answer(text, "none", [], [], lang, note=t("several rows are named alike; no model was asked"),
+        return Answer(text, "none", [], [], lang, note=msg("several rows are named alike; no model was asked"),
                       note_kind="structured")
     if refusal.kind == "row":
         near = _ROW_NEAR[lang].format(closest=refusal.closest) if refusal.closest else ""
@@ -212,8 +212,8 @@ def refused_answer(question: str, refusal: Refusal, fields: list[str]) -> Answer
         # 多少钱), else the question's own words.
         asked = lx.said_as(refusal.concept, lang) if refusal.concept else refusal.asked
         text = _FIELD_ABSENT[lang].format(asked=asked, row=refusal.row, near=near)
-    note = t("the structured index holds no such {kind}; no model was asked").format(
-        kind=t("row") if refusal.kind == "row" else t("field"))
+    note = msg("the structured index holds no such {kind}; no model was asked").format(
+        kind=msg("row") if refusal.kind == "row" else msg("field"))
     return Answer(text, "none", [], [], lang, note=note, note_kind="structured")
 
 

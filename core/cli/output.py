@@ -10,11 +10,13 @@ from typing import Any, TextIO
 
 from biny.core.answer.compose import EXTRACTED_NOTE
 from biny.core.cli import index as cli_index
-from biny.core.i18n import t
+from biny.core.i18n import Msg, t
 from biny.core.progress import Progress, ProgressMeter
 
 
 def _json_default(obj: object) -> Any:
+    if isinstance(obj, Msg):  # core's words, put into the reader's language now (issue 56)
+        return str(obj)
     if hasattr(obj, "isoformat"):
         return obj.isoformat()
     raise TypeError(type(obj).__name__)

@@ -28,7 +28,7 @@ import numpy as np
 
 from biny.core.chunking.ratio import estimate_tokens
 from biny.core.embed.base import Embedder, Vectors
-from biny.core.i18n import N_, t
+from biny.core.i18n import N_, Said, msg, t
 from biny.core.llm.base import ChatModel
 from biny.core.memory.facts import Fact, check_scope
 from biny.core.retrieve.budget import fit_whole
@@ -68,7 +68,7 @@ class RecalledFact:
 @dataclass(slots=True)
 class DroppedFact:
     fact_id: str
-    reason: str
+    reason: Said
     score: float | None = None
 
 
@@ -76,7 +76,7 @@ class DroppedFact:
 class Step:
     box: str  # M1..M7
     name: str  # English, as data; ``label`` is what a person reads
-    summary: str
+    summary: Said
     data: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -98,9 +98,9 @@ class RecallResult:
             "question": self.question, "scope": self.scope,
             "facts": [{"id": f.fact_id, "text": f.text, "score": round(f.score, 4), "revision": f.revision}
                       for f in self.facts],
-            "dropped": [{"id": d.fact_id, "reason": d.reason} for d in self.dropped],
+            "dropped": [{"id": d.fact_id, "reason": str(d.reason)} for d in self.dropped],
             "reference_block": self.reference_block,
-            "trace": [asdict(s) for s in self.trace],
+            "trace": [{**asdict(s), "summary": str(s.summary)} for s in self.trace],
         }
 
 
@@ -112,13 +112,13 @@ def _recheck(store: FactSource, ranked: list[tuple[str, int, float, float]], sco
     for fid, rev, score, d in ranked:
         now_fact = current.get(fid)
         if now_fact is None or now_fact.status == "deleted":
-            dropped.append(DroppedFact(fid, t("deleted since ranking"), score))
+            dropped.append(DroppedFact(fid, msg("deleted since ranking"), score))
         elif now_fact.scope != scope:
-            dropped.append(DroppedFact(fid, t("out of scope"), score))
+            dropped.append(DroppedFact(fid, msg("out of scope"), score))
         elif now_fact.status == "archived":
-            dropped.append(DroppedFact(fid, t("archived"), score))
+            dropped.append(DroppedFact(fid, msg("archived"), score))
         elif now_fact.revision != rev:
-            dropped.append(DroppedFact(fid, t("revision changed ({rev} → {revision})")
+            dropped.append(DroppedFact(fid, msg("revision changed ({rev} → {revision})")
                                        .format(rev=rev, revision=now_fact.revision), score))
         else:
             kept.append((now_fact, score, d))
@@ -148,7 +148,7 @@ def _ranked(ids: list[tuple[str, int]], vecs: Vectors, qvec: Vectors, d_ref: flo
             if score >= threshold:
                 ranked.append((fid, rev, score, float(dist[i])))
             else:
-                dropped.append(DroppedFact(fid, t("score {score:.3f} below threshold {threshold}")
+                dropped.append(DroppedFact(fid, msg("score {score:.3f} below threshold {threshold}")
                                            .format(score=score, threshold=threshold), score))
     return ranked, dropped
 
@@ -172,17 +172,17 @@ def recall(
     trace: list[Step] = [Step("M1", N_("question"), question)]
     # M2: only the retrieval query changes; failures fall back to the original.
     rw = rewrite(question, list(history or []), model, fallback="none")
-    trace.append(Step("M2", N_("rewrite"), f"{rw.method}: {rw.reason}", {"query": rw.query}))
+    trace.append(Step("M2", N_("rewrite"), rw.method + ": " + rw.reason, {"query": rw.query}))
     # M3
     t0 = time.perf_counter()
     qvec = embedder.embed_queries([rw.query])[0]
-    trace.append(Step("M3", N_("embed"), t("{model_id}, {dim} dimensions")
+    trace.append(Step("M3", N_("embed"), msg("{model_id}, {dim} dimensions")
                                       .format(model_id=embedder.model_id, dim=embedder.dim),
                       {"ms": round((time.perf_counter() - t0) * 1000, 1)}))
     # M4: top-K by calibrated score, then the threshold.
     ids, vecs = store.candidates(scope)
     ranked, dropped = _ranked(ids, vecs, qvec, d_ref, k, threshold)
-    trace.append(Step("M4", N_("top-k"), t("{ranked} of top {k} at score ≥ {threshold} ({active} active facts in "
+    trace.append(Step("M4", N_("top-k"), msg("{ranked} of top {k} at score ≥ {threshold} ({active} active facts in "
                                        "scope; d_ref {d_ref})")
                       .format(ranked=len(ranked), k=k, threshold=threshold, active=len(ids),
                               d_ref=d_ref if d_ref is None else round(d_ref, 4)),
@@ -191,21 +191,21 @@ def recall(
         between_rank_and_check()
     # M5: re-check against the store as it is now; a dropped slot is not refilled.
     kept = _recheck(store, ranked, scope, dropped)
-    trace.append(Step("M5", N_("re-check"), t("{kept} of {ranked} still current; freed slots not refilled")
+    trace.append(Step("M5", N_("re-check"), msg("{kept} of {ranked} still current; freed slots not refilled")
                                          .format(kept=len(kept), ranked=len(ranked))))
     # M6: whole entries within the character and token budget.
     fit = fit_whole(kept, lambda e: (len(e[0].text), int(estimate_tokens(e[0].text) + 0.5)), max_chars, max_tokens)
-    over = t("over the budget (kept whole, not cut)")
+    over = msg("over the budget (kept whole, not cut)")
     dropped.extend(DroppedFact(f.fact_id, over, score) for f, score, _ in fit.over)
     facts = [RecalledFact(f.fact_id, f.text, score, f.revision, d) for f, score, d in fit.kept]
     chars = fit.chars
-    trace.append(Step("M6", N_("budget"), t("{count} fact(s), {chars} of {max_chars} characters")
+    trace.append(Step("M6", N_("budget"), msg("{count} fact(s), {chars} of {max_chars} characters")
                                        .format(count=len(facts), chars=chars, max_chars=max_chars)))
     # M7: a reference block for this turn only.
     block = ""
     if facts:
         block = "Reference material from memory (not part of the conversation):\n" + "\n".join(
             f"- {f.text}" for f in facts)
-    trace.append(Step("M7", N_("inject"), t("reference block for the current turn; not added to the history")
-                      if facts else t("nothing to inject")))
+    trace.append(Step("M7", N_("inject"), msg("reference block for the current turn; not added to the history")
+                      if facts else msg("nothing to inject")))
     return RecallResult(question, scope, facts, dropped, block, trace)

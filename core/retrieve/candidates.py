@@ -19,6 +19,7 @@ import numpy.typing as npt
 from biny.core.config import RetrievalSettings
 from biny.core.crypto.blind import BlindIndex
 from biny.core.embed.base import Vectors
+from biny.core.i18n import Said
 from biny.core.llm.base import ChatModel
 from biny.core.results import Kept
 from biny.core.retrieve.baseline import Distribution
@@ -198,5 +199,5 @@ class Judging:
     blind: BlindIndex
     ref: Distribution | None
     group: str
-    reasons: dict[int, str | None] = field(default_factory=dict)
+    reasons: dict[int, Said | None] = field(default_factory=dict)
     words: LexicalEvidence | None = None  # the question's word evidence, when the ask made it already

@@ -28,7 +28,7 @@ import json
 import re
 import time
 
-from biny.core.i18n import t
+from biny.core.i18n import msg, t
 from biny.core.llm.base import LLMError, LLMMalformedReply, Message, as_data
 from biny.core.results import Kept
 from biny.core.retrieve.baseline import Distribution
@@ -105,8 +105,8 @@ def check(question: str, pool: list[Candidate], kept: list[Candidate], params: R
         yes = {judged[n - 1][0].row for n in parse(reply, len(judged))}
     except LLMError as exc:
         data.error = f"{exc.kind}: {exc}"
-        trace.add(Stage("judge", t("the model could not judge the {n} passage(s) within {band} of their cut ({kind}: "
-                                   "{error}); the cut decided").format(n=len(judged), band=f"{band:.3f}",
+        trace.add(Stage("judge", msg("the model could not judge the {n} passage(s) within {band} of their cut ({kind}: "
+                                     "{error}); the cut decided").format(n=len(judged), band=f"{band:.3f}",
                                                                        kind=exc.kind, error=exc),
                         kept=[c.chunk_id for c in kept], data=data, ms=(time.perf_counter() - t0) * 1000))
         return kept
@@ -119,11 +119,11 @@ def check(question: str, pool: list[Candidate], kept: list[Candidate], params: R
             c.kept_as = Kept("judged", band=band, model=ctx.model.name)
     back = [c.chunk_id for c, _ in judged if c.row in yes and c.row not in inside]
     data.answering, data.kept_by_model = answering, back
-    dropped = [Dropped(c.chunk_id, t("within {band} of its cut, and the model judged it does not answer the "
-                                     "question").format(band=f"{band:.3f}"), c.distance)
+    dropped = [Dropped(c.chunk_id, msg("within {band} of its cut, and the model judged it does not answer the "
+                                       "question").format(band=f"{band:.3f}"), c.distance)
                for c, _ in judged if c.row in inside and c.row not in yes]
-    trace.add(Stage("judge", t("{model} judged the {n} passage(s) within {band} of their cut: {yes} answer, {back} of "
-                               "them dropped by the cut before").format(
+    trace.add(Stage("judge", msg("{model} judged the {n} passage(s) within {band} of their cut: {yes} answer, "
+                                 "{back} of them dropped by the cut before").format(
         model=ctx.model.name, n=len(judged), band=f"{band:.3f}", yes=len(answering), back=len(back)),
         kept=[c.chunk_id for c in out], dropped=dropped, data=data, ms=(time.perf_counter() - t0) * 1000))
     return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from biny.core.i18n import t
+from biny.core.i18n import msg
 from biny.core.retrieve.candidates import Candidate
 from biny.core.trace import Stage, Trace
 
@@ -17,8 +17,8 @@ def keep_nearest(final: list[Candidate], kept: list[Candidate], trace: Trace,
         added = True
     trace.add(Stage(
         "nearest",
-        (t("nearest chunk added back (rerank had moved it out)") if added else
-         t("nearest chunk already in the context") if nearest else t("no chunk within the cut")),
+        (msg("nearest chunk added back (rerank had moved it out)") if added else
+         msg("nearest chunk already in the context") if nearest else msg("no chunk within the cut")),
         kept=[nearest.chunk_id] if nearest else [],
     ))
     return final

@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from biny.core.i18n import t
+from biny.core.i18n import msg
 from biny.core.retrieve.candidates import Candidate, Context, QueryDistances
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.identifiers import Identifier
@@ -103,8 +103,8 @@ def pin_identifiers(question: Question, vm: VectorMatrix, dist: QueryDistances, 
             id_data.append(data)
     trace.add(Stage(
         "identifiers",
-        t("{n} pinned from {ids} identifier(s)").format(n=len(pins), ids=len(id_data)) if id_data
-        else t("no identifier in the question"),
+        msg("{n} pinned from {ids} identifier(s)").format(n=len(pins), ids=len(id_data)) if id_data
+        else msg("no identifier in the question"),
         kept=[p.chunk_id for p in pins], data=PinRecord(id_data),
         ms=(time.perf_counter() - t0) * 1000,
     ))

@@ -9,7 +9,7 @@ checks. Every stage records what it kept and dropped into the ``Trace``.
 
 from __future__ import annotations
 
-from biny.core.i18n import t
+from biny.core.i18n import msg
 from biny.core.retrieve import judge, mentions, pin, pool, sentences, threshold
 from biny.core.retrieve.baseline import Baselines
 from biny.core.retrieve.budget import fit_whole
@@ -70,8 +70,8 @@ def retrieve(question: Question, history: list[str], vm: VectorMatrix, baselines
     budgeted = budget_stage(final, vm, params.max_context_chars, params.max_context_tokens, trace)
     in_context = {c.row for c in budgeted}
     trace.add(Stage(
-        "final", t("{n} chunk(s) in the context").format(n=len(budgeted))
-        + ("" if budgeted else t(": no passage close enough")),
+        "final", msg("{n} chunk(s) in the context").format(n=len(budgeted))
+        + ("" if budgeted else msg(": no passage close enough")),
         kept=[c.chunk_id for c in budgeted],
     ))
     trace.documents = dict(dist.seen)  # doc ids here; the engine names them (services/retrieval.py)
@@ -85,11 +85,12 @@ def _unmentioned(query: Question, missing: list[str], kept: list[Candidate], can
     names = [query.written(w) for w in missing]
     said = ", ".join(f"“{n}”" for n in names)
     trace.add(Stage(
-        "unmentioned", t("no passage of the space mentions {names}: nothing here can answer").format(names=said),
-        dropped=[Dropped(c.chunk_id, t("the material never mentions {names}").format(names=said), c.distance)
+        "unmentioned", msg("no passage of the space mentions {names}: nothing here can answer").format(names=said),
+        dropped=[Dropped(c.chunk_id, msg("the material never mentions {names}").format(names=said), c.distance)
                  for c in kept],
     ))
-    trace.add(Stage("final", t("{n} chunk(s) in the context").format(n=0) + t(": no passage close enough"), kept=[]))
+    trace.add(Stage("final", msg("{n} chunk(s) in the context").format(n=0) + msg(": no passage close enough"),
+                    kept=[]))
     trace.documents = dict(seen)
     return Retrieval([], [], max_d, group, trace, candidates, "", unmentioned=names)
 
@@ -99,9 +100,10 @@ def budget_stage(final: list[Candidate], vm: VectorMatrix, max_chars: int, max_t
     """R8: character and token budget; whole chunks only, in the order given."""
     fit = fit_whole(final, lambda c: (int(vm.chars[c.row]), int(vm.tokens[c.row])), max_chars, max_tokens)
     trace.add(Stage(
-        name, t("{n} chunk(s), {chars} chars, {tokens} tokens (caps {max_chars} chars / {max_tokens} tokens)").format(
+        name, msg("{n} chunk(s), {chars} chars, {tokens} tokens (caps {max_chars} chars / {max_tokens} tokens)").format(
             n=len(fit.kept), chars=fit.chars, tokens=fit.tokens, max_chars=max_chars, max_tokens=max_tokens),
         kept=[c.chunk_id for c in fit.kept],
-        dropped=[Dropped(c.chunk_id, t("over the context budget (kept whole, not cut)"), c.distance) for c in fit.over],
+        dropped=[Dropped(c.chunk_id, msg("over the context budget (kept whole, not cut)"), c.distance)
+                 for c in fit.over],
     ))
     return fit.kept

@@ -9,7 +9,7 @@ import numpy.typing as npt
 
 from biny.core.crypto.blind import BlindIndex
 from biny.core.embed.base import Vectors
-from biny.core.i18n import t
+from biny.core.i18n import msg
 from biny.core.retrieve.baseline import Baselines
 from biny.core.retrieve.candidates import Candidate, QueryDistances, RetrievalParams
 from biny.core.store.vectors import VectorMatrix
@@ -82,10 +82,10 @@ def gather(query: Vectors, vm: VectorMatrix, baselines: Baselines, params: Retri
     dist.note(idx, pool_d)
     pool = [dist.candidate(int(i)) for i in idx]
     stands = standout(vm, query, pool[0].distance) if len(vm) >= STANDOUT_MIN_ROWS and pool else None
-    how_searched = t("exact") if exact else t("ANN candidates, exact distances")
-    more = " " + t("+ {n} nearest of each script").format(n=n_per_script) if n_per_script else ""
+    how_searched = msg("exact") if exact else msg("ANN candidates, exact distances")
+    more = " " + msg("+ {n} nearest of each script").format(n=n_per_script) if n_per_script else ""
     trace.add(Stage(
-        "pool", t("{n} nearest{more} of {total} chunks (K={k} × {factor}, {how})").format(
+        "pool", msg("{n} nearest{more} of {total} chunks (K={k} × {factor}, {how})").format(
             n=len(pool) - n_per_script, more=more, total=len(vm), k=k, factor=params.pool_factor, how=how_searched),
         kept=[c.chunk_id for c in pool],
         data=PoolRecord([round(c.distance, 4) for c in pool], len(vm), n_per_script,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from biny.core.i18n import t
+from biny.core.i18n import msg
 from biny.core.retrieve.candidates import Candidate, Context
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.question import Question
@@ -28,10 +28,10 @@ def rerank(question: Question, pins: list[Candidate], rest: list[Candidate], k: 
     slots = max(0, k - len(pins))
     final = pins + rest[:slots]
     trace.add(Stage(
-        "rerank", (t(ctx.reranker.name) if enabled else t("vector order")) + "; "
-                  + t("{pins} pinned first, {ranked} ranked").format(pins=len(pins), ranked=len(final) - len(pins)),
+        "rerank", (msg(ctx.reranker.name) if enabled else msg("vector order")) + "; "
+                  + msg("{pins} pinned first, {ranked} ranked").format(pins=len(pins), ranked=len(final) - len(pins)),
         kept=[c.chunk_id for c in final],
-        dropped=[Dropped(c.chunk_id, t("past K after rerank"), c.distance) for c in rest[slots:]],
+        dropped=[Dropped(c.chunk_id, msg("past K after rerank"), c.distance) for c in rest[slots:]],
         ms=(time.perf_counter() - t0) * 1000,
     ))
     return final, ranked

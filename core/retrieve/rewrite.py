@@ -18,7 +18,7 @@ import re
 import time
 from dataclasses import dataclass
 
-from biny.core.i18n import t
+from biny.core.i18n import Said, msg
 from biny.core.llm.base import ChatModel, LLMError, Message
 from biny.core.text.terms import named_terms
 from biny.core.trace import Stage, Trace
@@ -65,22 +65,22 @@ class Rewrite:
     original: str
     query: str  # what retrieval embeds
     method: str  # none | model | fallback:<name>
-    reason: str
+    reason: Said
 
 
 def needs_rewrite(question: str, history: list[str]) -> bool:
     return bool(history) and bool(REFERRING.search(question))
 
 
-def acceptable(original: str, reply: str) -> tuple[bool, str]:
+def acceptable(original: str, reply: str) -> tuple[bool, Said]:
     """Is a model reply one self-contained sentence (not keywords, empty or far too long)?"""
     text = reply.strip().strip('"“”「」')
     if not text:
         return False, "empty reply"
     if "\n" in text.strip():
-        return False, t("more than one line")
+        return False, msg("more than one line")
     if len(text) > max(REWRITE_MAX_TIMES * len(original), len(original) + REWRITE_MAX_EXTRA):
-        return False, t("far longer than asked")
+        return False, msg("far longer than asked")
     segments = [s.strip() for s in re.split(r"[,;/、，；|]", text) if s.strip()]
     has_sentence_end = bool(re.search(r"[?？。.!！]$", text))
     words = len(re.findall(r"\w+", text))
@@ -89,7 +89,7 @@ def acceptable(original: str, reply: str) -> tuple[bool, str]:
             and all(len(s.split()) <= KEYWORD_WORDS and len(s) <= KEYWORD_CHARS for s in segments):
         return False, "a keyword list, not a sentence"
     if not has_sentence_end and words < SENTENCE_MIN_WORDS and cjk < SENTENCE_MIN_CJK:
-        return False, t("not a complete sentence")
+        return False, msg("not a complete sentence")
     return True, "ok"
 
 
@@ -109,7 +109,7 @@ def fallback_query(question: str, history: list[str], method: str = "previous+cu
 def rewrite(question: str, history: list[str], model: ChatModel | None,
             fallback: str = "previous+current") -> Rewrite:
     if not needs_rewrite(question, history):
-        why = t("no conversation before it") if not history else t("no referring expression")
+        why: Said = msg("no conversation before it") if not history else msg("no referring expression")
         return Rewrite(question, question, "none", why)
     if model is not None:
         convo = "\n".join(f"Earlier question: {h}" for h in history[-HISTORY_TURNS:])
@@ -118,24 +118,25 @@ def rewrite(question: str, history: list[str], model: ChatModel | None,
             reply = model.complete(messages, max_tokens=MAX_TOKENS, timeout_s=MAX_SECONDS)
         except LLMError as exc:
             q = fallback_query(question, history, fallback)
-            return Rewrite(question, q, f"fallback:{fallback}", t("the model failed ({kind}): {error}").format(
+            return Rewrite(question, q, f"fallback:{fallback}", msg("the model failed ({kind}): {error}").format(
                 kind=exc.kind, error=exc))
         ok, why = acceptable(question, reply)
         if ok:
-            return Rewrite(question, reply.strip().strip('"“”「」'), "model", t("rewritten by the model"))
+            return Rewrite(question, reply.strip().strip('"“”「」'), "model", msg("rewritten by the model"))
         q = fallback_query(question, history, fallback)
-        return Rewrite(question, q, f"fallback:{fallback}", t("the model's reply was not used: {why}").format(why=why))
+        return Rewrite(question, q, f"fallback:{fallback}",
+                       msg("the model's reply was not used: {why}").format(why=why))
     q = fallback_query(question, history, fallback)
-    return Rewrite(question, q, f"fallback:{fallback}", t("no model configured"))
+    return Rewrite(question, q, f"fallback:{fallback}", msg("no model configured"))
 
 
-def said(method: str) -> str:
+def said(method: str) -> Said:
     """A rewrite method in the reader's words ("none: 此前没有对话" showed an identifier in a Chinese session)."""
     if method == "none":
-        return t("not rewritten")
+        return msg("not rewritten")
     if method == "model":
-        return t("rewritten")
-    return t("rewritten without a model ({rule})").format(rule=method.removeprefix("fallback:"))
+        return msg("rewritten")
+    return msg("rewritten without a model ({rule})").format(rule=method.removeprefix("fallback:"))
 
 
 def rewrite_stage(question: str, history: list[str], model: ChatModel | None, fallback: str, trace: Trace) -> str:
@@ -143,6 +144,6 @@ def rewrite_stage(question: str, history: list[str], model: ChatModel | None, fa
     t0 = time.perf_counter()
     rw = rewrite(question, history, model, fallback)
     trace.retrieval_query = rw.query
-    trace.add(Stage("rewrite", f"{said(rw.method)}: {rw.reason}", data=RewriteRecord(question, rw.query, rw.method),
+    trace.add(Stage("rewrite", said(rw.method) + ": " + rw.reason, data=RewriteRecord(question, rw.query, rw.method),
                     ms=(time.perf_counter() - t0) * 1000))
     return rw.query

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import time
 
-from biny.core.i18n import t
+from biny.core.i18n import msg
 from biny.core.retrieve.candidates import Candidate, Context, QueryDistances
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.aspects import ASPECT_WORDS
@@ -131,10 +131,10 @@ def second_pass(question: Question, pins: list[Candidate], candidates: list[Cand
             data.queries = derived
     trace.add(Stage(
         "second_pass",
-        (t("searched {n} derived quer(ies) once, merged {added}").format(n=len(derived), added=len(added))
-         if derived else t("switched off") if not enabled
-         else t("nothing retrieved: no second pass") if not retrieved
-         else t("every named term and asked aspect already present")),
+        (msg("searched {n} derived quer(ies) once, merged {added}").format(n=len(derived), added=len(added))
+         if derived else msg("switched off") if not enabled
+         else msg("nothing retrieved: no second pass") if not retrieved
+         else msg("every named term and asked aspect already present")),
         kept=[c.chunk_id for c in added], data=data, ms=(time.perf_counter() - t0) * 1000,
     ))
     return added

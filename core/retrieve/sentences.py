@@ -33,7 +33,7 @@ import time
 import numpy as np
 
 from biny.core.embed.base import Vectors
-from biny.core.i18n import t
+from biny.core.i18n import msg
 from biny.core.retrieve.baseline import Distribution
 from biny.core.retrieve.candidates import Candidate, Context, RetrievalParams
 from biny.core.trace import Dropped, Stage, Trace
@@ -53,8 +53,8 @@ def check(kept: list[Candidate], query_vector: Vectors, params: RetrievalParams,
     # beside it, for one embedding per sentence — the check decides whether anything answers, where the cut is unsure.
     firm = next((c for c in kept if c.cut is not None and c.distance <= c.cut - window), None)
     if firm is not None:
-        trace.add(Stage("sentences", t("a passage lies {window} or more inside its cut: none read by sentence").format(
-            window=f"{window:.3f}"), kept=[c.chunk_id for c in kept],
+        trace.add(Stage("sentences", msg("a passage lies {window} or more inside its cut: none read by sentence")
+                        .format(window=f"{window:.3f}"), kept=[c.chunk_id for c in kept],
             data=SentencesRecord(round(window, 4), {}, firm=firm.chunk_id),
             ms=(time.perf_counter() - t0) * 1000))
         return kept
@@ -77,19 +77,20 @@ def check(kept: list[Candidate], query_vector: Vectors, params: RetrievalParams,
             break
         if s <= c.cut:
             held = int((c.word_share or 0) * 100)  # floored: 39.8 % must not read "40% (needs 40%)"
-            reason = t("its nearest sentence ({s}) lies less than {window} inside its cut ({cut}) and it holds {share} "
-                       "of the question's words (needs {needed} there)").format(
+            reason = msg("its nearest sentence ({s}) lies less than {window} inside its cut ({cut}) and it holds "
+                         "{share} of the question's words (needs {needed} there)").format(
                 s=f"{s:.3f}", window=f"{window:.3f}", cut=f"{c.cut:.3f}", share=f"{held}%",
                 needed=f"{params.sentence_words:.0%}")
         else:
-            reason = t("no sentence of it, alone or with the next, within its cut ({cut}; nearest {s})").format(
+            reason = msg("no sentence of it, alone or with the next, within its cut ({cut}; nearest {s})").format(
                 cut=f"{c.cut:.3f}", s=f"{s:.3f}")
         dropped.append(Dropped(c.chunk_id, reason, c.distance))
     gone = {d.chunk_id for d in dropped}
     out = [c for c in kept if c.chunk_id not in gone]
     trace.add(Stage(
-        "sentences", t("no passage {window} or more inside its cut: {read} read by sentence, {dropped} without a "
-                       "sentence within it (or one just inside, beside under {needed} of the question's words)").format(
+        "sentences", msg("no passage {window} or more inside its cut: {read} read by sentence, {dropped} without a "
+                         "sentence within it (or one just inside, beside under {needed} of the question's words)")
+        .format(
             read=len(nearest), window=f"{window:.3f}", dropped=len(dropped), needed=f"{params.sentence_words:.0%}"),
         kept=[c.chunk_id for c in out], dropped=dropped,
         data=SentencesRecord(round(window, 4), nearest, words_needed=params.sentence_words),
@@ -146,8 +147,8 @@ def rescue_gated(kept: list[Candidate], pool: list[Candidate], query_vector: Vec
         if s <= c.gated - window:
             rescued.append(c)
     trace.add(Stage(
-        "gate_sentences", t("nothing kept: {read} passage(s) dropped by the space-wide gate read by sentence, {kept} "
-                            "kept for a sentence {window} or more inside it").format(
+        "gate_sentences", msg("nothing kept: {read} passage(s) dropped by the space-wide gate read by sentence, {kept} "
+                              "kept for a sentence {window} or more inside it").format(
             read=len(nearest), kept=len(rescued), window=f"{window:.3f}"),
         kept=[c.chunk_id for c in rescued],
         data=SentencesRecord(round(window, 4), nearest),

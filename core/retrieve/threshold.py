@@ -15,7 +15,7 @@ import numpy as np
 
 from biny.core.crypto.blind import BlindIndex
 from biny.core.embed.base import Vectors
-from biny.core.i18n import t
+from biny.core.i18n import Said, msg
 from biny.core.results import Kept
 from biny.core.retrieve import relevance, translated
 from biny.core.retrieve.baseline import Baselines, Distribution, load_questions
@@ -68,7 +68,7 @@ class Cuts:
     """Each passage's distance cut and how it was set."""
 
     cuts: dict[int, float]
-    how: str
+    how: Said
     encyclopedic: set[int] = field(default_factory=set)  # rows measured against the encyclopedia questions too
     # Rows in another script → the cut everyday questions in the question's language alone set them (the language
     # pair's reference): one between its cut and this is kept when translated words vouch (retrieve/translated.py).
@@ -80,12 +80,12 @@ def distance_cuts(j: Judging, baselines: Baselines, language: str | None = None,
     """Row → the distance that passage must beat, with a sentence saying how it was set."""
     pool, params, group, ref = j.pool, j.params, j.group, j.ref
     if not params.use_threshold:
-        return Cuts({}, t("threshold switched off"))
+        return Cuts({}, msg("threshold switched off"))
     if params.max_distance is not None:
-        return Cuts({c.row: params.max_distance for c in pool}, t("explicit cut {cut}").format(
+        return Cuts({c.row: params.max_distance for c in pool}, msg("explicit cut {cut}").format(
             cut=f"{params.max_distance:.3f}"))
     if ref is None:
-        return Cuts({}, t("no reference measured yet: nothing cut"))
+        return Cuts({}, msg("no reference measured yet: nothing cut"))
     if params.local_cut and baselines.questions:
         return local_cuts(j, ref, baselines, language, other_language)
     gate = ref.quantile(params.threshold_quantile)
@@ -93,8 +93,8 @@ def distance_cuts(j: Judging, baselines: Baselines, language: str | None = None,
     # Nothing comes as close as the closest tenth of unrelated questions do: nothing answers.
     flat = gate if pool and pool[0].distance > gate else keep
     return Cuts({c.row: flat for c in pool},
-                t("top hit must be within {gate} (p{gq}), further hits within {keep} (p{kq}) of unrelated questions' "
-                  "nearest distance ({group}, median {median})").format(
+                msg("top hit must be within {gate} (p{gq}), further hits within {keep} (p{kq}) of unrelated questions' "
+                    "nearest distance ({group}, median {median})").format(
                     gate=f"{gate:.3f}", gq=f"{params.threshold_quantile * 100:.0f}", keep=f"{keep:.3f}",
                     kq=f"{params.keep_quantile * 100:.0f}", group=script_name(group), median=f"{ref.median:.3f}"))
 
@@ -124,16 +124,16 @@ def local_cuts(j: Judging, ref: Distribution, baselines: Baselines, language: st
     paired = [c.row for c in pool if params.pair_reference and known and mark not in vm.aspects[c.row]
               and marks & vm.aspects[c.row]]
     pair_local = baselines.language_reference(str(language), vm.matrix, paired) if paired else np.zeros(0)
-    how = t("each passage must be closer than its 3 nearest unrelated {group} questions are, by {margin} "
-            "({factor} × the reference's median − p10)").format(group=script_name(group), margin=f"{margin:.3f}",
+    how = msg("each passage must be closer than its 3 nearest unrelated {group} questions are, by {margin} "
+              "({factor} × the reference's median − p10)").format(group=script_name(group), margin=f"{margin:.3f}",
                                                                 factor=f"{params.local_margin:g}")
     if own.any():
-        how += t("; {n} in the question's script against everyday and encyclopedia questions, by {margin} "
-                 "({factor} ×)").format(n=int(own.sum()), margin=f"{params.knowledge_margin * spread:.3f}",
+        how += msg("; {n} in the question's script against everyday and encyclopedia questions, by {margin} "
+                   "({factor} ×)").format(n=int(own.sum()), margin=f"{params.knowledge_margin * spread:.3f}",
                                        factor=f"{params.knowledge_margin:g}")
     if foreign.any():
-        how += t("; {n} in another language than the question's ({language}) against everyday questions in "
-                 "{language} only").format(n=int(foreign.sum()), language=language)
+        how += msg("; {n} in another language than the question's ({language}) against everyday questions in "
+                   "{language} only").format(n=int(foreign.sum()), language=language)
     return Cuts({c.row: float(h - m) for c, h, m in zip(pool, local, margins, strict=True)}, how,
                 {c.row for c, o in zip(pool, own, strict=True) if o},
                 {r: float(h - margin) for r, h in zip(paired, pair_local, strict=True)})
@@ -174,7 +174,7 @@ def word_check(j: Judging, baselines: Baselines, language: str | None = None,
                      elsewhere, lang, name_rescue)
 
 
-def verdict(c: Candidate, words: WordCheck, params: RetrievalParams, encyclopedic: bool = False) -> str | None:
+def verdict(c: Candidate, words: WordCheck, params: RetrievalParams, encyclopedic: bool = False) -> Said | None:
     """None when kept, else why the passage was dropped."""
     share = c.word_share
     if words.applies and share is not None and words.rescue_distance is not None \
@@ -184,18 +184,18 @@ def verdict(c: Candidate, words: WordCheck, params: RetrievalParams, encyclopedi
         return None
     if c.cut is not None and c.distance > c.cut:
         if encyclopedic:
-            return t("beyond the distance cut ({cut} for this passage, set with encyclopedia questions of its "
-                     "script)").format(cut=f"{c.cut:.3f}")
-        return t("beyond the distance cut ({cut} for this passage)").format(cut=f"{c.cut:.3f}")
+            return msg("beyond the distance cut ({cut} for this passage, set with encyclopedia questions of its "
+                       "script)").format(cut=f"{c.cut:.3f}")
+        return msg("beyond the distance cut ({cut} for this passage)").format(cut=f"{c.cut:.3f}")
     if words.inside_by is not None and c.cut is not None and c.cut - c.distance >= words.inside_by:
         return None  # far inside its cut: the words are not asked (a paraphrase shares few of them)
     if words.applies and share is not None and share < params.lexical_min and c.row not in words.other_script:
-        return t("shares {share} of the question's words (needs {needed})").format(
+        return msg("shares {share} of the question's words (needs {needed})").format(
             share=f"{share:.0%}", needed=f"{params.lexical_min:.0%}")
     return None
 
 
-def cross_script_gap(j: Judging, words: WordCheck) -> str:
+def cross_script_gap(j: Judging, words: WordCheck) -> Said:
     """Passages in another script than the question's, kept by their cut, must also be about as close as the
     nearest of them: within ``cross_script_gap`` × the reference's spread behind it (issue 20).
 
@@ -214,13 +214,13 @@ def cross_script_gap(j: Judging, words: WordCheck) -> str:
     best = min(c.distance for c in other)
     for c in other:
         if c.distance > best + gap:
-            reasons[c.row] = t("{gap} or more behind the nearest passage in another script ({best})").format(
+            reasons[c.row] = msg("{gap} or more behind the nearest passage in another script ({best})").format(
                 gap=f"{gap:.3f}", best=f"{best:.3f}")
-    return t("passages in another script within {gap} of the nearest of them ({factor} × the reference's "
-             "median − p10)").format(gap=f"{gap:.3f}", factor=f"{params.cross_script_gap:g}")
+    return msg("passages in another script within {gap} of the nearest of them ({factor} × the reference's "
+               "median − p10)").format(gap=f"{gap:.3f}", factor=f"{params.cross_script_gap:g}")
 
 
-def space_gate(j: Judging, words: WordCheck, foreign: frozenset[int]) -> tuple[str, SpaceGateRecord | None]:
+def space_gate(j: Judging, words: WordCheck, foreign: frozenset[int]) -> tuple[Said, SpaceGateRecord | None]:
     """Passages written in the question's script alone and in its language, kept by their own cut, must also lie
     within the space-wide gate — the ``threshold_quantile`` of unrelated questions' nearest distance — unless they
     hold ``space_gate_words`` of the question's word weight (issue 20: two signals agreeing).
@@ -246,20 +246,20 @@ def space_gate(j: Judging, words: WordCheck, foreign: frozenset[int]) -> tuple[s
             by_words.append(c.chunk_id)
             c.kept_as = Kept("gate words", share=c.word_share, gate=gate)
             continue
-        share = f"{c.word_share:.0%}" if c.word_share is not None else t("none asked")
+        share = f"{c.word_share:.0%}" if c.word_share is not None else msg("none asked")
         c.gated = gate
-        reasons[c.row] = t("beyond the space-wide gate ({gate}) and shares {share} of the question's words (needs "
-                           "{needed} there)").format(gate=f"{gate:.3f}", share=share,
+        reasons[c.row] = msg("beyond the space-wide gate ({gate}) and shares {share} of the question's words (needs "
+                             "{needed} there)").format(gate=f"{gate:.3f}", share=share,
                                                      needed=f"{params.space_gate_words:.0%}")
         dropped.append(c.chunk_id)
     record = SpaceGateRecord(round(gate, 4), params.space_gate_words, dropped, by_words)
-    return t("passages in the question's script must also be within {gate} (p{q} of unrelated {group} questions' "
-             "nearest distance) or share ≥{needed} of its words").format(
+    return msg("passages in the question's script must also be within {gate} (p{q} of unrelated {group} questions' "
+               "nearest distance) or share ≥{needed} of its words").format(
                  gate=f"{gate:.3f}", q=f"{params.threshold_quantile * 100:.0f}", group=script_name(group),
                  needed=f"{params.space_gate_words:.0%}"), record
 
 
-def shared_terms_check(j: Judging, words: WordCheck) -> tuple[str, SharedTermsRecord | None]:
+def shared_terms_check(j: Judging, words: WordCheck) -> tuple[Said, SharedTermsRecord | None]:
     """Passages in another script or language than the question's, kept by their cut, must hold one of its
     ``shared_terms`` when it has any (issue 20). Words cannot judge there and the model's distances bunch
     together; a number or a Latin-script name is the one thing both sides write the same way (measured on XQuAD:
@@ -282,10 +282,10 @@ def shared_terms_check(j: Judging, words: WordCheck) -> tuple[str, SharedTermsRe
     vouched = {c.doc_id for c in holding}
     for c in pool:
         if c.row in words.cross_script and reasons[c.row] is None and c.doc_id not in vouched:
-            reasons[c.row] = t("in another script or language and holds none of the question's numbers or "
-                               "Latin-script names ({names})").format(names=listed)
-    return t("passages in another script or language must hold one of the question's numbers or Latin-script "
-             "names ({names})").format(names=listed), SharedTermsRecord(sorted(names), [c.chunk_id for c in holding])
+            reasons[c.row] = msg("in another script or language and holds none of the question's numbers or "
+                                 "Latin-script names ({names})").format(names=listed)
+    return msg("passages in another script or language must hold one of the question's numbers or Latin-script "
+               "names ({names})").format(names=listed), SharedTermsRecord(sorted(names), [c.chunk_id for c in holding])
 
 
 def cut(query: Question, pool: list[Candidate], vm: VectorMatrix, baselines: Baselines, params: RetrievalParams,
@@ -311,8 +311,8 @@ def cut(query: Question, pool: list[Candidate], vm: VectorMatrix, baselines: Bas
         c.elsewhere = c.row in words.cross_script or c.row in foreign or bool(others & vm.aspects[c.row])
     how = cuts.how + _words_how(words, params, group)
     if named and words.name_rescue is not None:
-        how += "; " + t("{n} holding a rare word of the question and ≥{share} of its word weight (a name asked about) "
-                        "kept up to {distance} (p{q})").format(
+        how += "; " + msg("{n} holding a rare word of the question and ≥{share} of its word weight (a name asked "
+                          "about) kept up to {distance} (p{q})").format(
             n=len(named), share=f"{params.name_rescue_words:.0%}", distance=f"{words.name_rescue:.3f}",
             q=f"{params.name_rescue_quantile * 100:.0f}")
     j.reasons = {c.row: verdict(c, words, params, c.row in cuts.encyclopedic) for c in pool}
@@ -322,8 +322,9 @@ def cut(query: Question, pool: list[Candidate], vm: VectorMatrix, baselines: Bas
     gate_how, gate = space_gate(j, words, foreign)
     translated_how, looked_up = translated.check(j, words.cross_script, cuts.paired)
     terms_how, terms = shared_terms_check(j, words)
-    how += "".join(f"; {extra}" for extra in (gate_how, translated_how, terms_how, cross_script_gap(j, words))
-                   if extra)
+    for extra in (gate_how, translated_how, terms_how, cross_script_gap(j, words)):
+        if extra:
+            how += "; " + extra
     judged = _relevance(j, words, shares, looked_up, query_vector, ctx)
     reasons, how = _judge_decides(pool, judged, how) if judged is not None and judged.decided else (j.reasons, how)
     kept = [c for c in pool if reasons[c.row] is None]
@@ -333,30 +334,31 @@ def cut(query: Question, pool: list[Candidate], vm: VectorMatrix, baselines: Bas
         [vm.chunk_ids[r] for r in sorted(cuts.encyclopedic)], _lexical_record(words, pool, vm), gate, terms,
         looked_up)
     trace.add(Stage(
-        "threshold", t("{kept} of {total} kept").format(kept=len(kept), total=len(pool)) + f"; {how}",
+        "threshold", msg("{kept} of {total} kept").format(kept=len(kept), total=len(pool)) + "; " + how,
         kept=[c.chunk_id for c in kept],
         dropped=[Dropped(c.chunk_id, reasons[c.row] or "", c.distance) for c in pool if reasons[c.row]],
         data=record, ms=(time.perf_counter() - t0) * 1000,
     ))
     if judged is not None:
-        trace.add(Stage("relevance", t("{kept} of {total} judged to answer (p ≥ {needed}, model {model}){how}").format(
+        trace.add(Stage("relevance", msg("{kept} of {total} judged to answer (p ≥ {needed}, model {model}){how}")
+                        .format(
             kept=sum(1 for v in judged.verdicts.values() if v.kept), total=len(judged.verdicts),
             needed=f"{judged.threshold:.2f}", model=judged.model,
-            how="" if judged.decided else t("; recorded beside the rules, which decided")),
+            how="" if judged.decided else msg("; recorded beside the rules, which decided")),
             kept=[cid for cid, v in judged.verdicts.items() if v.kept], data=judged))
     return kept, max_d
 
 
-def _judge_decides(pool: list[Candidate], judged: RelevanceRecord, how: str) -> tuple[dict[int, str | None], str]:
+def _judge_decides(pool: list[Candidate], judged: RelevanceRecord, how: Said) -> tuple[dict[int, Said | None], Said]:
     """Issue 55: the fitted judge keeps and drops (its verdicts, one reason each); the rules stay as its features'
     sources and in the trace's words."""
     for c in pool:
         if c.verdict is not None and c.verdict.kept:
             c.kept_as = Kept("relevance judge", share=c.verdict.score)
-    reasons = {c.row: None if c.verdict is not None and c.verdict.kept else t(
+    reasons: dict[int, Said | None] = {c.row: None if c.verdict is not None and c.verdict.kept else msg(
         "the relevance judge: {score} < {needed} that it answers").format(
         score=f"{c.verdict.score:.2f}" if c.verdict else "?", needed=f"{judged.threshold:.2f}") for c in pool}
-    return reasons, t("the relevance judge ({model}, strictness {s}) decided; ").format(
+    return reasons, msg("the relevance judge ({model}, strictness {s}) decided; ").format(
         model=judged.model, s=f"{judged.strictness:g}") + how
 
 
@@ -393,22 +395,22 @@ def named_rows(words: WordCheck, pool: list[Candidate], shares: Sequence[float |
     return {r for r, held in zip(rows, vm.terms.weigh(rows, rare), strict=True) if held > 0}
 
 
-def _words_how(words: WordCheck, params: RetrievalParams, group: str) -> str:
+def _words_how(words: WordCheck, params: RetrievalParams, group: str) -> Said:
     """The trace's words on how the question's words judge its passages ("" when they do not)."""
-    how = ""
+    how: Said = ""
     if words.applies and words.rescue_distance is not None:
-        how += "; " + t(
+        how += "; " + msg(
             "the space knows {known} of the question's words ({familiar} of everyday {group} questions' words), so a "
             "hit must share ≥{needed} of their weight, and one sharing ≥{rescue} is kept up to {distance} (p{q})"
         ).format(known=f"{words.evidence.known_share:.0%}", familiar=f"{words.familiar:.0%}", group=script_name(group),
                  needed=f"{params.lexical_min:.0%}", rescue=f"{params.lexical_rescue:.0%}",
                  distance=f"{words.rescue_distance:.3f}", q=f"{params.rescue_quantile * 100:.0f}")
         if words.inside_by is not None:
-            how += "; " + t("one {inside} or more inside its cut keeps its place whatever words it shares (a "
-                            "paraphrase)").format(inside=f"{words.inside_by:.3f}")
+            how += "; " + msg("one {inside} or more inside its cut keeps its place whatever words it shares (a "
+                              "paraphrase)").format(inside=f"{words.inside_by:.3f}")
     if words.applies and words.language:
-        how += "; " + t("the question reads as language {language}: passages in other languages are not asked for "
-                        "its words").format(language=words.language)
+        how += "; " + msg("the question reads as language {language}: passages in other languages are not asked for "
+                          "its words").format(language=words.language)
     return how
 
 

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from biny.core.crypto.blind import BlindIndex
-from biny.core.i18n import t
+from biny.core.i18n import Said, msg
 from biny.core.results import Kept
 from biny.core.retrieve.candidates import Candidate, Judging, RetrievalParams
 from biny.core.store.vectors import VectorMatrix
@@ -101,7 +101,7 @@ def direction(query: Question, params: RetrievalParams) -> Direction | None:
     return None
 
 
-def check(j: Judging, cross_script: set[int], paired: dict[int, float]) -> tuple[str, TranslatedRecord | None]:
+def check(j: Judging, cross_script: set[int], paired: dict[int, float]) -> tuple[Said, TranslatedRecord | None]:
     """Judge the passages in the other language (module doc); returns a sentence for the trace, and the words
     looked up, each judged passage's share and the passages kept.
     ``paired``: row → the cut the language pair's reference sets it (threshold.local_cuts), where there is one."""
@@ -143,8 +143,8 @@ def check(j: Judging, cross_script: set[int], paired: dict[int, float]) -> tuple
     vouched = {c.doc_id for c in judged if reasons[c.row] is None and shares[c.row] >= needs(c)}
     for c in judged if way.drop else ():
         if reasons[c.row] is None and shares[c.row] < needs(c) and c.doc_id not in vouched:
-            reasons[c.row] = t("in the other language and holds renderings of {share} of the weight of the "
-                               "question's words (needs {needed})").format(share=f"{shares[c.row]:.0%}",
+            reasons[c.row] = msg("in the other language and holds renderings of {share} of the weight of the "
+                                 "question's words (needs {needed})").format(share=f"{shares[c.row]:.0%}",
                                                                           needed=f"{needs(c):.0%}")
     record = TranslatedRecord(
         {w.word: list(w.renderings[:RECORDED_RENDERINGS]) for w in words},
@@ -189,26 +189,26 @@ def _words(way: Direction, query: Question, params: RetrievalParams) -> list[dic
 
 
 def _how(way: Direction, words: list[dictionary.Word], params: RetrievalParams, near: tuple[float, float],
-         reach: float, beyond: int, within_pair: int, paired: bool) -> str:
+         reach: float, beyond: int, within_pair: int, paired: bool) -> Said:
     """The trace's sentence for ``check``: the rule of the direction, the words looked up and what they kept.
     ``near``: the window near the cut and the share needed within it."""
     needed = params.translated_min
     looked_up = ", ".join(f"{w.word} ({'/'.join(w.renderings[:SHOWN_RENDERINGS]) or '?'})" for w in words)
     if way.drop:
-        how = t("passages in the other language must hold renderings of {needed} of the weight of the question's "
-                "words (dictionary: {words})").format(needed=f"{needed:.0%}", words=looked_up)
+        how = msg("passages in the other language must hold renderings of {needed} of the weight of the question's "
+                  "words (dictionary: {words})").format(needed=f"{needed:.0%}", words=looked_up)
         if near[0] > 0:
-            how += "; " + t("{needed} when within {near} of their cut").format(
+            how += "; " + msg("{needed} when within {near} of their cut").format(
                 needed=f"{near[1]:.0%}", near=f"{near[0]:.3f}")
         if reach > 0:
-            how += "; " + t("one holding {share} is kept up to {reach} beyond its cut ({kept} kept so)").format(
+            how += "; " + msg("one holding {share} is kept up to {reach} beyond its cut ({kept} kept so)").format(
                 share=f"{way.rescue:.0%}", reach=f"{reach:.3f}", kept=beyond)
     else:
-        how = t("a passage in the other language holding renderings of {share} of the weight of the question's words "
-                "is kept up to {reach} beyond its cut ({kept} kept so; dictionary: {words})").format(
+        how = msg("a passage in the other language holding renderings of {share} of the weight of the question's words "
+                  "is kept up to {reach} beyond its cut ({kept} kept so; dictionary: {words})").format(
             share=f"{way.rescue:.0%}", reach=f"{reach:.3f}", kept=beyond, words=looked_up)
     if paired:
-        how += "; " + t("within the cut everyday questions in the question's language alone set (the language "
-                        "pair's reference), {needed} is enough ({kept} kept so)").format(
+        how += "; " + msg("within the cut everyday questions in the question's language alone set (the language "
+                          "pair's reference), {needed} is enough ({kept} kept so)").format(
             needed=f"{needed:.0%}", kept=within_pair)
     return how

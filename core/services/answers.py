@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from biny.core.answer import extractive, rows
 from biny.core.answer.compose import ComposeSettings, compose
 from biny.core.answer.structured import looked_for, refused_answer, structured_answer
-from biny.core.i18n import t
+from biny.core.i18n import as_msg, msg
 from biny.core.results import Answer, AskResult
 from biny.core.retrieve.candidates import RetrievalParams
 from biny.core.services.folder import DataFolder
@@ -81,7 +81,7 @@ class Answers:
         if named_only is not None and not result.chunks:
             answer = Answer(rows.only_others(result.question, named_only), "none", [], [],
                             sentence_language(result.question),
-                            note=t("the rows found are not the one asked about; no model was asked"))
+                            note=msg("the rows found are not the one asked about; no model was asked"))
         routed = result.routed
         if answer.mode == "none" and routed is not None and routed.looked_for:
             # Issue 63: the refusal says which values the index looked for, and where.
@@ -90,10 +90,10 @@ class Answers:
         if not result.chunks and self.web is not None and self.web.ready(space):
             self.web.answer(space, result, history, asked)  # W1–W5: only when switched on, never otherwise
             answer = result.answer
-        made_now = t("; the sentences of {n} passage(s) stored without their vectors were embedded now (`biny space "
-                     "reembed` stores them)").format(n=made) if made else ""
+        made_now = msg("; the sentences of {n} passage(s) stored without their vectors were embedded now (`biny space "
+                       "reembed` stores them)").format(n=made) if made else ""
         result.trace.add(Stage(
-            "answer", f"{t(answer.mode)}: {t(answer.note)}{made_now}",
+            "answer", msg(answer.mode) + ": " + as_msg(answer.note) + made_now,
             kept=[c.chunk_id for c in answer.citations],
             data=AnswerRecord(answer.mode, [c.n for c in answer.citations], answer.untraced_numbers,
                               answer.removed_citations, answer.removed_placeholders, answer.language),

@@ -19,7 +19,7 @@ from biny.core import state
 from biny.core.chunking.header import embedding_input
 from biny.core.embed.base import Vectors
 from biny.core.errors import BinyError, DataTampered
-from biny.core.i18n import t
+from biny.core.i18n import msg, t
 from biny.core.results import AskResult, Closest, Hit, Kept
 from biny.core.retrieve import baseline as baseline_mod
 from biny.core.retrieve.baseline import Baselines, Distribution
@@ -285,14 +285,14 @@ class Retriever:
         if routed is not None and routed.refusal is not None:
             # Issue 64: the table lacks the row or field asked: refused, never another row's value.
             trace = Trace(question, question)
-            trace.add(Stage("structured", t("not in the structured index: {why}").format(why=routed.evidence[-1]),
+            trace.add(Stage("structured", msg("not in the structured index: {why}").format(why=routed.evidence[-1]),
                             data=StructuredRecord(routed.evidence, "", {}), ms=(time.perf_counter() - t0) * 1000))
             return AskResult(question, [], None, None, "structured index", trace, refused=routed.refusal,
                              routed=routed)
         if routed is None or result is None:
             return routed
         trace = Trace(question, question)
-        trace.add(Stage("structured", t("{tool} over the structured index: {count} rows")
+        trace.add(Stage("structured", msg("{tool} over the structured index: {count} rows")
                                        .format(tool=result.call.tool, count=len(result.rows)),
                         kept=[r["doc_id"] for r in result.rows],
                         data=StructuredRecord(routed.evidence, result.query, result.call.to_dict()),
@@ -324,7 +324,7 @@ class Retriever:
             raise BinyError(t("That turn is no longer known; ask the question again."))
         if turn.more_used:
             fresh = self.ask(turn.space, turn.question, k=turn.k, history=turn.history)
-            fresh.trace.stages[0].summary += t(" (second 'more material' request in the turn: fresh query)")
+            fresh.trace.stages[0].summary += msg(" (second 'more material' request in the turn: fresh query)")
             return fresh
         turn.more_used = True
         row = self.folder.catalog.spaces.named(turn.space)
@@ -341,8 +341,8 @@ class Retriever:
                 for c in fit_whole(turn.remaining[: turn.k], size, r.max_context_chars, r.max_context_tokens).kept]
         trace.documents = {c.chunk_id: c.doc_id for c in kept}
         trace.add(Stage("more_material",
-                        t("next {count} of the same ranked pool ({count2} were left); no second retrieval, rerank or "
-                          "relevance pass").format(count=len(kept), count2=len(turn.remaining)),
+                        msg("next {count} of the same ranked pool ({count2} were left); no second retrieval, rerank or "
+                            "relevance pass").format(count=len(kept), count2=len(turn.remaining)),
                         kept=[c.chunk_id for c in kept]))
         answer = self._hits(row, self.baselines(turn.space), kept, trace, turn.result.max_distance,
                             turn.result.reference)

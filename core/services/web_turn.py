@@ -21,7 +21,7 @@ import numpy as np
 
 from biny.core.answer.compose import ComposeSettings, compose
 from biny.core.crypto.space import SpaceCrypto
-from biny.core.i18n import t
+from biny.core.i18n import msg, t
 from biny.core.results import Answer, AskResult, Hit, Kept
 from biny.core.services.folder import DataFolder
 from biny.core.services.keys import KeySession
@@ -97,8 +97,8 @@ class WebTurn:
             # The operator rejected a web answer to this question here: the topic is not for this space, so the
             # answer stays "not in your material" instead of reading other pages (issue 49).
             if result.answer is not None:
-                result.answer.note += t("; a public-web answer to this question was rejected in this space "
-                                        "(undo that rejection to search again)")
+                result.answer.note += msg("; a public-web answer to this question was rejected in this space "
+                                          "(undo that rejection to search again)")
             return
         try:
             reading = self._read(question, crypto, row.space_id)
@@ -107,7 +107,7 @@ class WebTurn:
             return
         if not reading.sources:
             if result.answer is not None:
-                result.answer.note += t("; the public search found nothing")
+                result.answer.note += msg("; the public search found nothing")
             return
         lang = asked.reply_language
         if not reading.pages:
@@ -121,7 +121,7 @@ class WebTurn:
             # your material", with what was read listed.
             if result.answer is not None:
                 result.answer.sources = [s.to_dict() for s in reading.sources]
-                result.answer.note += t("; {n} public page(s) read, none close enough to the question to use").format(
+                result.answer.note += msg("; {n} public page(s) read, none close enough to the question to use").format(
                     n=sum(s.read for s in reading.sources))
             return
         # A used page is read whole (its nearest paragraphs, as before); a page that did not pass gives nothing.
@@ -138,7 +138,7 @@ class WebTurn:
             c.url = hits[c.n - 1].source
         domains = ", ".join(sorted({s.domain for s in reading.sources if s.read and s.used}))
         answer.mode, answer.note_kind, answer.sources = "web", "web", [s.to_dict() for s in reading.sources]
-        answer.note = t("public sources, not your material ({domains})").format(domains=domains) + "; " + answer.note
+        answer.note = msg("public sources, not your material ({domains})").format(domains=domains) + "; " + answer.note
         result.chunks, result.answer = hits, answer
         entry = propose_entry(asked, reading.pages, self.models.llm, self.models.sentence_distances,
                               self._focus(ranked, reading.pages))
@@ -315,7 +315,7 @@ def _mark_unused(reading: Reading, ranked: list[_Paragraph]) -> set[str]:
 
 def _search_failed(lang: str, exc: SearchFailed) -> Answer:
     """Said in the answer itself, not only in a note: a failed search is no "not in your material" (issue 60)."""
-    reason = t("public search failed: {reason}").format(reason=exc)
+    reason = msg("public search failed: {reason}").format(reason=exc)
     text = SEARCH_FAILED.get(lang, SEARCH_FAILED["en"]).format(reason=exc)
     return Answer(text, "none", [], [], lang, note=reason, note_kind="search_failed", web_error=reason)
 
@@ -324,7 +324,7 @@ def _none_read(lang: str, reading: Reading) -> Answer:
     """Public results found, none of them read: said, each result listed with why."""
     why = "; ".join(sorted({s.error for s in reading.sources if s.error}))
     text = COULD_NOT_READ.get(lang, COULD_NOT_READ["en"]).format(n=len(reading.sources), why=why)
-    answer = Answer(text, "web", [], [], lang, note="public results found, none read; nothing cited",
+    answer = Answer(text, "web", [], [], lang, note=msg("public results found, none read; nothing cited"),
                     note_kind="web_unread")
     answer.sources = [s.to_dict() for s in reading.sources]
     return answer

@@ -1,6 +1,7 @@
 """What every retrieval stage did: kept, dropped and why, with distances (SPEC C2).
 
-The console's inspector and the CLI's ``--json`` print this same object.
+The console's inspector and the CLI's ``--json`` print this same object. Summaries and reasons are ``Said``: a
+``Msg`` is put into the reader's language when shown (``str()``), not when the stage ran (issue 56).
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, TypeVar, get_args
 
+from biny.core.i18n import Said
 from biny.core.trace.records import Record
 
 R = TypeVar("R", bound=Record)
@@ -23,14 +25,14 @@ STAGE_NAMES: tuple[StageName, ...] = get_args(StageName)
 @dataclass(slots=True)
 class Dropped:
     chunk_id: str
-    reason: str
+    reason: Said
     distance: float | None = None
 
 
 @dataclass(slots=True)
 class Stage:
     name: StageName
-    summary: str
+    summary: Said
     kept: list[str] = field(default_factory=list)
     dropped: list[Dropped] = field(default_factory=list)
     data: Record | None = None  # what the stage records beside its summary (trace/records.py)
@@ -68,4 +70,7 @@ class Trace:
         out = asdict(self)
         for stage in out["stages"]:
             stage["data"] = stage["data"] or {}  # a stage without a record: {} as ``--json`` always gave
+            stage["summary"] = str(stage["summary"])  # rendered now, in the language of who asked for the JSON
+            for dropped in stage["dropped"]:
+                dropped["reason"] = str(dropped["reason"])
         return out

@@ -53,7 +53,7 @@ def test_ann_pool_matches_exact_search(built: tuple[Path, CountingEmbedder]) -> 
             np.testing.assert_allclose(a_d, e_d, atol=1e-6)
         result = eng.ask("law", "劳动者每日工作时间不超过几小时？")
         pool = result.trace.stage("pool")
-        assert pool is not None and "ANN candidates" in pool.summary
+        assert pool is not None and "ANN candidates" in str(pool.summary)
         assert result.chunks, "the answer is in the law"
 
 
@@ -96,7 +96,7 @@ def test_a_failed_build_leaves_exact_search_answering(built: tuple[Path, Countin
         assert vm.ann is None
         result = eng.ask("law", "劳动者每日工作时间不超过几小时？")
         pool = result.trace.stage("pool")
-        assert pool is not None and "exact" in pool.summary and result.chunks
+        assert pool is not None and "exact" in str(pool.summary) and result.chunks
 
 
 def test_new_revision_rebuilds_and_delete_removes_the_index(tmp_path: Path, embedder: CountingEmbedder) -> None:

@@ -12,6 +12,7 @@ import pymupdf
 import pytest
 
 from biny.core import cli, i18n
+from biny.core.engine import Engine
 from tests.literals import marked_texts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +23,7 @@ _PLACEHOLDER = re.compile(r"\{\w+(?:![rsa])?(?::[^{}]*)?\}")
 
 
 def _marked() -> set[str]:
-    return marked_texts(ROOT / "core", ("t", "N_"))
+    return marked_texts(ROOT / "core", ("t", "N_", "msg"))
 
 
 def test_every_marked_text_has_a_chinese_translation_with_the_same_placeholders() -> None:
@@ -105,3 +106,42 @@ def test_file_errors_and_argparse_in_chinese(tmp_path: Path, monkeypatch: pytest
     import argparse
 
     assert argparse.ArgumentParser(prog="x").format_usage().startswith("usage: ")  # argparse is left as it was
+
+
+def test_a_message_is_worded_in_the_language_chosen_when_shown(language: None) -> None:
+    """Issue 56: core records the English and the values; the words come when the message is shown."""
+    i18n.set_language("en")
+    said = i18n.msg("error: {message}").format(message=i18n.msg("Sources:")) + " (1)"
+    assert str(said) == "error: Sources: (1)" and said == "error: Sources: (1)"
+    i18n.set_language("zh_CN")  # chosen after the message was made
+    assert str(said) == "错误：来源： (1)" and f"{said}" == "错误：来源： (1)"
+    assert "x " + i18n.msg("Sources:") == "x 来源："  # plain text joined in front stays as written
+    assert i18n.as_msg("Sources:") == "来源：" and i18n.as_msg(said) is said
+    assert not i18n.msg("") and i18n.msg("Sources:")
+    with pytest.raises(TypeError):
+        said.format(message="y")  # a joined message has no one placeholder set to fill
+
+
+def test_an_answer_and_its_trace_are_worded_when_shown_not_when_made(engine: Engine, tmp_path: Path,
+                                                                    language: None) -> None:
+    """An ask made in English reads in Chinese once Chinese is chosen: the trace's summaries and reasons, the
+    answer's note and ``--json`` are worded when shown (issue 56: the console renders at display time)."""
+    i18n.set_language("en")
+    doc = tmp_path / "pumps.md"
+    doc.write_text("Pump P-7 is serviced every 6 weeks by the night shift.\n\nThe night shift starts at 22:00.",
+                   encoding="utf-8")
+    engine.create_space("plant")
+    engine.ingest("plant", [doc])
+    result = engine.answer("plant", "What is the capital of Peru?")
+    assert result.answer is not None and result.answer.mode == "none"
+    english = [str(s.summary) for s in result.trace.stages]
+    note = str(result.answer.note)
+    assert not any(re.search(r"[\u4e00-\u9fff]", s) for s in [*english, note])
+    i18n.set_language("zh_CN")
+    chinese = [str(s.summary) for s in result.trace.stages]
+    assert re.search(r"[\u4e00-\u9fff]", str(result.answer.note)) and str(result.answer.note) != note
+    worded = [z for e, z in zip(english, chinese, strict=True) if e != z and re.search(r"[\u4e00-\u9fff]", z)]
+    assert len(worded) >= len(chinese) - 2, chinese  # every stage but those naming only numbers and ids
+    dumped = json.dumps(result.trace.to_dict(), ensure_ascii=False)
+    assert all(z in dumped for z in worded)
+    assert json.loads(json.dumps(result.answer.to_dict(), ensure_ascii=False))["note"] == str(result.answer.note)

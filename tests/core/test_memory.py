@@ -46,7 +46,7 @@ def test_edited_between_ranking_and_recheck_is_dropped_not_replaced(engine: Engi
                              between_rank_and_check=lambda: engine.memory.edit(victim, "Ana now drinks tea."))
     assert len(r.facts) == 4, "the freed slot is not refilled"
     assert victim not in {f.fact_id for f in r.facts}
-    assert any(d.fact_id == victim and "revision changed (1 → 2)" in d.reason for d in r.dropped)
+    assert any(d.fact_id == victim and "revision changed (1 → 2)" in str(d.reason) for d in r.dropped)
     sixth = set(ids) - {f.fact_id for f in before.facts}
     assert not sixth & {f.fact_id for f in r.facts}
 
@@ -62,7 +62,7 @@ def test_deleted_archived_and_other_scopes_never_return(engine: Engine) -> None:
         assert got == {ids[2]}
     # Deleted between ranking and re-check: dropped too.
     r = engine.memory.recall(Q, SCOPE, between_rank_and_check=lambda: engine.memory.set_status(ids[2], "deleted"))
-    assert r.facts == [] and any("deleted" in d.reason for d in r.dropped)
+    assert r.facts == [] and any("deleted" in str(d.reason) for d in r.dropped)
 
 
 def test_budget_keeps_whole_entries(engine: Engine) -> None:
@@ -74,7 +74,7 @@ def test_budget_keeps_whole_entries(engine: Engine) -> None:
     assert len(r.facts) == 2
     assert sum(len(f.text) for f in r.facts) <= 12000
     assert all(f.text == stored[f.fact_id] for f in r.facts)  # never half a fact
-    assert any("over the budget" in d.reason for d in r.dropped)
+    assert any("over the budget" in str(d.reason) for d in r.dropped)
 
 
 def test_reference_block_is_not_in_the_stored_history(engine: Engine) -> None:
@@ -109,7 +109,7 @@ def test_edits_interleaved_with_recalls_never_return_a_stale_revision(engine: En
             assert f"(rev {f.revision})" in f.text  # text and revision always from one read
             assert current[f.fact_id].revision == f.revision  # never a revision edited away
         assert target not in {f.fact_id for f in r.facts}  # edited after ranking: dropped, never refilled
-        dropped_for_revision += sum("revision changed" in d.reason for d in r.dropped)
+        dropped_for_revision += sum("revision changed" in str(d.reason) for d in r.dropped)
     assert dropped_for_revision >= 1  # the edits really hit ranked facts
     assert engine.memory.get(ids[0]).revision == 5  # 12 edits over 3 facts: 4 each
 

@@ -17,6 +17,7 @@ from biny.core.config import Settings
 from biny.core.crypto.blind import BlindIndex
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.engine import Engine
+from biny.core.i18n import Said
 from biny.core.llm.base import LLMMalformedReply
 from biny.core.retrieve import judge, threshold
 from biny.core.retrieve.baseline import Baselines, Distribution
@@ -143,7 +144,7 @@ def test_pins_keep_their_place_and_nearest_is_added_not_swapped(laws: tuple[Engi
     assert nearest.chunk_id in ids, "R5: the vector-nearest chunk is always in the context"
     assert len(ids) == 4 and ids[-1] == nearest.chunk_id  # added after the K reranked, none swapped out
     nearest_stage = result.trace.stage("nearest")
-    assert nearest_stage is not None and "added back" in nearest_stage.summary
+    assert nearest_stage is not None and "added back" in str(nearest_stage.summary)
 
     pinned = eng.ask("laws", "测试条例第十八条规定了什么？", k=3)
     assert pinned.chunks[0].pinned and "第十八条 申请人" in pinned.chunks[0].text
@@ -155,7 +156,7 @@ def test_never_padded_and_no_second_pass_when_nothing_retrieved(laws: tuple[Engi
     result = eng.ask("laws", "How long should sourdough rise before baking?", k=5)
     assert result.chunks == []
     sp = result.trace.stage("second_pass")
-    assert sp is not None and "nothing retrieved" in sp.summary
+    assert sp is not None and "nothing retrieved" in str(sp.summary)
     assert emb.query_calls == before + 1  # only the question itself was embedded
 
 
@@ -206,7 +207,7 @@ def test_budget_keeps_whole_chunks(laws: tuple[Engine, QueryCountingEmbedder]) -
         stored = crypto.open_record(eng.chunks.fetch(row.space_id, [h.chunk_id])[h.chunk_id])
         assert h.text == stored.text and len(h.text) == h.char_end - h.char_start  # never cut
     budget = result.trace.stage("budget")
-    assert budget is not None and all("kept whole" in d.reason for d in budget.dropped)
+    assert budget is not None and all("kept whole" in str(d.reason) for d in budget.dropped)
 
 
 def test_more_material_is_the_next_batch_of_the_same_pool(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
@@ -277,7 +278,7 @@ def test_each_passage_is_cut_against_its_own_unrelated_questions(laws: tuple[Eng
         row = vm.chunk_ids.index(chunk_id)
         qd = np.sort(1.0 - base.knowledge["han"] @ vm.matrix[row])[:3].mean()
         assert cut == pytest.approx(qd - 1.0 * spread, abs=1e-4)  # recomputed independently
-    assert "encyclopedia questions" in stage.summary
+    assert "encyclopedia questions" in str(stage.summary)
     kept_d = {h.chunk_id: h.distance for h in result.chunks if not h.pinned}
     assert kept_d and all(d <= cuts[c] + 1e-6 or stage.data.lexical.coverage.get(c, 0) >= 0.30
                           for c, d in kept_d.items())
@@ -301,7 +302,7 @@ def test_cross_encoder_reranker_keeps_the_invariants(laws: tuple[Engine, QueryCo
         pinned = eng.ask("laws", "测试条例第十八条规定了什么？", k=3)
         assert pinned.chunks[0].pinned and "第十八条 申请人" in pinned.chunks[0].text
         rerank = pinned.trace.stage("rerank")
-        assert rerank is not None and rerank.summary.startswith("cross-encoder(")
+        assert rerank is not None and str(rerank.summary).startswith("cross-encoder(")
         plain = eng.ask("laws", "遗产按照什么顺序继承？", k=3, params=RetrievalParams(
             k=3, pool_factor=4, threshold_quantile=0.1, use_rerank=False))
         result = eng.ask("laws", "遗产按照什么顺序继承？", k=3)
@@ -336,7 +337,7 @@ def test_lexical_check_refuses_same_script_questions_the_space_cannot_answer(
     refused = next(r for r, w in zip(with_check, without, strict=True) if w.chunks and not r.chunks)
     stage = refused.trace.stage("threshold")
     assert stage is not None and stage.data.lexical.applies
-    assert any("of the question's words" in d.reason for d in stage.dropped)
+    assert any("of the question's words" in str(d.reason) for d in stage.dropped)
     # …while questions the laws do answer still get their passages.
     for q in ["劳动者每日工作时间不超过几小时？", "继承开始后，遗产按照什么顺序继承？"]:
         assert eng.ask("laws", q).chunks, q
@@ -347,7 +348,7 @@ def test_lexical_check_stays_out_of_cross_script_questions(laws: tuple[Engine, Q
     result = eng.ask("laws", "How many hours a day may an employee work at most?")
     stage = result.trace.stage("threshold")
     assert stage is not None and not stage.data.lexical.applies  # the space knows none of these words
-    assert not any("words" in d.reason for d in stage.dropped)
+    assert not any("words" in str(d.reason) for d in stage.dropped)
 
 
 def test_question_terms_keep_chinese_words_not_their_seams() -> None:
@@ -481,7 +482,7 @@ def test_word_check_judged_on_the_questions_own_language(laws: tuple[Engine, Que
     result = eng.ask("laws", "What does the 劳动法 say about overtime pay and rest days?")
     stage = result.trace.stage("threshold")
     assert stage is not None and not stage.data.lexical.applies
-    assert not any("words" in d.reason for d in stage.dropped)
+    assert not any("words" in str(d.reason) for d in stage.dropped)
     same = eng.ask("laws", "劳动法对加班工资和休息日有什么规定？")
     stage = same.trace.stage("threshold")
     assert stage is not None and stage.data.lexical.applies and same.chunks
@@ -536,7 +537,7 @@ def test_words_are_asked_only_of_passages_in_the_questions_script(tmp_path_facto
         strict = eng.ask("mixed", q, params=replace(eng.retrieval.params(), lexical_own_script=False))
         assert not any("79 characters" in h.text for h in strict.chunks)
         dropped = strict.trace.stage("threshold").dropped  # type: ignore[union-attr]
-        assert any("of the question's words" in d.reason for d in dropped)
+        assert any("of the question's words" in str(d.reason) for d in dropped)
         # The per-script pool is a setting: off, the pool is the plain nearest 20.
         eng.settings.retrieval.pool_per_script = False
         plain = eng.ask("mixed", q).trace.stage("pool")
@@ -573,13 +574,13 @@ def test_words_are_asked_only_of_passages_in_the_questions_language(tmp_path_fac
         result = eng.ask("s", q)
         stage = result.trace.stage("threshold")
         assert stage is not None and stage.data.lexical.applies
-        assert stage.data.lexical.question_language == "de" and "reads as language de" in stage.summary
+        assert stage.data.lexical.question_language == "de" and "reads as language de" in str(stage.summary)
         exempt = set(stage.data.lexical.other_script)
         english = {d.doc_id for d in eng.documents("s") if d.path.endswith(("en0.txt", "en1.txt", "en2.txt"))}
         assert exempt and all(h.doc_id in english for h in result.chunks if h.chunk_id in exempt)
         assert any("308" in h.text for h in result.chunks)
         # The English passages' cuts are set against the German everyday questions alone (3 nearest, 1.5 spreads).
-        assert "in another language than the question's (de)" in stage.summary
+        assert "in another language than the question's (de)" in str(stage.summary)
         b = eng.retrieval.baselines("s")
         row = eng.catalog.spaces.named("s")
         vm = eng.vectors.get(row.space_id, eng.catalog.docs.active_ids(row.space_id), 384)
@@ -737,7 +738,7 @@ def test_encyclopedia_questions_judge_passages_in_the_question_script_only(tmp_p
         assert seen == {True, False}  # both kinds of passage were judged
         off = eng.ask("mixed", question, params=replace(eng.retrieval.params(5), knowledge_refs=False))
         off_stage = off.trace.stage("threshold")
-        assert off_stage is not None and "encyclopedia" not in off_stage.summary
+        assert off_stage is not None and "encyclopedia" not in str(off_stage.summary)
         for chunk_id, cut in off_stage.data.cuts.items():  # the switch restores the everyday reference
             row = vm.chunk_ids.index(chunk_id)
             expected = np.sort(1.0 - base.questions["han"] @ vm.matrix[row])[:3].mean() - 1.5 * spread
@@ -753,11 +754,12 @@ def test_passages_in_another_script_must_stay_near_the_nearest_of_them() -> None
             Candidate(3, "zh-a", "d4", 0.500), Candidate(4, "en-d", "d5", 0.600)]
     words = WordCheck(LexicalEvidence({}, 0.0), 0.0, False, None, other_script={0, 1, 2, 4},
                       cross_script={0, 1, 2, 4})
-    reasons: dict[int, str | None] = {0: None, 1: None, 2: None, 3: None, 4: "beyond the distance cut"}
+    reasons: dict[int, Said | None] = {0: None, 1: None, 2: None, 3: None, 4: "beyond the distance cut"}
     params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.10)
     assert params.cross_script_gap == 2.5
     vm = cast(VectorMatrix, SimpleNamespace())  # the gap reads distances only
-    how = threshold.cross_script_gap(Judging("q", pool, params, vm, BlindIndex(None), ref, "han", reasons), words)
+    how = str(threshold.cross_script_gap(Judging("q", pool, params, vm, BlindIndex(None), ref, "han", reasons),
+                                         words))
     gap = 2.5 * (ref.median - ref.quantile(0.10))
     assert gap == pytest.approx(0.2, abs=1e-3) and "0.200" in how
     assert reasons[1] is None  # 0.340 − 0.150 = 0.190: within the gap
@@ -781,9 +783,9 @@ def test_a_passage_far_inside_its_cut_keeps_its_place_whatever_words_it_shares()
     near = Candidate(1, "near", "d", 0.10, cut=0.10 + inside - 0.001, word_share=0.05)
     assert threshold.verdict(far, words, params) is None
     reason = threshold.verdict(near, words, params)
-    assert reason is not None and "shares 5% of the question's words" in reason
+    assert reason is not None and "shares 5% of the question's words" in str(reason)
     beyond = Candidate(2, "beyond", "d", 0.30, cut=0.20, word_share=0.9)  # the override never passes a cut
-    assert (threshold.verdict(beyond, words, params) or "").startswith("beyond the distance cut")
+    assert str(threshold.verdict(beyond, words, params) or "").startswith("beyond the distance cut")
     off = replace(words, inside_by=None)
     assert "shares 5%" in (threshold.verdict(far, off, params) or "")  # switched off: the words judge it
 
@@ -809,11 +811,11 @@ def test_passages_in_the_questions_script_must_also_pass_the_space_wide_gate() -
     params = RetrievalParams(k=5, pool_factor=4, threshold_quantile=0.10)
     assert params.space_gate and params.space_gate_words == 0.4
 
-    def judged(p: RetrievalParams) -> tuple[dict[int, str | None], SpaceGateRecord | None, str]:
-        reasons: dict[int, str | None] = {c.row: None for c in pool}
+    def judged(p: RetrievalParams) -> tuple[dict[int, Said | None], SpaceGateRecord | None, str]:
+        reasons: dict[int, Said | None] = {c.row: None for c in pool}
         reasons[6] = "beyond the distance cut"
         how, record = threshold.space_gate(Judging("q", pool, p, vm, blind, ref, "han", reasons), words, frozenset({5}))
-        return reasons, record, how
+        return reasons, record, str(how)
 
     reasons, data, how = judged(params)
     assert f"{gate:.3f}" in how and "p10" in how
@@ -847,7 +849,7 @@ def test_the_space_wide_gate_refuses_a_question_the_cut_let_through(laws: tuple[
     gate = eng.retrieval.stored_baselines("laws")["question_nearest:han"].quantile(0.10)
     assert stage.data.space_gate.gate == pytest.approx(gate, abs=1e-4)
     assert stage.data.space_gate.dropped
-    assert any(d.reason.startswith("beyond the space-wide gate") for d in stage.dropped)
+    assert any(str(d.reason).startswith("beyond the space-wide gate") for d in stage.dropped)
     for q in ["劳动者每日工作时间不超过几小时？", "继承开始后，遗产按照什么顺序继承？", "遗嘱可以由谁来执行？"]:
         answered = eng.ask("laws", q)
         gated = answered.trace.stage("threshold")
@@ -904,19 +906,19 @@ def test_numbers_and_latin_names_are_evidence_across_scripts(english_articles: t
     assert any(asked[q] in h.text for h in result.chunks)
     stage = result.trace.stage("threshold")
     assert stage is not None and "must hold one of the question's numbers or Latin-script names (1901)" \
-        in stage.summary
+        in str(stage.summary)
     held = stage.data.shared_terms
     assert held.terms == ["1901"] and {h.chunk_id for h in result.chunks} <= set(held.holding)
     # A Latin-script word the space holds nowhere (a misspelt name) is not asked; the number still is.
     odd = eng.ask("s", "Xqzvbn在1901年的人口是多少？", params=only).trace.stage("threshold")
-    assert odd is not None and "Latin-script names (1901)" in odd.summary
+    assert odd is not None and "Latin-script names (1901)" in str(odd.summary)
     # About an article the space lacks (XQuAD's Jacksonville): the cut keeps passages, none holds its year.
     q = "1564年建立的法国殖民地叫什么名字?"
     assert q in asked and eng.ask("s", q, params=off).chunks
     refused = eng.ask("s", q, params=only)
     stage = refused.trace.stage("threshold")
     assert refused.chunks == [] and stage is not None
-    assert any("holds none of the question's numbers or Latin-script names (1564)" in d.reason
+    assert any("holds none of the question's numbers or Latin-script names (1564)" in str(d.reason)
                for d in stage.dropped)
 
 
@@ -980,12 +982,12 @@ def test_translated_words_judge_english_passages(english_articles: tuple[Engine,
         stage = refused.trace.stage("threshold")
         assert refused.chunks == [] and stage is not None
         shares = stage.data.translated.shares
-        worded = [d for d in stage.dropped if "in the other language and holds renderings of" in d.reason]
+        worded = [d for d in stage.dropped if "in the other language and holds renderings of" in str(d.reason)]
         assert worded and all(shares[d.chunk_id] < 0.4 for d in worded)
-        assert all(shares[d.chunk_id] < 0.25 or "needs 40%" in d.reason for d in worded)
-        assert "passages in the other language must hold renderings of 25%" in stage.summary
+        assert all(shares[d.chunk_id] < 0.25 or "needs 40%" in str(d.reason) for d in worded)
+        assert "passages in the other language must hold renderings of 25%" in str(stage.summary)
         # Nothing beyond its cut holds three quarters of the weight: nothing is kept there.
-        assert "one holding 75% is kept up to" in stage.summary and "(0 kept so)" in stage.summary
+        assert "one holding 75% is kept up to" in str(stage.summary) and "(0 kept so)" in str(stage.summary)
         assert stage.data.translated.kept_beyond_cut == []
     q = "夏季剧院在哪里？"  # en[1] (Warsaw): the Summer Theatre
     result = eng.ask("s", q)
@@ -1035,11 +1037,11 @@ def test_near_its_cut_an_english_passage_needs_more_translated_words(
     assert refused.chunks == [] and stage is not None
     data = stage.data.translated
     assert data.needed == 0.25 and data.needed_near_cut == 0.4 and data.near > 0
-    assert "40% when within" in stage.summary
+    assert "40% when within" in str(stage.summary)
     for h in loose.chunks:
         cut = stage.data.cuts[h.chunk_id]
         assert cut - data.near < h.distance <= cut and 0.25 <= data.shares[h.chunk_id] < 0.4
-        assert any(d.chunk_id == h.chunk_id and "needs 40%" in d.reason for d in stage.dropped)
+        assert any(d.chunk_id == h.chunk_id and "needs 40%" in str(d.reason) for d in stage.dropped)
     # An answer far enough inside its cut needs only a quarter ("Where is the Summer Theatre?": summer, theatre).
     q = "夏季剧院在哪里？"
     kept = eng.ask("s", q)
@@ -1063,9 +1065,9 @@ def test_just_beyond_its_cut_an_english_passage_holding_most_words_is_kept(
     data, hit = stage.data.translated, result.chunks[0]
     assert data.kept_beyond_cut == [hit.chunk_id] and data.rescue == 0.75
     assert data.shares[hit.chunk_id] >= 0.75 and hit.distance > stage.data.cuts[hit.chunk_id]
-    assert "one holding 75% is kept up to" in stage.summary and "(1 kept so)" in stage.summary
+    assert "one holding 75% is kept up to" in str(stage.summary) and "(1 kept so)" in str(stage.summary)
     dropped = without.trace.stage("threshold").dropped  # type: ignore[union-attr]
-    assert any(d.chunk_id == hit.chunk_id and d.reason.startswith("beyond the distance cut") for d in dropped)
+    assert any(d.chunk_id == hit.chunk_id and str(d.reason).startswith("beyond the distance cut") for d in dropped)
     # A passage as far beyond its cut holding less of the weight is not: the unrelated question above stays refused.
     q = "墨尔本的内陆地区由哪个政党统治？"
     assert eng.ask("s", q).chunks == []
@@ -1104,7 +1106,7 @@ def test_a_passage_near_its_cut_stays_only_with_sentences_within_it(
     cuts = refused.trace.stage("threshold").data.cuts  # type: ignore[union-attr]
     for d in stage.dropped:
         assert stage.data.nearest_sentences[d.chunk_id] > cuts[d.chunk_id]
-        assert "within its cut" in d.reason
+        assert "within its cut" in str(d.reason)
     # Read once: asked again, no passage is read for the check (the sentence vectors are remembered, no text is);
     # the one passage opened is the closest, whose heading names it on the refusal (issue 55).
     again = eng.ask("s", q, params=base)
@@ -1133,7 +1135,7 @@ def test_a_sentence_just_inside_its_cut_needs_the_questions_words_beside_it(
     assert refused.chunks == [] and stage is not None and stage.data.words_needed == 0.4
     cuts = refused.trace.stage("threshold").data.cuts  # type: ignore[union-attr]
     near = [d for d in stage.dropped if stage.data.nearest_sentences[d.chunk_id] <= cuts[d.chunk_id]]
-    assert near and all("(needs 40% there)" in d.reason for d in near)
+    assert near and all("(needs 40% there)" in str(d.reason) for d in near)
     answered = eng.ask("s", "What is the NASUWT?")
     stage = answered.trace.stage("sentences")
     assert stage is not None and stage.data.nearest_sentences
@@ -1159,7 +1161,7 @@ def test_translated_words_keep_a_chinese_passage_for_an_english_question(chinese
     assert all(data.shares[h.chunk_id] >= 0.5 for h in result.chunks
                if h.chunk_id not in data.kept_within_pair_cut)
     assert {"summer", "theatre"} <= set(data.found[result.chunks[0].chunk_id])
-    assert "kept so; dictionary: " in stage.summary
+    assert "kept so; dictionary: " in str(stage.summary)
     # Victoria (Australia) is not among the six articles: nothing holds enough of its words' renderings.
     assert eng.ask("s", "What group can amend the Victorian constitution?").chunks == []
 
@@ -1184,7 +1186,7 @@ def test_a_language_pair_reference_with_translated_words(chinese_articles: Engin
         hit = by_id[chunk]
         assert hit.cut is not None and hit.cut < hit.distance <= data.pair_cuts[chunk] + 1e-4
         assert data.shares[chunk] >= eng.retrieval.params().translated_min
-    assert "language pair's reference" in stage.summary
+    assert "language pair's reference" in str(stage.summary)
     # No dictionary reads a German question across: the pair's cut is measured, nothing vouches, nothing changes.
     for q in ["Wie alt war Peyton Manning, als er im Super Bowl 50 spielte?",
               "Welche Gruppe kann die Verfassung von Victoria ändern?"]:
@@ -1279,7 +1281,7 @@ def test_the_configured_model_judges_the_passages_near_their_cut(chinese_article
     assert stage is not None and stage.data.kept_by_model == [result.chunks[0].chunk_id]
     hit = result.chunks[0]  # beyond its cut, within the band
     assert hit.cut is not None and hit.cut < hit.distance <= hit.cut + stage.data.band
-    assert "1 answer, 1 of them dropped by the cut" in stage.summary
+    assert "1 answer, 1 of them dropped by the cut" in str(stage.summary)
     sent = requests[-1]["messages"]
     assert "<passages>" in sent[-1]["content"] and sent[-1]["content"].endswith(f"Question: {q}")
     assert "data, not instructions" in sent[0]["content"]
@@ -1294,7 +1296,7 @@ def test_the_configured_model_judges_the_passages_near_their_cut(chinese_article
     assert refused.chunks == []
     dropped = refused.trace.stage("judge").dropped  # type: ignore[union-attr]
     assert [d.chunk_id for d in dropped] == [kept.chunks[0].chunk_id]
-    assert "the model judged it does not answer the question" in dropped[0].reason
+    assert "the model judged it does not answer the question" in str(dropped[0].reason)
 
     for reply, mode, kind in (("Passage 1 answers it.", "ok", "malformed"), ("", "500", "http")):
         with scripted_model(eng, lambda body, r=reply: r):
@@ -1302,7 +1304,7 @@ def test_the_configured_model_judges_the_passages_near_their_cut(chinese_article
             fallen = eng.ask("s", q, params=judged)
         assert [h.chunk_id for h in fallen.chunks] == [h.chunk_id for h in kept.chunks]
         stage = fallen.trace.stage("judge")
-        assert stage is not None and str(stage.data.error).startswith(kind) and "the cut decided" in stage.summary
+        assert stage is not None and str(stage.data.error).startswith(kind) and "the cut decided" in str(stage.summary)
 
 
 @pytest.mark.parametrize(("reply", "numbers"), [

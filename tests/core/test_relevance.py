@@ -98,7 +98,7 @@ def test_when_the_judge_decides_its_verdicts_keep_and_drop(demo: Path) -> None:
         judged = [h for h in r.chunks if h.kept is not None and h.kept.rule == "relevance judge"]
         assert judged and all(h.relevance is not None and h.relevance >= 0.0 for h in judged)
         stage = r.trace.stage("threshold")
-        assert stage is not None and all("relevance judge" in d.reason for d in stage.dropped)
+        assert stage is not None and all("relevance judge" in str(d.reason) for d in stage.dropped)
         # The strictest operating point keeps no more than the most lenient one.
         strict = eng.ask("demo", "How much does the Team plan cost per month?",
                          params=replace(params, strictness=1.0))

@@ -122,7 +122,7 @@ def test_the_answer_stage_makes_no_model_call(space: tuple[Engine, QueryCounting
     assert r.answer is not None and r.answer.mode == "extractive" and "1946" in r.answer.text
     assert (emb.passages_embedded, emb.queries_embedded) == (passages, queries)
     stage = r.trace.stage("answer")
-    assert stage is not None and "embedded now" not in stage.summary
+    assert stage is not None and "embedded now" not in str(stage.summary)
 
 
 def test_ask_embeds_the_question_in_one_call(space: tuple[Engine, QueryCountingEmbedder]) -> None:
@@ -163,7 +163,7 @@ def test_an_older_space_is_read_lazily_then_filled_by_reembed(tmp_path: Path) ->
         made = emb.passages_embedded - before
         assert made > 0, "the sentences of the context were embedded on first use"
         stage = lazily.trace.stage("answer")
-        assert stage is not None and "embedded now" in stage.summary
+        assert stage is not None and "embedded now" in str(stage.summary)
         # Kept in memory: the same context again costs nothing, and nothing was written by a read.
         again = emb.passages_embedded
         eng.answer("en", QUESTION)

@@ -148,7 +148,7 @@ def test_a_web_answer_cites_only_read_pages_marks_them_and_is_queued(eng: Engine
     Web.results = ["/missing", "/logo.png", "/wiki/mozilla"]
     result = eng.answer("kb", QUESTION)
     a = result.answer
-    assert a is not None and a.mode == "web" and "public sources, not your material" in a.note
+    assert a is not None and a.mode == "web" and "public sources, not your material" in str(a.note)
     sources = {s["url"].removeprefix(web): s for s in a.sources}
     assert sources["/missing"]["read"] is False and sources["/missing"]["error"] == "HTTP 404"
     assert sources["/logo.png"]["read"] is False and "not text" in sources["/logo.png"]["error"]
@@ -201,7 +201,7 @@ def test_a_rejected_page_and_its_near_copy_are_not_proposed_again(eng: Engine, w
     # The rejected question itself is not answered from other pages: "not in your material" (issue 49).
     same = eng.answer("fresh", "who founded Mozilla")
     assert same.answer is not None and same.answer.mode != "web" and not same.review_id
-    assert "was rejected in this space" in same.answer.note
+    assert "was rejected in this space" in str(same.answer.note)
     again = eng.answer("fresh", "Who started Mozilla?")  # another question: the rejected pages are not read
     a = again.answer
     assert a is not None and a.mode == "web" and not a.citations and not again.review_id
