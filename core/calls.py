@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any
 
-from biny.core.i18n import language
+from biny.core.i18n import Said, language
 
 __all__ = ["Condition", "Refusal", "Routed", "ToolCall", "ToolResult", "describe"]
 
@@ -123,7 +123,7 @@ class Refusal:
 @dataclass(slots=True)
 class Routed:
     call: ToolCall | None
-    evidence: list[str] = dc_field(default_factory=list)
+    evidence: list[Said] = dc_field(default_factory=list)
     # Not routed, but the question names the index's fields or values: a model may map it (model_route.py).
     touched: bool = False
     refusal: Refusal | None = None  # not routed because the table lacks what is asked: say so

@@ -134,6 +134,19 @@ def as_msg(words: Said) -> Msg:
     return words if isinstance(words, Msg) else msg(words)
 
 
+def worded(data: object) -> object:
+    """``data`` (dicts, lists and tuples of plain values) with every message in it rendered: ready for JSON."""
+    if isinstance(data, Msg):
+        return str(data)
+    if isinstance(data, dict):
+        return {k: worded(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [worded(v) for v in data]
+    if isinstance(data, tuple):
+        return tuple(worded(v) for v in data)
+    return data
+
+
 def _pieces_of(words: Said) -> tuple[_Piece, ...]:
     return words._pieces if isinstance(words, Msg) else ((words, False, None),)
 

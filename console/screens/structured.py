@@ -247,7 +247,7 @@ class StructuredScreen(QWidget):
                                       exact=_escape(", ".join(exact) or tr("none")))
                 + " " + tr("Count, filter, group, top and lookup questions are answered from this table."))
         elif not proposal.kept:
-            self.headline.setText(f"<b>{tr('No index.')}</b> {_escape(proposal.reason)}")
+            self.headline.setText(f"<b>{tr('No index.')}</b> {_escape(str(proposal.reason))}")
         else:
             self.headline.setText(
                 tr("{with_header} of {docs} documents carry a header; {n} fields proposed. Untick what should stay "
@@ -265,17 +265,17 @@ class StructuredScreen(QWidget):
         proposal = self.model.state.proposal if self.model.space and not self.model.building else None
         parts: list[str] = []
         if proposal is not None:
-            parts += [f"<p>{_escape(note)}</p>" for note in proposal.notes]
+            parts += [f"<p>{_escape(str(note))}</p>" for note in proposal.notes]
             if proposal.looked_for:
                 parts.append(f"<p><b>{_escape(tr('Looked for'))}</b></p><ul>"
-                             + "".join(f"<li>{_escape(form)}</li>" for form in proposal.looked_for) + "</ul>")
+                             + "".join(f"<li>{_escape(str(form))}</li>" for form in proposal.looked_for) + "</ul>")
             if proposal.openings:
                 parts.append(f"<p><b>{_escape(tr('How the first documents open'))}</b></p>")
                 for o in proposal.openings:
                     lines = "<br>".join(_escape(line) for line in o.lines) or f"<i>{_escape(tr('(no text)'))}</i>"
                     parts.append(f"<p><b>{_escape(o.title)}</b><br><code>{lines}</code></p>")
             if proposal.next_step:
-                parts.append(f"<p><b>{_escape(tr('Next step:'))}</b> {_escape(proposal.next_step)}</p>")
+                parts.append(f"<p><b>{_escape(tr('Next step:'))}</b> {_escape(str(proposal.next_step))}</p>")
         self.evidence.setHtml("".join(parts))
         self.evidence.setVisible(bool(parts))
         self.fields.setVisible(bool(proposal is None or proposal.fields or self.model.state.info is not None))
@@ -309,7 +309,7 @@ class StructuredScreen(QWidget):
             self.fields.setCellWidget(r, COVERAGE, bar)
             self.fields.setItem(r, EXAMPLES, _cell(" · ".join(f.examples), "\n".join(f.examples)))
             self.fields.setItem(r, SYNONYMS, self._synonyms_cell(f.name, f.name in built))
-            why = _cell(f.reason, f.reason)
+            why = _cell(str(f.reason), str(f.reason))
             if not f.kept:
                 why.setForeground(Qt.GlobalColor.darkRed)
             self.fields.setItem(r, WHY, why)
@@ -377,7 +377,7 @@ class StructuredScreen(QWidget):
 
     def show_tried(self, tried: Tried) -> None:
         r, routed = tried.result, tried.routed
-        why = "".join(f"<li>{_escape(e)}</li>" for e in (routed.evidence if routed else []))
+        why = "".join(f"<li>{_escape(str(e))}</li>" for e in (routed.evidence if routed else []))
         if r is None:
             self.outcome.setHtml(f"<p><b>{tr('Not routed')}</b> — {tr('this question goes to retrieval.')}</p>"
                                  f"<ul>{why}</ul>")

@@ -78,7 +78,7 @@ def _propose(engine: Engine, args: argparse.Namespace) -> int:
     if proposal.reason:
         print(proposal.reason)
     if proposal.looked_for:
-        print(t("Looked for: {forms}.").format(forms="; ".join(proposal.looked_for)))
+        print(t("Looked for: {forms}.").format(forms="; ".join(map(str, proposal.looked_for))))
     if proposal.openings:
         print(t("How the first {n} documents open:").format(n=len(proposal.openings)))
         for o in proposal.openings:

@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from biny.core.i18n import t
+from biny.core.i18n import msg
 from biny.core.llm.base import ChatModel, LLMError, Message
 from biny.core.structured.route import Routed, Router
 from biny.core.structured.spec import IndexSpec
@@ -110,5 +110,5 @@ def model_route(model: ChatModel, spec: IndexSpec, router: Router, question: str
     call, why = _validate(data, spec, router)
     if call is None:
         return Routed(None, [f"model reply rejected: {why}"])
-    return Routed(call, [t("mapped by {name} to {value}; validated against the index's fields and operators")
+    return Routed(call, [msg("mapped by {name} to {value}; validated against the index's fields and operators")
                           .format(name=model.name, value=json.dumps(call.to_dict(), ensure_ascii=False))])

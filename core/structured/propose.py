@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from biny.core.i18n import t
+from biny.core.i18n import msg
 from biny.core.structured.header import FORMS, HeaderField, key_value_blocks, opening_lines, read_header
 from biny.core.structured.lexicon import TITLE_NAMES
 from biny.core.structured.spec import FieldSpec, IndexSpec, Opening, Proposal, ProposedField
@@ -97,20 +97,20 @@ def _examples(vals: list[str]) -> list[str]:
 def _judge(name: str, vals: list[str], total: int) -> ProposedField:
     guess = guess_type(name, vals)
     coverage = len(vals) / max(total, 1)
-    kept, reason = True, t("in {n} of {total} documents").format(n=len(vals), total=total)
+    kept, reason = True, msg("in {n} of {total} documents").format(n=len(vals), total=total)
     if coverage < MIN_COVERAGE:
         kept = False
-        reason = t("only in {n} of {total} documents ({share}, under 1/5): a filter on it would silently leave out "
-                   "the rest").format(n=len(vals), total=total, share=f"{coverage:.0%}")
+        reason = msg("only in {n} of {total} documents ({share}, under 1/5): a filter on it would silently leave out "
+                     "the rest").format(n=len(vals), total=total, share=f"{coverage:.0%}")
     elif len(set(vals)) == 1 and total > 1:
-        kept, reason = False, t("the same value ({value}) in every document: nothing to count or filter").format(
+        kept, reason = False, msg("the same value ({value}) in every document: nothing to count or filter").format(
             value=repr(vals[0][:_SAME_VALUE_CHARS]))
     elif guess.type == "text" and statistics.median(map(len, vals)) > PROSE_CHARS:
         kept = False
-        reason = t("prose (median {n} characters): left to retrieval; include it with --fields if it should be "
-                   "filterable").format(n=f"{statistics.median(map(len, vals)):.0f}")
+        reason = msg("prose (median {n} characters): left to retrieval; include it with --fields if it should be "
+                     "filterable").format(n=f"{statistics.median(map(len, vals)):.0f}")
     elif guess.bad:
-        reason += "; " + t("{n} values do not read as {type} and have no numeric value").format(n=guess.bad,
+        reason += "; " + msg("{n} values do not read as {type} and have no numeric value").format(n=guess.bad,
                                                                                               type=guess.type)
     return ProposedField(name, guess.type, coverage, kept, reason, _examples(vals), len(vals), guess.bad,
                          guess.separator)
@@ -129,18 +129,18 @@ def propose(docs: Sequence[DocText]) -> Proposal:
     fields.sort(key=lambda f: (not f.kept, -f.coverage))
     proposal = Proposal(total, fields, with_header=with_header)
     if not total:
-        proposal.reason = t("The space has no documents yet.")
+        proposal.reason = msg("The space has no documents yet.")
     elif not proposal.kept:
         proposal.reason = (
-            t("No index: {n} of {total} documents open with a machine-readable header (\"field: value\" lines, "
-              "front matter or a two-column table)").format(n=with_header, total=total)
-            + (t(", and no field is shared by 1/5 of them") if with_header else "")
-            + t(". A table whose values all differ could not count or group anything; questions go to retrieval."))
+            msg("No index: {n} of {total} documents open with a machine-readable header (\"field: value\" lines, "
+                "front matter or a two-column table)").format(n=with_header, total=total)
+            + (msg(", and no field is shared by 1/5 of them") if with_header else "")
+            + msg(". A table whose values all differ could not count or group anything; questions go to retrieval."))
     proposal.title_field = _title_field(proposal.kept, values)
     several = sum(1 for h, d in zip(heads, docs, strict=True) if h.fields and key_value_blocks(d.text) > 1)
     if several:
-        proposal.notes.append(t("{n} of {total} documents state several key–value tables or blocks; the first one "
-                                "in each is read as its header, the others stay in the text for retrieval")
+        proposal.notes.append(msg("{n} of {total} documents state several key–value tables or blocks; the first one "
+                                  "in each is read as its header, the others stay in the text for retrieval")
                               .format(n=several, total=total))
     if total and not proposal.kept:
         _evidence(proposal, heads, docs)
@@ -150,17 +150,17 @@ def propose(docs: Sequence[DocText]) -> Proposal:
 def _evidence(proposal: Proposal, heads: list[DocHeader], docs: Sequence[DocText]) -> None:
     """A "no" a curator can check: the forms looked for, the first documents' opening lines (those without a
     header first, by title), and what to do next."""
-    proposal.looked_for = [t(f) for f in FORMS]
+    proposal.looked_for = [msg(f) for f in FORMS]
     order = sorted(zip(heads, docs, strict=True), key=lambda hd: (bool(hd[0].fields), hd[1].title, hd[1].doc_id))
     proposal.openings = [Opening(d.doc_id, d.title, opening_lines(d.text), bool(h.fields)) for h, d in order[:SHOWN]]
     if proposal.with_header:
-        proposal.next_step = t("Use the same field names in every document (at least 1 in 5 must share one), or "
-                               "choose fields with `biny index build --fields …`; then propose again.")
+        proposal.next_step = msg("Use the same field names in every document (at least 1 in 5 must share one), or "
+                                 "choose fields with `biny index build --fields …`; then propose again.")
     else:
-        proposal.next_step = t("Start each document with its fields — 'Field: value' lines, or one two-column "
-                               "table — then propose again. Pages added before tables were read (HTML, DOCX, PDF) "
-                               "must be added again for their tables to be read. Until then, questions go to "
-                               "retrieval.")
+        proposal.next_step = msg("Start each document with its fields — 'Field: value' lines, or one two-column "
+                                 "table — then propose again. Pages added before tables were read (HTML, DOCX, PDF) "
+                                 "must be added again for their tables to be read. Until then, questions go to "
+                                 "retrieval.")
 
 
 def select(proposal: Proposal, fields: Sequence[str] | None, exact: Sequence[str] | None) -> IndexSpec:

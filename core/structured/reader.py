@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from biny.core.i18n import Said
 from biny.core.structured import lexicon as lx
 from biny.core.structured.naming import CJK, HAS_CJK, NEUTRAL, Reading
 from biny.core.structured.tools import Condition
@@ -90,7 +91,7 @@ class Asked:
 
     question: str
     qf: str  # casefolded, same length as the question
-    ev: list[str]  # the evidence so far, appended by each step
+    ev: list[Said]  # the evidence so far, appended by each step
     ids: list[str]  # the named item's row, when one is named
     item_words: str
     reading: Reading | None  # how a name written the way people write it was read (issue 64)
@@ -335,7 +336,7 @@ class Reader:
         return found
 
     def value_conditions(self, question: str, qf: str, taken: list[Span],
-                          evidence: list[str]) -> list[Condition]:
+                          evidence: list[Said]) -> list[Condition]:
         conds: list[Condition] = []
         for s, e, k in self._value_spans(qf, taken):
             fname, value = self.vocabulary.values[k][0]
@@ -374,7 +375,7 @@ class Reader:
         return fields[0].name if fields else None
 
     def number_conditions(self, question: str, qf: str, taken: list[Span], mentions: list[Mention],
-                           evidence: list[str]) -> list[Condition]:
+                           evidence: list[Said]) -> list[Condition]:
         conds: list[Condition] = []
         used: list[Span] = []
         for m in lx.BETWEEN.finditer(qf):

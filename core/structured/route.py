@@ -15,7 +15,7 @@ import re
 
 from biny.core.calls import Refusal as Refusal
 from biny.core.calls import Routed as Routed
-from biny.core.i18n import t
+from biny.core.i18n import msg
 from biny.core.store.structured import QueryTable
 from biny.core.structured import lexicon as lx
 from biny.core.structured.reader import CJK_RUN, QUALIFIER, Asked, Mention, Reader, Span, starts
@@ -73,41 +73,41 @@ class Router:
         if left_out:
             # The row is named and its passage holds the field as a "Field: value" line: read from that row alone,
             # never from whichever passages retrieval finds (issue 64).
-            ev.append(t("asks for {field!r}, which the rows hold but the index leaves out: read from the named row's "
-                        "own text").format(field=left_out))
+            ev.append(msg("asks for {field!r}, which the rows hold but the index leaves out: read from the named row's "
+                          "own text").format(field=left_out))
             return Routed(ToolCall("lookup", left_out, doc_id=asked.ids[0], matched=item_words), ev)
         if target is not None and self._outweighed(asked, target):
             target = None
         other = _other_kind(self.vocabulary.foreign_qualifiers, asked, target)
         if other:  # "list price" of a table whose price is the selling price: not that price (issue 64)
-            ev.append(t("asks for {asked!r}; the table's {field!r} is another kind of it").format(
+            ev.append(msg("asks for {asked!r}; the table's {field!r} is another kind of it").format(
                 asked=other, field=target))
             return Routed(None, ev, refusal=Refusal("field", other, target or "", self.vocabulary.title(asked.ids[0]),
                                                     asked.ids[0]))
         k = key(item_words)
         if reading is not None and reading.named is not None:
-            how = t("its distinctive words (covering {share})").format(share=f"{reading.named.cover:.0%}")
+            how = msg("its distinctive words (covering {share})").format(share=f"{reading.named.cover:.0%}")
             if reading.named.misspelt:
                 how += "; " + ", ".join(f"{a!r} read as {b!r}" for a, b in reading.named.misspelt)
         else:
-            how = (t("its title as written") if self.vocabulary.exact_titles.get(k) else
-                   t("its title before a colon or bracket") if k in self.vocabulary.titles else t("its key field"))
+            how = (msg("its title as written") if self.vocabulary.exact_titles.get(k) else
+                   msg("its title before a colon or bracket") if k in self.vocabulary.titles else msg("its key field"))
         title = self.vocabulary.title(asked.ids[0]) or item_words
         if target is not None:
-            ev.append(t("item {item!r}, matched by {how}").format(item=item_words, how=how))
-            ev.append(t("field {target!r} named in the question").format(target=target))
+            ev.append(msg("item {item!r}, matched by {how}").format(item=item_words, how=how))
+            ev.append(msg("field {target!r} named in the question").format(target=target))
             others = [self.vocabulary.names.names[i] for i in reading.named.others] \
                 if reading is not None and reading.named is not None else []
             if others:
-                ev.append(t("also near: {names}").format(names="; ".join(others)))
+                ev.append(msg("also near: {names}").format(names="; ".join(others)))
             return Routed(ToolCall("lookup", target, doc_id=asked.ids[0], matched=item_words), ev, others=others)
         lacking = self.reader.lacking_word(qf, asked.taken)
         if lacking:
             closest = self.vocabulary.closest_field(lacking)
-            ev.append(t("asks for {asked!r}, which no field of the index holds").format(asked=lacking))
+            ev.append(msg("asks for {asked!r}, which no field of the index holds").format(asked=lacking))
             return Routed(None, ev, refusal=Refusal("field", lacking, closest, title, asked.ids[0],
                                                     self.vocabulary.lacking.get(lacking, "")))
-        ev.append(t("names the item {item_words!r} but none of its fields: a question about it, for retrieval")
+        ev.append(msg("names the item {item_words!r} but none of its fields: a question about it, for retrieval")
                   .format(item_words=item_words))
         return Routed(None, ev, named_row=(asked.ids[0], title) if len(asked.ids) == 1 else None)
 
@@ -155,7 +155,7 @@ class Router:
             return None
         if reading.why == "tie":
             tied = [self.vocabulary.names.names[i] for i in reading.tied[:_TIED_ASKED]]
-            ev.append(t("names {names} equally: not one row").format(names=" / ".join(tied)))
+            ev.append(msg("names {names} equally: not one row").format(names=" / ".join(tied)))
             if mentions and not asks_count and not lx.SUPERLATIVE_ANY.search(qf) and len(reading.tied) <= _TIED_ASKED:
                 # "the price of the Probe": the Thermo Probe or the Freezer Probe? Asked, not guessed (issue 64).
                 return Routed(None, ev, refusal=Refusal("which", "", " / ".join(tied)))
@@ -167,13 +167,13 @@ class Router:
             if near is None:  # nothing shares its letters: the row its words come nearest to, brand and all
                 near = self.vocabulary.names.closest(asked.question)
             closest = self.vocabulary.names.names[near] if near is not None else ""
-            ev.append(t("names {asked!r}, which no row of the index is").format(asked=reading.unknown))
+            ev.append(msg("names {asked!r}, which no row of the index is").format(asked=reading.unknown))
             return Routed(None, ev, refusal=Refusal("row", reading.unknown, closest))
         return None
 
     def _unexplained(self, asked: Asked, unknown: list[str], asks_count: bool) -> Routed:
         """The question names values no field holds: for retrieval, or a row no name matches."""
-        routed = Routed(None, [*asked.ev, t("names {value}, which no field of the index holds")
+        routed = Routed(None, [*asked.ev, msg("names {value}, which no field of the index holds")
                                            .format(value=', '.join(map(repr, unknown)))],
                         looked_for=", ".join(unknown), looked_in=self.vocabulary.value_fields())
         if asked.mentions and not asks_count and not lx.SUPERLATIVE_ANY.search(asked.qf) and len(unknown) == 1:
@@ -208,7 +208,7 @@ class Router:
         if counting and not conds and lx.ITEM_NOUNS.search(qf):
             rest = self.reader.unexplained_words(qf, [*taken, Span(counting.start(), counting.end())])
             if rest:  # "阿加莎·克里斯蒂有几本书" names someone the index does not hold: not "all books"
-                return Routed(None, [*ev, t("asks about {rest!r}, which the index does not hold")
+                return Routed(None, [*ev, msg("asks about {rest!r}, which the index does not hold")
                                            .format(rest='、'.join(rest))],
                               looked_for=self._as_written(asked.question, qf, rest),
                               looked_in=self.vocabulary.value_fields())
@@ -216,9 +216,9 @@ class Router:
             ev.append(f"counting words {counting.group(0)!r}")
             return Routed(ToolCall("count", None, conds), ev)
         if conds and (lx.LIST_QUESTION.search(qf) or lx.ITEM_NOUNS.match(qf.lstrip())):
-            ev.append(t("a list of the matching items"))
+            ev.append(msg("a list of the matching items"))
             return Routed(ToolCall("filter", None, conds), ev)
-        return Routed(None, [*ev, t("no count, filter, group, extreme or named item's field asked")],
+        return Routed(None, [*ev, msg("no count, filter, group, extreme or named item's field asked")],
                       touched=bool(mentions or conds))
 
     def _superlative_fits(self, qf: str, superlative: tuple[re.Match[str] | None, str, str],

@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from biny.core.i18n import Said
 from biny.core.structured.values import NUMERIC
 
 
@@ -61,7 +62,7 @@ class ProposedField:
     type: str
     coverage: float  # share of the space's active documents carrying it
     kept: bool
-    reason: str
+    reason: Said
     examples: list[str]
     present: int = 0
     bad: int = 0  # values that do not fit the type
@@ -69,7 +70,7 @@ class ProposedField:
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "type": self.type, "coverage": round(self.coverage, 4), "kept": self.kept,
-                "reason": self.reason, "examples": self.examples, "present": self.present, "bad": self.bad}
+                "reason": str(self.reason), "examples": self.examples, "present": self.present, "bad": self.bad}
 
 
 @dataclass(slots=True)
@@ -90,14 +91,14 @@ class Proposal:
     documents: int
     fields: list[ProposedField]
     title_field: str = ""
-    reason: str = ""  # S4: why there is no index, when no field is kept
+    reason: Said = ""  # S4: why there is no index, when no field is kept
     with_header: int = 0  # documents that open with a machine-readable header
     # Issue 63: what was read and how (several tables on a page: which one was the header).
-    notes: list[str] = field(default_factory=list)
+    notes: list[Said] = field(default_factory=list)
     # Issue 63, a "no" explained: the forms looked for, the first documents' opening lines, what to do next.
-    looked_for: list[str] = field(default_factory=list)
+    looked_for: list[Said] = field(default_factory=list)
     openings: list[Opening] = field(default_factory=list)
-    next_step: str = ""
+    next_step: Said = ""
 
     @property
     def kept(self) -> list[ProposedField]:
@@ -105,6 +106,7 @@ class Proposal:
 
     def to_dict(self) -> dict[str, Any]:
         return {"documents": self.documents, "fields": [f.to_dict() for f in self.fields],
-                "title_field": self.title_field, "with_header": self.with_header, "reason": self.reason,
-                "notes": self.notes, "next_step": self.next_step,
-                "evidence": {"looked_for": self.looked_for, "openings": [o.to_dict() for o in self.openings]}}
+                "title_field": self.title_field, "with_header": self.with_header, "reason": str(self.reason),
+                "notes": [str(n) for n in self.notes], "next_step": str(self.next_step),
+                "evidence": {"looked_for": [str(f) for f in self.looked_for],
+                             "openings": [o.to_dict() for o in self.openings]}}

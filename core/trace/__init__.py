@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, TypeVar, get_args
 
-from biny.core.i18n import Said
+from biny.core.i18n import Said, worded
 from biny.core.trace.records import Record
 
 R = TypeVar("R", bound=Record)
@@ -69,7 +69,7 @@ class Trace:
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         for stage in out["stages"]:
-            stage["data"] = stage["data"] or {}  # a stage without a record: {} as ``--json`` always gave
+            stage["data"] = worded(stage["data"] or {})  # a stage without a record: {} as ``--json`` always gave
             stage["summary"] = str(stage["summary"])  # rendered now, in the language of who asked for the JSON
             for dropped in stage["dropped"]:
                 dropped["reason"] = str(dropped["reason"])

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from biny.core.i18n import Said
+
 
 @dataclass(slots=True)
 class RewriteRecord:
@@ -130,7 +132,7 @@ class SecondPassRecord:
 
 @dataclass(slots=True)
 class StructuredRecord:
-    evidence: list[str]
+    evidence: list[Said]
     query: str
     call: dict[str, Any]
 

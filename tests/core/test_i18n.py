@@ -145,3 +145,18 @@ def test_an_answer_and_its_trace_are_worded_when_shown_not_when_made(engine: Eng
     dumped = json.dumps(result.trace.to_dict(), ensure_ascii=False)
     assert all(z in dumped for z in worded)
     assert json.loads(json.dumps(result.answer.to_dict(), ensure_ascii=False))["note"] == str(result.answer.note)
+
+
+def test_the_structured_index_words_its_reasons_when_shown(tmp_path: Path, language: None) -> None:
+    """A proposal's reasons and the router's evidence are messages too: the curator's screen and ``--json`` show
+    them in the language chosen when shown (issue 56)."""
+    from biny.core.structured.propose import DocText, propose
+
+    i18n.set_language("en")
+    docs = [DocText(f"d{i}", 1, f"Item {i}", f"Colour: red\nWeight: {i} kg\nNote: {'x' * 300}\n\nItem {i}.")
+            for i in range(5)]
+    proposal = propose(docs)
+    english = json.dumps(proposal.to_dict(), ensure_ascii=False)
+    i18n.set_language("zh_CN")
+    chinese = json.dumps(proposal.to_dict(), ensure_ascii=False)
+    assert english != chinese and re.search(r"[\u4e00-\u9fff]", chinese) and not re.search(r"[\u4e00-\u9fff]", english)

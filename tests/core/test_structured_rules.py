@@ -304,7 +304,7 @@ def test_a_title_as_written_wins_over_a_shortened_one_whatever_the_row_order() -
                         ("When was The Hobbit first published?", "1937")):
             routed = router.route(q)
             assert routed.call is not None and run(table, spec, routed.call).result == want, q  # type: ignore[arg-type]
-            assert "its title as written" in " ".join(routed.evidence)
+            assert "its title as written" in " ".join(map(str, routed.evidence))
         # A number that a field is asked "of" is a title; elsewhere it stays a year.
         routed = router.route("What is the image URL of 1984?")
         assert routed.call is not None and routed.call.tool == "lookup"
