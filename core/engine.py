@@ -72,16 +72,14 @@ class Engine:
         self.models = Models(folder.settings, folder.home / "config.toml", embedder)
         keys = self._session = KeySession(folder)
         self.keys = Keys(keys, folder)
-        self._spaces = Spaces(folder, self.models, keys)
-        self.backup = Backup(folder, self._spaces)
-        self._documents = Documents(folder, self.models, keys)
+        # Issue 56: each service is built with what it needs, in dependency order; nothing is set on it afterwards.
         self.index = StructuredIndex(folder, keys, self.models)
-        self._documents.on_change.append(self.index.sync)
         self._retriever = self.retrieval = Retriever(folder, self.models, keys, self.index)
-        self._spaces.on_forget += [self._retriever.forget, self.index.forget]
-        self._answers = Answers(folder, self.models, self._retriever)
+        self._spaces = Spaces(folder, self.models, keys, on_forget=[self._retriever.forget, self.index.forget])
+        self.backup = Backup(folder, self._spaces)
+        self._documents = Documents(folder, self.models, keys, on_change=[self.index.sync])
         self.web = WebFallback(folder, self.models, keys, self._retriever, self.ingest, self.set_document_status)
-        self._answers.web = self.web
+        self._answers = Answers(folder, self.models, self._retriever, self.web)
         self.analysis = Analysis(folder, self.models, keys, self._retriever, self._documents)
         self.memory = Memory(folder, self.models, keys)
         self.doctor = Doctor(folder, keys, lambda space, paths: self.ingest(space, paths))

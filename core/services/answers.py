@@ -24,11 +24,11 @@ if TYPE_CHECKING:
 
 
 class Answers:
-    def __init__(self, folder: DataFolder, models: Models, retriever: Retriever) -> None:
+    def __init__(self, folder: DataFolder, models: Models, retriever: Retriever, web: WebFallback | None) -> None:
         self.folder = folder
         self.models = models
         self.retriever = retriever
-        self.web: WebFallback | None = None  # the public-web fallback (services/web.py), set by the Engine
+        self.web = web  # the public-web fallback (services/web.py): asked when nothing in the space is close
 
     def _other_rows_only(self, space: str, result: AskResult) -> str | None:
         """A question naming one row and asking what no field holds (routed.named_row) is answered from that row or

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, cast
@@ -111,12 +111,13 @@ def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
 
 
 class Documents:
-    def __init__(self, folder: DataFolder, models: Models, keys: KeySession) -> None:
+    def __init__(self, folder: DataFolder, models: Models, keys: KeySession,
+                 on_change: Sequence[Callable[[str], object]] = ()) -> None:
         self.folder = folder
         self.models = models
         self.keys = keys
         # Called with the space's name after its documents changed (the structured index keeps in step).
-        self.on_change: list[Callable[[str], object]] = []
+        self.on_change = tuple(on_change)
 
     def _changed(self, space: str) -> None:
         for hook in self.on_change:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from biny.core.errors import BinyError
@@ -17,11 +17,12 @@ from biny.core.store.catalog import SpaceRow, now
 
 
 class Spaces:
-    def __init__(self, folder: DataFolder, models: Models, keys: KeySession) -> None:
+    def __init__(self, folder: DataFolder, models: Models, keys: KeySession,
+                 on_forget: Sequence[Callable[[str], None]] = ()) -> None:
         self.folder = folder
         self.models = models
         self.keys = keys
-        self.on_forget: list[Callable[[str], None]] = []  # caches to clear when a space goes
+        self.on_forget = tuple(on_forget)  # caches to clear when a space goes
 
     def _info(self, s: SpaceRow) -> SpaceInfo:
         docs = self.folder.catalog.docs.of(s.space_id)
