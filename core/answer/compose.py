@@ -183,11 +183,12 @@ def compose(question: Question, hits: list[Hit], model: ChatModel | None, *, spa
         messages = prompt(question.text, hits, masked.passages, list(history or []))
         reply = _ask_model(model, messages, cfg, masked, on_text)
     except LLMError as exc:
-        return extract(question, hits, cfg, f"model failed ({exc.kind}): {exc} — extracted instead", distances,
-                       "model_failed")
+        return extract(question, hits, cfg, msg("the model failed ({kind}): {error} — extracted instead").format(
+            kind=exc.kind, error=str(exc)), distances, "model_failed")
     if not reply.strip():
         return extract(question, hits, cfg, msg("the model returned an empty answer — extracted instead"), distances,
                        "model_empty")
     text, removed_placeholders = spans.unmask(reply.strip(), masked.spans)
-    return _checked(text, "model", question, hits, question.reply_language, f"composed by {model.name}",
+    return _checked(text, "model", question, hits, question.reply_language,
+                    msg("composed by {model}").format(model=model.name),
                     removed_placeholders, kind="composed")

@@ -15,12 +15,24 @@ from biny.core.retrieve.candidates import RetrievalParams
 from biny.core.services.folder import DataFolder
 from biny.core.services.models import Models
 from biny.core.services.retrieval import Retriever
+from biny.core.store.catalog import SpaceRef, SpaceRow
 from biny.core.text.question import Question, sentence_language
 from biny.core.trace import Stage
 from biny.core.trace.records import AnswerRecord
 
 if TYPE_CHECKING:
     from biny.core.services.web import WebFallback
+
+
+def answer_stage(answer: Answer, made: int, ms: float) -> Stage:
+    """The trace's last stage: the answer's mode and note, and the passages it cites. ``made``: passages stored
+    without sentence vectors whose sentences were embedded for this answer."""
+    made_now = msg("; the sentences of {n} passage(s) stored without their vectors were embedded now (`biny space "
+                   "reembed` stores them)").format(n=made) if made else ""
+    return Stage("answer", msg(answer.mode) + ": " + as_msg(answer.note) + made_now,
+                 kept=[c.chunk_id for c in answer.citations],
+                 data=AnswerRecord(answer.mode, [c.n for c in answer.citations], answer.untraced_numbers,
+                                   answer.removed_citations, answer.removed_placeholders, answer.language), ms=ms)
 
 
 class Answers:
@@ -30,7 +42,7 @@ class Answers:
         self.retriever = retriever
         self.web = web  # the public-web fallback (services/web.py): asked when nothing in the space is close
 
-    def _other_rows_only(self, space: str, result: AskResult) -> str | None:
+    def _other_rows_only(self, space: SpaceRow, result: AskResult) -> str | None:
         """A question naming one row and asking what no field holds (routed.named_row) is answered from that row or
         from prose — never from another row of the table (issue 64): those passages leave the context. Returns the
         named row's title when some left it (the answer then says so if nothing else was found)."""
@@ -44,12 +56,13 @@ class Answers:
         result.chunks = [h for h in result.chunks if h.doc_id not in others]
         return title
 
-    def answer(self, space: str, question: str, *, history: list[str] | None = None, k: int | None = None,
+    def answer(self, space: SpaceRef, question: str, *, history: list[str] | None = None, k: int | None = None,
                max_distance: float | None = None, params: RetrievalParams | None = None,
                on_text: Callable[[str], None] | None = None) -> AskResult:
         # The question is parsed once, here (text/question.py); retrieval and the answer read the same analysis.
         asked = Question.parse(question.strip())
-        result = self.retriever.ask(space, asked, k=k, max_distance=max_distance, params=params, history=history)
+        row = self.folder.catalog.spaces.resolve(space)  # once: retrieval and the answer read this row (issue 56)
+        result = self.retriever.ask(row, asked, k=k, max_distance=max_distance, params=params, history=history)
         if result.structured is not None:
             others = result.routed.others if result.routed is not None else []
             result.answer = structured_answer(asked, result.structured, result.chunks, others)
@@ -57,24 +70,23 @@ class Answers:
 
         if result.refused is not None:  # issue 64: the table lacks the row or field: said, with the closest one
             index = self.retriever.structured
-            info = index.info(space) if index is not None else None
+            info = index.info(row) if index is not None else None
             fields = [f.name for f in info.spec.fields if f.name != info.spec.title_field] if info else []
             result.answer = refused_answer(result.question, result.refused, fields)
             return result
-        named_only = self._other_rows_only(space, result)
+        named_only = self._other_rows_only(row, result)
         llm = self.folder.settings.llm
         # The document count only appears in "not in your material": read it only then.
-        documents = 0 if result.chunks else len(
-            self.folder.catalog.docs.of(self.folder.catalog.spaces.named(space).space_id, ("active",)))
+        documents = 0 if result.chunks else len(self.folder.catalog.docs.of(row.space_id, ("active",)))
         t0 = time.perf_counter()
         index = self.retriever.structured
         exact = None
         if index is not None and self.models.llm is not None and result.chunks:
-            values = index.exact_values(space, [h.doc_id for h in result.chunks])
+            values = index.exact_values(row, [h.doc_id for h in result.chunks])
             exact = {doc: list(v.values()) for doc, v in values.items()}
         model = self.models.llm if result.chunks else None
-        stored, made = self._stored(space, asked, result) if model is None and result.chunks else (None, 0)
-        answer = compose(asked, result.chunks, model, space=space, documents=documents, history=history,
+        stored, made = self._stored(row, asked, result) if model is None and result.chunks else (None, 0)
+        answer = compose(asked, result.chunks, model, space=row.name, documents=documents, history=history,
                          cfg=ComposeSettings(timeout_s=llm.answer_timeout_s, max_tokens=llm.answer_max_tokens),
                          on_text=on_text, exact=exact, distances=self.models.sentence_distances, stored=stored,
                          unmentioned=result.unmentioned)
@@ -87,25 +99,16 @@ class Answers:
             # Issue 63: the refusal says which values the index looked for, and where.
             answer.text += looked_for(result.question, routed.looked_for, routed.looked_in)
         result.answer = answer
-        if not result.chunks and self.web is not None and self.web.ready(space):
-            self.web.answer(space, result, history, asked)  # W1–W5: only when switched on, never otherwise
+        if not result.chunks and self.web is not None and self.web.ready(row):
+            self.web.answer(row, result, history, asked)  # W1–W5: only when switched on, never otherwise
             answer = result.answer
-        made_now = msg("; the sentences of {n} passage(s) stored without their vectors were embedded now (`biny space "
-                       "reembed` stores them)").format(n=made) if made else ""
-        result.trace.add(Stage(
-            "answer", msg(answer.mode) + ": " + as_msg(answer.note) + made_now,
-            kept=[c.chunk_id for c in answer.citations],
-            data=AnswerRecord(answer.mode, [c.n for c in answer.citations], answer.untraced_numbers,
-                              answer.removed_citations, answer.removed_placeholders, answer.language),
-            ms=(time.perf_counter() - t0) * 1000,
-        ))
+        result.trace.add(answer_stage(answer, made, (time.perf_counter() - t0) * 1000))
         return result
 
-    def _stored(self, space: str, asked: Question, result: AskResult) -> tuple[extractive.Stored, int]:
+    def _stored(self, row: SpaceRow, asked: Question, result: AskResult) -> tuple[extractive.Stored, int]:
         """The final context's stored sentence vectors and the query's vector — the one retrieval embedded (a
         follow-up's rewrite, else the question), cached since: the extracted answer reads meaning without a model
         call (issue 57). And how many passages, stored without them, had their sentences embedded now."""
-        row = self.folder.catalog.spaces.named(space)
         vectors, made = self.retriever.stored_sentences.for_hits(row, self.retriever.matrix(row), result.chunks)
         query = result.trace.retrieval_query or asked.text
         return extractive.Stored(self.models.embed_queries([query])[0], vectors), made

@@ -33,7 +33,7 @@ from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
 from biny.core.services.sentence_vectors import StoredSentences
 from biny.core.services.structured import StructuredIndex
-from biny.core.store.catalog import DocumentRow, SpaceRow
+from biny.core.store.catalog import DocumentRow, SpaceRef, SpaceRow
 from biny.core.store.lance import ChunkRecord
 from biny.core.store.vectors import VectorMatrix
 from biny.core.structured.route import Routed
@@ -123,9 +123,9 @@ class Retriever:
         return vm
 
     # ---- references (R9) ------------------------------------------------------------------
-    def baselines(self, space: str) -> Baselines:
+    def baselines(self, space: SpaceRef) -> Baselines:
         """The space's measured references, re-measured (in memory) whenever its visible chunks changed."""
-        row = self.folder.catalog.spaces.named(space)
+        row = self.folder.catalog.spaces.resolve(space)
         vm = self.matrix(row)
         cached = self._baselines.get(row.space_id)
         if cached is not None and cached[0] == vm.generation:
@@ -235,7 +235,8 @@ class Retriever:
             return [known[k] for k in keys]
         return vectors
 
-    def ask(self, space: str, question: str | Question, *, k: int | None = None, max_distance: float | None = None,
+    def ask(self, space: SpaceRef, question: str | Question, *, k: int | None = None,
+            max_distance: float | None = None,
             params: RetrievalParams | None = None, history: list[str] | None = None) -> AskResult:
         """Retrieve the passages that answer ``question`` (SPEC R1–R8), with a full trace. A caller that also
         answers passes the question parsed (``Question.parse``), so both read one analysis of it."""
@@ -243,17 +244,17 @@ class Retriever:
         question = asked.text.strip()
         if not question:
             raise BinyError(t("Ask a question: the text is empty."))
-        row = self.folder.catalog.spaces.named(space)
+        row = self.folder.catalog.spaces.resolve(space)  # once: every step below reads this row (issue 56)
         params = params or self.params(k, max_distance)
         unrouted = None
         if params.use_structured and self.structured is not None:
-            routed = self._structured(space, question)
+            routed = self._structured(row, question)
             if isinstance(routed, AskResult):
                 return routed
             unrouted = routed
         self.models.check_space(row, self.folder.chunks)
         vm = self.trusted(row)
-        base = self.baselines(space)
+        base = self.baselines(row)
         read_for_rerank: list[int] = []
         ctx, docs = self._context(row, vm, read_for_rerank)
         result = retrieve(asked, list(history or []), vm, base, params, ctx)
@@ -270,13 +271,13 @@ class Retriever:
         answer.turn_id = uuid.uuid4().hex[:12]
         answer.more_available = bool(result.remaining)
         answer.routed = unrouted
-        self._turns[answer.turn_id] = _Turn(space, question, params.k, result.remaining, answer,
+        self._turns[answer.turn_id] = _Turn(row.name, question, params.k, result.remaining, answer,
                                             history=list(history or []))
         while len(self._turns) > MAX_TURNS:
             self._turns.pop(next(iter(self._turns)))
         return answer
 
-    def _structured(self, space: str, question: str) -> AskResult | Routed | None:
+    def _structured(self, space: SpaceRow, question: str) -> AskResult | Routed | None:
         """S5: a question the index answers exactly never reaches the vectors (no embedding either). Not routed:
         how the index read it (for the answer to say what it looked for), or None without an index."""
         assert self.structured is not None
@@ -301,9 +302,8 @@ class Retriever:
             else []
         return AskResult(question, hits, None, None, "structured index", trace, structured=result, routed=routed)
 
-    def _row_hits(self, space: str, doc_id: str) -> list[Hit]:
+    def _row_hits(self, row: SpaceRow, doc_id: str) -> list[Hit]:
         """A looked-up row's own passage: the answer cites it, the console opens it (issue 64)."""
-        row = self.folder.catalog.spaces.named(space)
         crypto = self.keys.crypto(row)
         records = [crypto.open_record(r) for r in self.folder.chunks.doc_chunks(row.space_id, doc_id)]
         doc = next((d for d in self.folder.catalog.docs.of(row.space_id, ("active",)) if d.doc_id == doc_id), None)

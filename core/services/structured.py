@@ -21,7 +21,7 @@ from biny.core.services.folder import DataFolder
 from biny.core.services.integrity import index_tampered
 from biny.core.services.keys import KeySession
 from biny.core.services.models import Models
-from biny.core.store.catalog import SpaceRow
+from biny.core.store.catalog import SpaceRef, SpaceRow
 from biny.core.store.structured import IndexCheck, QueryTable, check_rows
 from biny.core.structured.lint import LintItem, lint_chunk
 from biny.core.structured.model_route import model_route
@@ -175,8 +175,8 @@ class StructuredIndex:
         return len(add)
 
     # ---- the query side --------------------------------------------------------------------------
-    def _load(self, space: str) -> _Loaded | None:
-        row = self.folder.catalog.spaces.named(space)
+    def _load(self, space: SpaceRef) -> _Loaded | None:
+        row = self.folder.catalog.spaces.resolve(space)
         stored = self.folder.structured.spec(row.space_id)
         if stored is None:
             return None
@@ -218,17 +218,17 @@ class StructuredIndex:
         if gone is not None:
             gone.table.close()
 
-    def info(self, space: str, preview: int = 0) -> IndexInfo | None:
-        loaded = self._load(space)
+    def info(self, space: SpaceRef, preview: int = 0) -> IndexInfo | None:
+        row = self.folder.catalog.spaces.resolve(space)
+        loaded = self._load(row)
         if loaded is None:
             return None
-        row = self.folder.catalog.spaces.named(space)
         names = ", ".join(q(n) for n in ["title", *loaded.spec.names])
         sample = loaded.table.query(f"SELECT doc_id, {names} FROM idx ORDER BY title LIMIT ?", [preview]) \
             if preview else []
         rows = [{"doc_id": r[0], "title": r[1], "fields": dict(zip(loaded.spec.names, r[2:], strict=True))}
                 for r in sample]
-        return IndexInfo(space, loaded.spec, loaded.rows, len(self._active(row)), 0, 0.0, rows)
+        return IndexInfo(row.name, loaded.spec, loaded.rows, len(self._active(row)), 0, 0.0, rows)
 
     # ---- a curator's words for fields (issue 64) ------------------------------------------------------------
     def synonyms(self, space: str) -> dict[str, list[str]]:
@@ -286,35 +286,35 @@ class StructuredIndex:
                                            spec.generation)
         return kept
 
-    def route(self, space: str, question: str) -> Routed | None:
+    def route(self, space: SpaceRef, question: str) -> Routed | None:
         """None when the space has no index; else the routed call (or none) and its evidence."""
         loaded = self._load(space)
         return None if loaded is None else loaded.router.route(question)
 
-    def run(self, space: str, call: ToolCall) -> ToolResult:
-        loaded = self._load(space)
+    def run(self, space: SpaceRef, call: ToolCall) -> ToolResult:
+        row = self.folder.catalog.spaces.resolve(space)
+        loaded = self._load(row)
         if loaded is None:
             raise NoIndex(t("Space {space!r} has no structured index; build one with `biny index build`.")
-                           .format(space=space))
+                           .format(space=row.name))
         t0 = time.perf_counter()
         if call.tool == "lookup" and loaded.spec.get(call.field or "") is None \
                 and call.field in (loaded.spec.extra.get("unindexed") or []):
-            result = self._left_out(space, loaded, call)
+            result = self._left_out(row, loaded, call)
             result.ms = (time.perf_counter() - t0) * 1000
             return result
         try:
             result = run(loaded.table, loaded.spec, call)
         except ToolError as exc:
-            raise BinyError(t("Space {space!r}: {detail}.").format(space=space, detail=exc)) from exc
+            raise BinyError(t("Space {space!r}: {detail}.").format(space=row.name, detail=exc)) from exc
         result.ms = (time.perf_counter() - t0) * 1000
-        result.documents = len(self._active(self.folder.catalog.spaces.named(space)))
+        result.documents = len(self._active(row))
         return result
 
-    def _left_out(self, space: str, loaded: _Loaded, call: ToolCall) -> ToolResult:
+    def _left_out(self, row: SpaceRow, loaded: _Loaded, call: ToolCall) -> ToolResult:
         """A field the rows hold but the index leaves out (too rare to filter on: "Product Dimensions" in 16 of 300
         rows), asked of one named row: read from that row's own text by the header reader the index uses, verbatim;
         None when this row gives none (issue 64)."""
-        row = self.folder.catalog.spaces.named(space)
         crypto = self.keys.crypto(row)
         text = ""
         for rec in (crypto.open_record(r) for r in self.folder.chunks.doc_chunks(row.space_id, call.doc_id or "")):
@@ -330,24 +330,24 @@ class StructuredIndex:
         result.documents = len(self._active(row))
         return result
 
-    def answer(self, space: str, question: str) -> tuple[Routed | None, ToolResult | None]:
+    def answer(self, space: SpaceRef, question: str) -> tuple[Routed | None, ToolResult | None]:
         """Rules first; a configured model only for a question that names the index but no rule routed."""
-        routed = self.route(space, question)
+        row = self.folder.catalog.spaces.resolve(space)
+        routed = self.route(row, question)
         llm = self.models.llm if self.models is not None else None
         if routed is not None and routed.call is None and routed.touched and llm is not None:
-            loaded = self._load(space)
+            loaded = self._load(row)
             assert loaded is not None
             by_model = model_route(llm, loaded.spec, loaded.router, question, self._examples(loaded))
             routed = Routed(by_model.call, routed.evidence + by_model.evidence)
         if routed is not None and routed.call is None and routed.refusal is None and routed.absent_row is not None:
-            loaded = self._load(space)
-            row = self.folder.catalog.spaces.named(space)
+            loaded = self._load(row)
             if loaded is not None and loaded.rows >= len(self._active(row)):
                 # Nothing but the table's rows in the space: no passage could name it either (issue 64).
                 routed.refusal = routed.absent_row
         if routed is None or routed.call is None:
             return routed, None
-        return routed, self.run(space, routed.call)
+        return routed, self.run(row, routed.call)
 
     @staticmethod
     def _examples(loaded: _Loaded) -> dict[str, list[str]]:
@@ -359,7 +359,7 @@ class StructuredIndex:
                 out[f.name] = [str(r[0])[:60] for r in rows]
         return out
 
-    def other_rows(self, space: str, named: str, doc_ids: list[str]) -> set[str]:
+    def other_rows(self, space: SpaceRef, named: str, doc_ids: list[str]) -> set[str]:
         """Of ``doc_ids``, the table's rows other than ``named``: another row's text never answers a question about
         the named one (issue 64)."""
         loaded = self._load(space)
@@ -368,7 +368,7 @@ class StructuredIndex:
         found = loaded.table.query("SELECT doc_id FROM idx WHERE doc_id IN (SELECT unnest(?))", [doc_ids])
         return {r[0] for r in found} - {named}
 
-    def exact_values(self, space: str, doc_ids: list[str]) -> dict[str, dict[str, str]]:
+    def exact_values(self, space: SpaceRef, doc_ids: list[str]) -> dict[str, dict[str, str]]:
         """S6: the exact fields' verbatim values of these documents (for placeholders in answers)."""
         loaded = self._load(space)
         if loaded is None or not loaded.spec.exact_names or not doc_ids:

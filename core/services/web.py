@@ -22,6 +22,7 @@ from biny.core.services.retrieval import Retriever
 from biny.core.services.web_marks import ContradictedNotConfirmed, EntryMarks, FlaggedNotConfirmed
 from biny.core.services.web_review import ReviewItem, ReviewQueue, WebSource
 from biny.core.services.web_turn import WebTurn
+from biny.core.store.catalog import SpaceRef
 from biny.core.text.question import Question
 from biny.core.web.search import SearchFailed, SearchProvider, SearchResult, SearxngSearch
 
@@ -44,8 +45,8 @@ class WebFallback:
         self.turn = WebTurn(folder, models, keys, retriever, self.queue, marks, self._search)
 
     # ---- the switch (W1) ----------------------------------------------------------------------------
-    def enabled(self, space: str) -> bool:
-        return self.folder.catalog.spaces.web_enabled(self.folder.catalog.spaces.named(space).space_id)
+    def enabled(self, space: SpaceRef) -> bool:
+        return self.folder.catalog.spaces.web_enabled(self.folder.catalog.spaces.resolve(space).space_id)
 
     def set_enabled(self, space: str, on: bool) -> None:
         self.folder.writer.web.set_web(self.folder.catalog.spaces.named(space).space_id, on)
@@ -82,12 +83,12 @@ class WebFallback:
         cfg = self.folder.settings.web
         return SearxngSearch(url, timeout_s=cfg.timeout_s, user_agent=cfg.user_agent).search(query, cfg.results)
 
-    def ready(self, space: str) -> bool:
+    def ready(self, space: SpaceRef) -> bool:
         """Switched on for the space *and* a search endpoint configured; else nothing leaves the machine."""
         return self.enabled(space) and self._search() is not None
 
     # ---- a web turn (W2–W5) ----------------------------------------------------------------------------
-    def answer(self, space: str, result: AskResult, history: list[str] | None, asked: Question) -> None:
+    def answer(self, space: SpaceRef, result: AskResult, history: list[str] | None, asked: Question) -> None:
         """Fill ``result.answer`` from the public web (W2–W4) and queue it for review (W5); ``asked`` is
         ``result.question`` as parsed once by the ask (text/question.py)."""
         self.turn.answer(space, result, history, asked)

@@ -29,6 +29,7 @@ from biny.core.services.models import Models
 from biny.core.services.retrieval import Retriever
 from biny.core.services.web_marks import EntryMarks
 from biny.core.services.web_review import Reading, ReviewQueue, WebSource
+from biny.core.store.catalog import SpaceRef
 from biny.core.text.question import Question
 from biny.core.text.scripts import script_of
 from biny.core.text.terms import terms_of
@@ -87,10 +88,11 @@ class WebTurn:
         self._search = search  # the provider to use now (set or configured), None: none
         self._vectors: dict[tuple[str, str], Any] = {}
 
-    def answer(self, space: str, result: AskResult, history: list[str] | None, asked: Question) -> None:
+    def answer(self, space: SpaceRef, result: AskResult, history: list[str] | None, asked: Question) -> None:
         """Fill ``result.answer`` from the public web (W2–W4) and queue it for review (W5); ``asked`` is
         ``result.question`` as parsed once by the ask (text/question.py)."""
-        row = self.folder.catalog.spaces.named(space)
+        row = self.folder.catalog.spaces.resolve(space)
+        space = row.name
         crypto = self.keys.crypto(row)
         question = result.question
         if self.queue.rejected_question(question, crypto, row.space_id):
@@ -103,7 +105,7 @@ class WebTurn:
         try:
             reading = self._read(question, crypto, row.space_id)
         except SearchFailed as exc:
-            result.answer = _search_failed(asked.reply_language, exc)
+            result.answer = search_failed(asked.reply_language, exc)
             return
         if not reading.sources:
             if result.answer is not None:
@@ -111,7 +113,7 @@ class WebTurn:
             return
         lang = asked.reply_language
         if not reading.pages:
-            result.answer = _none_read(lang, reading)
+            result.answer = none_read(lang, reading)
             return
         ranked = self._ranked(asked, reading)
         self._judge(space, asked, ranked)
@@ -136,9 +138,7 @@ class WebTurn:
                          distances=self.models.sentence_distances)
         for c in answer.citations:
             c.url = hits[c.n - 1].source
-        domains = ", ".join(sorted({s.domain for s in reading.sources if s.read and s.used}))
-        answer.mode, answer.note_kind, answer.sources = "web", "web", [s.to_dict() for s in reading.sources]
-        answer.note = msg("public sources, not your material ({domains})").format(domains=domains) + "; " + answer.note
+        as_public(answer, reading.sources)
         result.chunks, result.answer = hits, answer
         entry = propose_entry(asked, reading.pages, self.models.llm, self.models.sentence_distances,
                               self._focus(ranked, reading.pages))
@@ -313,14 +313,22 @@ def _mark_unused(reading: Reading, ranked: list[_Paragraph]) -> set[str]:
     return used
 
 
-def _search_failed(lang: str, exc: SearchFailed) -> Answer:
+def as_public(answer: Answer, sources: list[WebSource]) -> None:
+    """An answer composed from public pages marked as theirs (W3): its mode, its note naming the domains used, and
+    every result, read or not."""
+    domains = ", ".join(sorted({s.domain for s in sources if s.read and s.used}))
+    answer.mode, answer.note_kind, answer.sources = "web", "web", [s.to_dict() for s in sources]
+    answer.note = msg("public sources, not your material ({domains})").format(domains=domains) + "; " + answer.note
+
+
+def search_failed(lang: str, exc: SearchFailed) -> Answer:
     """Said in the answer itself, not only in a note: a failed search is no "not in your material" (issue 60)."""
     reason = msg("public search failed: {reason}").format(reason=exc)
     text = SEARCH_FAILED.get(lang, SEARCH_FAILED["en"]).format(reason=exc)
     return Answer(text, "none", [], [], lang, note=reason, note_kind="search_failed", web_error=reason)
 
 
-def _none_read(lang: str, reading: Reading) -> Answer:
+def none_read(lang: str, reading: Reading) -> Answer:
     """Public results found, none of them read: said, each result listed with why."""
     why = "; ".join(sorted({s.error for s in reading.sources if s.error}))
     text = COULD_NOT_READ.get(lang, COULD_NOT_READ["en"]).format(n=len(reading.sources), why=why)

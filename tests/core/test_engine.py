@@ -328,3 +328,26 @@ def test_one_schema_gives_params_validation_console_rows_and_the_reference() -> 
         default = getattr(getattr(Settings(), section), key)
         assert spec.low <= default <= spec.high and spec.label and spec.help, name
         assert f"Console: “{spec.label}”, {spec.low:g}–{spec.high:g}" in page, name
+
+
+def test_an_answer_looks_its_space_up_once(engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 56: a call resolves its space once and hands the row down, so every step reads the same space."""
+    from biny.core.store.catalog.spaces import SpaceTable
+
+    engine.create_space("s")
+    engine.ingest("s", [_law_copy(tmp_path)])
+    looked_up: list[str] = []
+    named = SpaceTable.named
+
+    def counting(self: SpaceTable, name: str) -> object:
+        looked_up.append(name)
+        return named(self, name)
+
+    monkeypatch.setattr(SpaceTable, "named", counting)
+    answered = engine.answer("s", "遗产按照什么顺序继承？")
+    assert answered.chunks and answered.answer is not None and answered.answer.citations
+    assert looked_up == ["s"]
+    looked_up.clear()
+    refused = engine.answer("s", "What is the capital of Peru?")
+    assert not refused.chunks and refused.answer is not None and refused.answer.mode == "none"
+    assert looked_up == ["s"]

@@ -25,11 +25,11 @@ from biny.core.store.catalog.notes import NoteTable
 from biny.core.store.catalog.passages import SCHEMA as PASSAGE_SCHEMA
 from biny.core.store.catalog.passages import PassageLog
 from biny.core.store.catalog.schema import CATALOG_VERSION, MIGRATIONS, SCHEMA, SPACE_TABLES, now
-from biny.core.store.catalog.spaces import MemoryKeyTable, SpaceRow, SpaceTable
+from biny.core.store.catalog.spaces import MemoryKeyTable, SpaceRef, SpaceRow, SpaceTable
 from biny.core.store.catalog.table import Db, DbUse
 from biny.core.store.guard import mutation
 
-__all__ = ["Catalog", "DocumentRow", "SpaceRow", "now"]
+__all__ = ["Catalog", "DocumentRow", "SpaceRef", "SpaceRow", "now"]
 
 
 class Catalog:

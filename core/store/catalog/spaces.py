@@ -27,6 +27,11 @@ class SpaceRow:
     wrapped_key: bytes | None = None
 
 
+# A space as a call names it: by name from outside, or the row a caller already resolved (issue 56: a space is
+# looked up once per call and its row handed down, so every step of the call reads the same space).
+SpaceRef = str | SpaceRow
+
+
 class SpaceTable(Table):
     def __init__(self, db: Db) -> None:
         super().__init__(db)
@@ -61,6 +66,10 @@ class SpaceTable(Table):
         found = SpaceRow(*row)
         self._named[name] = (stamp, found)
         return found
+
+    def resolve(self, space: SpaceRef) -> SpaceRow:
+        """The row of ``space``: looked up when named, as is when a caller already resolved it."""
+        return space if isinstance(space, SpaceRow) else self.named(space)
 
     def by_id(self, space_id: str) -> SpaceRow:
         """The space a stored row (review item, evaluation run) belongs to."""
