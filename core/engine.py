@@ -62,7 +62,7 @@ class Engine:
     ``disable``, ``enable``, ``edit``, ``note``, ``history``, ``undo`` of single passages (issue 61).
     Issue 56 split the rest along its responsibilities: ``engine.keys``: ``crypto``, ``unlock``, ``lock_all``,
     ``change_passphrase``, ``passphrase_available``, ``can_remember_passphrase``, ``secret_source``, ``owner``,
-    ``notices``; ``engine.models``: ``embedder``, ``llm``, ``set_llm``, ``configure_llm``; ``engine.retrieval``:
+    ``take_notices``; ``engine.models``: ``embedder``, ``llm``, ``set_llm``, ``configure_llm``; ``engine.retrieval``:
     ``params``, ``baselines``, ``stored_baselines``; ``engine.backup``: ``export_space``, ``import_space``;
     ``engine.folder.recovery_notes``.
     """

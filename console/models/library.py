@@ -36,8 +36,7 @@ def _snapshot(engine: Engine, want: str | None) -> LibrarySnapshot:
             for doc_id in engine.passages.disabled(current.name).values():
                 snap.disabled[doc_id] = snap.disabled.get(doc_id, 0) + 1
         snap.failures = [r for r in engine.ingest_log(current.name) if r["outcome"] == "failed"][:8]
-    snap.notices = list(engine.keys.notices)
-    engine.keys.notices.clear()
+    snap.notices = [str(n) for n in engine.keys.take_notices()]
     return snap
 
 

@@ -72,7 +72,7 @@ def _main(argv: Sequence[str] | None) -> int:
                     raise
                 engine.keys.unlock(space, _prompt(t("Passphrase for {space}: ").format(space=space)))
                 code = _run(engine, args)
-            for notice in engine.keys.notices:
+            for notice in engine.keys.take_notices():
                 print(notice, file=sys.stderr)
             return code
     except KeyboardInterrupt:

@@ -103,7 +103,7 @@ class SecretStore:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump(data, fh)
             os.chmod(path, 0o600)
-            return f"file {path} (0600)"
+            return t("file {path} (0600, opted in)").format(path=path)
         raise SecretStoreUnavailable(
             t("No secure keyring is available on this machine, so the passphrase was not stored. Set {variable}, "
               "enter it when asked, or opt in to a 0600 file with security.file_secrets = true.").format(variable=ENV)

@@ -17,7 +17,7 @@ from biny.core.crypto.memory import MEMORY_KEY_ID, MemoryCrypto
 from biny.core.crypto.secrets import SecretStore
 from biny.core.crypto.space import SpaceCrypto
 from biny.core.errors import BinyError, PassphraseRequired, SecretStoreUnavailable, WrongPassphrase
-from biny.core.i18n import t
+from biny.core.i18n import Said, msg, t
 from biny.core.services.folder import DataFolder
 from biny.core.store.catalog import SpaceRow
 from biny.core.store.rowmac import derive_key
@@ -32,7 +32,8 @@ class KeySession:
         # The passphrase that last opened something of this owner in this session: memory
         # is sealed with the same passphrase as the owner's spaces.
         self._session_secret: str | None = None
-        self.notices: list[str] = []  # things the user should know (e.g. where a secret went)
+        # Things the user should know (where a secret went, what a check found), until a caller takes them.
+        self.notices: list[Said] = []
         # Console operations run on a thread pool: two first writes to memory must not each
         # mint a memory key (the second would replace the first and orphan what it sealed).
         self._memory_lock = threading.Lock()
@@ -90,7 +91,8 @@ class KeySession:
     def remember(self, tenant: str, user: str, passphrase: str) -> None:
         try:
             where = self.secrets.remember(tenant, user, passphrase)
-            self.notices.append(f"Passphrase for {tenant}/{user} stored in the {where}.")
+            self.notices.append(msg("Passphrase for {tenant}/{user} stored in the {where}.").format(
+                tenant=tenant, user=user, where=where))
         except SecretStoreUnavailable as exc:
             self.notices.append(str(exc))
 
@@ -266,10 +268,11 @@ class Keys:
         """(tenant, user) of this session."""
         return self._session.owner
 
-    @property
-    def notices(self) -> list[str]:
-        """Things the user should know (e.g. where a passphrase was stored); callers clear it."""
-        return self._session.notices
+    def take_notices(self) -> list[Said]:
+        """Things the user should know (e.g. where a passphrase was stored), each given once: taking them empties
+        the list, so two readers never show one twice and no caller clears another's state (issue 56)."""
+        taken, self._session.notices[:] = list(self._session.notices), []
+        return taken
 
     def passphrase_available(self) -> bool:
         """Can this owner's spaces open without asking for a passphrase?"""

@@ -195,7 +195,8 @@ def test_keyring_per_tenant_and_user(tmp_path: Path, embedder: CountingEmbedder,
         eng.create_space("ana-notes", passphrase=PASS)  # remembered in the keyring
         eng.ingest("ana-notes", [_doc(tmp_path)])
         assert memory_keyring.store == {("biny:acme", "ana"): PASS}
-        assert any("OS keyring" in n for n in eng.keys.notices)
+        assert any("OS keyring" in n for n in eng.keys.take_notices())
+        assert eng.keys.take_notices() == []  # each notice is given once
     with _open(home, embedder, tenant="acme", user="ana") as eng:
         assert eng.ask("ana-notes", "What torque does the Zyphoria valve need?").chunks  # from the keyring
     memory_keyring.store[("biny:acme", "bob")] = "bob's own passphrase"

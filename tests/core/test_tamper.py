@@ -223,7 +223,7 @@ def test_an_encrypted_space_written_before_codes_is_reported_until_repair_binds_
     _unbind(home)
     with Engine.open(home) as eng:
         assert eng.ask("s", QUESTION).chunks  # answered, but not silently: a notice says the codes are missing
-        assert any("not yet covered" in n for n in eng.keys.notices)
+        assert any("not yet covered" in n for n in eng.keys.take_notices())
         [finding] = eng.doctor.check().findings
         assert finding.kind == "unbound" and "--repair" in finding.action
         fixed = eng.doctor.check(repair=True)
