@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import eval_retrieval as ev
+import refactor_identity
 
 from biny.core.engine import Engine
 
@@ -57,12 +58,7 @@ def main() -> int:
     ap.add_argument("--words", action="store_true", help="record each stage's summary and reasons too")
     args = ap.parse_args()
     if args.compare:
-        a, b = ([json.loads(x) for x in p.read_text("utf-8").splitlines()] for p in args.compare)
-        differ = [(x["space"], x["question"]) for x, y in zip(a, b, strict=True) if x != y]
-        print(f"{len(a)} questions, {len(differ)} with any decision different")
-        for space, q in differ[:20]:
-            print(f"  {space}: {q}")
-        return 1 if differ else 0
+        return refactor_identity.compare(*args.compare)
     with Engine.open(args.home, embedder=ev.MemoEmbedder()) as eng, args.out.open("w", encoding="utf-8") as out:
         eng.models.set_llm(None)
         names = {s.name for s in eng.spaces()}

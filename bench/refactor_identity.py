@@ -47,6 +47,16 @@ def _row(space: str, q: str, r: Any) -> dict[str, object]:
     return out
 
 
+def compare(before: Path, after: Path) -> int:
+    """Print how many questions differ in anything recorded (and the first 20); 1 when any does."""
+    a, b = ([json.loads(x) for x in p.read_text("utf-8").splitlines()] for p in (before, after))
+    differ = [(x["space"], x["question"]) for x, y in zip(a, b, strict=True) if x != y]
+    print(f"{len(a)} questions, {len(differ)} with any decision or answer different")
+    for space, q in differ[:20]:
+        print(f"  {space}: {q}")
+    return 1 if differ else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--home", type=Path)
@@ -56,12 +66,7 @@ def main() -> int:
     ap.add_argument("--compare", nargs=2, type=Path)
     args = ap.parse_args()
     if args.compare:
-        a, b = ([json.loads(x) for x in p.read_text("utf-8").splitlines()] for p in args.compare)
-        differ = [(x["space"], x["question"]) for x, y in zip(a, b, strict=True) if x != y]
-        print(f"{len(a)} questions, {len(differ)} with any decision or answer different")
-        for space, q in differ[:20]:
-            print(f"  {space}: {q}")
-        return 1 if differ else 0
+        return compare(*args.compare)
     with Engine.open(args.home, embedder=ev.MemoEmbedder()) as eng, tempfile.TemporaryDirectory() as tmp:
         eng.models.set_llm(None) if hasattr(eng, "models") else None  # the extractive path, model or not
         if args.build:

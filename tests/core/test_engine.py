@@ -330,20 +330,12 @@ def test_one_schema_gives_params_validation_console_rows_and_the_reference() -> 
         assert f"Console: “{spec.label}”, {spec.low:g}–{spec.high:g}" in page, name
 
 
-def test_an_answer_looks_its_space_up_once(engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_answer_looks_its_space_up_once(engine: Engine, tmp_path: Path, space_lookups: list[str]) -> None:
     """Issue 56: a call resolves its space once and hands the row down, so every step reads the same space."""
-    from biny.core.store.catalog.spaces import SpaceTable
-
     engine.create_space("s")
     engine.ingest("s", [_law_copy(tmp_path)])
-    looked_up: list[str] = []
-    named = SpaceTable.named
-
-    def counting(self: SpaceTable, name: str) -> object:
-        looked_up.append(name)
-        return named(self, name)
-
-    monkeypatch.setattr(SpaceTable, "named", counting)
+    looked_up = space_lookups
+    looked_up.clear()
     answered = engine.answer("s", "遗产按照什么顺序继承？")
     assert answered.chunks and answered.answer is not None and answered.answer.citations
     assert looked_up == ["s"]

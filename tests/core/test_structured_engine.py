@@ -366,20 +366,12 @@ def test_lint_lists_pages_of_bare_values_not_a_tables_rows(tmp_path: Path) -> No
         eng.close()
 
 
-def test_a_structured_answer_looks_its_space_up_once(eng: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_structured_answer_looks_its_space_up_once(eng: Engine, space_lookups: list[str]) -> None:
     """Issue 56: routing, the index's call and the row's own passage read the row the ask resolved."""
-    from biny.core.store.catalog.spaces import SpaceTable
-
     if eng.index.info("books") is None:
         eng.index.build("books", exact=["IMAGE_URL", "isbn"])
-    looked_up: list[str] = []
-    named = SpaceTable.named
-
-    def counting(self: SpaceTable, name: str) -> object:
-        looked_up.append(name)
-        return named(self, name)
-
-    monkeypatch.setattr(SpaceTable, "named", counting)
+    looked_up = space_lookups
+    looked_up.clear()
     result = eng.answer("books", "Who wrote The Hunger Games?")
     assert result.structured is not None and result.structured.call.tool == "lookup"
     assert result.answer is not None and result.answer.mode == "structured" and result.answer.citations
