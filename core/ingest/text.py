@@ -30,6 +30,14 @@ _INLINE_CODE = re.compile(r"(`+)(.+?)\1")
 # An attribute list after a Markdown heading ("## Opinions { #opinions }"): an anchor for the site, not words.
 _HEADING_ATTRS = re.compile(r"\s*\{\s*[#.][^{}]*\}\s*$")
 _BLANK_SPLIT = re.compile(r"\n[ \t\u3000]*\n")
+# A documentation site's markup that is no text (issue 55: half of FastAPI's passages carried it): a line that
+# includes another file ("{* ../../docs_src/app.py hl[3] *}", MkDocs snippets' '--8<-- "part.md"', Jinja's
+# "{% include 'x' %}", Hugo's "{{< figure … >}}"), and the fences of an admonition block (pymdownx blocks'
+# "/// tip" … "///", "//// tab | Windows"; Python-Markdown's '!!! note "Title"', '??? info') — of a fence only its
+# title is text. Inside a code block all of it is code and stays.
+_INCLUDE = re.compile(r"^\s*(?:\{\*.*\*\}|\{%.*%\}|\{\{[<%].*[>%]\}\}|-{2}8<-{2}.*)\s*$")
+_BLOCK_FENCE = re.compile(r"^\s*(?:/{3,}|[!?]{3}\+?)(?:\s+[\w-]+)?"
+                          r"(?:\s*\|\s*(?P<bar>.+?)|\s+\"(?P<quoted>[^\"]*)\")?\s*$")
 
 
 def decode_bytes(raw: bytes, name: str) -> str:
@@ -82,8 +90,9 @@ def parse_text_string(text: str, *, kind: SourceKind, fallback_title: str, name:
 
 def markdown_without_html(text: str) -> str:
     """Markdown with its embedded HTML reduced to text (issue 55: passages are clean text — a FastAPI page's tab
-    widget was stored, and answered, as ``<button class="fastapi-opinions__tab" …>``). Code — fenced blocks and
-    inline spans — is left as written; entities are decoded; a line left empty by its tags goes."""
+    widget was stored, and answered, as ``<button class="fastapi-opinions__tab" …>``), and a documentation site's
+    includes and block fences left out (a fence's title kept). Code — fenced blocks and inline spans — is left as
+    written; entities are decoded; a line left empty by its tags goes."""
     text = _HTML_RAW.sub("", text)
     out: list[str] = []
     fenced = False
@@ -91,6 +100,14 @@ def markdown_without_html(text: str) -> str:
         if _FENCE.match(line):
             fenced = not fenced
             out.append(line)
+            continue
+        if not fenced and _INCLUDE.match(line):
+            continue
+        block = None if fenced else _BLOCK_FENCE.match(line)
+        if block is not None:
+            title = block.group("bar") or block.group("quoted")
+            if title and title.strip():
+                out.append(title.strip())
             continue
         if fenced or "<" not in line:
             out.append(line)

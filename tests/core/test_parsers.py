@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from pathlib import Path
 
@@ -201,3 +202,18 @@ def test_html_inside_markdown_is_stored_as_its_text() -> None:
 
     kept = markdown_without_html("Use `<b>x</b>` here.\n```html\n<div>kept</div>\n```\nA <https://x.org> link, a < b.")
     assert kept == "Use `<b>x</b>` here.\n```html\n<div>kept</div>\n```\nA <https://x.org> link, a < b."
+
+
+def test_a_docs_sites_includes_and_block_fences_are_no_text() -> None:
+    """Issue 55: half of FastAPI's passages carried "{* ../../docs_src/… *}" includes and "/// tip" fences, and one
+    was given as an answer. An include goes; a fence goes but for its title; code keeps them as written."""
+    doc = parse_file(corpus("fastapi_docs", "en", "tutorial__handling-errors.md"), LIMITS)
+    text = "\n".join(b.text for b in doc.blocks)
+    assert "{*" not in text and "docs_src" not in text and not re.search(r"^/{3,}", text, re.M)
+    assert "Technical Details" in text  # "/// note | Technical Details": the title is the block's first words
+    from biny.core.ingest.text import markdown_without_html
+
+    src = ('/// tip\n\nA tip.\n\n///\n\n!!! warning "Mind the gap"\n    Body.\n\n--8<-- "part.md"\n\n'
+           '```text\n/// in code\n{* in code *}\n```\nA path a/b///c stays.')
+    assert markdown_without_html(src) == ("\nA tip.\n\n\nMind the gap\n    Body.\n\n\n"
+                                          "```text\n/// in code\n{* in code *}\n```\nA path a/b///c stays.")
