@@ -395,20 +395,35 @@ def _meaning_distances(question: Question, candidates: list[Sentence], distances
     return d
 
 
+# A sentence that may announce a list: it ends in a colon ("遗产按照下列顺序继承：") or says what follows ("… comes
+# with the following resources.", "… are as follows.", 「如下。」, 「以下のとおり。」, "… folgende Teile."). Its list is
+# attached when list items follow it; only one ending in a colon is left out without them (a figure may follow).
+_LEAD_IN = re.compile(r"(?:[:：]|\bthe following(?:\s+[\w-]+){0,3}\s*\.|\bas follows\s*\.|"
+                      r"如下[。.]?|下列\w{0,6}[。.]|以下(?:の|のとおり|の通り)\w{0,8}[。.]|\bfolgende[nrs]?(?:\s+\w+){0,2}\s*\.)$",
+                      re.I)
+
+
+def _leads_in(text: str) -> bool:
+    return bool(_LEAD_IN.search(text.rstrip()))
+
+
 def _attach_lists(best: list[Sentence], candidates: list[Sentence]) -> None:
-    """A chosen sentence ending in a colon ("遗产按照下列顺序继承：") is followed by the list items after it."""
-    chosen = {(c.passage, c.position) for c in best}
+    """A chosen sentence that announces a list (``_LEAD_IN``) is followed by the list items after it; an item
+    chosen on its own as well leaves ``best`` to stand in its place in the list."""
+    attached: set[tuple[int, int]] = set()
     for c in best:
-        if not c.text.rstrip().endswith((":", "：")):
+        if not _leads_in(c.text) or (c.passage, c.position) in attached:
             continue
         size = 0
         for nxt in candidates:
             if nxt.passage != c.passage or nxt.position <= c.position:
                 continue
-            if not nxt.item or (nxt.passage, nxt.position) in chosen or size + len(nxt.text) > _LIST_CHARS:
+            if not nxt.item or size + len(nxt.text) > _LIST_CHARS:
                 break
-            c.follows.append(nxt)
+            c.follows.append(nxt)  # an item chosen on its own too comes once, in its place in the list
+            attached.add((nxt.passage, nxt.position))
             size += len(nxt.text)
+    best[:] = [c for c in best if (c.passage, c.position) not in attached]
 
 
 def _translated(question: Question, sentences: list[str], texts: list[str]) -> list[float]:

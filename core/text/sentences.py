@@ -48,14 +48,23 @@ def _continues(piece: str, rest: str) -> bool:
 # A numbered item whose next item's number a flattened list glued to its end ("1. Master control MCU: CH32V003F4P6
 # 2." — a PDF's list read as one line): the trailing number opens the next item, it does not end this one.
 _GLUED_NUMBER = re.compile(r"^(\s*(\d{1,3})\.\s.*\S)\s+(\d{1,3})\.$", re.S)
+# The first item's number glued to what leads into the list ("… the following resources. Motherboard - CH32V003EVT
+# 1." before "Master control MCU: … 2."): a "1." that the next item's "2." follows soon.
+_GLUED_FIRST = re.compile(r"^(.*\S)\s+1\.$", re.S)
+_SECOND_ITEM = re.compile(r"\s2\.\s")
+_SECOND_WITHIN = 400  # characters after the "1." in which "2." must open the next item: one item's length, a bound
 
 
-def _unglued(piece: str) -> tuple[str, str]:
-    """(the item, the next item's number it carried) — the number only where it is this item's number plus one."""
+def _unglued(piece: str, rest: str) -> tuple[str, str]:
+    """(the item, the next item's number it carried) — the number only where it is this item's number plus one, or
+    a first "1." that a "2." follows in ``rest``."""
     m = _GLUED_NUMBER.match(piece.rstrip())
-    if m is None or int(m.group(3)) != int(m.group(2)) + 1:
-        return piece, ""
-    return m.group(1), m.group(3) + "."
+    if m is not None and int(m.group(3)) == int(m.group(2)) + 1:
+        return m.group(1), m.group(3) + "."
+    first = _GLUED_FIRST.match(piece.rstrip()) if not LIST_ITEM.match(piece.lstrip("\n")) else None
+    if first is not None and _SECOND_ITEM.search(rest[:_SECOND_WITHIN]):
+        return first.group(1), "1."
+    return piece, ""
 
 
 def sentences_of(text: str) -> list[str]:
@@ -67,7 +76,7 @@ def sentences_of(text: str) -> list[str]:
         if m.group(0) and _continues(piece, text[m.end():]):
             pending = piece.rstrip("\n") + (" " if piece.endswith("\n") else "")
             continue
-        piece, pending = _unglued(piece)
+        piece, pending = _unglued(piece, text[m.end():])
         item = bool(LIST_ITEM.match(piece.lstrip("\n")))
         s = piece.strip().lstrip("#>*-•· \t").strip()
         heading = not _END.search(s) and len(s) < 40 and not item

@@ -19,6 +19,7 @@ _PARAGRAPH = re.compile(r"\n\s*\n")
 _HEADING = re.compile(r"^\s*#{1,6}\s+|^[^\n.。!?！？:：;；]{1,60}$")
 _CLAUSE_END = re.compile(r"(?<=[;；])\s*")
 _CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
+_NUMBERED_ITEM = re.compile(r"\d{1,3}\.\s")
 _PROBE = 12  # characters of a unit's head and tail looked for to place it in the passage
 
 
@@ -53,7 +54,10 @@ def units_of(text: str) -> tuple[Unit, ...]:
             line = next((ln for ln in para.splitlines() if s[:20] in ln), "")
             start, cursor = _place(para, s, cursor)
             at = offset + start
-            out.append(Unit(s[:MAX_CHARS], at, offset + cursor, bool(LIST_ITEM.match(line)), previous, heading))
+            # An item on a line of its own, or one of a numbered list a PDF read as one line ("1. Master control
+            # MCU: CH32V003F4P6", its number given back by sentences_of).
+            item = bool(LIST_ITEM.match(line) or _NUMBERED_ITEM.match(s))
+            out.append(Unit(s[:MAX_CHARS], at, offset + cursor, item, previous, heading))
             previous = s
     return tuple(out)
 

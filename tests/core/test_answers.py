@@ -493,6 +493,29 @@ def test_a_flattened_lists_numbers_stay_with_their_items_and_a_lead_in_needs_its
     assert texts[0] == "The hub needs a 5 V supply." and not any(t.endswith(":") for t in texts), texts
 
 
+def test_a_lists_first_number_leaves_its_lead_in_and_an_announced_list_comes_with_it() -> None:
+    """Issue 55: the CH32V003 board's PDF reads its list as one line after "… comes with the following
+    resources."; the first item's "1." was glued to the line before ("Motherboard - CH32V003EVT 1."), so the items
+    were never read as a list and the answer gave the announcement without them. The "1." opens the first item
+    when a "2." follows; a sentence saying a list follows brings the items after it."""
+    from biny.core.answer import extractive
+    from biny.core.text.sentences import sentences_of
+
+    flat = ("The board comes with the following resources. Motherboard - EVT 1. Master control MCU: CH32V003F4P6 "
+            "2. Power switch S2: cuts the 5V supply 3. LED: shows power.")
+    assert sentences_of(flat)[-3:] == ["1. Master control MCU: CH32V003F4P6", "2. Power switch S2: cuts the 5V supply",
+                                       "3. LED: shows power."]
+    assert sentences_of("We use protocol version 1. It is old.") == ["We use protocol version 1.", "It is old."]
+    chosen = extractive.choose(Question.parse("Which resources does the board come with?"), [flat])
+    assert chosen[0].text == "The board comes with the following resources."
+    assert [f.text for f in chosen[0].follows][:1] == ["1. Master control MCU: CH32V003F4P6"]
+    assert "CH32V003F4P6" in extractive.render(chosen)
+    # A sentence pointing at what comes below without a list after it stays an answer sentence (a figure follows).
+    figure = "The tool's window is shown in the following figure. It lists the chips found."
+    told = extractive.choose(Question.parse("What does the tool's window show?"), [figure])
+    assert "The tool's window is shown in the following figure." in [c.text for c in told]
+
+
 def test_an_answer_must_answer_in_the_questions_language() -> None:
     """Issue 55: passages in the question's language none of whose sentences holds a word of the question, a
     rendering, its identifier or the asked form do not answer it — "not in your material", naming the nearest
