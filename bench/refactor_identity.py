@@ -7,9 +7,9 @@ wave (``Engine.open``, ``ask``, ``answer``, the trace's stage names, kept and dr
 and citations), so it runs unchanged on an old commit. Run it with each checkout importable as ``biny`` (its own
 virtual environment, or that checkout installed in editable mode):
 
-    python bench/refactor_identity.py --home DIR --build --out before.jsonl   # the commit before, builds spaces
-    python bench/refactor_identity.py --home DIR --out after.jsonl            # the commit after, same spaces
-    python bench/refactor_identity.py --compare before.jsonl after.jsonl
+    python bench/refactor_identity.py --home DIR --build --out BEFORE   # the commit before, builds spaces
+    python bench/refactor_identity.py --home DIR --out AFTER            # the commit after, same spaces
+    python bench/refactor_identity.py --compare BEFORE AFTER
 
 Spaces: XQuAD English and Chinese, built by the same version that dumps first. Questions: the first --n XQuAD
 questions in English (over the English articles), in Chinese (over the Chinese ones and over the English ones).
