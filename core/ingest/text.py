@@ -31,7 +31,7 @@ _INLINE_CODE = re.compile(r"(`+)(.+?)\1")
 _HEADING_ATTRS = re.compile(r"\s*\{\s*[#.][^{}]*\}\s*$")
 _BLANK_SPLIT = re.compile(r"\n[ \t\u3000]*\n")
 # A documentation site's markup that is no text (issue 55: half of FastAPI's passages carried it): a line that
-# includes another file ("{* ../../docs_src/app.py hl[3] *}", MkDocs snippets' '--8<-- "part.md"', Jinja's
+# includes another file ("{* ../../docs_src/app.py hl[3] *}", MkDocs snippets' '--8<-- "part"', Jinja's
 # "{% include 'x' %}", Hugo's "{{< figure … >}}"), and the fences of an admonition block (pymdownx blocks'
 # "/// tip" … "///", "//// tab | Windows"; Python-Markdown's '!!! note "Title"', '??? info') — of a fence only its
 # title is text. Inside a code block all of it is code and stays.
