@@ -15,6 +15,7 @@ from biny.core.store.lock import FolderLock
 from biny.core.store.remote import is_remote
 from biny.core.store.review import ReviewStore
 from biny.core.store.staging import StagingArea
+from biny.core.store.stamp import FolderStamp
 from biny.core.store.structured import StructuredStore
 from biny.core.store.vectors import AnnPolicy, VectorCache
 from biny.core.store.writer import StoreWriter
@@ -52,8 +53,14 @@ class DataFolder:
                 catalog = Catalog(home / "catalog.duckdb", shared=True)
                 chunks = ChunkStore(home / "lance")
             rs = settings.retrieval
-            vectors = VectorCache(chunks, AnnPolicy(rs.ann_min_rows, rs.ann_probe_share, home / "cache" / "ann"))
+            # A local folder is written by one process at a time and read by any number (issue 58): each write ends
+            # by saying so on disk, and readers reload what it changed before their next answer (store/stamp.py).
+            stamp = FolderStamp(home / "cache" / "written") if team is None else None
+            vectors = VectorCache(chunks, AnnPolicy(rs.ann_min_rows, rs.ann_probe_share, home / "cache" / "ann"),
+                                  stamp)
             writer = StoreWriter(catalog, chunks, vectors)
+            if stamp is not None:
+                writer.after_write.append(stamp.bump)
             writer.folder_lock = lock
             writer.staging = StagingArea(home / "staging")
             if team is not None:

@@ -36,10 +36,12 @@ from biny.core.embed.base import Vectors
 from biny.core.i18n import t
 from biny.core.store import rowmac
 from biny.core.store.ann import ANN_MIN_ROWS, PROBE_SHARE, AnnIndex
+from biny.core.store.guard import retire_reads
 from biny.core.store.heap import give_back
 from biny.core.store.integrity import mismatches
 from biny.core.store.lance import ChunkStore
 from biny.core.store.quantized import QUANT_MIN_ROWS, QuantizedScan
+from biny.core.store.stamp import FolderStamp
 
 log = logging.getLogger(__name__)
 
@@ -446,9 +448,11 @@ def _unpacked(column: Any, dim: int) -> Vectors:
 class VectorCache:
     """Per-space matrices; ``invalidate`` after any write that changes visibility."""
 
-    def __init__(self, chunks: ChunkStore, ann: AnnPolicy | None = None) -> None:
+    def __init__(self, chunks: ChunkStore, ann: AnnPolicy | None = None, stamp: FolderStamp | None = None) -> None:
         self._chunks = chunks
         self._ann = ann or AnnPolicy()
+        # Another process's writes to a local data folder (store/stamp.py); None: only this process writes.
+        self._stamp = stamp
         self._lock = threading.Lock()
         self._cache: dict[str, VectorMatrix] = {}
         self._builders: dict[str, threading.Thread] = {}
@@ -495,7 +499,14 @@ class VectorCache:
         With ``check`` (or a callable giving it, None when the key is not at hand) every visible row's code is
         verified and rows that fail are left out (``tampered``); a matrix loaded unchecked is loaded again the
         first time a check is possible. ``hidden``: the chunk ids a curator disabled (issue 61), read on a miss
-        too; stored, never retrieved."""
+        too; stored, never retrieved.
+
+        Another process having written the folder since the last look (an ingest beside an open console), every
+        matrix is loaded again and every read cache retired first (issue 58): a reader answers from what was last
+        committed, not from what it first loaded."""
+        if self._stamp is not None and self._stamp.moved():
+            self.invalidate_all()
+            retire_reads()
         with self._lock:
             hit = self._cache.get(space_id)
             if hit is not None and (hit.checked or check is None):
