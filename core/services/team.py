@@ -18,7 +18,6 @@ from biny.core.config import StorageSettings
 from biny.core.errors import ReadOnlyFolder
 from biny.core.i18n import t
 from biny.core.store.catalog import Catalog
-from biny.core.store.guard import retire_reads
 from biny.core.store.lance import ChunkStore
 from biny.core.store.remote import Bucket, Lease, LeaseInfo, Manifest, Snapshots
 from biny.core.store.vectors import VectorCache
@@ -127,9 +126,7 @@ class TeamStorage:
         stores = self._stores
         stores.catalog.reopen(path)
         stores.chunks.pinned = dict(latest.versions)
-        stores.chunks.forget_all_reads()
-        stores.vectors.invalidate_all()
-        retire_reads()
+        stores.vectors.retire_all()
         self.manifest, self.catalog_path = latest, path
         _fresh(old)
         return True

@@ -470,6 +470,12 @@ class VectorCache:
             self._cache.clear()
         self._chunks.forget_all_reads()
 
+    def retire_all(self) -> None:
+        """Every matrix loaded again and every read cache retired (store/guard.py): the folder changed under this
+        process — another process's commit (store/stamp.py) or a team space's newer snapshot (services/team.py)."""
+        self.invalidate_all()
+        retire_reads()
+
     def forget(self, space_id: str) -> None:
         """Drop a deleted space's matrix and any ANN index kept for it on disk."""
         self.invalidate(space_id)
@@ -505,8 +511,7 @@ class VectorCache:
         matrix is loaded again and every read cache retired first (issue 58): a reader answers from what was last
         committed, not from what it first loaded."""
         if self._stamp is not None and self._stamp.moved():
-            self.invalidate_all()
-            retire_reads()
+            self.retire_all()
         with self._lock:
             hit = self._cache.get(space_id)
             if hit is not None and (hit.checked or check is None):
