@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,8 +20,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -134,7 +133,7 @@ class LibraryScreen(QWidget):
         self.spaces_panel = SpacesPanel(self.model)
         self.spaces_panel.error.connect(self.error.emit)
         self.table = DocumentsView()
-        self.table.itemSelectionChanged.connect(self._show_selected)
+        self.table.selection_changed.connect(self._show_selected)
         self.document_actions = DocumentActions(self)
         self.report = DocumentReport()
         self.ingestion = IngestPanel()
@@ -381,13 +380,97 @@ class SpacesPanel(QWidget):
             self.model.delete_space()
 
 
-class DocumentsView(QTableWidget):
-    """The space's documents, one line each; a table's title says how many rows it holds."""
+_ROOT = QModelIndex()  # the invisible root: a flat table has rows only under it
+
+
+class DocumentsTable(QAbstractTableModel):
+    """The documents as a model: each cell is made when the view paints or asks for it.
+
+    A table widget item per cell held ≈110 MB and took 1.9 s on the interface thread each refresh for a space of
+    27k documents (bench/README.md, the console's memory at 100k passages); a model holds only the snapshot the
+    screen already has."""
 
     def __init__(self) -> None:
-        super().__init__(0, len(COLUMNS))
+        super().__init__()
+        self.state = LibrarySnapshot()
+        self._row_of: dict[str, int] = {}
+        self._disabled: dict[str, int] = {}  # per document, counted on first paint: a table's rows are many
+
+    def show(self, state: LibrarySnapshot) -> None:
+        self.beginResetModel()
+        self.state = state
+        self._row_of = {d.doc_id: r for r, d in enumerate(state.documents)}
+        self._disabled = {}
+        self.endResetModel()
+
+    def row_of(self, doc_id: str) -> int | None:
+        return self._row_of.get(doc_id)
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self.state.documents)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return tr(COLUMNS[section])
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        d = self.state.documents[index.row()]
+        c = index.column()
+        if role == Qt.ItemDataRole.UserRole:
+            return d.doc_id
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.text(index.row(), c)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if c == 0:
+                return f"{self.text(index.row(), 0)}\n{d.path}"
+            off = self._off(d.doc_id)
+            if COLUMNS[c] == "Chunks" and off:
+                return tr("{n} passage(s) disabled by a curator: stored, never retrieved").format(n=number(off))
+            if COLUMNS[c] == "Ingested":
+                return date(d.ingested_at, with_time=True)
+        return None
+
+    def text(self, row: int, column: int) -> str:
+        d = self.state.documents[row]
+        if column == 0:
+            rows = self.state.tables.get(d.doc_id)
+            return tr("{name} — {n} rows").format(name=d.title, n=number(len(rows))) if rows else d.title
+        if column == 1:
+            return _named(KINDS, d.kind)
+        if column == 2:
+            return _pages(d.pages)
+        if column == 3:
+            off = self._off(d.doc_id)
+            return number(d.chunks) + (" " + tr("({n} disabled)").format(n=number(off)) if off else "")
+        if column == 4:
+            return _named(STATUSES, d.status)
+        return date(d.ingested_at)
+
+    def _off(self, doc_id: str) -> int:
+        off = self._disabled.get(doc_id)
+        if off is None:
+            disabled = self.state.disabled
+            off = self._disabled[doc_id] = sum(disabled.get(i, 0) for i in self.state.tables.get(doc_id) or [doc_id])
+        return off
+
+
+class DocumentsView(QTableView):
+    """The space's documents, one line each; a table's title says how many rows it holds."""
+
+    selection_changed = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
         self.setObjectName("documents")
-        self.setHorizontalHeaderLabels([tr(c) for c in COLUMNS])
+        self.documents = DocumentsTable()
+        self.setModel(self.documents)
+        self.selectionModel().selectionChanged.connect(lambda *_: self.selection_changed.emit())
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -399,44 +482,33 @@ class DocumentsView(QTableWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.columns_sized = False  # set by the main window when it restores remembered widths
 
+    def rowCount(self) -> int:
+        return self.documents.rowCount()
+
+    def columnCount(self) -> int:
+        return self.documents.columnCount()
+
+    def cell(self, row: int, column: int, role: Qt.ItemDataRole = Qt.ItemDataRole.DisplayRole) -> str:
+        """What a cell shows (or its tooltip, …): the model's data, as the view paints it."""
+        return str(self.documents.index(row, column).data(role) or "")
+
     def selected_doc_id(self) -> str | None:
         rows = self.selectionModel().selectedRows()
-        if not rows:
-            return None
-        item = self.item(rows[0].row(), 0)
-        return str(item.data(Qt.ItemDataRole.UserRole)) if item else None
+        return self.documents.state.documents[rows[0].row()].doc_id if rows else None
 
     def show_documents(self, state: LibrarySnapshot) -> None:
-        docs = state.documents
         selected = self.selected_doc_id()
         self.blockSignals(True)
-        self.setRowCount(len(docs))
-        for r, d in enumerate(docs):
-            rows = state.tables.get(d.doc_id)
-            title = tr("{name} — {n} rows").format(name=d.title, n=number(len(rows))) if rows else d.title
-            off = sum(state.disabled.get(i, 0) for i in rows or [d.doc_id])
-            chunks = number(d.chunks) + (" " + tr("({n} disabled)").format(n=number(off)) if off else "")
-            values: list[Any] = [title, _named(KINDS, d.kind), _pages(d.pages), chunks,
-                                 _named(STATUSES, d.status),
-                                 date(d.ingested_at)]
-            for c, v in enumerate(values):
-                item = QTableWidgetItem(str(v))
-                item.setData(Qt.ItemDataRole.UserRole, d.doc_id)
-                if c == 0:
-                    item.setToolTip(f"{title}\n{d.path}")
-                elif COLUMNS[c] == "Chunks" and off:
-                    item.setToolTip(tr("{n} passage(s) disabled by a curator: stored, never retrieved").format(
-                        n=number(off)))
-                elif COLUMNS[c] == "Ingested":
-                    item.setToolTip(date(d.ingested_at, with_time=True))
-                self.setItem(r, c, item)
-            if d.doc_id == selected:
-                self.selectRow(r)
+        self.documents.show(state)
+        r = self.documents.row_of(selected) if selected else None
+        if r is not None:
+            self.selectRow(r)
         self.blockSignals(False)
-        if docs:
+        if state.documents:
             self._fit_columns()
 
     def _fit_columns(self) -> None:
+        # Qt measures a column over its first rows (QHeaderView.resizeContentsPrecision, 1,000), not all of them.
         if not self.columns_sized:  # fitted once; after that the widths are the user's
             for c in range(1, len(COLUMNS)):
                 self.resizeColumnToContents(c)

@@ -405,7 +405,7 @@ def test_remember_is_not_offered_where_there_is_no_keyring(qtbot, engine: Engine
 def test_document_buttons_follow_the_selected_documents_status(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
     lib = _one_document(qtbot, window, "s", corpus("python_peps", "pep-0020.rst"))
     assert lib.document_actions.archive_btn.isEnabled() and not lib.document_actions.restore_btn.isEnabled()
-    assert lib.table.item(0, 2).text() == "–" and re.search(r"Pages\s+–", lib.report.toPlainText())
+    assert lib.table.cell(0, 2) == "–" and re.search(r"Pages\s+–", lib.report.toPlainText())
     lib.document_actions.set_status("archived")
     _settle(qtbot)
     lib.table.selectRow(0)

@@ -59,7 +59,7 @@ def test_a_curator_disables_edits_undoes_and_notes_from_the_console(qtbot, engin
     assert engine.passages.disabled("demo") == {target: doc.doc_id}
     assert target not in [h.chunk_id for h in engine.ask("demo", "How much does the Starter plan cost?").chunks]
     assert viewer.disable_btn.text() == "Enable" and "disabled" in viewer.history.text()
-    qtbot.waitUntil(lambda: ops.idle() and "(1 disabled)" in (lib.table.item(0, 3) or lib.table.item(0, 0)).text(),
+    qtbot.waitUntil(lambda: ops.idle() and "(1 disabled)" in lib.table.cell(0, 3),
                     timeout=60_000)
     assert dialog.list.item(dialog.chunk_ids().index(target)).text().startswith("⊘")
     qtbot.mouseClick(viewer.disable_btn, Qt.MouseButton.LeftButton)  # and enable it again

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from matplotlib.text import Text
-from PySide6.QtCore import QLocale, QSettings
+from PySide6.QtCore import QLocale, QSettings, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QPlainTextEdit,
-    QTableWidget,
+    QTableView,
     QTabWidget,
     QTextEdit,
     QTreeWidget,
@@ -71,16 +71,17 @@ def _texts(widget: QWidget) -> Iterator[tuple[str, str]]:
             yield from ((f"{name} item", w.itemText(i)) for i in range(w.count()))
         if isinstance(w, QTabWidget):
             yield from ((f"{name} tab", w.tabText(i)) for i in range(w.count()))
-        if isinstance(w, QTableWidget):
-            for c in range(w.columnCount()):
-                head = w.horizontalHeaderItem(c)
-                if head is not None:
-                    yield f"{name} header", head.text()
-            for r in range(w.rowCount()):
-                for c in range(w.columnCount()):
-                    item = w.item(r, c)
-                    if item is not None and c != 0:  # column 0 holds the user's own titles and names
-                        yield f"{name} cell", item.text()
+        if isinstance(w, QTableView):  # a table widget or a view over a model (the Library's documents)
+            model = w.model()
+            for c in range(model.columnCount()):
+                head = model.headerData(c, Qt.Orientation.Horizontal)
+                if head:
+                    yield f"{name} header", str(head)
+            for r in range(model.rowCount()):
+                for c in range(1, model.columnCount()):  # column 0 holds the user's own titles and names
+                    cell = model.index(r, c).data()
+                    if cell is not None:
+                        yield f"{name} cell", str(cell)
         if isinstance(w, QTreeWidget):
             head = w.headerItem()
             yield from ((f"{name} header", head.text(c)) for c in range(head.columnCount()))
@@ -159,7 +160,7 @@ def test_every_screen_speaks_chinese(qtbot, chinese: None, engine: Engine,  # ty
     assert untranslated == [], "\n".join(untranslated)
     # Dates and numbers follow the language: the ingest date as Chinese writes it.
     ingested = engine.documents("泵站")[0].ingested_at
-    cell = window.library.table.item(0, 5).text()
+    cell = window.library.table.cell(0, 5)
     assert cell == i18n.date(ingested) and cell == QLocale("zh_CN").toString(
         QLocale("zh_CN").toDate(cell, QLocale.FormatType.ShortFormat), QLocale.FormatType.ShortFormat)
     assert cell != ingested.strftime("%Y-%m-%d")

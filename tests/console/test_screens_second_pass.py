@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QHeaderView, QInputDialog, QMessageBox, QStyle, QTableWidget, QTreeWidget
+from PySide6.QtWidgets import QHeaderView, QInputDialog, QMessageBox, QStyle, QTableView, QTreeWidget
 
 from biny.console.app import MainWindow
 from biny.console.screens.structured import EXACT, USE
@@ -33,17 +33,16 @@ def _csv(path: Path) -> list[list[str]]:
         return list(csv.reader(f))
 
 
-def clipped_headers(table: QTableWidget | QTreeWidget) -> list[str]:
+def clipped_headers(table: QTableView | QTreeWidget) -> list[str]:
     """Header sections whose text does not fit their width or height, measured with the header's font metrics."""
-    header = table.horizontalHeader() if isinstance(table, QTableWidget) else table.header()
+    header = table.horizontalHeader() if isinstance(table, QTableView) else table.header()
     metrics = QFontMetrics(header.font())
     out = []
     for c in range(header.count()):
         if header.isSectionHidden(c):
             continue
-        text = (table.horizontalHeaderItem(c).text() if isinstance(table, QTableWidget)
-                and table.horizontalHeaderItem(c) is not None else
-                table.headerItem().text(c) if isinstance(table, QTreeWidget) else "")
+        text = (str(table.model().headerData(c, Qt.Orientation.Horizontal) or "") if isinstance(table, QTableView)
+                else table.headerItem().text(c))
         if not text:
             continue
         lines = text.split("\n")
@@ -309,9 +308,9 @@ def test_no_header_is_clipped_on_any_screen(qtbot, window: MainWindow) -> None: 
             window.show_screen(index)
             _settle(qtbot)
             qtbot.wait(20)
-            for table in window.stack.currentWidget().findChildren(QTableWidget) + \
+            for table in window.stack.currentWidget().findChildren(QTableView) + \
                     window.stack.currentWidget().findChildren(QTreeWidget):
-                header = table.horizontalHeader() if isinstance(table, QTableWidget) else table.header()
+                header = table.horizontalHeader() if isinstance(table, QTableView) else table.header()
                 if not table.isVisible() or not header.isVisible():
                     continue
                 stretch = {c for c in range(header.count())
@@ -418,6 +417,6 @@ def test_the_librarys_columns_hold_their_values_even_from_remembered_widths(qtbo
     assert lib.table.rowCount() > 3
     for r in range(lib.table.rowCount()):
         for c in range(1, lib.table.columnCount()):
-            text = lib.table.item(r, c).text()
+            text = lib.table.cell(r, c)
             assert metrics.horizontalAdvance(text) + margin <= lib.table.columnWidth(c), (c, text)
     assert clipped_headers(lib.table) == [] or all("[0]" in h for h in clipped_headers(lib.table))

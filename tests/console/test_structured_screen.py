@@ -29,7 +29,7 @@ def test_curator_proposes_chooses_builds_and_tries_a_question(qtbot, window: Mai
     lib.ingest([tmp_path / "books.csv"])
     _wait_ingest(qtbot, window)
     # The table's 30 row documents are one line in the Library, not 30.
-    assert lib.table.rowCount() == 1 and lib.table.item(0, 0).text() == "books.csv — 30 rows"
+    assert lib.table.rowCount() == 1 and lib.table.cell(0, 0) == "books.csv — 30 rows"
     screen = window.structured
     window.rail.setCurrentRow(_index(window, screen))
     _settle(qtbot)
@@ -111,12 +111,12 @@ def test_a_table_is_archived_and_restored_as_one(qtbot, window: MainWindow, tmp_
     _settle(qtbot)
     lib.ingest([tmp_path / "books.csv"])
     _wait_ingest(qtbot, window)
-    table_id = lib.table.item(0, 0).data(Qt.ItemDataRole.UserRole)
+    table_id = lib.table.cell(0, 0, Qt.ItemDataRole.UserRole)
     lib.model.set_status(table_id, "archived")
     _settle(qtbot)
     docs = window.engine.documents("t")
     assert len(docs) == 12 and {d.status for d in docs} == {"archived"}
-    assert lib.table.item(0, 4).text() == "archived"
+    assert lib.table.cell(0, 4) == "archived"
     lib.model.set_status(table_id, "active")
     _settle(qtbot)
     assert {d.status for d in window.engine.documents("t")} == {"active"}
