@@ -81,3 +81,28 @@ def test_analyst_maps_hovers_opens_exports_and_evaluates(qtbot, window: MainWind
     ev.compare()
     _settle(qtbot)
     assert f"From {first.run_id}" in ev.comparison.text() and "0 worse" in ev.comparison.text()
+
+
+def test_the_collection_map_is_made_when_the_analysis_screen_is_shown_not_at_start(  # type: ignore[no-untyped-def]
+        qtbot, window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """Choosing a space on the Library no longer maps its whole collection (the matrix and a PCA, beside the first
+    question); the map is made once the analyst opens the screen, and again for another space chosen there."""
+    assert build_demo(window.engine).ok
+    window.engine.create_space("other", encrypted=False)
+    asked: list[str] = []
+    real = window.analysis.model.collection
+    monkeypatch.setattr(window.analysis.model, "collection",
+                        lambda space, *a: (asked.append(space), real(space, *a))[1])
+    window.library.refresh_spaces(select="demo")
+    _settle(qtbot)
+    assert window.analysis.space == "demo" and asked == [] and window.analysis.col is None
+    window.rail.setCurrentRow(_index(window, window.analysis))
+    _settle(qtbot)
+    assert asked == ["demo"] and window.analysis.col is not None and len(window.analysis.col.chunk_ids) > 0
+    window.rail.setCurrentRow(0)
+    window.rail.setCurrentRow(_index(window, window.analysis))  # shown again, same space: nothing to redo
+    _settle(qtbot)
+    assert asked == ["demo"]
+    window.on_space("other")  # chosen while the screen is shown: drawn at once
+    _settle(qtbot)
+    assert asked == ["demo", "other"]
