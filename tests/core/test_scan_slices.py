@@ -149,3 +149,16 @@ def test_passages_read_before_the_final_context_are_taken_not_scanned_for(tmp_pa
         assert [h.chunk_id for h in a.chunks] == [h.chunk_id for h in b.chunks]
         assert (a.answer.text if a.answer else None) == (b.answer.text if b.answer else None)
     assert before[0].chunks and "17 bar" in before[0].chunks[0].text
+
+
+def test_rows_with_the_same_marks_share_one_aspect_set(tmp_path: Path, engine: Engine) -> None:
+    """Each row's aspect marks are those stored with it, and rows with equal marks hold one set object: a few dozen
+    objects for a space, not one per passage for Python's collector to walk (issue 57, 1M passages)."""
+    sid, tbl = _space(tmp_path, engine)
+    vm = engine.vectors.get(sid, {d.doc_id for d in engine.documents("s")}, engine.catalog.spaces.named("s").dim)
+    stored = _whole(tbl, ["chunk_id", "aspects"])
+    marks = dict(zip(stored.column("chunk_id").to_pylist(), stored.column("aspects").to_pylist(), strict=True))
+    assert [vm.aspects[r] for r in range(len(vm))] == [frozenset(marks[c]) for c in vm.chunk_ids]
+    distinct = set(vm.aspects)
+    assert 1 <= len(distinct) < len(vm) and len({id(a) for a in vm.aspects}) == len(distinct)
+    assert any("duration" in a for a in distinct)  # "every 3 weeks": the pumps' rows are marked
