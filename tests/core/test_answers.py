@@ -435,6 +435,22 @@ def test_nothing_retrieved_means_no_model_call_in_the_questions_language(demo: E
     assert ScriptedModel.requests == []
 
 
+def test_a_refusal_names_the_active_documents_counted_in_the_catalog(demo: Engine) -> None:
+    """The count a refusal names is the catalog's (issue 57: listing every document to count them took 4.7 s of a
+    refusal at 268k documents); it counts what ``of`` lists, per status and space."""
+    docs = demo.catalog.docs
+    sid = demo.catalog.spaces.named("demo").space_id
+    demo.create_space("other", encrypted=False)
+    archived = demo.documents("demo")[0]
+    demo.set_document_status("demo", archived.doc_id, "archived")
+    for statuses in (("active",), ("archived",), ("active", "archived"), ("deleted",)):
+        assert docs.count(sid, statuses) == len(docs.of(sid, statuses))
+    active = docs.count(sid, ("active",))
+    assert 0 < active < docs.count(sid) and docs.count(demo.catalog.spaces.named("other").space_id) == 0
+    r = demo.answer("demo", "How do I bake sourdough bread?")
+    assert r.chunks == [] and r.answer is not None and f"({active} documents)" in r.answer.text
+
+
 def test_extractive_pricing_answer_is_cited_and_every_number_traced(demo: Engine) -> None:
     r = demo.answer("demo", PRICING_Q)
     a = r.answer

@@ -75,6 +75,14 @@ class DocumentTable(Table):
                           [space_id, *statuses])
         return [_doc(r) for r in rows]
 
+    def count(self, space_id: str, statuses: tuple[str, ...] = ("active", "archived")) -> int:
+        """How many documents ``of`` would list, counted in the catalog (a refusal names it: reading every row to
+        count them took 4.7 s at 268k documents)."""
+        marks = ", ".join("?" for _ in statuses)
+        row = self._row(f"SELECT count(*) FROM documents WHERE space_id = ? AND status IN ({marks})",
+                        [space_id, *statuses])
+        return int(row[0]) if row else 0
+
     def get(self, doc_id: str) -> DocumentRow | None:
         row = self._row(f"{_SELECT} WHERE doc_id = ?", [doc_id])
         return _doc(row) if row else None
