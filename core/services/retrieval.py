@@ -306,8 +306,8 @@ class Retriever:
         """A looked-up row's own passage: the answer cites it, the console opens it (issue 64)."""
         crypto = self.keys.crypto(row)
         records = [crypto.open_record(r) for r in self.folder.chunks.doc_chunks(row.space_id, doc_id)]
-        doc = next((d for d in self.folder.catalog.docs.of(row.space_id, ("active",)) if d.doc_id == doc_id), None)
-        if not records or doc is None:
+        doc = self.folder.catalog.docs.get(doc_id)  # by its id, not found among every document of the space
+        if not records or doc is None or doc.space_id != row.space_id or doc.status != "active":
             return []
         rec = min(records, key=lambda r: r.ordinal)
         opened = crypto.open_meta(doc)

@@ -25,10 +25,10 @@ class Spaces:
         self.on_forget = tuple(on_forget)  # caches to clear when a space goes
 
     def _info(self, s: SpaceRow) -> SpaceInfo:
-        docs = self.folder.catalog.docs.of(s.space_id)
-        return SpaceInfo(s.name, s.space_id, s.created_at, s.embed_model, s.dim, s.encrypted, len(docs),
-                         sum(d.chunks for d in docs if d.status == "active"), s.tenant, s.owner,
-                         not self.keys.is_unlocked(s), self.folder.catalog.spaces.web_enabled(s.space_id))
+        documents, chunks = self.folder.catalog.docs.totals(s.space_id)
+        return SpaceInfo(s.name, s.space_id, s.created_at, s.embed_model, s.dim, s.encrypted, documents, chunks,
+                         s.tenant, s.owner, not self.keys.is_unlocked(s),
+                         self.folder.catalog.spaces.web_enabled(s.space_id))
 
     def all(self) -> list[SpaceInfo]:
         return [self._info(s) for s in self.folder.catalog.spaces.all()]

@@ -446,6 +446,10 @@ def test_a_refusal_names_the_active_documents_counted_in_the_catalog(demo: Engin
     for statuses in (("active",), ("archived",), ("active", "archived"), ("deleted",)):
         assert docs.count(sid, statuses) == len(docs.of(sid, statuses))
     active = docs.count(sid, ("active",))
+    # A space's line in every list of spaces is summed the same way: documents listed, chunks of the active ones.
+    info = demo.space("demo")
+    assert (info.documents, info.chunks) == docs.totals(sid) \
+        == (len(docs.of(sid)), sum(d.chunks for d in docs.of(sid, ("active",))))
     assert 0 < active < docs.count(sid) and docs.count(demo.catalog.spaces.named("other").space_id) == 0
     r = demo.answer("demo", "How do I bake sourdough bread?")
     assert r.chunks == [] and r.answer is not None and f"({active} documents)" in r.answer.text

@@ -78,10 +78,15 @@ class DocumentTable(Table):
     def count(self, space_id: str, statuses: tuple[str, ...] = ("active", "archived")) -> int:
         """How many documents ``of`` would list, counted in the catalog (a refusal names it: reading every row to
         count them took 4.7 s at 268k documents)."""
+        return self.totals(space_id, statuses)[0]
+
+    def totals(self, space_id: str, statuses: tuple[str, ...] = ("active", "archived")) -> tuple[int, int]:
+        """(documents ``of`` would list, the chunks of the active ones), summed in the catalog: a space's line in
+        every list of spaces, without reading each document."""
         marks = ", ".join("?" for _ in statuses)
-        row = self._row(f"SELECT count(*) FROM documents WHERE space_id = ? AND status IN ({marks})",
-                        [space_id, *statuses])
-        return int(row[0]) if row else 0
+        row = self._row(f"SELECT count(*), coalesce(sum(chunks) FILTER (WHERE status = 'active'), 0) FROM documents "
+                        f"WHERE space_id = ? AND status IN ({marks})", [space_id, *statuses])
+        return (int(row[0]), int(row[1])) if row else (0, 0)
 
     def get(self, doc_id: str) -> DocumentRow | None:
         row = self._row(f"{_SELECT} WHERE doc_id = ?", [doc_id])
