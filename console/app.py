@@ -164,7 +164,8 @@ class MainWindow(QMainWindow):
             self.library.refresh_spaces(select=self.library.model.current)
         if source is not self.review.model and not self.review.busy:
             self.review.model.refresh()
-        if source is not self.structured.model and not self.structured.busy:
+        # The index screen reads every passage's text: hidden, it reads them when it is next shown (_screen_shown).
+        if source is not self.structured.model and not self.structured.busy and self.structured.isVisible():
             self.structured.model.refresh()
 
     def _open_chunk(self, space: str, doc_id: str, chunk_id: str, note: str) -> None:

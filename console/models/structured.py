@@ -58,12 +58,14 @@ class IndexModel(Fetching):
             self.state = snap
             self.emit("changed")
 
-    def set_space(self, space: str) -> None:
+    def set_space(self, space: str, *, load: bool = True) -> None:
+        """``load``: read the proposal and lint now; the screen passes False while hidden and refreshes when shown
+        (issue 57: both read every passage's text, 40 s of a 1M-passage console's start-up on the Library)."""
         self.space = space
         self.state = IndexSnapshot(space)
         self.tried = None
         self.emit("changed")
-        if space:
+        if space and load:
             self.fetch(self._load(space), self._apply)
 
     def refresh(self) -> None:

@@ -221,7 +221,8 @@ class StructuredScreen(QWidget):
             # Another space: the last space's tried question and its result are not about this one (issue 60).
             self.question.clear()
             self._clear_tried()
-        self.model.set_space(name)
+        # Hidden, the screen reads nothing: the main window refreshes it when it is shown.
+        self.model.set_space(name, load=self.isVisible())
 
     # ---- rendering -------------------------------------------------------------------------------
     def _render(self) -> None:

@@ -120,3 +120,29 @@ def test_a_table_is_archived_and_restored_as_one(qtbot, window: MainWindow, tmp_
     lib.model.set_status(table_id, "active")
     _settle(qtbot)
     assert {d.status for d in window.engine.documents("t")} == {"active"}
+
+
+def test_the_index_screen_reads_the_space_when_shown_not_while_hidden(  # type: ignore[no-untyped-def]
+        qtbot, window: MainWindow, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:  # noqa: F811
+    """The proposal and the lint read every passage's text (40 s of a console's start-up at 1M passages): a space
+    chosen, or a document archived, on the Library no longer makes the hidden index screen read them; it reads when
+    the curator opens it, and at once for writes while it is shown."""
+    _books_csv(tmp_path / "books.csv", rows=12)
+    read: list[str] = []
+    real = window.engine.index.propose
+    monkeypatch.setattr(window.engine.index, "propose", lambda space: (read.append(space), real(space))[1])
+    lib = window.library
+    lib.create_space("books", encrypted=False)
+    _settle(qtbot)
+    lib.ingest([tmp_path / "books.csv"])
+    _wait_ingest(qtbot, window)
+    lib.model.set_status(lib.table.documents.state.documents[0].doc_id, "archived")  # a write, seen by every screen
+    _settle(qtbot)
+    screen = window.structured
+    assert screen.model.space == "books" and read == [] and screen.model.state.proposal is None
+    window.rail.setCurrentRow(_index(window, screen))
+    _settle(qtbot)
+    assert read == ["books"] and screen.model.state.proposal is not None
+    lib.model.set_status(lib.table.documents.state.documents[0].doc_id, "active")  # shown: read again at once
+    _settle(qtbot)
+    assert read == ["books", "books"] and "fields proposed" in screen.headline.text()
