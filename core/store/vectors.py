@@ -159,6 +159,19 @@ def check_rows(batches: Iterator[Any], check: RowCheck, chunk_ids: Sequence[str]
     return bad, uncoded, tampered
 
 
+_FEW_HIDDEN = 20_000  # hidden rows read one by one up to here (≈0.1 s); a mask over every code beyond
+_COUNT_STEP = 1 << 20  # codes counted per step: bincount copies its input to int64 first
+
+
+def _counted(codes: npt.NDArray[np.int32], size: int) -> npt.NDArray[np.int64]:
+    """``np.bincount(codes, minlength=size)`` a million codes at a time: in one call its int64 copy of all the codes
+    (114 MB at 100k passages) was fresh memory, and faulting it in took 0.6 s; in steps the copy is 8 MB, reused."""
+    out = np.zeros(size, dtype=np.int64)
+    for at in range(0, len(codes), _COUNT_STEP):
+        out += np.bincount(codes[at:at + _COUNT_STEP], minlength=size)
+    return out
+
+
 class TermSets:
     """Every chunk's term set in one dictionary-encoded array.
 
@@ -183,26 +196,29 @@ class TermSets:
     def from_arrow(cls, column: Any, rows: npt.NDArray[np.int64]) -> TermSets:
         """From a LanceDB ``list<string>`` column (all stored rows, chunked) and the visible rows.
 
-        Each Arrow chunk is dictionary-encoded on its own and its codes mapped into one
-        vocabulary, so no combined copy of all the strings is ever made.
-        """
-        import pyarrow.compute as pc
+        The chunks' values (zero-copy slices) are dictionary-encoded as one chunked array, so Arrow hashes each term
+        once into one vocabulary and Python reads only that vocabulary. Encoding chunk by chunk and mapping each
+        chunk's own dictionary in Python read the common terms once per chunk: 19 s of a 1M-passage space's first
+        question (issue 57, bench/cold_load.py)."""
+        import pyarrow as pa
 
-        vocab: dict[str, int] = {}
         offsets_parts: list[npt.NDArray[np.int64]] = [np.zeros(1, dtype=np.int64)]
-        codes_parts: list[npt.NDArray[np.int32]] = []
+        values: list[Any] = []
         base = 0
         for chunk in getattr(column, "chunks", [column]):
             off = np.asarray(chunk.offsets.to_numpy(), dtype=np.int64)
-            values = chunk.values.slice(int(off[0]), int(off[-1] - off[0]))
-            encoded = pc.dictionary_encode(values)
-            remap = np.fromiter((vocab.setdefault(t, len(vocab)) for t in encoded.dictionary.to_pylist()),
-                                dtype=np.int32)
-            local = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
-            codes_parts.append(remap[local] if len(local) else np.zeros(0, dtype=np.int32))
+            values.append(chunk.values.slice(int(off[0]), int(off[-1] - off[0])))
             offsets_parts.append(off[1:] - off[0] + base)
             base += int(off[-1] - off[0])
-        codes = np.concatenate(codes_parts) if codes_parts else np.zeros(0, dtype=np.int32)
+        vocab: dict[str, int] = {}
+        codes = np.zeros(0, dtype=np.int32)
+        if base:
+            # One dictionary for every chunk: the encoder's chunks normally share it already, and unify makes sure.
+            encoded = pa.chunked_array(values, type=column.type.value_type).dictionary_encode().unify_dictionaries()
+            parts = [c for c in encoded.chunks if len(c)]
+            vocab = {term: i for i, term in enumerate(parts[0].dictionary.to_pylist())}
+            codes = np.concatenate([np.asarray(c.indices.to_numpy(zero_copy_only=False), dtype=np.int32)
+                                    for c in parts])
         return cls(vocab, np.concatenate(offsets_parts), codes, np.asarray(rows, dtype=np.int64))
 
     def __len__(self) -> int:
@@ -232,12 +248,20 @@ class TermSets:
     def doc_freq(self) -> DocFreq:
         """Document (chunk) frequencies over the visible rows only."""
         lengths = np.diff(self._offsets)
-        visible = np.zeros(len(lengths), dtype=bool)
-        visible[self._rows] = True
-        mask = np.repeat(visible, lengths)
         start = int(self._offsets[0])
-        codes = self._codes[start:start + len(mask)][mask]
-        return DocFreq(self.vocab, np.bincount(codes, minlength=len(self.vocab)).astype(np.int64))
+        counts = _counted(self._codes[start:start + int(lengths.sum())], len(self.vocab))
+        hidden = np.ones(len(lengths), dtype=bool)
+        hidden[self._rows] = False
+        # Every row counted, then the hidden ones (archived, disabled) taken off: usually few, so they are read one
+        # by one; a mask over all the codes took 6.6 s at 1M passages (issue 57), and is kept for many hidden rows.
+        gone = np.flatnonzero(hidden)
+        if len(gone) > _FEW_HIDDEN:
+            mask = np.repeat(hidden, lengths)
+            counts -= _counted(self._codes[start:start + len(mask)][mask], len(self.vocab))
+        else:
+            for row in gone:
+                np.subtract.at(counts, self._codes[self._offsets[row]:self._offsets[row + 1]], 1)
+        return DocFreq(self.vocab, counts.astype(np.int64))
 
 
 @dataclass(slots=True)
