@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TypeVar
 
 import lancedb
 import numpy as np
@@ -17,7 +19,11 @@ from biny.core.embed.base import Vectors
 from biny.core.store import rowmac
 from biny.core.store.heap import give_back
 
-__all__ = ["META_COLS", "SCAN_SLICE", "ChunkRecord", "chunk_schema", "quote_list", "signed", "slices", "to_arrow"]
+__all__ = ["META_COLS", "SCAN_SLICE", "ChunkRecord", "chunk_schema", "quote_list", "read_ahead", "signed", "slices",
+           "to_arrow"]
+
+T = TypeVar("T")
+_END = object()
 
 
 @dataclass(slots=True)
@@ -130,6 +136,28 @@ def slices(tbl: lancedb.table.Table, columns: list[str], where: str | None = Non
             return
         del part
         give_back()
+
+
+def read_ahead(items: Iterator[T]) -> Iterator[T]:
+    """``items`` in order, the next one read on another thread while the caller works on this one.
+
+    For streams whose every slice the caller works through in Python (the row codes' check when a matrix loads, the
+    deep check): LanceDB decodes a slice on its own threads but only when asked, so reading and hashing took turns
+    — at 1M passages the check took 31 s, half of it waiting for slices (issue 57, bench/cold_load.py). One slice
+    ahead at most: the memory a stream holds grows by one slice, never more. Stopped early, it waits for the slice
+    in flight and closes ``items``."""
+    with ThreadPoolExecutor(1, thread_name_prefix="biny-read-ahead") as pool:
+        pending = pool.submit(next, items, _END)
+        try:
+            while (item := pending.result()) is not _END:
+                pending = pool.submit(next, items, _END)
+                yield item  # type: ignore[misc]  # not _END: a T
+        finally:
+            pending.cancel()
+            pool.shutdown(wait=True)
+            close = getattr(items, "close", None)
+            if close is not None:
+                close()
 
 
 def quote_list(ids: list[str]) -> str:

@@ -25,7 +25,16 @@ import pyarrow as pa
 from biny.core.embed.base import Vectors
 from biny.core.store import rowmac
 from biny.core.store.chunk_maintenance import ChunkMaintenance
-from biny.core.store.chunk_rows import META_COLS, ChunkRecord, chunk_schema, quote_list, signed, slices, to_arrow
+from biny.core.store.chunk_rows import (
+    META_COLS,
+    ChunkRecord,
+    chunk_schema,
+    quote_list,
+    read_ahead,
+    signed,
+    slices,
+    to_arrow,
+)
 from biny.core.store.chunk_views import ContextViews
 from biny.core.store.guard import mutation, write_stamp
 from biny.core.store.heap import settle
@@ -105,7 +114,7 @@ class ChunkStore:
                 size: int = 4096) -> Iterator[pa.RecordBatch]:
         """Selected columns of every row (optionally filtered), streamed as record batches of about ``size`` rows
         (a whole space's text and vectors are never held at once)."""
-        for part in slices(self._table(space_id), columns, where, size):
+        for part in read_ahead(slices(self._table(space_id), columns, where, size)):
             yield from (b for b in part.to_batches() if b.num_rows)
 
     # ---- documents' passages, appended and deleted (the writer's ingest and removal) -------------------
