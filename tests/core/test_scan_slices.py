@@ -3,6 +3,9 @@ curve): what a space reads back is unchanged — the same rows, in the same orde
 
 from __future__ import annotations
 
+import threading
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +14,7 @@ import pyarrow as pa
 import pytest
 
 from biny.core.engine import Engine
-from biny.core.store import chunk_rows, chunk_views, heap, lance
+from biny.core.store import chunk_rows, chunk_views, heap, lance, vectors
 from biny.core.store.vectors import VectorMatrix, _unpacked
 
 PUMPS = "\n\n".join(f"Pump P-{i:03d} is serviced every {i + 2} weeks by the night shift, who log pressure, "
@@ -162,3 +165,53 @@ def test_rows_with_the_same_marks_share_one_aspect_set(tmp_path: Path, engine: E
     distinct = set(vm.aspects)
     assert 1 <= len(distinct) < len(vm) and len({id(a) for a in vm.aspects}) == len(distinct)
     assert any("duration" in a for a in distinct)  # "every 3 weeks": the pumps' rows are marked
+
+
+@pytest.mark.parametrize(("few", "step"), [(20_000, 1 << 20), (0, 3)])
+def test_term_sets_and_their_frequencies_are_those_of_the_rows_read_one_by_one(
+        monkeypatch: pytest.MonkeyPatch, few: int, step: int) -> None:
+    """One vocabulary over chunks encoded together (sliced chunks, an empty one, rows without terms), and frequencies
+    over the visible rows only — hidden rows taken off one by one or by a mask (``few`` 0), counted in steps."""
+    monkeypatch.setattr(vectors, "_FEW_HIDDEN", few)
+    monkeypatch.setattr(vectors, "_COUNT_STEP", step)
+    rows_terms = [["pump", "valve"], [], ["bar", "pump"], ["seal"], ["valve", "bar", "cycle"], ["pump"], ["x"]]
+    typ = pa.list_(pa.string())
+    column = pa.chunked_array([pa.array(rows_terms[:3], typ), pa.array([["dropped"], *rows_terms[3:6]], typ).slice(1),
+                               pa.array([], typ), pa.array(rows_terms[6:], typ)])
+    visible = np.array([0, 2, 4, 5], dtype=np.int64)  # stored rows 1, 3 and 6 are hidden
+    terms = vectors.TermSets.from_arrow(column, visible)
+    assert "dropped" not in terms.vocab and sorted(terms.vocab) == sorted({t for r in rows_terms for t in r})
+    for row, stored in enumerate(visible):
+        assert len(terms[row]._codes) == len(rows_terms[stored]) and all(t in terms[row] for t in rows_terms[stored])
+    df = terms.doc_freq()
+    expected = Counter(t for r in visible for t in rows_terms[r])
+    assert {t: df.get(t) for t in terms.vocab} == {t: expected.get(t, 0) for t in terms.vocab}
+    assert df.get("seal") == 0 and df.get("pump") == 3
+    empty = vectors.TermSets.from_arrow(pa.chunked_array([pa.array([[], []], typ)]), np.array([0, 1]))
+    assert empty.vocab == {} and empty.doc_freq().get("pump") == 0
+
+
+def test_a_stream_read_ahead_keeps_its_order_its_errors_and_stops_with_its_reader() -> None:
+    read: list[int] = []
+    closed: list[bool] = []
+
+    def source(n: int, fail_at: int | None = None) -> Iterator[int]:
+        try:
+            for i in range(n):
+                if i == fail_at:
+                    raise OSError("disk gone")
+                read.append(i)
+                yield i
+        finally:
+            closed.append(True)
+
+    assert list(chunk_rows.read_ahead(source(6))) == list(range(6)) and closed == [True]
+    with pytest.raises(OSError, match="disk gone"):
+        list(chunk_rows.read_ahead(source(6, fail_at=3)))
+    read.clear()
+    closed.clear()
+    stream = chunk_rows.read_ahead(source(100))
+    assert next(stream) == 0
+    stream.close()  # the reader stops: at most one item was read ahead, and the source is closed
+    assert read in ([0, 1], [0]) and closed == [True]
+    assert not any(t.name.startswith("biny-read-ahead") for t in threading.enumerate())
