@@ -37,7 +37,7 @@ SPECULATIVE = 8
 
 def _terms(question: Question, ctx: Context) -> list[str]:
     id_surfaces = {i.surface.lower() for i in question.keys}
-    return [term for term in named_terms(question.text, ctx.glossary, ctx.folded_glossary)
+    return [term for term in named_terms(question.text, ctx.glossary, ctx.folded_glossary, question.language)
             if term.lower() not in id_surfaces]
 
 

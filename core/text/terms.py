@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Callable, Container
 
 from biny.core.crypto.blind import on_forget
+from biny.core.text.common_words import own_language_word
 
 _CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 
@@ -300,19 +301,49 @@ def contains_term(chunk_terms: Container[str], term: str, blind: Callable[[str],
 
 
 _QUOTED = re.compile(r"[「『《“\"']([^」』》”\"']{2,40})[」』》”\"']")
-_CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z0-9]+(?:[\s-][A-Z][a-zA-Z0-9]+)*)")
 _CODE = re.compile(r"\b([A-Z]{2,}[A-Z0-9-]*|[a-z]+[A-Z][A-Za-z0-9]*)\b")
+# A word of an alphabet (letters and digits, accented or not), never a run of Han, kana or Hangul beside it: in
+# "Tallow Hubの値段" the name ends at "Hub".
+_SPACED_WORD = re.compile(r"[^\W_\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+")
+_SENTENCE_END = re.compile(r"[.!?。！？]")
+# Languages that capitalise every noun: there a capital alone names nothing ("Zeit"); elsewhere it does, even on a
+# word of the language ("Parlamento de Escocia").
+_NOUNS_CAPITALISED = frozenset({"de"})
 
 
-def named_terms(question: str, glossary: list[str], folded: list[tuple[str, str]] | None = None) -> list[str]:
+def _capitalised(question: str, language: str | None) -> list[str]:
+    """Runs of capitalised words (joined by one space or hyphen) that are not a sentence's first word: "Tallow Sensor
+    Hub", "São Paulo", "Zürich". Read by the letters' own case, so an accent neither cuts a word ("¿Qué" was "Qu",
+    "Abkürzung" "Abk") nor hides a capital ("Ärzte"); a sentence's first word is first after an opening "¿" or quote
+    too. In a language that capitalises its nouns, its everyday nouns are no names ("Zeit", "Wettbewerbsverbot")."""
+    runs: list[str] = []
+    run = ""
+    end: int | None = None  # where the last word ended
+    for m in _SPACED_WORD.finditer(question):
+        word = m.group()
+        gap = question[end:m.start()] if end is not None else ""
+        first = end is None or bool(_SENTENCE_END.search(gap))
+        named = (len(word) >= 2 and word[0].isupper() and not first
+                 and not (language in _NOUNS_CAPITALISED and own_language_word(fold(word), language)))
+        if run and not (named and gap in (" ", "-")):
+            runs.append(run)
+            run = ""
+        if named:
+            run = run + gap + word if run else word
+        end = m.end()
+    if run:
+        runs.append(run)
+    return runs
+
+
+def named_terms(question: str, glossary: list[str], folded: list[tuple[str, str]] | None = None,
+                language: str | None = None) -> list[str]:
     """Proper nouns, quoted names and codes in a question, plus glossary terms it uses (``folded``: the
-    glossary as (term, fold(term)) pairs made once, else folded here)."""
-    found: list[str] = []
-    for rx in (_QUOTED, _CAPITALISED, _CODE):
-        for m in rx.finditer(question):
-            term = m.group(1).strip()
-            if term.lower() not in STOPWORDS and len(term) >= 2:
-                found.append(term)
+    glossary as (term, fold(term)) pairs made once, else folded here; ``language``: the question's, when known —
+    German capitalises every noun)."""
+    found = [t for t in (*(m.group(1).strip() for m in _QUOTED.finditer(question)), *_capitalised(question, language),
+                         *(m.group(1).strip() for m in _CODE.finditer(question)))
+             if t.lower() not in STOPWORDS and len(t) >= 2]
     question_folded = fold(question)
     for g, g_folded in folded if folded is not None else ((g, fold(g)) for g in glossary):
         if len(g) >= 2 and g_folded in question_folded:
