@@ -115,8 +115,10 @@ def check(j: Judging, cross_script: set[int], paired: dict[int, float]) -> tuple
         return "", None
     weighed = [_weigh(w, vm, blind) for w in words]
     total = sum(weight for weight, _ in weighed)
-    found = {c.row: [i for i, (_, alts) in enumerate(weighed)
-                     if any(all(code in vm.terms[c.row] for code in a) for a in alts)] for c in judged}
+    # Each rendering as one set of term codes, compared with each row's in one step: a common English word has
+    # hundreds of renderings, and looking each term up row by row was most of this check's time (issue 57).
+    wanted = [[codes for a in alts if (codes := _coded(a, vm)) is not None] for _, alts in weighed]
+    found = {c.row: [i for i, alts in enumerate(wanted) if any(map(vm.terms[c.row].holds, alts))] for c in judged}
     shares = {row: sum(weighed[i][0] for i in held_words) / total for row, held_words in found.items()}
     needed = params.translated_min
     spread = ref.median - ref.quantile(params.threshold_quantile) if ref else 0.0
@@ -156,6 +158,12 @@ def check(j: Judging, cross_script: set[int], paired: dict[int, float]) -> tuple
         {c.chunk_id: round(paired[c.row], 4) for c in judged if c.row in paired}, [c.chunk_id for c in by_pair])
     return _how(way, words, params, (near, near_needed), reach, len(rescued) - len(by_pair), len(by_pair),
                 any(c.row in paired for c in judged)), record
+
+
+def _coded(terms: tuple[str, ...], vm: VectorMatrix) -> frozenset[int] | None:
+    """A rendering's terms as their codes in the space's vocabulary; None if one is in no stored row."""
+    codes = [vm.terms.code(t) for t in terms]
+    return None if None in codes else frozenset(c for c in codes if c is not None)
 
 
 def _weigh(word: dictionary.Word, vm: VectorMatrix, blind: BlindIndex) -> tuple[float, list[tuple[str, ...]]]:

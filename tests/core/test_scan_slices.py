@@ -191,6 +191,28 @@ def test_term_sets_and_their_frequencies_are_those_of_the_rows_read_one_by_one(
     assert empty.vocab == {} and empty.doc_freq().get("pump") == 0
 
 
+def test_a_rows_term_set_is_built_once_and_still_its_own_when_the_built_ones_are_let_go(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 57: a row's set is kept once built (a question reads the same rows many times), up to a bound; past it
+    the kept sets are let go and every row still reads its own terms. ``holds`` compares term codes in one step."""
+    monkeypatch.setattr(vectors, "_BUILT_ROWS", 2)
+    rows_terms = [["pump", "valve"], ["bar"], ["valve", "seal"], ["pump", "bar", "seal"]]
+    terms = vectors.TermSets.from_arrow(pa.chunked_array([pa.array(rows_terms, pa.list_(pa.string()))]),
+                                        np.arange(4, dtype=np.int64))
+    first = terms[0]
+    assert terms[0] is first  # built once
+    for _ in range(2):
+        for row, expected in enumerate(rows_terms):
+            got = terms[row]
+            assert len(got) == len(expected) and all(t in got for t in expected)
+            assert not any(t in got for t in {"pump", "valve", "bar", "seal"} - set(expected))
+    assert len(terms._built) <= 2
+    code = terms.code
+    pump_bar = frozenset(c for c in (code("pump"), code("bar")) if c is not None)
+    assert len(pump_bar) == 2 and code("absent") is None
+    assert [terms[r].holds(pump_bar) for r in range(4)] == [False, False, False, True]
+
+
 def test_a_stream_read_ahead_keeps_its_order_its_errors_and_stops_with_its_reader() -> None:
     read: list[int] = []
     closed: list[bool] = []
