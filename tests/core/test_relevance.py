@@ -16,8 +16,12 @@ import numpy as np
 import pytest
 
 from biny.core.cli import main
+from biny.core.embed.sentences import placed
 from biny.core.engine import Engine
-from biny.core.retrieve.relevance import FEATURES, RelevanceModel, bundled_model, logit
+from biny.core.retrieve.baseline import Distribution
+from biny.core.retrieve.lexical import LexicalEvidence
+from biny.core.retrieve.relevance import FEATURES, Evidence, RelevanceModel, bundled_model, logit, nearest_sentences
+from biny.core.text.question import Question
 
 N = len(FEATURES)
 
@@ -25,6 +29,37 @@ N = len(FEATURES)
 def _model(coef: list[float], intercept: float = 0.0) -> RelevanceModel:
     return RelevanceModel("test", FEATURES, np.zeros(N), np.ones(N), np.array(coef, dtype=np.float64), intercept,
                           {"0": 0.3, "0.5": 0.5, "1": 0.7})
+
+
+def test_each_passage_is_read_by_its_own_sentences_alone_and_in_pairs() -> None:
+    """The pool's sentences are read in one matrix (issue 57); each passage's nearest reading must be its own: a
+    sentence alone, or one read after the one before it within the passage, never a pair across two passages."""
+    rng = np.random.default_rng(7)
+
+    def unit(n: int) -> np.ndarray:
+        v = rng.normal(size=(n, 16)).astype(np.float32)
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+    q = unit(1)[0]
+    aside = unit(2)
+    aside = aside - np.outer(aside @ q, q)  # two sentences unrelated to the question (orthogonal to it)
+    aside = (aside / np.linalg.norm(aside, axis=1, keepdims=True)).astype(np.float32)
+    # The third passage's first sentence is the question itself: read after the second passage's last sentence it
+    # would come near (0.45), and that pair across the boundary must not count for the second passage.
+    sentences: list[np.ndarray | None] = [unit(3), aside, np.vstack([q[None, :], unit(2)]), None, unit(1), unit(5)]
+    whole = np.full(len(sentences), 0.9)
+    ev = Evidence(Question.parse("q"), Distribution.of(np.linspace(0.5, 1.0, 50)), 0.1, LexicalEvidence({}, 1.0),
+                  True, [None] * len(sentences), {}, q, sentences)
+    got = nearest_sentences(ev, whole)
+    for i, v in enumerate(sentences):
+        if v is None or len(v) < 2:
+            assert got[i] == whole[i]  # nothing finer to read
+            continue
+        readings = [float(s @ q) for s in v] + [float(placed(v[j - 1], v[j]) @ q) for j in range(1, len(v))]
+        assert got[i] == pytest.approx(min(whole[i], 1.0 - max(readings)), abs=1e-5)
+    assert float(placed(aside[1], q) @ q) > 0.5  # the pair across the boundary is near …
+    assert got[1] == pytest.approx(0.9)  # … yet the second passage, whose own sentences are not, keeps its distance
+    assert got[2] == pytest.approx(0.0, abs=1e-5)
 
 
 def test_contributions_add_up_to_the_score_and_strictness_moves_one_cut() -> None:
