@@ -92,9 +92,6 @@ class Context:
     titles: dict[str, str]
     glossary: list[str]
     embed_queries: Callable[[list[str]], Vectors]
-    # ``embed_queries`` keeps what it embedded by exact text (services/models.py): the question's call then embeds
-    # the second pass's possible texts too, and a failed check finds them there (issue 57).
-    queries_cached: bool = False
     reranker: Reranker = field(default_factory=RRFReranker)
     # Encrypted spaces store HMACs of keys/terms/aspects; the question's are blinded alike.
     blind: BlindIndex = field(default_factory=lambda: BlindIndex(None))

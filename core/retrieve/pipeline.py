@@ -18,7 +18,7 @@ from biny.core.retrieve.nearest import keep_nearest
 from biny.core.retrieve.pin import find_cliff
 from biny.core.retrieve.rerank import rerank
 from biny.core.retrieve.rewrite import rewrite_stage
-from biny.core.retrieve.second_pass import possible_queries, second_pass
+from biny.core.retrieve.second_pass import second_pass
 from biny.core.store.vectors import VectorMatrix
 from biny.core.text.question import Question
 from biny.core.trace import Dropped, Stage, StageName, Trace
@@ -36,9 +36,7 @@ def retrieve(question: Question, history: list[str], vm: VectorMatrix, baselines
     # R1: a follow-up may be rewritten; the rewrite changes the query vector only.
     rewritten = rewrite_stage(question.text, history, ctx.model, ctx.followup_fallback, trace)
     query = question if rewritten == question.text else Question.parse(rewritten)
-    # One model call: the texts a second pass may search go in the question's batch (second_pass.py, issue 57).
-    spare = possible_queries(question, ctx) if params.use_second_pass and ctx.queries_cached else []
-    query_vector = ctx.embed_queries([query.text, *spare])[0]
+    query_vector = ctx.embed_queries([query.text])[0]
     group, ref = baselines.reference_for(question)
     # R2: a ranked pool wider than K, then the cut against the measured reference (R9).
     candidates, dist = pool.gather(query_vector, vm, baselines, params, group, ctx.blind, trace)

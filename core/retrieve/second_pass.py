@@ -1,16 +1,15 @@
 """R3: a second pass, decided by code — is every named thing mentioned, is the asked aspect present?
 
 By string comparison only (stored, possibly blinded, term sets and aspect flags); if
-either check fails the derived terms are searched once and merged. Once, never a loop;
-no model call of its own: the texts it may search are known from the question before anything is retrieved
-(``possible_queries``) and embedded in the question's own call (pipeline.py), so a failed check finds its vectors
-cached by exact text (issue 57: the second call was the one cost of ``ask`` above the bare floor at 10k passages —
-a third of the questions, ≈ one query embedding each; the few extra short texts cost a fraction of one).
+either check fails the derived terms are searched once and merged. Once, never a loop: the derived texts are
+embedded in one call, made only when a check fails (issue 57). Embedding every text a check might need beside the
+question cost each question that names something or asks an aspect ≈6 ms a text on 2 cores (a batch is no cheaper per
+text there), for the quarter whose check fails: at 10k passages, 200 questions interleaved, p50 26.6 → 24.5 ms, mean
+39.6 → 29.8 ms, p95 61.3 → 49.9 ms with the call made on failure (bench/second_call.py).
 """
 
 from __future__ import annotations
 
-import itertools
 import time
 
 from biny.core.i18n import msg
@@ -30,11 +29,6 @@ DERIVED_DEPTH = 3
 DerivedQuery = tuple[str, str | None, str | None]
 
 
-# At most this many texts are embedded beside the question for a second pass that may follow; a question naming
-# more (or asking three aspects or more) has the rest embedded when its check fails, as before.
-SPECULATIVE = 8
-
-
 def _terms(question: Question, ctx: Context) -> list[str]:
     id_surfaces = {i.surface.lower() for i in question.keys}
     return [term for term in named_terms(question.text, ctx.glossary, ctx.folded_glossary, question.language)
@@ -51,24 +45,6 @@ def _queries(question: Question, terms: list[str], missing_terms: list[str],
         subject = " ".join(terms) or question.text
         queries.append((f"{subject} {ASPECT_WORDS.get(a, a.split(':')[-1])}", terms[0] if terms else None, a))
     return queries
-
-
-def possible_queries(question: Question, ctx: Context) -> list[str]:
-    """Every text ``derived_queries`` can ask for this question, whatever the first pass retrieves (each named term
-    with each subset of the asked aspects' words, each aspect under the terms), when there are at most
-    ``SPECULATIVE``; else none."""
-    terms = _terms(question, ctx)
-    asked = sorted(set(question.aspects))
-    if not terms and not asked:
-        return []
-    out: dict[str, None] = {}
-    for n in range(len(asked) + 1):
-        for missing in itertools.combinations(asked, n):
-            for q, _, _ in _queries(question, terms, terms, list(missing)):
-                out[q] = None
-            if len(out) > SPECULATIVE:
-                return []
-    return list(out)
 
 
 def derived_queries(question: Question, vm: VectorMatrix, retrieved: list[int],

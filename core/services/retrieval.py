@@ -165,7 +165,7 @@ class Retriever:
         t = self._titles(row, vm, docs)
         settings = self.folder.settings
         ctx = Context(titles=t.titles, glossary=t.glossary, embed_queries=self.models.embed_queries,
-                      queries_cached=True, blind=crypto.blind, model=self.models.llm,
+                      blind=crypto.blind, model=self.models.llm,
                       followup_fallback=settings.llm.followup_fallback, folded_titles=t.folded_titles,
                       folded_glossary=t.folded_glossary, titled=t.titled)
 

@@ -4,13 +4,8 @@ everyday noun, which is capitalised by rule."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-from typing import cast
-
 import pytest
 
-from biny.core.retrieve.candidates import Context
-from biny.core.retrieve.second_pass import possible_queries
 from biny.core.text.question import Question
 from biny.core.text.terms import named_terms
 
@@ -39,11 +34,3 @@ def test_names_are_read_by_the_letters_own_case(question: str, names: list[str])
 def test_a_german_noun_is_a_name_when_the_language_is_not_known() -> None:
     """Without the question's language nothing tells a German noun from a name: it is kept, as before."""
     assert named_terms("Vor wie langer Zeit drangen Cyanobakterien ein?", []) == ["Zeit", "Cyanobakterien"]
-
-
-def test_no_second_pass_text_is_made_for_a_questions_first_word() -> None:
-    """The second pass's texts are embedded beside every question that names something; "¿Qué …" named "Qu", which no
-    passage holds, so every such question paid for texts and searched them."""
-    ctx = cast(Context, SimpleNamespace(glossary=[], folded_glossary=[]))
-    assert possible_queries(Question.parse("¿Qué causa la inmunodeficiencia?"), ctx) == []
-    assert possible_queries(Question.parse("¿Qué abolió el protestantismo en Francia?"), ctx) == ["Francia"]

@@ -176,11 +176,22 @@ def test_second_pass_runs_once_for_a_missing_aspect(laws: tuple[Engine, QueryCou
     result = eng.ask("laws", "监护人的职责持续多长时间？", k=3)
     sp = result.trace.stage("second_pass")
     assert sp is not None and sp.data.missing_aspects == ["duration"] and len(sp.data.queries) == 1
-    # Once, never a loop — and in the question's own call (issue 57): the texts a failed check can search are known
-    # from the question, embedded beside it and found again by exact text.
-    assert emb.query_calls == before + 1
+    # Once, never a loop: the question's call, then one for the derived texts, made only because the check failed
+    # (issue 57: embedding every possible text beside each question cost more than this second call).
+    assert emb.query_calls == before + 2
     merged = _merged(eng, sp.kept)
     assert merged and all(re.search(r"[0-9一二三四五六七八九十]+个?(?:月|日|年|小时)", text) for _, text in merged)
+
+
+def test_a_question_whose_names_are_all_found_is_embedded_once(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
+    """R3 / issue 57: a question that names a document the retrieved passages mention makes no second model call —
+    the derived texts are embedded only when a check fails."""
+    eng, emb = laws
+    before = emb.query_calls
+    result = eng.ask("laws", "劳动法对加班的规定是什么？", k=3)
+    sp = result.trace.stage("second_pass")
+    assert sp is not None and sp.data.terms == ["劳动法"] and sp.data.missing_terms == [] and not sp.data.queries
+    assert emb.query_calls == before + 1
 
 
 def test_second_pass_searches_a_missing_named_term(laws: tuple[Engine, QueryCountingEmbedder]) -> None:
@@ -190,7 +201,7 @@ def test_second_pass_searches_a_missing_named_term(laws: tuple[Engine, QueryCoun
     result = eng.ask("laws", "继承编对遗嘱的规定和劳动法对加班的规定分别是什么？", k=3)
     sp = result.trace.stage("second_pass")
     assert sp is not None and sp.data.missing_terms == ["劳动法"] and len(sp.data.queries) == 1
-    assert emb.query_calls == before + 1
+    assert emb.query_calls == before + 2
     merged = _merged(eng, sp.kept)
     assert merged and all("劳动法" in title for title, _ in merged)
 
