@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from biny.core.cli import main
-from biny.core.embed.sentences import placed
+from biny.core.embed.sentences import placed, placed_all, placed_similarities
 from biny.core.engine import Engine
 from biny.core.retrieve.baseline import Distribution
 from biny.core.retrieve.lexical import LexicalEvidence
@@ -60,6 +60,9 @@ def test_each_passage_is_read_by_its_own_sentences_alone_and_in_pairs() -> None:
     assert float(placed(aside[1], q) @ q) > 0.5  # the pair across the boundary is near …
     assert got[1] == pytest.approx(0.9)  # … yet the second passage, whose own sentences are not, keeps its distance
     assert got[2] == pytest.approx(0.0, abs=1e-5)
+    rows = np.vstack([v for v in sentences if v is not None]) * np.float32(0.9)  # read by norm, not assumed unit
+    assert np.allclose(placed_similarities(rows, q), placed_all(rows) @ q, atol=1e-6)
+    assert len(placed_similarities(rows[:1], q)) == 0
 
 
 def test_contributions_add_up_to_the_score_and_strictness_moves_one_cut() -> None:
