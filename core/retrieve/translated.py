@@ -113,12 +113,10 @@ def check(j: Judging, cross_script: set[int], paired: dict[int, float]) -> tuple
     words = _words(way, query, params) if way is not None and judged else []
     if way is None or not any(w.renderings for w in words):
         return "", None
-    weighed = [_weigh(w, vm, blind) for w in words]
+    weighed = [_weighed(w, vm, blind) for w in words]
     total = sum(weight for weight, _ in weighed)
-    # Each rendering as one set of term codes, compared with each row's in one step: a common English word has
-    # hundreds of renderings, and looking each term up row by row was most of this check's time (issue 57).
-    wanted = [[codes for a in alts if (codes := _coded(a, vm)) is not None] for _, alts in weighed]
-    found = {c.row: [i for i, alts in enumerate(wanted) if any(map(vm.terms[c.row].holds, alts))] for c in judged}
+    found = {c.row: [i for i, (_, alts) in enumerate(weighed) if any(map(vm.terms[c.row].holds, alts))]
+             for c in judged}
     shares = {row: sum(weighed[i][0] for i in held_words) / total for row, held_words in found.items()}
     needed = params.translated_min
     spread = ref.median - ref.quantile(params.threshold_quantile) if ref else 0.0
@@ -158,6 +156,26 @@ def check(j: Judging, cross_script: set[int], paired: dict[int, float]) -> tuple
         {c.chunk_id: round(paired[c.row], 4) for c in judged if c.row in paired}, [c.chunk_id for c in by_pair])
     return _how(way, words, params, (near, near_needed), reach, len(rescued) - len(by_pair), len(by_pair),
                 any(c.row in paired for c in judged)), record
+
+
+_WEIGHED: dict[tuple[int, dictionary.Word], tuple[float, list[frozenset[int]]]] = {}
+_WEIGHED_MOST = 4096  # words kept weighed; emptied whole when full
+
+
+def _weighed(word: dictionary.Word, vm: VectorMatrix, blind: BlindIndex) -> tuple[float, list[frozenset[int]]]:
+    """``_weigh``, each held rendering as one set of term codes (compared with a row's in one step: a common English
+    word has hundreds of renderings, and looking each term up row by row was most of this check's time), kept per
+    loaded matrix: the weights read its frequencies, and the same words come back question after question (issue
+    57). A matrix's generation is new after every write, so nothing kept outlives what it was read from."""
+    key = (vm.generation, word)
+    got = _WEIGHED.get(key)
+    if got is None:
+        weight, held = _weigh(word, vm, blind)
+        got = (weight, [codes for a in held if (codes := _coded(a, vm)) is not None])
+        if len(_WEIGHED) >= _WEIGHED_MOST:
+            _WEIGHED.clear()
+        _WEIGHED[key] = got
+    return got
 
 
 def _coded(terms: tuple[str, ...], vm: VectorMatrix) -> frozenset[int] | None:
