@@ -77,7 +77,7 @@ class Answers:
         named_only = self._other_rows_only(row, result)
         llm = self.folder.settings.llm
         # The document count only appears in "not in your material": read it only then.
-        documents = 0 if result.chunks else self.folder.catalog.docs.count(row.space_id, ("active",))
+        documents = 0 if result.chunks else self.retriever.active_documents(row)
         t0 = time.perf_counter()
         index = self.retriever.structured
         exact = None

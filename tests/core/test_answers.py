@@ -436,8 +436,9 @@ def test_nothing_retrieved_means_no_model_call_in_the_questions_language(demo: E
 
 
 def test_a_refusal_names_the_active_documents_counted_in_the_catalog(demo: Engine) -> None:
-    """The count a refusal names is the catalog's (issue 57: listing every document to count them took 4.7 s of a
-    refusal at 268k documents); it counts what ``of`` lists, per status and space."""
+    """The count a refusal names is the catalog's active documents (issue 57: listing every document to count them
+    took 4.7 s of a refusal at 268k documents; the refusal now reads the titles its question already keeps, which
+    an archived document leaves); the catalog counts what ``of`` lists, per status and space."""
     docs = demo.catalog.docs
     sid = demo.catalog.spaces.named("demo").space_id
     demo.create_space("other", encrypted=False)
