@@ -223,3 +223,33 @@ def test_the_judge_reads_each_passages_nearest_sentence_from_the_stored_vectors(
     assert all(f["best_sentence"] >= f["below_median"] - 1e-9 for f in feats)
     assert all(abs(f["sentence_gain"] - (f["best_sentence"] - f["below_median"])) < 1e-6 for f in feats)
     assert any(f["sentence_gain"] > 0.1 for f in feats), "some passage has a sentence nearer than its whole"
+
+
+def test_the_answer_reads_the_sentences_the_judge_opened_not_their_seals_again(
+        space: tuple[Engine, QueryCountingEmbedder], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 57: the hits are among the pool the judge just read; their stored sentence vectors are taken from what it
+    opened, and the answer is the one they give when read from the table."""
+    eng, _ = space
+    question = "Who did Polonia Warsaw play in the 1946 championship final?"
+    eng.retrieval.stored_sentences.forget(eng.catalog.spaces.named("en").space_id)
+    read: list[list[str]] = []
+    views = eng.chunks.views
+    real = views.sentence_blobs
+
+    def counted(space_id: str, ids: list[str], offsets: list[int]):  # type: ignore[no-untyped-def]
+        read.append(list(ids))
+        return real(space_id, ids, offsets)
+
+    monkeypatch.setattr(views, "sentence_blobs", counted)
+    r = eng.answer("en", question)
+    assert r.chunks and r.answer is not None and r.answer.mode == "extractive"
+    assert len(read) == 1 and {h.chunk_id for h in r.chunks} <= set(read[0])  # the pool's read, once
+    # The vectors taken so are those read from the table: with nothing opened before, the same hits read alike.
+    stored = eng.retrieval.stored_sentences
+    row = eng.catalog.spaces.named("en")
+    taken, _ = stored.for_hits(row, eng.retrieval.matrix(row), r.chunks)
+    stored._judged.clear()
+    stored._cache.clear()
+    fresh, made = stored.for_hits(row, eng.retrieval.matrix(row), r.chunks)
+    assert len(read) == 2 and set(read[1]) == {h.chunk_id for h in r.chunks} and made == 0
+    assert all(a is not None and b is not None and np.array_equal(a, b) for a, b in zip(taken, fresh, strict=True))
