@@ -41,7 +41,7 @@ def _zipf() -> object | None:
     return zipf_frequency
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=16384)  # a word's family is up to ~80 forms (German endings): 4,096 churned
 def _frequency(word: str, language: str) -> float:
     zipf = _zipf()
     if zipf is None:
@@ -113,6 +113,7 @@ _INFLECTIONS = ("s", "es", "ed", "d", "ing", "er", "ers")
 _INFLECTIONS_OF = {"de": ("e", "en", "er", "ern", "es", "em", "n", "s", "st", "est", "t", "et", "te", "ten", "tet")}
 
 
+@functools.lru_cache(maxsize=4096)  # read up to three times a word by ``specific_word`` (issue 57: ask overhead)
 def _family_frequency(word: str, language: str) -> float:
     """The Zipf frequency of a word with its inflections — the base it is written from and the forms of that base
     (summed as occurrences, not as logs)."""
