@@ -175,7 +175,7 @@ def nearest_sentences(ev: Evidence, whole: npt.NDArray[np.float64]) -> npt.NDArr
         return out
     q = np.asarray(ev.query_vector, dtype=np.float32).reshape(-1)
     # Every passage's sentences in one matrix, read in two products instead of two per passage (issue 57: a
-    # question's pool is ≈40 passages, and the per-passage calls were 1 ms of its Python).
+    # question's pool is ≈40 passages, ≈1,500 sentences; bench/question_python.py --profile).
     stacked = np.concatenate([np.asarray(v, dtype=np.float32) for _, v in read])
     starts = np.cumsum([0] + [len(v) for _, v in read[:-1]])
     alone = np.maximum.reduceat(stacked @ q, starts)
@@ -210,7 +210,7 @@ def judge(model: RelevanceModel, ev: Evidence, pool: list[Candidate], vm: Vector
     scores = model.score(x)
     parts = model.contributions(x)
     cut = model.threshold(strictness)
-    # ``tolist`` makes every Python float in one call; element by element it was a third of the judge's time.
+    # ``tolist`` makes every Python float in one call, not one by one (issue 57, bench/question_python.py --profile).
     return [Verdict(s, dict(zip(FEATURES, row, strict=True)), dict(zip(FEATURES, part, strict=True)), s >= cut)
             for s, row, part in zip(np.asarray(scores, dtype=np.float64).tolist(), x.tolist(),
                                     np.asarray(parts, dtype=np.float64).tolist(), strict=True)]

@@ -3,9 +3,10 @@
 By string comparison only (stored, possibly blinded, term sets and aspect flags); if
 either check fails the derived terms are searched once and merged. Once, never a loop: the derived texts are
 embedded in one call, made only when a check fails (issue 57). Embedding every text a check might need beside the
-question cost each question that names something or asks an aspect ≈6 ms a text on 2 cores (a batch is no cheaper per
-text there), for the quarter whose check fails: at 10k passages, 200 questions interleaved, p50 26.6 → 24.5 ms, mean
-39.6 → 29.8 ms, p95 61.3 → 49.9 ms with the call made on failure (bench/second_call.py).
+question made each question that names something or asks an aspect pay for their embedding, on 2 cores nearly a
+question's own call a text, for the quarter whose check fails: at 10k passages, 200 questions each answered both
+ways in alternating order, p50 25.9 → 24.2 ms, mean 41.0 → 29.7 ms, p95 57.7 → 53.9 ms with the call made on failure
+(bench/second_call.py).
 """
 
 from __future__ import annotations

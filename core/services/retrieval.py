@@ -353,7 +353,7 @@ class Retriever:
     def active_documents(self, row: SpaceRow) -> int:
         """How many active documents the space has — what a refusal names — from the titles its questions already
         keep per matrix generation: counted in the catalog, each refusal paid for a query, and for opening the
-        catalog again once it had been idle a quarter of a second (16 ms; issue 57)."""
+        catalog again once it had been idle a quarter of a second (issue 57)."""
         vm = self.matrix(row)
         return len(self._titles(row, vm, self._opened_documents(row, vm)).titles)
 

@@ -64,8 +64,8 @@ class StoredSentences:
         wanted = [h for h, k in zip(hits, keys, strict=True) if k not in known]
         made = 0
         if wanted:
-            # The judge opened the pool's vectors a moment ago (``for_rows``): the hits are among them, and reading
-            # their seals again was a third of the answer's reading (issue 57). Checked against the text alike.
+            # The judge opened the pool's vectors a moment ago (``for_rows``): the hits are among them, and are not
+            # read and unsealed again (issue 57). Checked against the text alike.
             judged = self._known(self._judged, [(row.space_id, h.chunk_id) for h in wanted])
             opened = {cid: v for (_, cid), v in judged.items()}
             unread = [(h.chunk_id, h.doc_id) for h in wanted if h.chunk_id not in opened]

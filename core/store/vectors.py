@@ -194,7 +194,8 @@ class TermSets:
         self._codes = codes
         self._rows = rows  # matrix row → stored row
         # A question reads the same few dozen rows' sets many times over (the word check, the translated check, the
-        # judge): each set built once per row, not per look (1.5 ms of a 10k question's ≈9 ms of Python, issue 57).
+        # judge): each set built once per row, not per look (issue 57: the largest Python cost of a question at 10k
+        # once its word lookups were counted, bench/question_python.py --profile).
         # Bounded, as the sets are ≈7 KB each; emptied whole when full, as rows asked together are asked again soon.
         self._built: dict[int, RowTerms] = {}
 
