@@ -49,12 +49,7 @@ def main() -> None:
             pauses.append((int(info["generation"]), time.perf_counter() - started[0]))
 
     with Engine.open(args.home) as eng:
-        eng.models.set_llm(None)
-        row = eng.catalog.spaces.named(args.space)
-        eng._retriever.trusted(row)
-        eng.folder.vectors.wait_for_index(row.space_id)
-        for q in warm:
-            eng.answer(args.space, q)
+        scale_curve.warmed(eng, args.space, warm)
         emb = eng.models.embedder
         embed = emb.embed_queries
         calls: list[tuple[int, float]] = []

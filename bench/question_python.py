@@ -45,12 +45,7 @@ def main() -> None:
     qs = scale_curve.questions(WARM + args.questions)
     warm, asked = qs[:WARM], qs[WARM:]
     with Engine.open(args.home) as eng:
-        eng.models.set_llm(None)
-        row = eng.catalog.spaces.named(args.space)
-        eng._retriever.trusted(row)
-        eng.folder.vectors.wait_for_index(row.space_id)
-        for q in warm:
-            eng.answer(args.space, q)
+        scale_curve.warmed(eng, args.space, warm)
         emb = eng.models.embedder
         embed = emb.embed_queries
         ready = {q: embed([q]) for q in asked}

@@ -129,6 +129,17 @@ def build(eng: Engine, space: str, seed: Seed, target: int) -> tuple[int, float]
     return have, time.time() - t0
 
 
+def warmed(eng: Engine, space: str, warm: list[str]) -> None:
+    """``space`` as a running session has it: no model, its matrix and ANN index loaded, ``warm`` answered (the
+    per-question figures of answer_tail.py, question_python.py and second_call.py start so)."""
+    eng.models.set_llm(None)
+    row = eng.catalog.spaces.named(space)
+    eng._retriever.trusted(row)
+    eng.folder.vectors.wait_for_index(row.space_id)
+    for q in warm:
+        eng.answer(space, q)
+
+
 def timed_sides(eng: Engine, space: str, qs: list[str]) -> dict[str, list[float]]:
     row = eng.catalog.spaces.named(space)
     vm = eng._retriever.trusted(row)
