@@ -131,3 +131,43 @@ def test_a_word_derived_from_a_held_word_is_not_mentioned_by_it(eng: Engine, tmp
     res = eng.ask("server", "How do I configure a liveness probe for the server?")
     assert res.unmentioned == ["liveness"] and res.chunks == []
     assert eng.ask("server", "Is the development server reloaded when code changes?").unmentioned == []
+
+
+def test_the_letters_bound_never_changes_which_spellings_are_close() -> None:
+    """Issue 57: ``_close`` rules a pair out when more letters of one word are missing from the other than edits are
+    allowed, before filling the table; the answer must be the table's, for any pair (slips, swaps, other words)."""
+    import random
+
+    from biny.core.retrieve.mentions import FUZZY_MIN, FUZZY_TWO, _close, _edits
+
+    rng = random.Random(57)
+    words = ["enmascararse", "mitgliedschaft", "cyanobakterien", "reoccupied", "liveness", "zeitüberschreitung"]
+    pairs = []
+    for _ in range(3000):
+        a = rng.choice(words) if rng.random() < 0.5 else \
+            "".join(rng.choice("aeinrst") for _ in range(rng.randint(5, 12)))
+        b = list(a)
+        for _ in range(rng.randint(0, 3)):  # slips: a letter changed, dropped, added, or two swapped
+            i = rng.randrange(len(b))
+            kind = rng.randrange(4)
+            if kind == 0:
+                b[i] = rng.choice("aeinrstuxz")
+            elif kind == 1 and len(b) > 1:
+                del b[i]
+            elif kind == 2:
+                b.insert(i, rng.choice("aeinrstuxz"))
+            elif i + 1 < len(b):
+                b[i], b[i + 1] = b[i + 1], b[i]
+        pairs.append((a, "".join(b)))
+    close = 0
+    for a, b in pairs:
+        if a == b:
+            expected = True
+        elif len(b) < FUZZY_MIN or abs(len(a) - len(b)) > 2:
+            expected = False
+        else:
+            limit = 2 if len(b) >= FUZZY_TWO and abs(len(a) - len(b)) <= 1 else 1
+            expected = _edits(a, b, limit) <= limit
+        assert _close(a, b) == expected, (a, b)
+        close += expected
+    assert 300 < close < 2700  # both answers are met many times over
