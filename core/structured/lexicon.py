@@ -228,6 +228,11 @@ STOPWORDS = frozenset("""a an the of in on at to for by with and or is are was w
 much what which who whom whose where when why list show me give find name all any there this that these those it
 its their than more less most least over under about from into per each every book books item items product
 products record records document documents entry entries""".split())
+# Pronouns, which a capital makes look like a name ("How do I reset it?", "Können Sie …"). Only the search for
+# unexplained names skips them: a row may be called "Me Before You", so they stay out of STOPWORDS (issue 55).
+PRONOUNS = frozenset("i you we he she they ich sie wir du er".split())
 ITEM_NOUNS = re.compile(
     r"\b(?:books?|products?|items?|records?|rows?|entries|entry|documents?|titles?|novels?|works?)\b"
-    r"|书|本|产品|商品|条目|记录|文档|作品|小说|物品|款", re.I)
+    # 本 and 款 are items only as measure words after a count ("几本", "多少款"): alone they are "this" (本协议) and a
+    # sum (付款, 贷款), and "逾期付款要付多少滞纳金" asks no count of the rows (issue 55).
+    r"|书|(?<=[几多少两\d一二三四五六七八九十百千])[本款]|产品|商品|条目|记录|文档|作品|小说|物品", re.I)

@@ -52,8 +52,9 @@ _JIEBA_QUIET = 60
 _COMPOUND_CHARS = 7
 _HEAD_SPARE = 3
 # A run of capitalised words (Latin script): a name, a title, a place.
-_CAP = r"[A-Z][A-Za-z0-9'’.&-]*"
-_NAME = re.compile(rf"(?<![A-Za-z0-9]){_CAP}(?:\s+(?:of|the|and|de|von|van|&)?\s*{_CAP})*")
+# Latin-1's letters too: "der Türkontakt DC-4" names "Türkontakt", not "T" (issue 55).
+_CAP = r"[A-ZÀ-ÖØ-Þ][A-Za-zÀ-ÖØ-öø-ÿ0-9'’.&-]*"
+_NAME = re.compile(rf"(?<![A-Za-zÀ-ÖØ-öø-ÿ0-9]){_CAP}(?:\s+(?:of|the|and|de|von|van|&)?\s*{_CAP})*")
 # A number as digits, a number word ("five", "fünf") or a CJK numeral (五星): see lexicon.NUMBER_WORDS.
 _NUMBER = re.compile(r"[一二三四五六七八九十两]|(?<!\d)\d{1,2}(?!\d)|(?<![^\W\d_])[a-zäöüß]+(?![^\W\d_])")
 _NUMBER_GAP = re.compile(r"[\s\-‐–_]*(?:digits?|stellige?n?|位|桁)?[\s\-‐–_]*")
@@ -441,7 +442,8 @@ class Reader:
         """
         out = []
         for m in _NAME.finditer(question):
-            words = [w for w in m.group(0).split() if w.casefold().strip(".,'’") not in lx.STOPWORDS]
+            words = [w for w in m.group(0).split()
+                     if (k := w.casefold().strip(".,'’")) not in lx.STOPWORDS and k not in lx.PRONOUNS]
             if words and any(t.overlaps(m.start(), m.end()) for t in taken):
                 # A value inside a longer name: "the Rayne Longboards Fury" is a product no row names, not the
                 # category Longboards — its other capitalised words are still unexplained.

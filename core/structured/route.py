@@ -62,7 +62,7 @@ class Router:
         conds += self.reader.number_conditions(question, qf, taken, mentions, asked.ev)
         unknown = self.reader.unexplained_names(question, taken)
         if unknown:
-            return self._unexplained(asked, unknown, asks_count)
+            return self._unexplained(asked, unknown, asks_count, touched=bool(mentions or conds or asks_count))
         return self._aggregate(asked, conds)
 
     def _lookup(self, asked: Asked) -> Routed:
@@ -171,11 +171,16 @@ class Router:
             return Routed(None, ev, refusal=Refusal("row", reading.unknown, closest))
         return None
 
-    def _unexplained(self, asked: Asked, unknown: list[str], asks_count: bool) -> Routed:
-        """The question names values no field holds: for retrieval, or a row no name matches."""
+    def _unexplained(self, asked: Asked, unknown: list[str], asks_count: bool, *, touched: bool) -> Routed:
+        """The question names values no field holds: for retrieval, or a row no name matches.
+
+        A refusal says what the index looked for only when the question asked the index something — a field, a
+        value or a count (issue 55): "How do I pair the Hub with Alexa?" is a prose question, and its refusal says
+        nothing of the index's values."""
         routed = Routed(None, [*asked.ev, msg("names {value}, which no field of the index holds")
                                            .format(value=', '.join(map(repr, unknown)))],
-                        looked_for=", ".join(unknown), looked_in=self.vocabulary.value_fields())
+                        looked_for=", ".join(unknown) if touched else "",
+                        looked_in=self.vocabulary.value_fields() if touched else [])
         if asked.mentions and not asks_count and not lx.SUPERLATIVE_ANY.search(asked.qf) and len(unknown) == 1:
             # A name and a field asked of it ("What does the Acme Turbo Blender 3000 cost?"): a row no name
             # matches. Refused by the service when the space holds nothing but the table's rows.

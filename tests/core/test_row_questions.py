@@ -166,6 +166,34 @@ def test_a_prose_question_is_not_routed(demo_router: tuple[Router, object]) -> N
     assert router.route("Which product was released last?").call is not None  # a which-question still ranks
 
 
+@pytest.mark.parametrize("question", [
+    "Team plan price if I pay for a whole year?",
+    "I bought the yearly plan two weeks ago and changed my mind — can I get my money back?",
+    "Geht der Hub auch ohne Internet?",  # German capitalises every noun: "Hub", "Internet" are no row's name
+    "逾期付款要付多少滞纳金或利息？",  # 付款 is a payment, not a count of items (款)
+])
+def test_a_question_that_asks_the_index_nothing_says_nothing_of_its_values(demo_router: tuple[Router, object],
+                                                                            question: str) -> None:
+    """Issue 55: a refusal said "The index looked for “I” among the values of Category, Product Name": a pronoun,
+    a German noun or a word holding a measure word is no value asked of the index."""
+    router, _ = demo_router
+    routed = router.route(question)
+    assert routed.call is None and routed.looked_for == "" and routed.looked_in == [], routed
+
+
+def test_a_pronoun_is_no_name_and_a_capital_umlaut_starts_one(demo_router: tuple[Router, object]) -> None:
+    router, table = demo_router
+    # "I" once made this a name no field holds, so the price filter went unasked.
+    routed = router.route("Which sensors can I buy for under $30?")
+    assert routed.call is not None and routed.call.tool == "filter", routed
+    assert {r["title"] for r in run(table, router.spec, routed.call).rows} >= {"Tallow Leak Puck"}  # type: ignore[arg-type]
+    # The name is the whole word, not its letters before the umlaut ("T").
+    names = router.reader.unexplained_names("Welche Batterie braucht der Türkontakt DC-4?", [])
+    assert "Türkontakt DC-4" in names and "T" not in names, names
+    counted = router.route("一共有几款？")  # the measure word after a count still counts the rows
+    assert counted.call is not None and counted.call.tool == "count", counted
+
+
 def test_a_curators_synonym_names_its_field(demo_router: tuple[Router, object]) -> None:
     router, table = _router(SENSORS, ["SKU", "Product Url"])
     assert router.route("Wie lange ist die Standzeit des Door Contact?").call is None
