@@ -7,9 +7,10 @@ The questions' vectors are embedded before timing and handed back by exact text,
 but the question's own model call — the part of ask + answer above the floor's embedding, without the model's
 swings from one run to the next (a second pass's derived texts are still embedded, as they are asked). Each question
 is asked once: asked again, it finds its passages' term sets, sentence vectors and words already read, and costs less
-than any question a user asks. Printed: p50 / mean / p95, and each trace stage's p50 and mean, with the time outside
-every stage. ``--profile``: a cProfile of the questions at or below the run's 60th percentile (the typical ones, not
-the few that search the space's spellings), for ``python -m pstats FILE``. Used for bench/README.md, "Figures of
+than any question a user asks. Printed: p50 / mean / p95, the time in Python's collections (per question, and the
+full ones), and each trace stage's p50 and mean, with the time outside every stage. ``--profile``: a cProfile of the
+questions at or below the run's 60th percentile (the typical ones, not the few that search the space's spellings), for
+``python -m pstats FILE``. Used for bench/README.md, "Figures of
 2026-12-07, the question's Python".
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import pstats
 import sys
 import time
@@ -62,7 +64,20 @@ def main() -> None:
         stages: dict[str, list[float]] = defaultdict(list)
         total: list[float] = []
         profiles: list[tuple[float, cProfile.Profile]] = []
+        paused: list[tuple[int, float]] = []  # (generation, seconds) of each of Python's collections in a question
+        began: list[float] = [0.0]
+
+        def collected(phase: str, info: dict[str, int]) -> None:
+            if phase == "start":
+                began[0] = time.perf_counter()
+            else:
+                paused.append((info["generation"], time.perf_counter() - began[0]))
+
+        gc_ms: list[float] = []
+        full: list[float] = []
+        gc.callbacks.append(collected)
         for q in asked:
+            paused.clear()
             eng.models.forget_queries()
             prof = cProfile.Profile() if args.profile else None
             if prof:
@@ -74,14 +89,19 @@ def main() -> None:
                 prof.disable()
                 profiles.append((ms, prof))
             total.append(ms)
+            gc_ms.append(sum(p for _, p in paused) * 1000)
+            full += [p * 1000 for g, p in paused if g == 2]
             inside = 0.0
             for s in r.trace.stages:
                 stages[s.name].append(s.ms or 0.0)
                 inside += s.ms or 0.0
             stages["(outside the stages)"].append(ms - inside)
+        gc.callbacks.remove(collected)
     a = np.array(total)
     print(f"{args.space}: the pipeline's Python over {len(a)} questions asked once: p50 {np.median(a):.2f} ms, "
           f"mean {a.mean():.2f}, p95 {np.percentile(a, 95):.2f}")
+    print(f"  Python's collections per question: p50 {np.median(gc_ms):.2f} ms, mean {np.mean(gc_ms):.2f}; "
+          f"{len(full)} full, {sum(full):.0f} ms in all")
     common = {name: v for name, v in stages.items() if len(v) >= len(a) // 2}  # a stage most questions pass through
     for name, values in sorted(common.items(), key=lambda kv: -float(np.median(kv[1])))[:6]:
         print(f"  {name:22} p50 {np.median(values):7.2f}  mean {np.mean(values):7.2f}  (n {len(values)})")

@@ -37,7 +37,7 @@ from biny.core.i18n import t
 from biny.core.store import rowmac
 from biny.core.store.ann import ANN_MIN_ROWS, PROBE_SHARE, AnnIndex
 from biny.core.store.guard import retire_reads
-from biny.core.store.heap import give_back
+from biny.core.store.heap import give_back, keep_out_of_collections, let_collections_in
 from biny.core.store.integrity import mismatches
 from biny.core.store.lance import ChunkStore
 from biny.core.store.quantized import QUANT_MIN_ROWS, QuantizedScan
@@ -542,6 +542,7 @@ class VectorCache:
         self._closed = True
         with self._lock:
             self._cache.clear()
+        let_collections_in()
 
     def wait_for_index(self, space_id: str, timeout: float | None = None) -> bool:
         """Block until a pending ANN build for the space finishes; True if none is pending."""
@@ -577,6 +578,7 @@ class VectorCache:
             vm = self._load(space_id, docs, dim, rows, set(hidden()) if hidden is not None else set())
             vm.ann_probe_share = self._ann.probe_share
             self._cache[space_id] = vm
+            keep_out_of_collections()  # what stays loaded is never walked by a full collection (store/heap.py)
             if len(vm) >= self._ann.min_rows:
                 t = threading.Thread(target=self._attach_ann, args=(space_id, vm), daemon=True,
                                      name=f"ann-{space_id}")
