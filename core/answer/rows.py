@@ -163,6 +163,16 @@ _NONE_OF = {
     "ja": "お手元の資料にはありません。見つかった行（{names}）は質問の対象ではありません{near}。",
     "de": "Das steht nicht in Ihrem Material: Die gefundenen Zeilen ({names}) sind nicht die gefragte{near}.",
 }
+# The question comes near no row's name ("What comes in the box?" over a product table): the rows were only the
+# nearest passages, and "not the one asked about" would say it asked about a row (issue 55).
+_NONE_NEAR = {
+    "en": "That is not in your material: the nearest passages are rows of a table ({names}), and none of them "
+          "answers it.",
+    "zh": "你的资料里没有这个：最接近的是表中的条目（{names}），都不能回答这个问题。",
+    "ja": "お手元の資料にはありません。最も近いのは表の行（{names}）で、どれもこの質問には答えていません。",
+    "de": "Das steht nicht in Ihrem Material: Am nächsten kamen Zeilen einer Tabelle ({names}); keine davon "
+          "beantwortet die Frage.",
+}
 _LACKS = {
     "en": "That is not in your material: {row}'s row gives no {asked} (it gives: {fields}).",
     "zh": "你的资料里没有这个：{row} 的条目中没有{asked}（它有：{fields}）。",
@@ -208,5 +218,6 @@ def refusal(question: str, passages: list[str]) -> str:
     sep = "、" if lang in {"zh", "ja"} else "; "
     names = sep.join(r.name for r in rows[:_NAMED_ROWS]) + ("…" if len(rows) > _NAMED_ROWS else "")
     near = NameMatcher([r.name for r in rows]).closest(question) if rows else None
-    said = _NEAR[lang].format(name=rows[near].name) if near is not None else ""
-    return _NONE_OF[lang].format(names=names, near=said)
+    if near is None:
+        return _NONE_NEAR[lang].format(names=names)
+    return _NONE_OF[lang].format(names=names, near=_NEAR[lang].format(name=rows[near].name))

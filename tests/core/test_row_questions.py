@@ -245,6 +245,20 @@ def test_a_field_no_found_row_gives_is_refused_naming_the_row() -> None:
     assert "Tallow Leak Puck" in said and "weight" in said and "$" not in said.split("gives:")[0], said
 
 
+def test_rows_found_for_a_question_that_names_none_are_not_called_the_wrong_one() -> None:
+    """Issue 55: "¿Qué viene en la caja?" over the demo found only product rows and said "the rows found (Tallow
+    Door Contact) are not the one asked about", as if a product had been named."""
+    table = {r["Product Name"]: r for r in _table(SENSORS)}
+    texts = [_passage(table["Tallow Door Contact"]), _passage(table["Tallow Motion"])]
+    for question in ("What comes in the box?", "盒子里有什么？"):
+        assert rows.pick(question, texts).lines == []
+        said = rows.refusal(question, texts)
+        assert "Tallow Door Contact" in said and "asked about" not in said and "所问" not in said, said
+    # A name that comes near one of them is still told apart from it.
+    near = rows.refusal("What is the price of the Door Contakt XL Pro?", texts)
+    assert "closest is Tallow Door Contact" in near, near
+
+
 def test_rows_none_of_which_is_asked_about_are_refused_never_dumped() -> None:
     """Issue 63: 「斯蒂芬·金写了多少本书？」 over goodbooks answered with "book_id: 295 goodreads_book_id: …"."""
     table = _table(corpus("goodbooks10k", "books.csv"), 12)
