@@ -105,6 +105,30 @@ def not_said(question: Question, document: str) -> Answer:
                                                       "model was asked"), note_kind="nothing_close")
 
 
+NOT_VALUED = {
+    "en": "That is not in your material: the nearest passages (“{document}” first) give no {what} for “{question}”.",
+    "zh": "你的资料里没有这个问题的答案：找到的最接近的段落（首先是“{document}”）没有给出“{question}”所问的{what}。",
+    "ja": "お手元の資料にはこの質問の答えがありません。最も近い箇所（まず「{document}」）には「{question}」が尋ねている"
+          "{what}が書かれていません。",
+    "ko": "자료에 이 질문의 답이 없습니다. 가장 가까운 구절(먼저 “{document}”)에는 “{question}”이 묻는 {what}가 "
+          "없습니다.",
+}
+# What a value form is called in a refusal, per language ("year" is any date).
+_VALUE_NAMES = {"en": {"number": "number", "year": "date"}, "zh": {"number": "数值", "year": "日期"},
+                "ja": {"number": "数値", "year": "日付"}, "ko": {"number": "수치", "year": "날짜"}}
+_VALUE_NOTES = {"number": N_("the passages found give no number the question asks for; no model was asked"),
+                "year": N_("the passages found give no date the question asks for; no model was asked")}
+
+
+def not_valued(question: Question, document: str, forms: frozenset[str]) -> Answer:
+    """Issue 55, an answer must answer: passages about the question were found, but none gives the value it asks for
+    (how many, how much, how long, when: answer/extractive.py ``chosen``) — said, never a sentence without it."""
+    lang = question.reply_language if question.reply_language in NOT_VALUED else "en"
+    form = "number" if "number" in forms else "year"
+    text = NOT_VALUED[lang].format(document=document, question=question.text.strip(), what=_VALUE_NAMES[lang][form])
+    return Answer(text, "none", [], [], lang, note=msg(_VALUE_NOTES[form]), note_kind="nothing_close")
+
+
 def prompt(question: str, hits: list[Hit], masked: list[str], history: list[str]) -> list[Message]:
     blocks = []
     for n, (hit, text) in enumerate(zip(hits, masked, strict=True), start=1):
@@ -130,7 +154,10 @@ def _checked(text: str, mode: AnswerMode, question: Question, hits: list[Hit], l
 def extract(question: Question, hits: list[Hit], cfg: ComposeSettings, note: Said = "",
             distances: extractive.Distances | None = None, kind: NoteKind = "extracted",
             stored: extractive.Stored | None = None) -> Answer:
-    chosen = extractive.choose(question, [h.text for h in hits], cfg.max_sentences, distances, stored)
+    choice = extractive.chosen(question, [h.text for h in hits], cfg.max_sentences, distances, stored)
+    chosen = choice.sentences
+    if choice.unvalued and hits:
+        return not_valued(question, hits[0].document, choice.unvalued)
     if not chosen and rows.refusal_due(question.text, [h.text for h in hits]):
         # Only a table's rows were found, none of them the one asked about: said, never their values (issue 63).
         lang = sentence_language(question.text)

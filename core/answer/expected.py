@@ -37,7 +37,13 @@ _ASKS = {
     "number": re.compile(r"\bhow (?:many|much|far|old|tall|high|long|big|large|deep|wide|fast|often)\b|"
                          r"\bwhat (?:percentage|percent|proportion|number|amount|fraction)\b|"
                          r"多少|几[个位所名次倍年月天条种家座岁]|百分之几|多大|多高|多长|多远|多重|多少倍|"
-                         r"いくつ|何人|何個|何回|wie viele|wie viel|combien|cuántos|cuántas|cuánto", re.I),
+                         r"いくつ|何人|何個|何回|wie viele|wie viel|combien|cuántos|cuántas|cuánto|"
+                         # "How long", "how much money" as German, Chinese and Japanese ask them: 「多久」,
+                         # "wie lange", 「いくら」, 「何時間」, 「どのくらい」.
+                         r"多久|几(?:小时|分钟|秒|周|行)|\bwie (?:lange|hoch|groß|schwer|schnell|oft|alt|weit|breit|"
+                         r"tief|teuer)\b|いくら|どの(?:くらい|ぐらい)|どれ(?:くらい|ぐらい)|"
+                         r"何(?:日|時間|分|秒|行|文字|度|ボルト|ワット|パーセント|メートル|キロ|台|枚|か月|ヶ月|"
+                         r"年間)", re.I),
     "person": re.compile(r"\bwho\b|\bwhom\b|\bwhose\b|\bwer\b|\bqui\b|\bquién\b|谁|哪位|何人|誰", re.I),
     # Technical documentation: "What macro is defined …", "Which exception is raised …", "Welches Paket …",
     # 「用哪个库」, 「どのパッケージ」 — answered by a name written as code, not by words.
@@ -86,3 +92,50 @@ def holds(form: str, sentence: str, question: str) -> bool:
         asked = question.casefold()
         return any((m.group(1) or m.group(0)).strip().casefold() not in asked for m in _CODE.finditer(sentence))
     return False
+
+
+# The forms that are values — a count, an amount, a length, a date. A question asking one is answered only by a
+# sentence giving one; an answer without any is a mention of the subject, not its answer (issue 55: "女职工产假多少天"
+# over the labour law's list of protected periods, "ハブの重さとサイズを教えて" with "Please include the hub's serial
+# number").
+VALUE_FORMS = frozenset({"year", "number"})
+# A date asked in so many words: "when" alone is no date question ("When should I use Celery?", "What exception is
+# raised when …").
+_ASKS_DATE = re.compile(r"\b(?:what|which|in what|in which) (?:year|date|day|month)\b|哪一年|哪年|几几年|何年|何月何日|"
+                        r"\bin welchem jahr\b|\ban welchem tag\b|\ben quelle année\b|\ben qué año\b", re.I)
+
+
+def asked_values(question: str) -> frozenset[str]:
+    """The value forms the question asks for: a number (how many, how much, how long, a measure), a date named as
+    one."""
+    forms = expected(question) & {"number"}
+    return frozenset(forms | ({"year"} if _ASKS_DATE.search(question) else set()))
+# Numbers that label a place rather than give a value: a law's 第四十八条 / 第一章, a list's （三） or "(2)", a
+# numbered heading's or item's leading "3." / "2)", a reference to an article, section or page. Their digits say
+# nothing of how many or how much.
+_LABEL = re.compile(r"第[零〇一二两三四五六七八九十百千\d]+[条章节款项编部篇回]"
+                    r"|[（(][零〇一二两三四五六七八九十百千\d]{1,4}[）)]"
+                    r"|^\s*\d{1,3}(?:\.\d{1,3})*[.)、]\s"
+                    r"|(?:\b(?:Article|Art\.|Section|Chapter|Page|p\.|PEP|RFC|Figure|Fig\.|Table|Step)|§)\s*\d+[\w.]*",
+                    re.I)
+
+
+# A value written in Chinese numerals: two of them or more ("九十八", "三十"), or one with its measure ("三日",
+# "两倍", "五个"). A lone 一 is mostly a word's part ("一方", "统一", "一般"), not a count.
+_ZH_NUMERALS = "零〇一二两三四五六七八九十百千万亿"
+_ZH_VALUE = re.compile(rf"[{_ZH_NUMERALS}]{{2,}}|[{_ZH_NUMERALS}](?:个|天|日|年|月|周|星期|小时|分钟|秒|倍|次|名|人|元|"
+                       rf"岁|米|公里|千克|克|度|层|页|项|份|家|所|位|种|件|台|张|本|条|行|级|成)|百分之")
+# Digits, and numbers written as words in English, German, French and Spanish ("sieben Tage").
+_VALUE_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+                           r"forty|fifty|hundred|thousand|million|billion|dozen|half|once|twice|single|double|"
+                           r"zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|zwanzig|dreißig|hundert|tausend|"
+                           r"deux|trois|quatre|cinq|sept|huit|neuf|dix|onze|douze|vingt|trente|mille|"
+                           r"dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|doce|veinte|treinta|cien|mil)s?\b", re.I)
+
+
+def gives_value(form: str, sentence: str, question: str) -> bool:
+    """Whether ``sentence`` gives a value of ``form`` (``VALUE_FORMS``) the question does not — labels aside."""
+    text = _LABEL.sub(" ", sentence)
+    if form != "number":
+        return holds(form, text, question)
+    return any(m.group(0) not in question for rx in (_VALUE_NUMBER, _ZH_VALUE) for m in rx.finditer(text))

@@ -195,20 +195,36 @@ class Stored:
     passages: list[Vectors | None]
 
 
+@dataclass(slots=True)
+class Choice:
+    """The answer's sentences, and why there are none when a value was asked and none was given."""
+
+    sentences: list[Sentence]
+    # The value forms (answer/expected.py ``VALUE_FORMS``) the question asks for that no sentence saying something
+    # of it gives: the reason ``sentences`` is empty, when it is this one.
+    unvalued: frozenset[str] = frozenset()
+
+
 def choose(question: Question, passages: list[str], max_sentences: int = _MAX_SENTENCES,
            distances: Distances | None = None, stored: Stored | None = None) -> list[Sentence]:
     """The best-answering sentences, best first (a colon's list right after its sentence). Meaning is read from
     ``stored`` vectors where a passage has them, from ``distances`` (the embedder, now) where it has none."""
+    return chosen(question, passages, max_sentences, distances, stored).sentences
+
+
+def chosen(question: Question, passages: list[str], max_sentences: int = _MAX_SENTENCES,
+           distances: Distances | None = None, stored: Stored | None = None) -> Choice:
+    """``choose``, with the reason an answer was refused for the value it lacks."""
     picked = rows.pick(question.text, passages)  # a table's rows: the named row's asked line, or none (issue 64)
     if picked.lines is not None:
-        return [Sentence(p, i, line) for i, (p, line) in enumerate(picked.lines)]
+        return Choice([Sentence(p, i, line) for i, (p, line) in enumerate(picked.lines)])
     # A passage a table's row narrowed is another text than its vectors were made from.
     vectors = None if stored is None else [v if new is old else None for v, new, old in
                                            zip(stored.passages, picked.passages, passages, strict=True)]
     passages = picked.passages
     candidates = _distinct(passages, vectors)
     if not candidates:
-        return []
+        return Choice([])
     _score(question, candidates)
     if len(candidates) >= _MEANING_MIN_SENTENCES and (distances is not None or stored is not None):
         _by_meaning(question, candidates, distances, stored.query if stored is not None else None)
@@ -222,6 +238,9 @@ def choose(question: Question, passages: list[str], max_sentences: int = _MAX_SE
               if c.score > 0 and not _asks(c.text)]
     if ranked:
         ranked = _one_section(question, ranked, candidates)
+    unvalued = _unvalued(question, ranked[:max_sentences], candidates)
+    if unvalued:
+        return Choice([], unvalued)
     best = _with_antecedents(_unpadded(ranked[:max_sentences]), candidates)
     if not best:
         # Issue 55, an answer must answer: in the question's own language, a context none of whose sentences holds a
@@ -233,7 +252,21 @@ def choose(question: Question, passages: list[str], max_sentences: int = _MAX_SE
     _attach_lists(best, candidates)
     # A lead-in whose list did not come with it ("Also, don't forget:") says nothing on its own (issue 55).
     said = [c for c in best if c.follows or not c.text.rstrip().endswith((":", "："))]
-    return said or best
+    return Choice(said or best)
+
+
+def _unvalued(question: Question, ranked: list[Sentence], candidates: list[Sentence]) -> frozenset[str]:
+    """Issue 55, an answer must answer: the value forms the question asks for (how many, how much, how long, when)
+    that no sentence saying something of it gives — nor the list such a sentence announces. Empty when none is
+    asked, or one is given. "女职工产假多少天" over the labour law's article listing the protected periods, with no
+    number of days, is "not in your material", not that article."""
+    asked = expected.asked_values(question.text)
+    if not asked or not ranked:
+        return frozenset()
+    said = [s for c in ranked for s in (c, *(_list_after(c, candidates) if _leads_in(c.text) else ()))]
+    given = {f for f in asked if any(expected.gives_value(f, s.text, question.text) for s in said
+                                     if not s.text.startswith(_FIGURE))}
+    return frozenset() if given else frozenset(asked)
 
 
 def _unpadded(best: list[Sentence]) -> list[Sentence]:
@@ -414,16 +447,24 @@ def _attach_lists(best: list[Sentence], candidates: list[Sentence]) -> None:
     for c in best:
         if not _leads_in(c.text) or (c.passage, c.position) in attached:
             continue
-        size = 0
-        for nxt in candidates:
-            if nxt.passage != c.passage or nxt.position <= c.position:
-                continue
-            if not nxt.item or size + len(nxt.text) > _LIST_CHARS:
-                break
-            c.follows.append(nxt)  # an item chosen on its own too comes once, in its place in the list
-            attached.add((nxt.passage, nxt.position))
-            size += len(nxt.text)
+        items = _list_after(c, candidates)
+        c.follows.extend(items)  # an item chosen on its own too comes once, in its place in the list
+        attached.update((i.passage, i.position) for i in items)
     best[:] = [c for c in best if (c.passage, c.position) not in attached]
+
+
+def _list_after(c: Sentence, candidates: list[Sentence]) -> list[Sentence]:
+    """The list items right after ``c`` in its passage, up to ``_LIST_CHARS``."""
+    items: list[Sentence] = []
+    size = 0
+    for nxt in candidates:
+        if nxt.passage != c.passage or nxt.position <= c.position:
+            continue
+        if not nxt.item or size + len(nxt.text) > _LIST_CHARS:
+            break
+        items.append(nxt)
+        size += len(nxt.text)
+    return items
 
 
 def _translated(question: Question, sentences: list[str], texts: list[str]) -> list[float]:

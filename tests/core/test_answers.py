@@ -559,3 +559,32 @@ def test_an_answer_must_answer_in_the_questions_language() -> None:
     assert chosen and chosen[0].text.startswith("Der Hub speichert")
     # And one word of the question held is enough to answer in its own language.
     assert extractive.choose(Question.parse("How many days of readings does the hub keep?"), [storage])
+
+
+def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
+    """Issue 55, an answer must answer: "how many days" is answered by a sentence giving a number. Passages about the
+    subject whose sentences give none — a law's article and list numbers are labels, a figure's read text is layout —
+    are "not in your material", saying what was missing; the same passages with the number answer."""
+    from biny.core.answer import expected, extractive
+    from biny.core.answer.compose import ComposeSettings, extract
+    from biny.core.results import Hit
+
+    law = ("第四十二条 劳动者有下列情形之一的，用人单位不得解除劳动合同：\n"
+           "（三）患病或者非因工负伤，在规定的医疗期内的；\n（四）女职工在孕期、产期、哺乳期的；\n"
+           "第五十二条 企业职工一方与用人单位可以订立女职工权益保护专项集体合同。")
+    question = Question.parse("女职工产假多少天？")
+    choice = extractive.chosen(question, [law])
+    assert choice.sentences == [] and choice.unvalued == {"number"}
+    hit = Hit("c1", "d1", "劳动合同法", "law.md", law, 0.3, None, False, None, 0, [], 0, len(law))
+    answer = extract(question, [hit], ComposeSettings())
+    assert answer.mode == "none" and not answer.citations and "数值" in answer.text and "劳动合同法" in answer.text
+    given = law + "\n女职工生育享受九十八天产假。"
+    assert "九十八天" in extractive.render(extractive.choose(question, [given]))
+
+    storage = "The hub keeps readings locally when the connection drops.\n\n[Figure (page 2)] Hub readings 2 3 4 12 V"
+    english = Question.parse("How many days does the hub keep readings locally?")
+    assert extractive.chosen(english, [storage]).unvalued == {"number"}
+    assert extractive.choose(english, [storage.replace("locally", "locally for seven days")])
+    # "when" alone asks no date; "in which year" does.
+    assert expected.asked_values("When should I use Celery instead of background tasks?") == frozenset()
+    assert expected.asked_values("In which year was the hub released?") == {"year"}
