@@ -129,6 +129,25 @@ def not_valued(question: Question, document: str, forms: frozenset[str]) -> Answ
     return Answer(text, "none", [], [], lang, note=msg(_VALUE_NOTES[form]), note_kind="nothing_close")
 
 
+NOT_WRITTEN = {
+    "en": "That is not in your material: the nearest passages (“{document}” first) never mention {names}.",
+    "zh": "你的资料里没有这个问题的答案：找到的最接近的段落（首先是“{document}”）没有提到{names}。",
+    "ja": "お手元の資料にはこの質問の答えがありません。最も近い箇所（まず「{document}」）には{names}についての記述が"
+          "ありません。",
+    "ko": "자료에 이 질문의 답이 없습니다. 가장 가까운 구절(먼저 “{document}”)에는 {names}에 대한 내용이 없습니다.",
+}
+
+
+def not_written(question: Question, document: str, names: list[str]) -> Answer:
+    """Issue 55: the question names a version the passages found never write (answer/expected.py ``versions``):
+    they are about another one."""
+    lang = question.reply_language if question.reply_language in NOT_WRITTEN else "en"
+    quoted = (" / " if lang != "en" else ", ").join(_QUOTES[lang].format(n) for n in names)
+    text = NOT_WRITTEN[lang].format(document=document, names=quoted)
+    return Answer(text, "none", [], [], lang, note=msg("the passages found never mention what the question names; no "
+                                                      "model was asked"), note_kind="nothing_close")
+
+
 def prompt(question: str, hits: list[Hit], masked: list[str], history: list[str]) -> list[Message]:
     blocks = []
     for n, (hit, text) in enumerate(zip(hits, masked, strict=True), start=1):
@@ -158,6 +177,8 @@ def extract(question: Question, hits: list[Hit], cfg: ComposeSettings, note: Sai
     chosen = choice.sentences
     if choice.unvalued and hits:
         return not_valued(question, hits[0].document, choice.unvalued)
+    if choice.unnamed and hits:
+        return not_written(question, hits[0].document, list(choice.unnamed))
     if not chosen and rows.refusal_due(question.text, [h.text for h in hits]):
         # Only a table's rows were found, none of them the one asked about: said, never their values (issue 63).
         lang = sentence_language(question.text)

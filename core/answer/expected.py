@@ -139,3 +139,23 @@ def gives_value(form: str, sentence: str, question: str) -> bool:
     if form != "number":
         return holds(form, text, question)
     return any(m.group(0) not in question for rx in (_VALUE_NUMBER, _ZH_VALUE) for m in rx.finditer(text))
+
+
+# A version the question names: a dotted number after a name ("Python 3.15", "ESP-IDF 5.1", "USB 3.0"), after
+# "version" / "v" / 版本 / バージョン, or with two dots or more ("3.15.0"). It names one thing as an identifier does:
+# passages about 3.13 do not answer a question about 3.15 (issue 55: "When is Python 3.15.0 final scheduled?" was
+# answered with 3.13.0's dates). A quantity is no version: "3.5 V" follows no name.
+_VERSION = re.compile(r"(?:\b[A-Z][\w+-]*\s+|\b(?i:version|release|v)\s?|版本\s?|バージョン\s?)"
+                      r"v?(\d+\.\d+(?:\.\d+)*)(?![\w.]*\d)"
+                      r"(?!\s?(?:[mkMGµu]?(?:V|A|W|Hz|Ω|F|H|m|g|s|B|b)|dB|min|h)\b|\s?[%°])"
+                      r"|(?<![\w.])v?(\d+\.\d+\.\d+)(?![\w.]*\d)")
+
+
+def versions(question: str) -> list[str]:
+    """The versions the question names (``_VERSION``), as written ("3.15.0")."""
+    return list(dict.fromkeys(m.group(1) or m.group(2) for m in _VERSION.finditer(question)))
+
+
+def holds_version(version: str, text: str) -> bool:
+    """Whether ``text`` writes ``version`` or a version within it ("3.15" in "3.15.0a1", never in "3.150")."""
+    return re.search(rf"(?<![\d.]){re.escape(version)}(?!\d)", text) is not None

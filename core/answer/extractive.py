@@ -203,6 +203,8 @@ class Choice:
     # The value forms (answer/expected.py ``VALUE_FORMS``) the question asks for that no sentence saying something
     # of it gives: the reason ``sentences`` is empty, when it is this one.
     unvalued: frozenset[str] = frozenset()
+    # The versions the question names that no passage writes ("3.15" when the passages are about 3.13): the reason.
+    unnamed: tuple[str, ...] = ()
 
 
 def choose(question: Question, passages: list[str], max_sentences: int = _MAX_SENTENCES,
@@ -222,6 +224,11 @@ def chosen(question: Question, passages: list[str], max_sentences: int = _MAX_SE
     vectors = None if stored is None else [v if new is old else None for v, new, old in
                                            zip(stored.passages, picked.passages, passages, strict=True)]
     passages = picked.passages
+    # A version names one thing, as an identifier does: passages that never write it are about another (issue 55).
+    unnamed = tuple(v for v in expected.versions(question.text)
+                    if not any(expected.holds_version(v, p) for p in passages))
+    if unnamed and passages:
+        return Choice([], unnamed=unnamed)
     candidates = _distinct(passages, vectors)
     if not candidates:
         return Choice([])

@@ -588,3 +588,23 @@ def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
     # "when" alone asks no date; "in which year" does.
     assert expected.asked_values("When should I use Celery instead of background tasks?") == frozenset()
     assert expected.asked_values("In which year was the hub released?") == {"year"}
+
+
+def test_a_version_the_passages_never_write_is_refused() -> None:
+    """Issue 55: a version names one thing as an identifier does. Passages about Python 3.13 do not answer "When is
+    Python 3.15.0 final scheduled?"; the refusal names the version. A quantity ("3.5 V") is no version."""
+    from biny.core.answer import expected, extractive
+    from biny.core.answer.compose import ComposeSettings, extract
+    from biny.core.results import Hit
+
+    schedule = "Release schedule\n3.13.0 final: Monday, 2024-10-07\n3.13.1: Tuesday, 2024-12-03"
+    question = Question.parse("When is Python 3.15.0 final scheduled?")
+    assert extractive.chosen(question, [schedule]).unnamed == ("3.15.0",)
+    hit = Hit("c1", "d1", "PEP 719", "pep-0719.rst", schedule, 0.3, None, False, None, 0, [], 0, len(schedule))
+    answer = extract(question, [hit], ComposeSettings())
+    assert answer.mode == "none" and "“3.15.0”" in answer.text and "2024" not in answer.text
+    later = schedule + "\n3.15.0 final: Thursday, 2026-10-01"
+    assert "2026-10-01" in extractive.render(extractive.choose(question, [later]))
+    assert expected.versions("Wer ist Release-Manager von Python 3.15?") == ["3.15"]
+    assert expected.versions("Does the NS4150 work at 3.5 V?") == []
+    assert expected.holds_version("3.15", "3.15.0a1") and not expected.holds_version("3.15", "3.150")
