@@ -133,9 +133,14 @@ _VALUE_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nin
                            r"dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|doce|veinte|treinta|cien|mil)s?\b", re.I)
 
 
+# A name with digits in it — a part, a model, a chip ("CH32V003F4P6", "ESP32-C6", "TA-210"): its digits are no value.
+_CODED_NAME = re.compile(r"\b[A-Za-z][\w-]*\d[\w-]*")
+
+
 def gives_value(form: str, sentence: str, question: str) -> bool:
-    """Whether ``sentence`` gives a value of ``form`` (``VALUE_FORMS``) the question does not — labels aside."""
-    text = _LABEL.sub(" ", sentence)
+    """Whether ``sentence`` gives a value of ``form`` (``VALUE_FORMS``) the question does not — labels and names
+    with digits aside."""
+    text = _CODED_NAME.sub(" ", _LABEL.sub(" ", sentence))
     if form != "number":
         return holds(form, text, question)
     return any(m.group(0) not in question for rx in (_VALUE_NUMBER, _ZH_VALUE) for m in rx.finditer(text))

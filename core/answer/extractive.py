@@ -245,10 +245,10 @@ def chosen(question: Question, passages: list[str], max_sentences: int = _MAX_SE
               if c.score > 0 and not _asks(c.text)]
     if ranked:
         ranked = _one_section(question, ranked, candidates)
-    unvalued = _unvalued(question, ranked[:max_sentences], candidates)
+    best = _with_antecedents(_unpadded(ranked[:max_sentences]), candidates)
+    unvalued = _unvalued(question, best, candidates)
     if unvalued:
         return Choice([], unvalued)
-    best = _with_antecedents(_unpadded(ranked[:max_sentences]), candidates)
     if not best:
         # Issue 55, an answer must answer: in the question's own language, a context none of whose sentences holds a
         # word of the question, a rendering, its identifier or the asked form does not answer it — "not in your
@@ -256,6 +256,9 @@ def chosen(question: Question, passages: list[str], max_sentences: int = _MAX_SE
         # dictionary for the pair): there the nearest passage is the answer retrieval found, its opening carries it.
         first = [c for c in candidates if c.passage == 1 and not _asks(c.text)][:2]
         best = first if any(_elsewhere(question, c.text) for c in first) else []
+        unvalued = _unvalued(question, best, candidates)
+        if unvalued:
+            return Choice([], unvalued)
     _attach_lists(best, candidates)
     # A lead-in whose list did not come with it ("Also, don't forget:") says nothing on its own (issue 55).
     said = [c for c in best if c.follows or not c.text.rstrip().endswith((":", "："))]

@@ -585,6 +585,15 @@ def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
     english = Question.parse("How many days does the hub keep readings locally?")
     assert extractive.chosen(english, [storage]).unvalued == {"number"}
     assert extractive.choose(english, [storage.replace("locally", "locally for seven days")])
+    # A part number's digits are no value; the flash size is.
+    flash = Question.parse("How much flash memory does the CH32V003 have?")
+    board = "The CH32V003F4P6 evaluation board carries the flash memory programming header."
+    assert extractive.chosen(flash, [board]).unvalued == {"number"}
+    assert extractive.choose(flash, [board + " The CH32V003 has 16 KB of flash memory."])
+    # In another language the nearest passage's opening stands for the answer only when it gives the value.
+    size = Question.parse("ハブのサイズは？")
+    assert extractive.chosen(size, ["Please include the hub's serial number. Keep the box."]).unvalued == {"number"}
+    assert extractive.choose(size, ["The hub measures 12 x 8 x 3 cm. Keep the box."])
     # "when" alone asks no date; "in which year" does.
     assert expected.asked_values("When should I use Celery instead of background tasks?") == frozenset()
     assert expected.asked_values("In which year was the hub released?") == {"year"}
