@@ -114,6 +114,12 @@ def _terms(text: str) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=_TERMS_MEMO)
+def _aspects(text: str) -> frozenset[str]:
+    """A sentence's aspects (a price, a duration …), kept per text as its terms are."""
+    return frozenset(aspects_of(text))
+
+
+@functools.lru_cache(maxsize=_TERMS_MEMO)
 def _words(text: str) -> frozenset[str]:
     return frozenset(terms_of(text))
 
@@ -383,7 +389,7 @@ def _score(question: Question, candidates: list[Sentence]) -> None:
         if c.score <= 0:
             continue
         # The asked price / duration / contact, and the asked form, count where the sentence is about the question.
-        c.kinds = (aspects & aspects_of(c.text)) | {f for f in forms if expected.holds(f, c.text, question.text)}
+        c.kinds = (aspects & _aspects(c.text)) | {f for f in forms if expected.holds(f, c.text, question.text)}
         if c.kinds & aspects:
             c.score += 0.5
             c.says = True

@@ -34,8 +34,15 @@ def script_name(group: str) -> str:
     return t(_NAMES[group]) if group in _NAMES else group
 
 
+# Most text read at question time is plain ASCII (English passages' sentences): one pattern decides it, not eight
+# (issue 57: the answer stage asks this of every sentence of the context).
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
+
+
 def scripts_of(text: str) -> set[str]:
     """Script groups making up at least a tenth of a text's letters (a name in passing does not count)."""
+    if text.isascii():
+        return {"latin"} if len(_ASCII_LETTER.findall(text)) >= 2 else set()
     counts = {name: len(rx.findall(text)) for name, rx in SCRIPTS}
     total = sum(counts.values())
     return {name for name, c in counts.items() if c >= 2 and c >= 0.1 * total}
@@ -50,6 +57,8 @@ LANG_SCRIPT = {"ja": "kana", "ko": "hangul", "zh": "han", "ru": "cyrillic", "ar"
 
 def script_of(text: str) -> str:
     """The script group a question is written in (kana before han: Japanese uses both)."""
+    if text.isascii():
+        return "latin" if _ASCII_LETTER.search(text) else "all"
     counts = {name: len(rx.findall(text)) for name, rx in SCRIPTS}
     if counts["kana"] >= 2:
         return "kana"

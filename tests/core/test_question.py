@@ -112,3 +112,19 @@ def test_no_module_reads_a_decision_back_out_of_the_trace() -> None:
 def _names_trace(node: ast.expr) -> bool:
     return (isinstance(node, ast.Name) and node.id == "trace") or (isinstance(node, ast.Attribute)
                                                                     and node.attr == "trace")
+
+
+def test_plain_ascii_text_is_read_as_every_script_pattern_reads_it() -> None:
+    """Issue 57: ASCII text takes a one-pattern path; it must group text exactly as the eight patterns do."""
+    from biny.core.text import scripts
+
+    def slow_groups(text: str) -> set[str]:
+        counts = {name: len(rx.findall(text)) for name, rx in scripts.SCRIPTS}
+        total = sum(counts.values())
+        return {name for name, c in counts.items() if c >= 2 and c >= 0.1 * total}
+
+    for text in ("The hub keeps 7 days.", "a", "42 - 17", "", "NS4150 3W", "x y", "[Figure (page 2)] 2 3"):
+        assert text.isascii()
+        assert scripts.scripts_of(text) == slow_groups(text)
+        assert scripts.script_of(text) == ("latin" if any(c.isalpha() for c in text) else "all")
+    assert scripts.script_of("集线器 hub") == "han" and scripts.scripts_of("Tallow 服务协议") == {"latin", "han"}
