@@ -146,6 +146,36 @@ def gives_value(form: str, sentence: str, question: str) -> bool:
     return any(m.group(0) not in question for rx in (_VALUE_NUMBER, _ZH_VALUE) for m in rx.finditer(text))
 
 
+# A unit the question asks its number in ("How many watts …", 「多少瓦」, "Wie viel Volt …", 「何ワット」) and how a
+# value in it is written: a number with the unit's symbol (a prefix allowed: mW, kHz, GB) or its name. Physical units
+# only: a length of time asked in hours may be answered in days, a wattage is not answered by "12 V / 1.5 A".
+_UNITS: dict[str, tuple[str, str, str]] = {
+    # unit: (how a question names it, its symbols after a number, its names after a number)
+    "W": (r"watts?|瓦(?:特)?|ワット", r"[mkMG]?W\b", r"watts?|瓦|ワット"),
+    "V": (r"volts?|伏(?:特)?|ボルト", r"[mkM]?V\b", r"volts?|伏|ボルト"),
+    "A": (r"amps?|amperes?|安培|アンペア", r"[mµu]?A\b", r"amps?|amperes?|安|アンペア"),
+    "Hz": (r"hertz|赫兹|ヘルツ", r"[kMG]?Hz\b", r"hertz|赫兹|ヘルツ"),
+    "mAh": (r"mah|milliamp[- ]hours?", r"mAh\b", r"milliamp[- ]hours?"),
+    "B": (r"(?:kilo|mega|giga|tera)?bytes?|kb|mb|gb|tb|字节|バイト", r"[KMGT]i?B\b",
+          r"(?:kilo|mega|giga|tera)?bytes?|字节|バイト"),
+    "dB": (r"decibels?|分贝|デシベル", r"dB\b", r"decibels?|分贝|デシベル"),
+}
+_UNIT_ASKED = {u: re.compile(rf"\bhow (?:many|much)\s+(?:{q})\b|\bin (?:{q})\b|\bwie viele?\s+(?:{q})\b|"
+                             rf"多少(?:{q})|何(?:{q})", re.I) for u, (q, _, _) in _UNITS.items()}
+_UNIT_GIVEN = {u: re.compile(rf"\d(?:[\d.,]*\d)?\s?(?:{symbol}|(?i:{names}))")
+               for u, (_, symbol, names) in _UNITS.items()}
+
+
+def asked_units(question: str) -> frozenset[str]:
+    """The physical units the question asks its number in (``_UNITS``)."""
+    return frozenset(u for u, rx in _UNIT_ASKED.items() if rx.search(question))
+
+
+def gives_unit(unit: str, sentence: str) -> bool:
+    """Whether ``sentence`` gives a number in ``unit``."""
+    return _UNIT_GIVEN[unit].search(sentence) is not None
+
+
 # A version the question names: a dotted number after a name ("Python 3.15", "ESP-IDF 5.1", "USB 3.0"), after
 # "version" / "v" / 版本 / バージョン, or with two dots or more ("3.15.0"). It names one thing as an identifier does:
 # passages about 3.13 do not answer a question about 3.15 (issue 55: "When is Python 3.15.0 final scheduled?" was

@@ -279,9 +279,13 @@ def _unvalued(question: Question, ranked: list[Sentence], candidates: list[Sente
     asked = expected.asked_values(question.text)
     if not asked or not ranked:
         return frozenset()
-    said = [s for c in ranked for s in (c, *(_list_after(c, candidates) if _leads_in(c.text) else ()))]
-    given = {f for f in asked if any(expected.gives_value(f, s.text, question.text) for s in said
-                                     if not s.text.startswith(_FIGURE))}
+    said = [s.text for c in ranked for s in (c, *(_list_after(c, candidates) if _leads_in(c.text) else ()))
+            if not s.text.startswith(_FIGURE)]
+    # Asked in a unit ("How many watts …"), the number must come in it: "12 V / 1.5 A" gives no wattage.
+    units = expected.asked_units(question.text)
+    if units and not any(expected.gives_unit(u, text) for u in units for text in said):
+        return frozenset(asked)
+    given = {f for f in asked if any(expected.gives_value(f, text, question.text) for text in said)}
     return frozenset() if given else frozenset(asked)
 
 

@@ -594,6 +594,12 @@ def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
     size = Question.parse("ハブのサイズは？")
     assert extractive.chosen(size, ["Please include the hub's serial number. Keep the box."]).unvalued == {"number"}
     assert extractive.choose(size, ["The hub measures 12 x 8 x 3 cm. Keep the box."])
+    # Asked in a unit, the number must come in it: an adapter's volts and amps are no wattage.
+    watts = Question.parse("How many watts does the hub draw?")
+    adapter = "The hub ships with a 12 V / 1.5 A power adapter."
+    assert extractive.chosen(watts, [adapter]).unvalued == {"number"}
+    assert extractive.choose(watts, [adapter + " The hub draws 4 W when idle."])
+    assert expected.asked_units("NS4150 的输出功率是多少瓦？") == {"W"} and not expected.asked_units("How many users?")
     # "when" alone asks no date; "in which year" does.
     assert expected.asked_values("When should I use Celery instead of background tasks?") == frozenset()
     assert expected.asked_values("In which year was the hub released?") == {"year"}
