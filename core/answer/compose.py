@@ -114,17 +114,20 @@ NOT_VALUED = {
           "없습니다.",
 }
 # What a value form is called in a refusal, per language ("year" is any date).
-_VALUE_NAMES = {"en": {"number": "number", "year": "date"}, "zh": {"number": "数值", "year": "日期"},
-                "ja": {"number": "数値", "year": "日付"}, "ko": {"number": "수치", "year": "날짜"}}
+_VALUE_NAMES = {"en": {"number": "number", "year": "date", "price": "price"},
+                "zh": {"number": "数值", "year": "日期", "price": "价格"},
+                "ja": {"number": "数値", "year": "日付", "price": "価格"},
+                "ko": {"number": "수치", "year": "날짜", "price": "가격"}}
 _VALUE_NOTES = {"number": N_("the passages found give no number the question asks for; no model was asked"),
-                "year": N_("the passages found give no date the question asks for; no model was asked")}
+                "year": N_("the passages found give no date the question asks for; no model was asked"),
+                "price": N_("the passages found give no price the question asks for; no model was asked")}
 
 
 def not_valued(question: Question, document: str, forms: frozenset[str]) -> Answer:
     """Issue 55, an answer must answer: passages about the question were found, but none gives the value it asks for
     (how many, how much, how long, when: answer/extractive.py ``chosen``) — said, never a sentence without it."""
     lang = question.reply_language if question.reply_language in NOT_VALUED else "en"
-    form = "number" if "number" in forms else "year"
+    form = next(f for f in ("price", "number", "year") if f in forms)
     text = NOT_VALUED[lang].format(document=document, question=question.text.strip(), what=_VALUE_NAMES[lang][form])
     return Answer(text, "none", [], [], lang, note=msg(_VALUE_NOTES[form]), note_kind="nothing_close")
 

@@ -146,6 +146,20 @@ def gives_value(form: str, sentence: str, question: str) -> bool:
     return any(m.group(0) not in question for rx in (_VALUE_NUMBER, _ZH_VALUE) for m in rx.finditer(text))
 
 
+# A price asked for in so many words ("What is the price of …", "How much does … cost", 「单价是多少」,
+# 「値段はいくら」, "Was kostet …"): answered by an amount of money, not by any number ("12 V / 1.5 A" for "How much
+# does the hub cost?"). "How much" alone asks no price: "How much flash memory …".
+_PRICE_WORD = re.compile(r"\b(?:prices?|pricing|costs?|fees?)\b|多少钱|价格|价钱|单价|售价|费用|收费|料金|値段|価格|"
+                         r"\bpreis|\bkoste[nt]?\b|\bprecios?\b|\bcuesta\b|\bprix\b|\bcoûte|가격|요금", re.I)
+_WHAT = re.compile(r"^\W*(?:what|which|was|welche[rsnm]?|quel(?:le)?s?|cuál|qué)\b", re.I)
+
+
+def asks_price(question: str) -> bool:
+    """Whether the question asks for a price (``_PRICE_WORD``, asked as a value: how much, what, 多少, いくら)."""
+    return bool(_PRICE_WORD.search(question)) and ("number" in expected(question) or bool(_WHAT.search(question))
+                                                   or "多少钱" in question)
+
+
 # A unit the question asks its number in ("How many watts …", 「多少瓦」, "Wie viel Volt …", 「何ワット」) and how a
 # value in it is written: a number with the unit's symbol (a prefix allowed: mW, kHz, GB) or its name. Physical units
 # only: a length of time asked in hours may be answered in days, a wattage is not answered by "12 V / 1.5 A".

@@ -119,6 +119,10 @@ def _aspects(text: str) -> frozenset[str]:
     return frozenset(aspects_of(text))
 
 
+def _aspects_price(text: str) -> bool:
+    return "price" in _aspects(text)
+
+
 @functools.lru_cache(maxsize=_TERMS_MEMO)
 def _words(text: str) -> frozenset[str]:
     return frozenset(terms_of(text))
@@ -277,10 +281,14 @@ def _unvalued(question: Question, ranked: list[Sentence], candidates: list[Sente
     asked, or one is given. "女职工产假多少天" over the labour law's article listing the protected periods, with no
     number of days, is "not in your material", not that article."""
     asked = expected.asked_values(question.text)
-    if not asked or not ranked:
+    price = expected.asks_price(question.text)
+    if not (asked or price) or not ranked:
         return frozenset()
     said = [s.text for c in ranked for s in (c, *(_list_after(c, candidates) if _leads_in(c.text) else ()))
             if not s.text.startswith(_FIGURE)]
+    # A price asked is given as an amount of money: "12 V / 1.5 A" is no price of the hub.
+    if price and not any(_aspects_price(text) for text in said):
+        return frozenset({"price"})
     # Asked in a unit ("How many watts …"), the number must come in it: "12 V / 1.5 A" gives no wattage.
     units = expected.asked_units(question.text)
     if units and not any(expected.gives_unit(u, text) for u in units for text in said):

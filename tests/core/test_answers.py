@@ -600,6 +600,15 @@ def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
     assert extractive.chosen(watts, [adapter]).unvalued == {"number"}
     assert extractive.choose(watts, [adapter + " The hub draws 4 W when idle."])
     assert expected.asked_units("NS4150 的输出功率是多少瓦？") == {"W"} and not expected.asked_units("How many users?")
+    # A price asked is an amount of money: the adapter's rating is no price, and the refusal says a price is missing.
+    cost = Question.parse("How much does the TH-200 hub itself cost?")
+    assert extractive.chosen(cost, [adapter.replace("hub", "TH-200 hub")]).unvalued == {"price"}
+    hit = Hit("c2", "d2", "Handbook", "handbook.md", adapter, 0.3, None, False, None, 0, [], 0, len(adapter))
+    refused = extract(cost, [hit], ComposeSettings())
+    assert refused.mode == "none" and "give no price" in refused.text
+    assert "$129" in extractive.render(extractive.choose(cost, [adapter + " The TH-200 hub itself costs $129."]))
+    assert not expected.asks_price("How much flash memory does it have?")
+    assert expected.asks_price("WCH-LinkE の値段はいくら？") and expected.asks_price("Was kostet der Hub?")
     # "when" alone asks no date; "in which year" does.
     assert expected.asked_values("When should I use Celery instead of background tasks?") == frozenset()
     assert expected.asked_values("In which year was the hub released?") == {"year"}
