@@ -27,7 +27,9 @@ _MEASURE = re.compile(r"\b(?:length|range|size|port|voltage|current|frequency|te
                       r"speed|timeout|bandwidth|resolution|dimensions?|wavelength|max(?:imum)?|min(?:imum)?)\b|"
                       r"电压|电流|频率|温度|尺寸|范围|长度|容量|功率|速率|端口|上限|下限|最大|最小|波长|"
                       r"電圧|電流|周波数|温度|サイズ|範囲|長さ|容量|出力|ポート|上限|最大|最小|波長|"
-                      r"spannung|strom(?:aufnahme)?|frequenz|temperatur|größe|bereich|länge|kapazität|(?<!dienst)leistung|"
+                      r"spannung|strom(?:aufnahme)?|frequenz|temperatur|größe|länge|kapazität|(?<!dienst)leistung|"
+                      # (a range of a measure: "Benutzerbereich" is the user area)
+                      r"(?:mess|betriebs|druck|dreh)bereich|"
                       r"reichweite|wie weit|maximal|minimal", re.I)
 
 _ASKS = {

@@ -609,6 +609,9 @@ def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
     assert "$129" in extractive.render(extractive.choose(cost, [adapter + " The TH-200 hub itself costs $129."]))
     assert not expected.asks_price("How much flash memory does it have?")
     assert expected.asks_price("WCH-LinkE の値段はいくら？") and expected.asks_price("Was kostet der Hub?")
+    # A German compound names a range only as a measure's: the user area is none.
+    assert expected.asked_values("Welchen Spannungsbereich hat der NS4150?") == {"number"}
+    assert not expected.asked_values("Wie lösche ich den kompletten Benutzerbereich des Chips?")
     # "when" alone asks no date; "in which year" does.
     assert expected.asked_values("When should I use Celery instead of background tasks?") == frozenset()
     assert expected.asked_values("In which year was the hub released?") == {"year"}
