@@ -118,17 +118,25 @@ _VALUE_NAMES = {"en": {"number": "number", "year": "date", "price": "price"},
                 "zh": {"number": "数值", "year": "日期", "price": "价格"},
                 "ja": {"number": "数値", "year": "日付", "price": "価格"},
                 "ko": {"number": "수치", "year": "날짜", "price": "가격"}}
+# A number named with the unit it was asked in.
+_IN_UNITS = {"en": "{what} in {units}", "zh": "以 {units} 为单位的{what}", "ja": "{units} 単位の{what}",
+             "ko": "{units} 단위의 {what}"}
 _VALUE_NOTES = {"number": N_("the passages found give no number the question asks for; no model was asked"),
                 "year": N_("the passages found give no date the question asks for; no model was asked"),
                 "price": N_("the passages found give no price the question asks for; no model was asked")}
 
 
-def not_valued(question: Question, document: str, forms: frozenset[str]) -> Answer:
+def not_valued(question: Question, document: str, forms: frozenset[str],
+               units: frozenset[str] = frozenset()) -> Answer:
     """Issue 55, an answer must answer: passages about the question were found, but none gives the value it asks for
-    (how many, how much, how long, when: answer/extractive.py ``chosen``) — said, never a sentence without it."""
+    (how many, how much, how long, a price: answer/extractive.py ``chosen``) — said, never a sentence without it. A
+    number asked in a unit is named with it ("give no number in W")."""
     lang = question.reply_language if question.reply_language in NOT_VALUED else "en"
     form = next(f for f in ("price", "number", "year") if f in forms)
-    text = NOT_VALUED[lang].format(document=document, question=question.text.strip(), what=_VALUE_NAMES[lang][form])
+    what = _VALUE_NAMES[lang][form]
+    if form == "number" and units:
+        what = _IN_UNITS[lang].format(what=what, units="/".join(sorted(units)))
+    text = NOT_VALUED[lang].format(document=document, question=question.text.strip(), what=what)
     return Answer(text, "none", [], [], lang, note=msg(_VALUE_NOTES[form]), note_kind="nothing_close")
 
 
@@ -179,7 +187,7 @@ def extract(question: Question, hits: list[Hit], cfg: ComposeSettings, note: Sai
     choice = extractive.chosen(question, [h.text for h in hits], cfg.max_sentences, distances, stored)
     chosen = choice.sentences
     if choice.unvalued and hits:
-        return not_valued(question, hits[0].document, choice.unvalued)
+        return not_valued(question, hits[0].document, choice.unvalued, choice.units)
     if choice.unnamed and hits:
         return not_written(question, hits[0].document, list(choice.unnamed))
     if not chosen and rows.refusal_due(question.text, [h.text for h in hits]):

@@ -112,6 +112,8 @@ def asked_values(question: str) -> frozenset[str]:
     one."""
     forms = expected(question) & {"number"}
     return frozenset(forms | ({"year"} if _ASKS_DATE.search(question) else set()))
+
+
 # Numbers that label a place rather than give a value: a law's 第四十八条 / 第一章, a list's （三） or "(2)", a
 # numbered heading's or item's leading "3." / "2)", a reference to an article, section or page. Their digits say
 # nothing of how many or how much.
@@ -120,8 +122,6 @@ _LABEL = re.compile(r"第[零〇一二两三四五六七八九十百千\d]+[条�
                     r"|^\s*\d{1,3}(?:\.\d{1,3})*[.)、]\s"
                     r"|(?:\b(?:Article|Art\.|Section|Chapter|Page|p\.|PEP|RFC|Figure|Fig\.|Table|Step)|§)\s*\d+[\w.]*",
                     re.I)
-
-
 # A value written in Chinese numerals: two of them or more ("九十八", "三十"), or one with its measure ("三日",
 # "两倍", "五个"). A lone 一 is mostly a word's part ("一方", "统一", "一般"), not a count.
 _ZH_NUMERALS = "零〇一二两三四五六七八九十百千万亿"

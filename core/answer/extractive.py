@@ -207,12 +207,14 @@ class Stored:
 
 @dataclass(slots=True)
 class Choice:
-    """The answer's sentences, and why there are none when a value was asked and none was given."""
+    """The answer's sentences, and why there are none when the question asked what none of them gives."""
 
     sentences: list[Sentence]
-    # The value forms (answer/expected.py ``VALUE_FORMS``) the question asks for that no sentence saying something
-    # of it gives: the reason ``sentences`` is empty, when it is this one.
+    # What the question asks for that no sentence of the answer gives — a number (``number``), a date (``year``),
+    # an amount of money (``price``): the reason ``sentences`` is empty, when it is this one.
     unvalued: frozenset[str] = frozenset()
+    # The physical units the number was asked in (answer/expected.py ``asked_units``), named by the refusal.
+    units: frozenset[str] = frozenset()
     # The versions the question names that no passage writes ("3.15" when the passages are about 3.13): the reason.
     unnamed: tuple[str, ...] = ()
 
@@ -226,7 +228,7 @@ def choose(question: Question, passages: list[str], max_sentences: int = _MAX_SE
 
 def chosen(question: Question, passages: list[str], max_sentences: int = _MAX_SENTENCES,
            distances: Distances | None = None, stored: Stored | None = None) -> Choice:
-    """``choose``, with the reason an answer was refused for the value it lacks."""
+    """``choose``, with the reason an answer was refused: the value or the version it lacks."""
     picked = rows.pick(question.text, passages)  # a table's rows: the named row's asked line, or none (issue 64)
     if picked.lines is not None:
         return Choice([Sentence(p, i, line) for i, (p, line) in enumerate(picked.lines)])
@@ -258,7 +260,7 @@ def chosen(question: Question, passages: list[str], max_sentences: int = _MAX_SE
     best = _with_antecedents(_unpadded(ranked[:max_sentences]), candidates)
     unvalued = _unvalued(question, best, candidates)
     if unvalued:
-        return Choice([], unvalued)
+        return Choice([], unvalued, expected.asked_units(question.text))
     if not best:
         # Issue 55, an answer must answer: in the question's own language, a context none of whose sentences holds a
         # word of the question, a rendering, its identifier or the asked form does not answer it — "not in your
@@ -268,7 +270,7 @@ def chosen(question: Question, passages: list[str], max_sentences: int = _MAX_SE
         best = first if any(_elsewhere(question, c.text) for c in first) else []
         unvalued = _unvalued(question, best, candidates)
         if unvalued:
-            return Choice([], unvalued)
+            return Choice([], unvalued, expected.asked_units(question.text))
     _attach_lists(best, candidates)
     # A lead-in whose list did not come with it ("Also, don't forget:") says nothing on its own (issue 55).
     said = [c for c in best if c.follows or not c.text.rstrip().endswith((":", "："))]
@@ -276,10 +278,11 @@ def chosen(question: Question, passages: list[str], max_sentences: int = _MAX_SE
 
 
 def _unvalued(question: Question, ranked: list[Sentence], candidates: list[Sentence]) -> frozenset[str]:
-    """Issue 55, an answer must answer: the value forms the question asks for (how many, how much, how long, when)
-    that no sentence saying something of it gives — nor the list such a sentence announces. Empty when none is
-    asked, or one is given. "女职工产假多少天" over the labour law's article listing the protected periods, with no
-    number of days, is "not in your material", not that article."""
+    """Issue 55, an answer must answer: what the question asks for — a number (how many, how much, how long, a
+    measure; in the unit asked, if one is), a date asked as one, a price — when no sentence of the answer gives it,
+    nor the list such a sentence announces. Empty when nothing of the kind is asked, or it is given.
+    "女职工产假多少天" over the labour law's article listing the protected periods, with no number of days, is "not
+    in your material", not that article."""
     asked = expected.asked_values(question.text)
     price = expected.asks_price(question.text)
     if not (asked or price) or not ranked:

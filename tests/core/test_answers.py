@@ -598,6 +598,8 @@ def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
     watts = Question.parse("How many watts does the hub draw?")
     adapter = "The hub ships with a 12 V / 1.5 A power adapter."
     assert extractive.chosen(watts, [adapter]).unvalued == {"number"}
+    rated = Hit("c3", "d3", "Handbook", "handbook.md", adapter, 0.3, None, False, None, 0, [], 0, len(adapter))
+    assert "give no number in W for" in extract(watts, [rated], ComposeSettings()).text
     assert extractive.choose(watts, [adapter + " The hub draws 4 W when idle."])
     assert expected.asked_units("NS4150 的输出功率是多少瓦？") == {"W"} and not expected.asked_units("How many users?")
     # A price asked is an amount of money: the adapter's rating is no price, and the refusal says a price is missing.
