@@ -72,12 +72,16 @@ NOT_MENTIONED = {
 _QUOTES = {"en": "“{}”", "zh": "“{}”", "ja": "「{}」", "ko": "“{}”"}
 
 
+def _quoted(lang: str, names: list[str]) -> str:
+    """Names as a refusal in ``lang`` quotes them, side by side."""
+    return (" / " if lang != "en" else ", ").join(_QUOTES[lang].format(n) for n in names)
+
+
 def not_mentioned(question: Question, space: str, documents: int, names: list[str]) -> Answer:
     """Issue 55: the question names what no passage of the space mentions (retrieve/mentions.py) — said with the
     names, so the asker sees what the material lacks rather than a distance."""
     lang = question.reply_language if question.reply_language in NOT_MENTIONED else "en"
-    quoted = (" / " if lang != "en" else ", ").join(_QUOTES[lang].format(n) for n in names)
-    text = NOT_MENTIONED[lang].format(space=space, docs=documents, names=quoted)
+    text = NOT_MENTIONED[lang].format(space=space, docs=documents, names=_quoted(lang, names))
     return Answer(text, "none", [], [], lang, note=msg("the material never mentions what the question names; no model "
                                                       "was asked"), note_kind="nothing_close")
 
@@ -153,8 +157,7 @@ def not_written(question: Question, document: str, names: list[str]) -> Answer:
     """Issue 55: the question names a version the passages found never write (answer/expected.py ``versions``):
     they are about another one."""
     lang = question.reply_language if question.reply_language in NOT_WRITTEN else "en"
-    quoted = (" / " if lang != "en" else ", ").join(_QUOTES[lang].format(n) for n in names)
-    text = NOT_WRITTEN[lang].format(document=document, names=quoted)
+    text = NOT_WRITTEN[lang].format(document=document, names=_quoted(lang, names))
     return Answer(text, "none", [], [], lang, note=msg("the passages found never mention what the question names; no "
                                                       "model was asked"), note_kind="nothing_close")
 
