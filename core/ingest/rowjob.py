@@ -124,6 +124,29 @@ def _flush(run: _Run, batch: list[tuple[DocumentRow, ChunkedDocument]]) -> None:
     run.tokens += sum(r.tokens for r in records)
 
 
+def _twin(table: RowTable, fallback: str, space: SpaceRow, crypto: SpaceCrypto, catalog: Catalog,
+          base: str) -> str | None:
+    """The path of another table in the space holding exactly these rows, if any.
+
+    A file stored under one path and added again from another folder is the same content, as with a
+    document ("same content as …"): its rows are not stored twice. Only a table new at this path is
+    compared, and the first row not found ends the comparison, so a genuinely new table costs one lookup.
+    """
+    if not table.rows or catalog.docs.under(space.space_id, base + "#"):
+        return None
+    other: DocumentRow | None = None
+    for i in range(len(table.rows)):
+        text = row_document(table, i, fallback).blocks[0].text
+        same = catalog.docs.find_unchanged(space.space_id, crypto.stored_hash(row_hash(text)))
+        if same is None or (other is not None and same.path.split("#")[0] != other.path.split("#")[0]):
+            return None
+        other = other or same
+    assert other is not None  # the table has rows
+    if len(catalog.docs.under(space.space_id, other.path.split("#")[0] + "#")) != len(table.rows):
+        return None  # these rows are a part of a longer table: this one is its own
+    return crypto.open_meta(other).path.split("#")[0]
+
+
 def _row(run: _Run, table: RowTable, index: int, name: str, base: str) -> tuple[DocumentRow, ChunkedDocument] | None:
     parsed = row_document(table, index, run.path.stem)
     text = parsed.blocks[0].text
@@ -166,6 +189,11 @@ def ingest_rows(
         writer.docs.log(space.space_id, base, "failed", crypto.log_message(base, str(exc)))
         return FileOutcome(name, "failed", t("{name} could not be read ({reason}).")
                                             .format(name=path.name, reason=exc.strerror or exc))
+    twin = _twin(table, path.stem, space, crypto, catalog, base)
+    if twin is not None:
+        msg = f"same content as {twin}"
+        writer.docs.log(space.space_id, base, "unchanged", "" if crypto.encrypted else msg)
+        return FileOutcome(name, "unchanged", msg, None, path.name, 0)
     emb = embedder()
     stage = Stage(writer, crypto, base, emb.model_id, space.dim)
     run = _Run(path, space, crypto, settings, catalog, writer, StagedEmbedder(emb, stage), cancel, progress,

@@ -313,6 +313,26 @@ def test_every_table_format_ingests_as_rows_and_a_damaged_one_fails_alone(eng: E
     assert after is not None and after.rows == 1 and [r["title"] for r in after.preview] == ["Desk"]
 
 
+def test_a_table_added_again_from_another_folder_is_not_stored_twice(eng: Engine, tmp_path: Path) -> None:
+    """Like a document ("same content as …"), a table's rows are stored once per space, whatever its folder."""
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    second.mkdir()
+    _books_csv(first / "books.csv", rows=5)
+    (second / "books.csv").write_bytes((first / "books.csv").read_bytes())
+    for name, encrypted in (("twins", False), ("sealed twins", True)):
+        eng.create_space(name, encrypted=encrypted)
+        assert eng.ingest(name, [first / "books.csv"]).ok
+        [again] = eng.ingest(name, [second / "books.csv"]).files
+        assert again.outcome == "unchanged" and again.message == f"same content as {first / 'books.csv'}"
+        assert len(eng.documents(name)) == 5
+    # Some of its rows are not the table: a shorter file is its own and is stored.
+    _books_csv(second / "books.csv", rows=3)
+    [part] = eng.ingest("twins", [second / "books.csv"]).files
+    assert part.outcome == "ingested" and "3 rows ingested" in part.message
+    assert len(eng.documents("twins")) == 8
+
+
 def test_a_model_maps_what_the_rules_cannot_and_its_json_is_validated(eng: Engine,
                                                                        model: list[dict[str, Any]]) -> None:
     if eng.index.info("books") is None or "image_url" not in eng.index.info("books").spec.exact_names:  # type: ignore[union-attr]
