@@ -8,7 +8,10 @@ question is answered "not in your material", naming the word the material lacks.
 
 Which words name something: a Latin-script word of the question that is rare in its language and in English, or
 holds a digit (text/common_words.py ``specific_word``) — "GraphQL", "Zigbee", "CH32V003" — never an everyday word
-a paraphrase brings ("cheapest", "bought": the text says "price"). When it counts:
+a paraphrase brings ("cheapest", "bought": the text says "price"). A word frequent in English can still be a name,
+and then only its writing says so (text/question.py ``Question.written_as_name``): all in capitals ("CEO", "NFC"), or
+with a capital where no sentence begins, in a language that capitalises only names ("Does the hub work with Alexa?").
+When it counts:
 
 - the question is written in the space's language: most of its everyday words occur in the space (``KNOWN_MIN``).
   A German question over English text shares none of its own words with it, and its rare German words say nothing
@@ -75,10 +78,24 @@ def unmentioned(question: Question, vm: VectorMatrix, blind: BlindIndex) -> list
     absent = [w for w in latin if not _held(w, vm, blind, near=False)]
     # A Latin word inside another script is read as English reads it: a name there is written as in English text.
     language = "en" if other_script else question.language
-    if not any(specific_word(w, language) for w in absent):
+    by_writing = [w for w in absent if not specific_word(w, language) and question.written_as_name(w)]
+    if not by_writing and not any(specific_word(w, language) for w in absent):
         return []
+    if by_writing and not other_script:
+        # A name told only by its capitals is the material's lack only where the question's other words are written
+        # as the space writes them, letter for letter: an English question over Chinese text knows none of them, and
+        # its "Polonia" or "Memorial" is written there in Chinese. (Read before the near forms: over Chinese text,
+        # a short English word is often a slip away from some stray Latin term.)
+        plain = [w for w in latin if w.isalpha() and w not in by_writing]
+        if not plain or 1 - sum(w in absent for w in plain) / len(plain) < KNOWN_MIN:
+            by_writing = []
+    # One word of a longer name the space does write, or render, is no lack of it ("Memorial" of the "Nobel Memorial
+    # Prize", which Chinese text calls 诺贝尔经济学奖).
+    by_writing = [w for w in by_writing
+                  if not any(_held(o, vm, blind, near=False) or _rendered(o, vm, blind)
+                             for o in question.name_around(w))]
     absent = [w for w in absent if not _near(w, vm, blind)]
-    names = [w for w in absent if specific_word(w, language)]
+    names = [w for w in absent if specific_word(w, language) or w in by_writing]
     # Known is judged on the question's everyday words: names, digits and part numbers are no language's.
     everyday = [w for w in latin if w.isalpha() and w not in names]
     if not other_script and everyday and 1 - sum(w in absent for w in everyday) / len(everyday) < KNOWN_MIN:

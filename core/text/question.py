@@ -63,7 +63,22 @@ _GERMAN = frozenset("""wie wann welche welcher welches kostet kosten ist der die
 für viel lange teuer preis von vom seit gross groß wurde sind akku reichweite wer schrieb geschrieben kategorie
 akkulaufzeit batterielaufzeit artikelnummer modellnummer bestellnummer gewicht bewertung bewertungen sterne ausgaben
 farbe erscheinungsjahr verlag autor autorin""".split())
+# Languages that capitalise a word inside a sentence only when it names something (German capitalises every noun).
+_NAMES_CAPITALISED = frozenset({"en", "fr", "es", "it", "nl", "pt"})
+# What ends a sentence before a word: a capital after it is the sentence's, not a name's.
+_SENTENCE_END = ".?!:;¿¡\n"
+
+# Small words a multi-word name holds between its capitalised ones ("Nobel Memorial Prize in Economic Sciences").
+_NAME_JOINS = frozenset({"of", "in", "the", "and", "for", "on", "de", "del", "der", "la", "le", "du", "di", "da",
+                         "von"})
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+
 _ENGLISH = frozenset("""the a an of what which who how when is are was does do did for to in on price cost""".split())
+
+
+def _titled(word: str) -> bool:
+    """Written with a capital first and small letters after ("Memorial"), as a name's words are; not an acronym."""
+    return word[0].isupper() and not word.isupper()
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +111,41 @@ class Question:
         """A folded term as the question writes it ("GraphQL" for "graphql"), for what is said back."""
         found = re.search(rf"(?<!\w){re.escape(term)}(?!\w)", self.text, re.IGNORECASE)
         return found.group(0) if found else term
+
+    def written_as_name(self, term: str) -> bool:
+        """Does the question write ``term`` as a name? All in capitals ("NFC", "CEO": an acronym), or — in a language
+        that capitalises only names, or as a Latin word inside Chinese or Japanese — with a capital where a sentence
+        does not begin ("Does the hub work with Alexa?"). A word frequent in English can still name a product or a
+        person, and only its writing says so. A question written all in capitals says nothing."""
+        if not any(c.islower() for c in self.text):
+            return False
+        by_capital = self.script != "latin" or self.language in _NAMES_CAPITALISED
+        for found in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)", self.text, re.IGNORECASE):
+            word = found.group(0)
+            if sum(c.isalpha() for c in word) >= 2 and word.isupper():
+                return True
+            before = self.text[: found.start()].rstrip(" \t\"'“‘(«")
+            if by_capital and word[0].isupper() and before and before[-1] not in _SENTENCE_END:
+                return True
+        return False
+
+    def name_around(self, term: str) -> tuple[str, ...]:
+        """The other words of the capitalised name ``term`` is written in (folded): "nobel", "prize", "economic" …
+        for "memorial" in "… win the Nobel Memorial Prize in Economic Sciences?"; empty when it stands alone. An
+        acronym is a name of its own: "CEO" of "the CEO of Tallow" is no part of "Tallow"."""
+        words = [w.group(0) for w in _WORD.finditer(self.text)]
+        at = next((i for i, w in enumerate(words) if w.casefold() == term), None)
+        if at is None or not _titled(words[at]):
+            return ()
+        run = {at}
+        for step in (-1, 1):
+            i, last = at + step, at
+            while 0 <= i < len(words) and (_titled(words[i]) or words[i] in _NAME_JOINS):
+                if _titled(words[i]):
+                    run.update(range(min(last, i), max(last, i) + 1))
+                    last = i
+                i += step
+        return tuple(words[i].casefold() for i in sorted(run) if i != at and words[i] not in _NAME_JOINS)
 
     def __str__(self) -> str:
         return self.text

@@ -83,6 +83,34 @@ def test_a_name_shaped_as_no_word_is_one_in_any_language(eng: Engine) -> None:
     assert eng.ask("plain", "Wie konfiguriere und verbinde ich die Zentrale mit Homekit?").unmentioned == []
 
 
+@pytest.mark.parametrize("space", ["sealed", "plain"])
+def test_a_frequent_word_written_as_a_name_is_one(eng: Engine, space: str) -> None:
+    """"Alexa", "Google" and "CEO" are frequent in English, so by frequency no name; written with a capital inside the
+    sentence, or all in capitals, they name a product or a post the handbook never mentions. The same words written
+    as everyday words, or a capital that begins the sentence, say nothing."""
+    assert eng.ask(space, "Does the hub work with Alexa or Google Home?").unmentioned == ["Alexa", "Google", "Home"]
+    assert eng.ask(space, "Who is the CEO of Tallow?").unmentioned == ["CEO"]
+    assert eng.ask(space, "does the hub work with alexa or google home?").unmentioned == []
+    assert eng.ask(space, "Alexa: does the hub work with it?").unmentioned == []  # the sentence begins there
+    # German capitalises every noun: a capital there names nothing.
+    assert eng.ask(space, "Funktioniert der Hub mit Alexa?").unmentioned == []
+
+
+def test_a_name_by_its_capitals_needs_the_space_to_write_the_questions_words(eng: Engine, tmp_path: Path) -> None:
+    """Capitals say "name" only where the question's other words are the space's: over Chinese text alone, an
+    English question's "Alexa" may be written in Chinese. And a word of a longer name the space writes is no lack."""
+    eng.create_space("zh only", encrypted=False)
+    eng.ingest("zh only", [DEMO / "pricing_zh.md"])
+    assert eng.ask("zh only", "Does the hub work with Alexa?").unmentioned == []
+    eng.create_space("prize", encrypted=False)
+    doc = tmp_path / "prize.md"
+    doc.write_text("The Nobel Prize in Economic Sciences was first awarded in 1969, to Ragnar Frisch and Jan "
+                   "Tinbergen.\n", encoding="utf-8")
+    eng.ingest("prize", [doc])
+    assert eng.ask("prize", "When was the Nobel Memorial Prize in Economic Sciences first awarded?").unmentioned == []
+    assert eng.ask("prize", "Was the prize first awarded to Frank in 1969?").unmentioned == ["Frank"]
+
+
 def test_the_mention_decides(eng: Engine, tmp_path: Path) -> None:
     """The same question is answered once a document mentions the name."""
     eng.create_space("grows", encrypted=False)

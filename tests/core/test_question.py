@@ -128,3 +128,27 @@ def test_plain_ascii_text_is_read_as_every_script_pattern_reads_it() -> None:
         assert scripts.scripts_of(text) == slow_groups(text)
         assert scripts.script_of(text) == ("latin" if any(c.isalpha() for c in text) else "all")
     assert scripts.script_of("集线器 hub") == "han" and scripts.scripts_of("Tallow 服务协议") == {"latin", "han"}
+
+
+@pytest.mark.parametrize(("text", "term", "named"), [
+    ("Does the hub work with Alexa?", "alexa", True),
+    ("Who is the CEO of Tallow?", "ceo", True),  # an acronym: all in capitals
+    ("Alexa: does the hub work with it?", "alexa", False),  # the capital begins the sentence
+    ("Is it quiet. Alexa says so?", "alexa", False),
+    ("does the hub work with alexa?", "alexa", False),
+    ("WHO IS THE CEO OF TALLOW?", "ceo", False),  # all in capitals: the writing says nothing
+    ("Funktioniert der Hub mit Alexa?", "alexa", False),  # German capitalises every noun
+    ("集线器支持 Alexa 吗？", "alexa", True),  # a Latin word inside Chinese
+])
+def test_a_word_is_written_as_a_name_by_its_capitals_where_the_language_capitalises_names(
+        text: str, term: str, named: bool) -> None:
+    assert Question.parse(text).written_as_name(term) is named
+
+
+def test_the_name_around_a_word_is_its_run_of_capitalised_words() -> None:
+    q = Question.parse("Who was the first American to win the Nobel Memorial Prize in Economic Sciences?")
+    assert q.name_around("memorial") == ("nobel", "prize", "economic", "sciences")
+    assert q.name_around("american") == ()  # "to win the" joins no name: "to" and "win" are no part of one
+    pair = Question.parse("Does the hub work with Alexa or Google Home?")
+    assert pair.name_around("google") == ("home",) and pair.name_around("alexa") == ()
+    assert Question.parse("Who is the CEO of Tallow?").name_around("ceo") == ()  # an acronym stands alone
