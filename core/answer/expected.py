@@ -158,8 +158,9 @@ _WHAT = re.compile(r"^\W*(?:what|which|was|welche[rsnm]?|quel(?:le)?s?|cuál|qu�
 
 def asks_price(question: str) -> bool:
     """Whether the question asks for a price (``_PRICE_WORD``, asked as a value: how much, what, 多少, いくら)."""
-    return bool(_PRICE_WORD.search(question)) and ("number" in expected(question) or bool(_WHAT.search(question))
-                                                   or "多少钱" in question)
+    # "What percentage of the fee is refunded?" asks a share of a price, not an amount of money.
+    return (bool(_PRICE_WORD.search(question)) and PERCENT not in asked_units(question)
+            and ("number" in expected(question) or bool(_WHAT.search(question)) or "多少钱" in question))
 
 
 # A unit the question asks its number in ("How many watts …", 「多少瓦」, "Wie viel Volt …", 「何ワット」) and how a
@@ -180,10 +181,18 @@ _UNIT_ASKED = {u: re.compile(rf"\bhow (?:many|much)\s+(?:{q})\b|\bin (?:{q})\b|\
                              rf"多少(?:{q})|何(?:{q})", re.I) for u, (q, _, _) in _UNITS.items()}
 _UNIT_GIVEN = {u: re.compile(rf"\d(?:[\d.,]*\d)?\s?(?:{symbol}|(?i:{names}))")
                for u, (_, symbol, names) in _UNITS.items()}
+# A share asked as one ("What percentage …", 「百分之多少」, 「何パーセント」, "Wie viel Prozent …") is given as one:
+# "9 %", "一百五十" after 百分之, "50 percent". Not a physical unit, so asked and written in its own forms.
+PERCENT = "%"
+_UNIT_ASKED[PERCENT] = re.compile(r"\bwhat (?:percentage|percent)\b|\bhow (?:many|much) percent|"
+                                  r"\b(?:in|as a) percent(?:age)?\b|百分之(?:几|多少)|百分比(?:是)?多少|多少%|"
+                                  r"何(?:パーセント|%|割)|\bwie viel(?:e)? prozent|\bwelche[rn]? prozentsatz", re.I)
+_UNIT_GIVEN[PERCENT] = re.compile(r"\d\s?[%％‰]|\d\s?(?:percent|per cent|prozent|パーセント)|"
+                                  r"百分之[零〇一二三四五六七八九十百千\d]|[一二三四五六七八九十]割", re.I)
 
 
 def asked_units(question: str) -> frozenset[str]:
-    """The physical units the question asks its number in (``_UNITS``)."""
+    """The physical units the question asks its number in (``_UNITS``), or a percentage."""
     return frozenset(u for u, rx in _UNIT_ASKED.items() if rx.search(question))
 
 

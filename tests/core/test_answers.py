@@ -611,6 +611,16 @@ def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
     assert "$129" in extractive.render(extractive.choose(cost, [adapter + " The TH-200 hub itself costs $129."]))
     assert not expected.asks_price("How much flash memory does it have?")
     assert expected.asks_price("WCH-LinkE の値段はいくら？") and expected.asks_price("Was kostet der Hub?")
+    # A percentage asked is given as one, in any of its written forms; a fee's share is no price asked.
+    share = Question.parse("What percentage of the fee is refunded after cancelling?")
+    terms = "Cancelled plans are refunded within 14 days of the request. The fee covers 12 months."
+    assert extractive.chosen(share, [terms]).unvalued == {"number"}
+    assert extractive.choose(share, [terms + " Cancelled plans get 80% of the fee refunded."])
+    assert not expected.asks_price(share.text) and expected.asked_units(share.text) == {"%"}
+    for asked in ("加班费按工资的百分之多少支付？", "割引は何パーセント？", "Wie viel Prozent Rabatt gibt es?"):
+        assert expected.asked_units(asked) == {"%"}, asked
+    for given in ("不低于工资的百分之一百五十", "a 10 % discount", "99.5% availability"):
+        assert expected.gives_unit("%", given), given
     # A German compound names a range only as a measure's: the user area is none.
     assert expected.asked_values("Welchen Spannungsbereich hat der NS4150?") == {"number"}
     assert not expected.asked_values("Wie lösche ich den kompletten Benutzerbereich des Chips?")
