@@ -237,7 +237,7 @@ def chosen(question: Question, passages: list[str], max_sentences: int = _MAX_SE
                                            zip(stored.passages, picked.passages, passages, strict=True)]
     passages = picked.passages
     # A version names one thing, as an identifier does: passages that never write it are about another (issue 55).
-    unnamed = tuple(v for v in expected.versions(question.text)
+    unnamed = tuple(v for v in question.asks.versions
                     if not any(expected.holds_version(v, p) for p in passages))
     if unnamed and passages:
         return Choice([], unnamed=unnamed)
@@ -260,7 +260,7 @@ def chosen(question: Question, passages: list[str], max_sentences: int = _MAX_SE
     best = _with_antecedents(_unpadded(ranked[:max_sentences]), candidates)
     unvalued = _unvalued(question, best, candidates)
     if unvalued:
-        return Choice([], unvalued, expected.asked_units(question.text))
+        return Choice([], unvalued, question.asks.units)
     if not best:
         # Issue 55, an answer must answer: in the question's own language, a context none of whose sentences holds a
         # word of the question, a rendering, its identifier or the asked form does not answer it — "not in your
@@ -270,7 +270,7 @@ def chosen(question: Question, passages: list[str], max_sentences: int = _MAX_SE
         best = first if any(_elsewhere(question, c.text) for c in first) else []
         unvalued = _unvalued(question, best, candidates)
         if unvalued:
-            return Choice([], unvalued, expected.asked_units(question.text))
+            return Choice([], unvalued, question.asks.units)
     _attach_lists(best, candidates)
     # A lead-in whose list did not come with it ("Also, don't forget:") says nothing on its own (issue 55).
     said = [c for c in best if c.follows or not c.text.rstrip().endswith((":", "："))]
@@ -283,8 +283,8 @@ def _unvalued(question: Question, ranked: list[Sentence], candidates: list[Sente
     nor the list such a sentence announces. Empty when nothing of the kind is asked, or it is given.
     "女职工产假多少天" over the labour law's article listing the protected periods, with no number of days, is "not
     in your material", not that article."""
-    asked = expected.asked_values(question.text)
-    price = expected.asks_price(question.text)
+    asked = question.asks.values
+    price = question.asks.price
     if not (asked or price) or not ranked:
         return frozenset()
     said = [s.text for c in ranked for s in (c, *(_list_after(c, candidates) if _leads_in(c.text) else ()))
@@ -293,7 +293,7 @@ def _unvalued(question: Question, ranked: list[Sentence], candidates: list[Sente
     if price and not any(_aspects_price(text) for text in said):
         return frozenset({"price"})
     # Asked in a unit ("How many watts …"), the number must come in it: "12 V / 1.5 A" gives no wattage.
-    units = expected.asked_units(question.text)
+    units = question.asks.units
     if units and not any(expected.gives_unit(u, text) for u in units for text in said):
         return frozenset(asked)
     given = {f for f in asked if any(expected.gives_value(f, text, question.text) for text in said)}
@@ -387,7 +387,7 @@ def _score(question: Question, candidates: list[Sentence]) -> None:
     naming = {t for t, n in df.items() if 0 < n <= max(1, len(candidates) // _NAMING_SHARE)}
     keys = {i.key for i in question.keys}
     aspects = {a for a in question.aspects if not a.startswith("topic:")}
-    forms = expected.expected(question.text)
+    forms = question.asks.forms
     across = _translated(question, [c.text for c in candidates], [c.text for c in candidates])
     for c, ts, ns, more in zip(candidates, own, near, across, strict=True):
         held = sum(w for t, w in idf.items() if _held(t, ts)) / total

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from biny.core.text.asks import Asks
 from biny.core.text.aspects import asked_aspects
 from biny.core.text.identifiers import Identifier, question_keys
 from biny.core.text.language import language_of
@@ -90,7 +91,8 @@ class Question:
     Latin-script question when the identifier is sure, else None (``text/language.py``); ``reply_language`` the
     language its answer is written in; ``terms`` the words worth matching (stopwords and question phrases
     removed, ``text/terms.py``); ``keys`` the identifiers it names (article numbers, RFCs, part numbers);
-    ``aspects`` the forms of answer it asks for (a year, a count, a price …, ``text/aspects.py``).
+    ``aspects`` the forms of answer it asks for (a year, a count, a price …, ``text/aspects.py``); ``asks`` the
+    form, value, price, unit and versions its answer must give (``text/asks.py``).
     """
 
     text: str
@@ -100,12 +102,13 @@ class Question:
     terms: frozenset[str]
     keys: tuple[Identifier, ...]
     aspects: frozenset[str]
+    asks: Asks
 
     @classmethod
     def parse(cls, text: str) -> Question:
         return cls(text=text, script=script_of(text), language=language_of(text), reply_language=reply_language(text),
                    terms=frozenset(query_terms(text)), keys=tuple(question_keys(text)),
-                   aspects=frozenset(asked_aspects(text)))
+                   aspects=frozenset(asked_aspects(text)), asks=Asks.of(text))
 
     def written(self, term: str) -> str:
         """A folded term as the question writes it ("GraphQL" for "graphql"), for what is said back."""

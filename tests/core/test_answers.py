@@ -256,10 +256,11 @@ def test_repeats_count_once_and_a_colon_brings_its_list() -> None:
 
 def test_the_form_a_question_word_asks_for() -> None:
     from biny.core.answer import expected
+    from biny.core.text import asks
 
-    assert expected.expected("What year did Tesla die?") == {"year"}
-    assert expected.expected("纽卡斯尔有多少所大学？") == {"number"}
-    assert expected.expected("谁对库兹涅茨曲线假说提出了质疑?") == {"person"}
+    assert asks.asked_forms("What year did Tesla die?") == {"year"}
+    assert asks.asked_forms("纽卡斯尔有多少所大学？") == {"number"}
+    assert asks.asked_forms("谁对库兹涅茨曲线假说提出了质疑?") == {"person"}
     assert expected.holds("year", "Tesla died on 7 January 1943.", "What year did Tesla die?")
     assert not expected.holds("number", "It was founded in 1834.", "Was it founded in 1834?")
     assert expected.holds("person", "经济学家 托马斯·皮凯蒂 提出了挑战。", "谁提出了质疑?")
@@ -267,14 +268,14 @@ def test_the_form_a_question_word_asks_for() -> None:
     for q in ("What macro is defined in the free-threaded build?", "Welches Paket brauche ich für BaseSettings?",
               "FastAPI 用哪个库做数据校验？", "WebSocket を使うにはどのパッケージを入れればいい？",
               "例外クラスは何ですか"):
-        assert "code" in expected.expected(q), q
+        assert "code" in asks.asked_forms(q), q
     for q in ("What is the capital of France?", "PEP 8 では関数を何行以内にすべき？", "Which plan suits a workshop?"):
-        assert "code" not in expected.expected(q), q
+        assert "code" not in asks.asked_forms(q), q
     # A measure typed as a search ("trial length?", 「供电电压范围」) asks for a number, as "how long" does.
     for q in ("trial length?", "NS4150 supply voltage range", "WS2812B-Mini-V3 供电电压范围",
               "Wie hoch ist die Schaltfrequenz des NS4150?"):
-        assert expected.expected(q) == {"number"}, q
-    assert expected.expected("Welche Dienstleistungen bietet Tallow an?") == set()
+        assert asks.asked_forms(q) == {"number"}, q
+    assert asks.asked_forms("Welche Dienstleistungen bietet Tallow an?") == set()
     macro = "What macro is defined in the free-threaded build?"
     assert expected.holds("code", "CPython will define the ``Py_GIL_DISABLED`` macro.", macro)
     assert expected.holds("code", "It creates a marker file named EXTERNALLY-MANAGED.", "What file marks it?")
@@ -568,6 +569,7 @@ def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
     from biny.core.answer import expected, extractive
     from biny.core.answer.compose import ComposeSettings, extract
     from biny.core.results import Hit
+    from biny.core.text import asks
 
     law = ("第四十二条 劳动者有下列情形之一的，用人单位不得解除劳动合同：\n"
            "（三）患病或者非因工负伤，在规定的医疗期内的；\n（四）女职工在孕期、产期、哺乳期的；\n"
@@ -601,7 +603,7 @@ def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
     rated = Hit("c3", "d3", "Handbook", "handbook.md", adapter, 0.3, None, False, None, 0, [], 0, len(adapter))
     assert "give no number in W for" in extract(watts, [rated], ComposeSettings()).text
     assert extractive.choose(watts, [adapter + " The hub draws 4 W when idle."])
-    assert expected.asked_units("NS4150 的输出功率是多少瓦？") == {"W"} and not expected.asked_units("How many users?")
+    assert asks.asked_units("NS4150 的输出功率是多少瓦？") == {"W"} and not asks.asked_units("How many users?")
     # A price asked is an amount of money: the adapter's rating is no price, and the refusal says a price is missing.
     cost = Question.parse("How much does the TH-200 hub itself cost?")
     assert extractive.chosen(cost, [adapter.replace("hub", "TH-200 hub")]).unvalued == {"price"}
@@ -609,24 +611,24 @@ def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
     refused = extract(cost, [hit], ComposeSettings())
     assert refused.mode == "none" and "give no price" in refused.text
     assert "$129" in extractive.render(extractive.choose(cost, [adapter + " The TH-200 hub itself costs $129."]))
-    assert not expected.asks_price("How much flash memory does it have?")
-    assert expected.asks_price("WCH-LinkE の値段はいくら？") and expected.asks_price("Was kostet der Hub?")
+    assert not asks.asks_price("How much flash memory does it have?")
+    assert asks.asks_price("WCH-LinkE の値段はいくら？") and asks.asks_price("Was kostet der Hub?")
     # A percentage asked is given as one, in any of its written forms; a fee's share is no price asked.
     share = Question.parse("What percentage of the fee is refunded after cancelling?")
     terms = "Cancelled plans are refunded within 14 days of the request. The fee covers 12 months."
     assert extractive.chosen(share, [terms]).unvalued == {"number"}
     assert extractive.choose(share, [terms + " Cancelled plans get 80% of the fee refunded."])
-    assert not expected.asks_price(share.text) and expected.asked_units(share.text) == {"%"}
+    assert not asks.asks_price(share.text) and asks.asked_units(share.text) == {"%"}
     for asked in ("加班费按工资的百分之多少支付？", "割引は何パーセント？", "Wie viel Prozent Rabatt gibt es?"):
-        assert expected.asked_units(asked) == {"%"}, asked
+        assert asks.asked_units(asked) == {"%"}, asked
     for given in ("不低于工资的百分之一百五十", "a 10 % discount", "99.5% availability"):
         assert expected.gives_unit("%", given), given
     # A German compound names a range only as a measure's: the user area is none.
-    assert expected.asked_values("Welchen Spannungsbereich hat der NS4150?") == {"number"}
-    assert not expected.asked_values("Wie lösche ich den kompletten Benutzerbereich des Chips?")
+    assert asks.asked_values("Welchen Spannungsbereich hat der NS4150?") == {"number"}
+    assert not asks.asked_values("Wie lösche ich den kompletten Benutzerbereich des Chips?")
     # "when" alone asks no date; "in which year" does.
-    assert expected.asked_values("When should I use Celery instead of background tasks?") == frozenset()
-    assert expected.asked_values("In which year was the hub released?") == {"year"}
+    assert asks.asked_values("When should I use Celery instead of background tasks?") == frozenset()
+    assert asks.asked_values("In which year was the hub released?") == {"year"}
 
 
 def test_a_version_the_passages_never_write_is_refused() -> None:
@@ -635,6 +637,7 @@ def test_a_version_the_passages_never_write_is_refused() -> None:
     from biny.core.answer import expected, extractive
     from biny.core.answer.compose import ComposeSettings, extract
     from biny.core.results import Hit
+    from biny.core.text import asks
 
     schedule = "Release schedule\n3.13.0 final: Monday, 2024-10-07\n3.13.1: Tuesday, 2024-12-03"
     question = Question.parse("When is Python 3.15.0 final scheduled?")
@@ -644,6 +647,6 @@ def test_a_version_the_passages_never_write_is_refused() -> None:
     assert answer.mode == "none" and "“3.15.0”" in answer.text and "2024" not in answer.text
     later = schedule + "\n3.15.0 final: Thursday, 2026-10-01"
     assert "2026-10-01" in extractive.render(extractive.choose(question, [later]))
-    assert expected.versions("Wer ist Release-Manager von Python 3.15?") == ["3.15"]
-    assert expected.versions("Does the NS4150 work at 3.5 V?") == []
+    assert asks.versions("Wer ist Release-Manager von Python 3.15?") == ["3.15"]
+    assert asks.versions("Does the NS4150 work at 3.5 V?") == []
     assert expected.holds_version("3.15", "3.15.0a1") and not expected.holds_version("3.15", "3.150")
