@@ -287,7 +287,12 @@ def _unvalued(question: Question, ranked: list[Sentence], candidates: list[Sente
     price = question.asks.price
     if not (asked or price) or not ranked:
         return frozenset()
-    said = [s.text for c in ranked for s in (c, *(_list_after(c, candidates) if _leads_in(c.text) else ()))
+    # The value counts where the answer speaks of what was asked: in its first sentence, one holding a word of the
+    # question, one read back to the sentence before it ("It costs $129 per month"), or the list one announces — not
+    # in a next sentence about something else ("Auf welchem Port …" is not answered by "Der Hub zeichnet die
+    # Messwerte bis zu 7 Tage lang auf").
+    about = [c for i, c in enumerate(ranked) if i == 0 or c.says or c.leads or referring.refers_back(c.text)]
+    said = [s.text for c in about for s in (c, *(_list_after(c, candidates) if _leads_in(c.text) else ()))
             if not s.text.startswith(_FIGURE)]
     # A price asked is given as an amount of money: "12 V / 1.5 A" is no price of the hub.
     if price and not any(_aspects_price(text) for text in said):

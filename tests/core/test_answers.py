@@ -613,6 +613,13 @@ def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
     assert "$129" in extractive.render(extractive.choose(cost, [adapter + " The TH-200 hub itself costs $129."]))
     assert not asks.asks_price("How much flash memory does it have?")
     assert asks.asks_price("WCH-LinkE の値段はいくら？") and asks.asks_price("Was kostet der Hub?")
+    # The value must be where the answer speaks of what was asked: a next sentence about something else gives none.
+    port = Question.parse("Which port does the MQTT interface listen on?")
+    mqtt = ("The hub's MQTT interface listens on the local network when enabled in the app's settings. The hub keeps "
+            "readings for up to 7 days when offline.")
+    assert extractive.chosen(port, [mqtt]).unvalued == {"number"}
+    listens = mqtt.replace(" The hub keeps", " It uses 1883. The hub keeps")  # read back to the sentence before
+    assert "1883" in extractive.render(extractive.choose(port, [listens]))
     # A percentage asked is given as one, in any of its written forms; a fee's share is no price asked.
     share = Question.parse("What percentage of the fee is refunded after cancelling?")
     terms = "Cancelled plans are refunded within 14 days of the request. The fee covers 12 months."
