@@ -129,18 +129,26 @@ def _words(text: str) -> frozenset[str]:
 
 
 def _says(asked: frozenset[str], text: str) -> bool:
-    """Does the sentence hold one of the question's words itself — as written, or inflected by one letter ("plan" /
-    "plans", "election" / "elections")? A shared 5-letter stem is evidence enough to rank a sentence, not to keep it
-    as part of the answer: "start" is not "starter" (issue 55, padding)."""
+    """Does the sentence hold one of the question's words itself — as written, or inflected by one letter ("election" /
+    "elections"; words of five letters or more, which have a stem)? A shared 5-letter stem is evidence enough to rank
+    a sentence, not to keep it as part of the answer: "start" is not "starter" (issue 55, padding)."""
     own = _words(text)
     if asked & own:
         return True
     stems = {stem_of(w): w for w in own}
     for t in asked:
         w = stems.get(stem_of(t)) if stem_of(t) is not None else None
-        if w is not None and abs(len(w) - len(t)) <= 1:
+        # One inflection of the other, all but a last letter shared ("model" / "models"), not two words sharing only
+        # the stem's five ("interface" / "internet").
+        if w is not None and abs(len(w) - len(t)) <= 1 and _inflects(w, t):
             return True
     return False
+
+
+def _inflects(a: str, b: str) -> bool:
+    """Do two words differ only in their last letter or the one added?"""
+    shared = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return shared >= min(len(a), len(b)) - 1
 
 
 def _held(term: str, ts: frozenset[str]) -> bool:

@@ -657,3 +657,13 @@ def test_a_version_the_passages_never_write_is_refused() -> None:
     assert asks.versions("Wer ist Release-Manager von Python 3.15?") == ["3.15"]
     assert asks.versions("Does the NS4150 work at 3.5 V?") == []
     assert expected.holds_version("3.15", "3.15.0a1") and not expected.holds_version("3.15", "3.150")
+
+
+def test_a_sentence_says_a_question_word_by_an_inflection_not_by_a_shared_stem() -> None:
+    """Padding and the value check read whether a sentence holds a question word itself: "models" holds "model";
+    "internet" shares only its first five letters with "interface" and holds nothing asked."""
+    from biny.core.answer import extractive
+
+    assert extractive._says(frozenset({"model"}), "Both models include alerts.")
+    assert extractive._says(frozenset({"election"}), "The elections were held in May.")
+    assert not extractive._says(frozenset({"interface"}), "Readings are kept when the internet drops.")
