@@ -38,8 +38,6 @@ from biny.core.text.scripts import script_of, scripts_of
 from biny.core.text.terms import stem_of, terms_of
 from biny.core.text.units import MAX_CHARS, units_of
 
-# A figure's text read by OCR or from its drawing (ingest writes it so): words in a picture, seldom an answer.
-_FIGURE = "[Figure"
 _LIST_CHARS = 600  # a colon's list, at most
 _CONTEXT_WEIGHT = 0.5  # a question term met only beside the sentence (before it, or its heading)
 _ELSEWHERE = 0.6  # a sentence whose surroundings lack every term naming what the question is about
@@ -71,6 +69,8 @@ class Sentence:
     text: str
     score: float = 0.0
     item: bool = False  # a list item
+    # Read from a figure by OCR or from its drawing (text/units.py): words in a picture, seldom an answer.
+    figure: bool = False
     previous: str = ""  # the sentence before it in its paragraph
     heading: str = ""  # its section's heading
     follows: list[Sentence] = field(default_factory=list)  # a colon's list items, shown after it
@@ -99,8 +99,8 @@ def _units(passage: int, text: str, vectors: Vectors | None = None) -> list[Sent
     for i, u in enumerate(found):
         vector = vectors[i] if vectors is not None else None
         before = vectors[i - 1] if vectors is not None and u.previous else None
-        out.append(Sentence(passage, i, u.text, item=u.item, previous=u.previous, heading=u.heading, vector=vector,
-                            previous_vector=before))
+        out.append(Sentence(passage, i, u.text, item=u.item, figure=u.figure, previous=u.previous, heading=u.heading,
+                            vector=vector, previous_vector=before))
     return out
 
 
@@ -301,7 +301,7 @@ def _unvalued(question: Question, ranked: list[Sentence], candidates: list[Sente
     # Messwerte bis zu 7 Tage lang auf").
     about = [c for i, c in enumerate(ranked) if i == 0 or c.says or c.leads or referring.refers_back(c.text)]
     said = [s.text for c in about for s in (c, *(_list_after(c, candidates) if _leads_in(c.text) else ()))
-            if not s.text.startswith(_FIGURE)]
+            if not s.figure]
     # A price asked is given as an amount of money: "12 V / 1.5 A" is no price of the hub.
     if price and not any(_aspects_price(text) for text in said):
         return frozenset({"price"})
@@ -409,7 +409,7 @@ def _score(question: Question, candidates: list[Sentence]) -> None:
         c.says = more > 0 or _says(asked, c.text)
         ev = c.features
         ev.update(words=held, beside=beside, across=more, passage=1.0 / c.passage, position=1.0 / (1 + c.position),
-                  length=math.log1p(len(c.text)), figure=float(c.text.startswith(_FIGURE)))
+                  length=math.log1p(len(c.text)), figure=float(c.figure))
         if keys and keys & {k.split("|", 1)[1] for k in chunk_keys(c.text, "")}:
             c.score += 1.0  # the named article / RFC / part is in this sentence
             c.says = True

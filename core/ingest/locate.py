@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from biny.core.ingest.visual import mupdf
+from biny.core.text.units import FIGURE
 
 Rect = tuple[float, float, float, float]
 # Left out of both sides of the comparison: whitespace (lines are re-joined), hyphens (a line-end hyphen joins a
@@ -71,13 +72,12 @@ def page_chars(page: Any) -> PageChars:
     return PageChars(page.number + 1, "".join(text), boxes, lines)
 
 
-# A figure's reading (ingest/reading.py: "[Figure (page 3)] …") is text of an image, not of the page's text layer.
-_FIGURE = re.compile(r"^\[(Figure|图|図)[^\]]*\]")
+# A figure's reading (text/units.py ``FIGURE``) is text of an image, not of the page's text layer.
 
 
 def text_pieces(passage: str) -> list[str]:
     """The passage's lines from the page's text layer (figure readings left out), normalised, empty ones dropped."""
-    out = [normalise(p) for p in re.split(r"\n+", passage) if not _FIGURE.match(p.strip())]
+    out = [normalise(p) for p in re.split(r"\n+", passage) if not FIGURE.match(p.strip())]
     return [p for p in out if p]
 
 

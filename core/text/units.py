@@ -21,6 +21,8 @@ _CLAUSE_END = re.compile(r"(?<=[;；])\s*")
 _CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
 _NUMBERED_ITEM = re.compile(r"\d{1,3}\.\s")
 _PROBE = 12  # characters of a unit's head and tail looked for to place it in the passage
+# A figure's reading (ingest/reading.py writes it as one paragraph, "[Figure (page 3)] …"): text of an image.
+FIGURE = re.compile(r"^\[(?:Figure|图|図)[^\]]*\]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +33,7 @@ class Unit:
     item: bool  # a list item
     previous: str  # the unit before it in its paragraph ("" for the first)
     heading: str  # its section's heading
+    figure: bool = False  # read from a figure: every sentence of its paragraph, not only the one with the label
 
 
 @functools.lru_cache(maxsize=4096)
@@ -50,6 +53,7 @@ def units_of(text: str) -> tuple[Unit, ...]:
             continue
         previous = ""
         cursor = 0
+        figure = FIGURE.match(stripped) is not None
         for s in (part for sentence in found for part in clauses(sentence)):
             line = next((ln for ln in para.splitlines() if s[:20] in ln), "")
             start, cursor = _place(para, s, cursor)
@@ -57,7 +61,7 @@ def units_of(text: str) -> tuple[Unit, ...]:
             # An item on a line of its own, or one of a numbered list a PDF read as one line ("1. Master control
             # MCU: CH32V003F4P6", its number given back by sentences_of).
             item = bool(LIST_ITEM.match(line) or _NUMBERED_ITEM.match(s))
-            out.append(Unit(s[:MAX_CHARS], at, offset + cursor, item, previous, heading))
+            out.append(Unit(s[:MAX_CHARS], at, offset + cursor, item, previous, heading, figure))
             previous = s
     return tuple(out)
 

@@ -586,6 +586,9 @@ def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
     storage = "The hub keeps readings locally when the connection drops.\n\n[Figure (page 2)] Hub readings 2 3 4 12 V"
     english = Question.parse("How many days does the hub keep readings locally?")
     assert extractive.chosen(english, [storage]).unvalued == {"number"}
+    # Every sentence of a figure's reading is the figure's, not only the one that carries its label.
+    split = storage.replace("Hub readings 2 3 4 12 V", "Hub readings. Kept locally 2 3 4 days. 12 V")
+    assert extractive.chosen(english, [split]).unvalued == {"number"}
     assert extractive.choose(english, [storage.replace("locally", "locally for seven days")])
     # A part number's digits are no value; the flash size is.
     flash = Question.parse("How much flash memory does the CH32V003 have?")
