@@ -10,7 +10,8 @@ Which words name something: a Latin-script word of the question that is rare in 
 holds a digit (text/common_words.py ``specific_word``) — "GraphQL", "Zigbee", "CH32V003" — never an everyday word
 a paraphrase brings ("cheapest", "bought": the text says "price"). A word frequent in English can still be a name,
 and then only its writing says so (text/question.py ``Question.written_as_name``): all in capitals ("CEO", "NFC"), or
-with a capital where no sentence begins, in a language that capitalises only names ("Does the hub work with Alexa?").
+with a capital where no sentence begins ("Does the hub work with Alexa?") — in an English question, or as a Latin word
+inside another script; other languages' names are often written otherwise in the space ("Varsovia" for Warsaw).
 When it counts:
 
 - the question is written in the space's language: most of its everyday words occur in the space (``KNOWN_MIN``).
@@ -78,7 +79,10 @@ def unmentioned(question: Question, vm: VectorMatrix, blind: BlindIndex) -> list
     absent = [w for w in latin if not _held(w, vm, blind, near=False)]
     # A Latin word inside another script is read as English reads it: a name there is written as in English text.
     language = "en" if other_script else question.language
-    by_writing = [w for w in absent if not specific_word(w, language) and question.written_as_name(w)]
+    # Capitals name something in English, and a Latin word inside another script is written as English writes it;
+    # a name in another Latin-script language is often written otherwise in the space ("Varsovia" for Warsaw).
+    by_writing = [w for w in absent if not specific_word(w, language) and question.written_as_name(w)
+                  ] if other_script or question.language == "en" else []
     if not by_writing and not any(specific_word(w, language) for w in absent):
         return []
     if by_writing and not other_script:

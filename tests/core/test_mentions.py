@@ -92,8 +92,10 @@ def test_a_frequent_word_written_as_a_name_is_one(eng: Engine, space: str) -> No
     assert eng.ask(space, "Who is the CEO of Tallow?").unmentioned == ["CEO"]
     assert eng.ask(space, "does the hub work with alexa or google home?").unmentioned == []
     assert eng.ask(space, "Alexa: does the hub work with it?").unmentioned == []  # the sentence begins there
-    # German capitalises every noun: a capital there names nothing.
+    # German capitalises every noun: a capital there names nothing. A Spanish name is often written otherwise in the
+    # space's language ("Inglaterra" for England): only an English question's capitals are read.
     assert eng.ask(space, "Funktioniert der Hub mit Alexa?").unmentioned == []
+    assert eng.ask(space, "¿Cuánto cuesta el hub en Inglaterra?").unmentioned == []
 
 
 def test_a_name_by_its_capitals_needs_the_space_to_write_the_questions_words(eng: Engine, tmp_path: Path) -> None:
