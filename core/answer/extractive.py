@@ -124,6 +124,13 @@ def _aspects_price(text: str) -> bool:
 
 
 @functools.lru_cache(maxsize=_TERMS_MEMO)
+def _script(text: str) -> str:
+    """A sentence's script, kept per text as its terms are: the meaning and translated-words checks both ask it of
+    every sentence of the context (issue 57)."""
+    return script_of(text)
+
+
+@functools.lru_cache(maxsize=_TERMS_MEMO)
 def _words(text: str) -> frozenset[str]:
     return frozenset(terms_of(text))
 
@@ -353,7 +360,7 @@ def _antecedent(c: Sentence, candidates: list[Sentence]) -> Sentence | None:
 
 def _elsewhere(question: Question, sentence: str) -> bool:
     """Whether a sentence is in another script or language than the question (words are no evidence there)."""
-    script = script_of(sentence)
+    script = _script(sentence)
     if script != question.script and "all" not in (script, question.script):
         return True
     if script != "latin" or question.language is None:
@@ -444,7 +451,7 @@ def _by_meaning(question: Question, candidates: list[Sentence], distances: Dista
         return
     script = question.script
     for c, z in zip(candidates, (float(np.median(d)) - d) / spread, strict=True):
-        across = script_of(c.text) not in (script, "all")
+        across = _script(c.text) not in (script, "all")
         c.score += (_MEANING_WEIGHT_ACROSS if across else _MEANING_WEIGHT) * z
         c.features["meaning_across" if across else "meaning"] = z
 
@@ -517,7 +524,7 @@ def _translated(question: Question, sentences: list[str], texts: list[str]) -> l
     with the English sentence that answers it (only its numbers and names): without this the answer fell back to the
     nearest passage's opening sentences (bench/README.md, grounded answers)."""
     script = question.script
-    other = [script_of(s) not in (script, "all") for s in sentences]
+    other = [_script(s) not in (script, "all") for s in sentences]
     words = dictionary.looked_up(question) if any(other) else []
     sets = [[a for r in w.renderings for a in dictionary.term_sets(r)] for w in words if w.renderings]
     if not sets:
