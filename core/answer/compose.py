@@ -118,16 +118,17 @@ NOT_VALUED = {
           "없습니다.",
 }
 # What a value form is called in a refusal, per language ("year" is any date).
-_VALUE_NAMES = {"en": {"number": "number", "year": "date", "price": "price"},
-                "zh": {"number": "数值", "year": "日期", "price": "价格"},
-                "ja": {"number": "数値", "year": "日付", "price": "価格"},
-                "ko": {"number": "수치", "year": "날짜", "price": "가격"}}
+_VALUE_NAMES = {"en": {"number": "number", "year": "date", "price": "price", "version": "version"},
+                "zh": {"number": "数值", "year": "日期", "price": "价格", "version": "版本"},
+                "ja": {"number": "数値", "year": "日付", "price": "価格", "version": "バージョン"},
+                "ko": {"number": "수치", "year": "날짜", "price": "가격", "version": "버전"}}
 # A number named with the unit it was asked in.
 _IN_UNITS = {"en": "{what} in {units}", "zh": "以 {units} 为单位的{what}", "ja": "{units} 単位の{what}",
              "ko": "{units} 단위의 {what}"}
 _VALUE_NOTES = {"number": N_("the passages found give no number the question asks for; no model was asked"),
                 "year": N_("the passages found give no date the question asks for; no model was asked"),
-                "price": N_("the passages found give no price the question asks for; no model was asked")}
+                "price": N_("the passages found give no price the question asks for; no model was asked"),
+                "version": N_("the passages found give no version the question asks for; no model was asked")}
 
 
 def not_valued(question: Question, document: str, forms: frozenset[str],
@@ -136,7 +137,7 @@ def not_valued(question: Question, document: str, forms: frozenset[str],
     (how many, how much, how long, a price: answer/extractive.py ``chosen``) — said, never a sentence without it. A
     number asked in a unit is named with it ("give no number in W")."""
     lang = question.reply_language if question.reply_language in NOT_VALUED else "en"
-    form = next(f for f in ("price", "number", "year") if f in forms)
+    form = next(f for f in ("price", "number", "year", "version") if f in forms)
     what = _VALUE_NAMES[lang][form]
     if form == "number" and units:
         what = _IN_UNITS[lang].format(what=what, units="/".join(sorted(units)))

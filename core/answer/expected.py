@@ -51,7 +51,7 @@ def holds(form: str, sentence: str, question: str) -> bool:
 # sentence giving one; an answer without any is a mention of the subject, not its answer (issue 55: "女职工产假多少天"
 # over the labour law's list of protected periods, "ハブの重さとサイズを教えて" with "Please include the hub's serial
 # number").
-VALUE_FORMS = frozenset({"year", "number"})
+VALUE_FORMS = frozenset({"year", "number", "version"})
 # Numbers that label a place rather than give a value: a law's 第四十八条 / 第一章, a list's （三） or "(2)", a
 # numbered heading's or item's leading "3." / "2)", a reference to an article, section or page. Their digits say
 # nothing of how many or how much.
@@ -73,6 +73,11 @@ _VALUE_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nin
                            r"dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|doce|veinte|treinta|cien|mil)s?\b", re.I)
 
 
+# A version written out: a dotted number ("3.8", "5.3"), "v2", or a whole number after a name ("Python 3",
+# "Bluetooth 5", "HTTP/2").
+_VERSION_GIVEN = re.compile(r"(?<![\d.])\d+(?:\.\d+)+(?![\d.]*\d)|\bv\d+\b|\b[A-Z][A-Za-z]+(?: |/)\d+\b")
+
+
 # A name with digits in it — a part, a model, a chip ("CH32V003F4P6", "ESP32-C6", "TA-210"): its digits are no value.
 _CODED_NAME = re.compile(r"\b[A-Za-z][\w-]*\d[\w-]*")
 
@@ -80,6 +85,8 @@ _CODED_NAME = re.compile(r"\b[A-Za-z][\w-]*\d[\w-]*")
 def gives_value(form: str, sentence: str, question: str) -> bool:
     """Whether ``sentence`` gives a value of ``form`` (``VALUE_FORMS``) the question does not — labels and names
     with digits aside."""
+    if form == "version":  # (a part number's digits are no version, and no version is read in one)
+        return any(m.group(0) not in question for m in _VERSION_GIVEN.finditer(_LABEL.sub(" ", sentence)))
     text = _CODED_NAME.sub(" ", _LABEL.sub(" ", sentence))
     if form != "number":
         return holds(form, text, question)

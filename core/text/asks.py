@@ -69,11 +69,21 @@ _ASKS_DATE = re.compile(r"\b(?:what|which|in what|in which) (?:year|date|day|mon
                         r"\bin welchem jahr\b|\ban welchem tag\b|\ben quelle année\b|\ben qué año\b", re.I)
 
 
+# A version asked for as the answer ("Which Python version does it need?", 「最低支持哪个 Python 版本」, "Welche
+# Bluetooth-Version …", 「どのバージョン」): answered by a version written out, not by a sentence about the product. Not
+# a version named in the question ("wsgi.version", ``versions`` below), nor how to state one (「怎么指定版本要求」).
+_ASKS_VERSION = re.compile(r"\b(?:what|which)\s+(?:[\w.+-]+\s+){0,2}versions?\b|\bversion number\b|"
+                           r"\bwelche[rsnm]?\s+(?:[\w.+]+[- ])?version\b|"
+                           r"(?:哪个|哪一个|哪些|什么)[^？?。，,]{0,12}版本|"
+                           r"(?:どの|何)[^？?。、]{0,12}バージョン|バージョンは(?:何|いくつ)", re.I)
+
+
 def asked_values(question: str) -> frozenset[str]:
     """The value forms the question asks for: a number (how many, how much, how long, a measure), a date named as
-    one."""
+    one, a version asked for."""
     forms = asked_forms(question) & {"number"}
-    return frozenset(forms | ({"year"} if _ASKS_DATE.search(question) else set()))
+    return frozenset(forms | ({"year"} if _ASKS_DATE.search(question) else set())
+                     | ({"version"} if _ASKS_VERSION.search(question) else set()))
 
 
 # A price asked for in so many words ("What is the price of …", "How much does … cost", 「单价是多少」,

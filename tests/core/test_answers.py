@@ -623,6 +623,17 @@ def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
     assert extractive.chosen(port, [mqtt]).unvalued == {"number"}
     listens = mqtt.replace(" The hub keeps", " It uses 1883. The hub keeps")  # read back to the sentence before
     assert "1883" in extractive.render(extractive.choose(port, [listens]))
+    # A version asked for is given written out; a version named, or how to state one, asks none.
+    needs = Question.parse("FastAPI 最低支持哪个 Python 版本？")
+    intro = "FastAPI is a modern, fast web framework for building APIs with Python. It is one of the fastest."
+    assert extractive.chosen(needs, [intro]).unvalued == {"version"}
+    hit = Hit("c4", "d4", "FastAPI", "index.md", intro, 0.3, None, False, None, 0, [], 0, len(intro))
+    assert "没有给出“FastAPI 最低支持哪个 Python 版本？”所问的版本" in extract(needs, [hit], ComposeSettings()).text
+    assert "3.8" in extractive.render(extractive.choose(needs, [intro + " FastAPI requires Python 3.8 or newer."]))
+    assert asks.asked_values("Welche Bluetooth-Version unterstützt das Board?") == {"version"}
+    assert not asks.asked_values("What value does wsgi.version hold?")
+    assert not asks.asked_values("inline script metadata 里怎么指定 Python 版本要求？")
+    assert not expected.gives_value("version", "The CH32V003F4P6 board and PEP 572.", "Which version?")
     # A percentage asked is given as one, in any of its written forms; a fee's share is no price asked.
     share = Question.parse("What percentage of the fee is refunded after cancelling?")
     terms = "Cancelled plans are refunded within 14 days of the request. The fee covers 12 months."
