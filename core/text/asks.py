@@ -81,8 +81,11 @@ _ASKS_VERSION = re.compile(r"\b(?:what|which)\s+(?:[\w.+-]+\s+){0,2}versions?\b|
 def asked_values(question: str) -> frozenset[str]:
     """The value forms the question asks for: a number (how many, how much, how long, a measure), a date named as
     one, a version asked for."""
-    forms = asked_forms(question) & {"number"}
-    return frozenset(forms | ({"year"} if _ASKS_DATE.search(question) else set())
+    return _values(question, asked_forms(question))
+
+
+def _values(question: str, forms: set[str] | frozenset[str]) -> frozenset[str]:
+    return frozenset((forms & {"number"}) | ({"year"} if _ASKS_DATE.search(question) else set())
                      | ({"version"} if _ASKS_VERSION.search(question) else set()))
 
 
@@ -96,9 +99,13 @@ _WHAT = re.compile(r"^\W*(?:what|which|was|welche[rsnm]?|quel(?:le)?s?|cuál|qu�
 
 def asks_price(question: str) -> bool:
     """Whether the question asks for a price (``_PRICE_WORD``, asked as a value: how much, what, 多少, いくら)."""
+    return _price(question, asked_forms(question), asked_units(question))
+
+
+def _price(question: str, forms: set[str] | frozenset[str], units: frozenset[str]) -> bool:
     # "What percentage of the fee is refunded?" asks a share of a price, not an amount of money.
-    return (bool(_PRICE_WORD.search(question)) and PERCENT not in asked_units(question)
-            and ("number" in asked_forms(question) or bool(_WHAT.search(question)) or "多少钱" in question))
+    return (bool(_PRICE_WORD.search(question)) and PERCENT not in units
+            and ("number" in forms or bool(_WHAT.search(question)) or "多少钱" in question))
 
 
 # A unit the question asks its number in ("How many watts …", 「多少瓦」, "Wie viel Volt …", 「何ワット」) and how a
@@ -158,5 +165,6 @@ class Asks:
 
     @classmethod
     def of(cls, question: str) -> Asks:
-        return cls(forms=frozenset(asked_forms(question)), values=asked_values(question), price=asks_price(question),
-                   units=asked_units(question), versions=tuple(versions(question)))
+        forms, units = frozenset(asked_forms(question)), asked_units(question)  # each read once
+        return cls(forms=forms, values=_values(question, forms), price=_price(question, forms, units), units=units,
+                   versions=tuple(versions(question)))
