@@ -32,6 +32,13 @@ def eng(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
         e.close()
 
 
+def _plain_space(eng: Engine, name: str, doc: Path, text: str) -> None:
+    """A plaintext space of one document written here."""
+    eng.create_space(name, encrypted=False)
+    doc.write_text(text, encoding="utf-8")
+    eng.ingest(name, [doc])
+
+
 @pytest.mark.parametrize("space", ["sealed", "plain"])
 def test_a_name_no_passage_mentions_is_refused_and_named(eng: Engine, space: str) -> None:
     res = eng.answer(space, "Can the hub connect to Zigbee sensors?")
@@ -104,11 +111,8 @@ def test_a_name_by_its_capitals_needs_the_space_to_write_the_questions_words(eng
     eng.create_space("zh only", encrypted=False)
     eng.ingest("zh only", [DEMO / "pricing_zh.md"])
     assert eng.ask("zh only", "Does the hub work with Alexa?").unmentioned == []
-    eng.create_space("prize", encrypted=False)
-    doc = tmp_path / "prize.md"
-    doc.write_text("The Nobel Prize in Economic Sciences was first awarded in 1969, to Ragnar Frisch and Jan "
-                   "Tinbergen.\n", encoding="utf-8")
-    eng.ingest("prize", [doc])
+    _plain_space(eng, "prize", tmp_path / "prize.md", "The Nobel Prize in Economic Sciences was first awarded in "
+                 "1969, to Ragnar Frisch and Jan Tinbergen.\n")
     assert eng.ask("prize", "When was the Nobel Memorial Prize in Economic Sciences first awarded?").unmentioned == []
     assert eng.ask("prize", "Was the prize first awarded to Frank in 1969?").unmentioned == ["Frank"]
 
@@ -140,11 +144,9 @@ def test_without_the_threshold_nothing_is_refused_for_a_name(eng: Engine) -> Non
 def test_an_inflection_a_hyphenated_prefix_or_a_slip_of_spelling_is_a_mention(eng: Engine, tmp_path: Path) -> None:
     """The asker writes "reoccupy" where the text says "re-occupied", misspells "Setanta": the material mentions
     both (a plain space, where terms keep their letters); a name it never holds is still refused."""
-    eng.create_space("history", encrypted=False)
-    doc = tmp_path / "history.md"
-    doc.write_text("The army re-occupied the fortress in 1936, which was popular at home.\n\nThe Setanta channel "
-                   "launched its sports service on cable and satellite in 2007.\n", encoding="utf-8")
-    eng.ingest("history", [doc])
+    _plain_space(eng, "history", tmp_path / "history.md", "The army re-occupied the fortress in 1936, which was "
+                 "popular at home.\n\nThe Setanta channel launched its sports service on cable and satellite in "
+                 "2007.\n")
     assert eng.ask("history", "When did the army reoccupy the fortress?").unmentioned == []
     assert eng.ask("history", "On what platform did the Sentanta channel launch?").unmentioned == []
     assert eng.ask("history", "Did the Setanta channel launch on Kubernetes?").unmentioned == ["Kubernetes"]
