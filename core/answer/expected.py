@@ -58,7 +58,9 @@ VALUE_FORMS = frozenset({"year", "number", "version"})
 _LABEL = re.compile(r"第[零〇一二两三四五六七八九十百千\d]+[条章节款项编部篇回]"
                     r"|[（(][零〇一二两三四五六七八九十百千\d]{1,4}[）)]"
                     r"|^\s*\d{1,3}(?:\.\d{1,3})*[.)、]\s"
-                    r"|(?:\b(?:Article|Art\.|Section|Chapter|Page|p\.|PEP|RFC|Figure|Fig\.|Table|Step)|§)\s*\d+[\w.]*",
+                    r"|(?:\b(?:Article|Art\.|Section|Chapter|Page|p\.|PEP|RFC|Figure|Fig\.|Table|Step)|§)\s*\d+[\w.]*"
+                    # A cross-reference in reStructuredText or Sphinx (":pep:`484`", ":ref:`style <7>`"): a name.
+                    r"|:[\w-]+(?::[\w-]+)?:\s?`[^`]*`",
                     re.I)
 # A value written in Chinese numerals: two of them or more ("九十八", "三十"), or one with its measure ("三日",
 # "两倍", "五个"). A lone 一 is mostly a word's part ("一方", "统一", "一般"), not a count.
