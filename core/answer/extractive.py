@@ -158,6 +158,21 @@ def _inflects(a: str, b: str) -> bool:
     return shared >= min(len(a), len(b)) - 1
 
 
+# A run of capitalised words, small joining words allowed ("European Union", "Chief Executive Officer").
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:of|and|for|the|de|du|des|der)?\s*[A-Z][\w'’-]*)+")
+
+
+def _names(term: str, text: str) -> bool:
+    """Does ``text`` name what the question's ``term`` names: the word itself (or its stem), or, for an acronym, a run
+    of capitalised words holding its initials ("EU": "the European Union", "CEO": "Chief Executive Officer")?"""
+    if _held(term, _terms(text)):
+        return True
+    for m in _CAPITALISED_RUN.finditer(text) if len(term) >= 2 else ():
+        if term in "".join(w[0] for w in m.group(0).split() if w[0].isupper()).casefold():
+            return True
+    return False
+
+
 def _held(term: str, ts: frozenset[str]) -> bool:
     stem = stem_of(term)
     return term in ts or (stem is not None and stem in ts)
@@ -307,6 +322,14 @@ def _unvalued(question: Question, ranked: list[Sentence], candidates: list[Sente
     # in a next sentence about something else ("Auf welchem Port …" is not answered by "Der Hub zeichnet die
     # Messwerte bis zu 7 Tage lang auf").
     about = [c for i, c in enumerate(ranked) if i == 0 or c.says or c.leads or referring.refers_back(c.text)]
+    # And it is said of what the question names (text/question.py ``written_as_name``): "How many users can share a
+    # Starter account?" is not answered by "The Team plan covers … up to 20 users". In the sentence or its heading, or
+    # the one before it when it reads back to it ("It costs $129"); a sentence in another script writes the name its
+    # own way and is not judged so.
+    names = [t for t in question.terms if " " not in t and question.written_as_name(t)]
+    if names:
+        about = [c for c in about if _script(c.text) != question.script or any(
+            _names(t, f"{c.heading}\n{c.previous if referring.refers_back(c.text) else ''}\n{c.text}") for t in names)]
     said = [s.text for c in about for s in (c, *(_list_after(c, candidates) if _leads_in(c.text) else ()))
             if not s.figure]
     # A price asked is given as an amount of money: "12 V / 1.5 A" is no price of the hub.

@@ -634,6 +634,19 @@ def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
     assert not asks.asked_values("What value does wsgi.version hold?")
     assert not asks.asked_values("inline script metadata 里怎么指定 Python 版本要求？")
     assert not expected.gives_value("version", "The CH32V003F4P6 board and PEP 572.", "Which version?")
+    # And of what the question names: another plan's user count answers nothing about the Starter plan. An acronym
+    # is named by the words it is the initials of.
+    users = Question.parse("How many users can share a Starter account?")
+    plans = ("The Starter plan suits homes and small studios. The Team plan covers up to 100 sensors across 5 sites, "
+             "with shared dashboards and alert rules for up to 20 users.")
+    assert extractive.chosen(users, [plans]).unvalued == {"number"}
+    assert "20 users" in extractive.render(extractive.choose(Question.parse("How many users can share a Team "
+                                                                            "account?"), [plans]))
+    union = "The European Union has 27 member states. Its treaties were signed in Rome."
+    assert "27" in extractive.render(extractive.choose(Question.parse("How many member states does the EU have?"),
+                                                       [union]))
+    # A cross-reference's digits (":pep:`484`") are a name, no value.
+    assert not expected.gives_value("number", "With the acceptance of :pep:`484`, the rules changed.", "How long?")
     # A percentage asked is given as one, in any of its written forms; a fee's share is no price asked.
     share = Question.parse("What percentage of the fee is refunded after cancelling?")
     terms = "Cancelled plans are refunded within 14 days of the request. The fee covers 12 months."
