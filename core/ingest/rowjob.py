@@ -138,13 +138,18 @@ def _twin(table: RowTable, fallback: str, space: SpaceRow, crypto: SpaceCrypto, 
     for i in range(len(table.rows)):
         text = row_document(table, i, fallback).blocks[0].text
         same = catalog.docs.find_unchanged(space.space_id, crypto.stored_hash(row_hash(text)))
-        if same is None or (other is not None and same.path.split("#")[0] != other.path.split("#")[0]):
+        if same is None or (other is not None and _table_of(same) != _table_of(other)):
             return None
         other = other or same
     assert other is not None  # the table has rows
-    if len(catalog.docs.under(space.space_id, other.path.split("#")[0] + "#")) != len(table.rows):
+    if len(catalog.docs.under(space.space_id, _table_of(other) + "#")) != len(table.rows):
         return None  # these rows are a part of a longer table: this one is its own
-    return crypto.open_meta(other).path.split("#")[0]
+    return _table_of(crypto.open_meta(other))
+
+
+def _table_of(row: DocumentRow) -> str:
+    """The stored path of the table a row document belongs to (``<file>#<row>``)."""
+    return row.path.split("#")[0]
 
 
 def _row(run: _Run, table: RowTable, index: int, name: str, base: str) -> tuple[DocumentRow, ChunkedDocument] | None:

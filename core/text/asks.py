@@ -56,6 +56,7 @@ _ASKS = {
                        rf"|(?:{_CODE_NOUNS_JA})は(?:何|なに|どれ)(?![行個回人年日月本件つ])", re.I),
 }
 
+
 def asked_forms(question: str) -> set[str]:
     """The forms the question's word asks for: ``year``, ``number``, ``person``, ``code`` (none for "what", "why"
     …). A measure asks for a number."""
