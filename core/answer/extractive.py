@@ -322,11 +322,11 @@ def _unvalued(question: Question, ranked: list[Sentence], candidates: list[Sente
     # in a next sentence about something else ("Auf welchem Port …" is not answered by "Der Hub zeichnet die
     # Messwerte bis zu 7 Tage lang auf").
     about = [c for i, c in enumerate(ranked) if i == 0 or c.says or c.leads or referring.refers_back(c.text)]
-    # And it is said of what the question names (text/question.py ``written_as_name``): "How many users can share a
+    # And it is said of what the question names (text/question.py ``Question.names``): "How many users can share a
     # Starter account?" is not answered by "The Team plan covers … up to 20 users". In the sentence or its heading, or
     # the one before it when it reads back to it ("It costs $129"); a sentence in another script writes the name its
     # own way and is not judged so.
-    names = [t for t in question.terms if " " not in t and question.written_as_name(t)]
+    names = question.names
     if names:
         about = [c for c in about if _script(c.text) != question.script or any(
             _names(t, f"{c.heading}\n{c.previous if referring.refers_back(c.text) else ''}\n{c.text}") for t in names)]

@@ -79,10 +79,8 @@ def unmentioned(question: Question, vm: VectorMatrix, blind: BlindIndex) -> list
     absent = [w for w in latin if not _held(w, vm, blind, near=False)]
     # A Latin word inside another script is read as English reads it: a name there is written as in English text.
     language = "en" if other_script else question.language
-    # Capitals name something in English, and a Latin word inside another script is written as English writes it;
-    # a name in another Latin-script language is often written otherwise in the space ("Varsovia" for Warsaw).
-    by_writing = [w for w in absent if not specific_word(w, language) and question.written_as_name(w)
-                  ] if other_script or question.language == "en" else []
+    # Names told by their writing, where writing tells them (text/question.py ``Question.names``).
+    by_writing = [w for w in absent if not specific_word(w, language) and w in question.names]
     if not by_writing and not any(specific_word(w, language) for w in absent):
         return []
     if by_writing and not other_script:

@@ -11,7 +11,7 @@ a module elsewhere analyses a question's text itself.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from biny.core.text.asks import Asks
 from biny.core.text.aspects import asked_aspects
@@ -92,7 +92,10 @@ class Question:
     language its answer is written in; ``terms`` the words worth matching (stopwords and question phrases
     removed, ``text/terms.py``); ``keys`` the identifiers it names (article numbers, RFCs, part numbers);
     ``aspects`` the forms of answer it asks for (a year, a count, a price …, ``text/aspects.py``); ``asks`` the
-    form, value, price, unit and versions its answer must give (``text/asks.py``).
+    form, value, price, unit and versions its answer must give (``text/asks.py``); ``names`` the terms it writes
+    as names (``written_as_name``) where writing tells a name — an English question, or Latin words inside another
+    script (retrieve/mentions.py refuses a name the space never writes, answer/extractive.py wants the value said of
+    it; both read this one set).
     """
 
     text: str
@@ -103,12 +106,20 @@ class Question:
     keys: tuple[Identifier, ...]
     aspects: frozenset[str]
     asks: Asks
+    names: frozenset[str] = frozenset()
 
     @classmethod
     def parse(cls, text: str) -> Question:
-        return cls(text=text, script=script_of(text), language=language_of(text), reply_language=reply_language(text),
-                   terms=frozenset(query_terms(text)), keys=tuple(question_keys(text)),
-                   aspects=frozenset(asked_aspects(text)), asks=Asks.of(text))
+        parsed = cls(text=text, script=script_of(text), language=language_of(text),
+                     reply_language=reply_language(text), terms=frozenset(query_terms(text)),
+                     keys=tuple(question_keys(text)), aspects=frozenset(asked_aspects(text)), asks=Asks.of(text))
+        # Capitals tell a name in English, and a Latin word inside another script is written as English writes it; a
+        # name in another Latin-script language is often written otherwise in the material ("Varsovia" for Warsaw),
+        # so there only an acronym, written alike in every language ("Auf welchem Port läuft die MQTT-Schnittstelle?"),
+        # is evidence of what the material lacks or must say.
+        capitals = not (parsed.script == "latin" and parsed.reply_language == "en" and parsed.language != "en")
+        return replace(parsed, names=frozenset(t for t in parsed.terms if " " not in t and parsed.written_as_name(t)
+                                               and (capitals or parsed._acronym(t))))
 
     def written(self, term: str) -> str:
         """A folded term as the question writes it ("GraphQL" for "graphql"), for what is said back."""
@@ -120,17 +131,23 @@ class Question:
         that capitalises only names, or as a Latin word inside Chinese or Japanese — with a capital where a sentence
         does not begin ("Does the hub work with Alexa?"). A word frequent in English can still name a product or a
         person, and only its writing says so. A question written all in capitals says nothing."""
+        if self._acronym(term):
+            return True
         if not any(c.islower() for c in self.text):
             return False
         by_capital = self.script != "latin" or self.language in _NAMES_CAPITALISED
         for found in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)", self.text, re.IGNORECASE):
             word = found.group(0)
-            if sum(c.isalpha() for c in word) >= 2 and word.isupper():
-                return True
             before = self.text[: found.start()].rstrip(" \t\"'“‘(«")
             if by_capital and word[0].isupper() and before and before[-1] not in _SENTENCE_END:
                 return True
         return False
+
+    def _acronym(self, term: str) -> bool:
+        """Is ``term`` written all in capitals ("NFC", "MQTT"), in a question that is not?"""
+        return any(c.islower() for c in self.text) and any(
+            sum(c.isalpha() for c in found.group(0)) >= 2 and found.group(0).isupper()
+            for found in re.finditer(rf"(?<!\w){re.escape(term)}(?!\w)", self.text, re.IGNORECASE))
 
     def name_around(self, term: str) -> tuple[str, ...]:
         """The other words of the capitalised name ``term`` is written in (folded): "nobel", "prize", "economic" …

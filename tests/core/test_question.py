@@ -152,3 +152,20 @@ def test_the_name_around_a_word_is_its_run_of_capitalised_words() -> None:
     pair = Question.parse("Does the hub work with Alexa or Google Home?")
     assert pair.name_around("google") == ("home",) and pair.name_around("alexa") == ()
     assert Question.parse("Who is the CEO of Tallow?").name_around("ceo") == ()  # an acronym stands alone
+
+
+def test_the_names_every_stage_reads_are_parsed_once_where_writing_tells_them() -> None:
+    """``Question.names``: the one set the mention check (retrieve/mentions.py) and the answer's value check
+    (answer/extractive.py) read. A Spanish question's capitals are Spanish names ("Varsovia"), often written
+    otherwise in the material ("Warsaw"): the answer is not refused for lacking them."""
+    from biny.core.answer import extractive
+
+    assert Question.parse("Does the hub work with Alexa?").names == {"alexa"}
+    assert Question.parse("集线器支持 Alexa 吗？").names == {"alexa"}
+    spanish = Question.parse("¿Cuántos habitantes tiene Varsovia?")
+    assert spanish.language == "es" and spanish.names == frozenset()
+    assert spanish.written_as_name("varsovia")  # capitalised as a name is, yet no evidence over another language
+    warsaw = "Warsaw has 1.8 million inhabitants. It lies on the Vistula."
+    assert "1.8 million" in extractive.render(extractive.choose(spanish, [warsaw]))
+    # An acronym is written alike in every language: a name there too.
+    assert Question.parse("Auf welchem Port läuft die MQTT-Schnittstelle?").names == {"mqtt"}
