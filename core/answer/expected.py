@@ -111,3 +111,51 @@ def gives_unit(unit: str, sentence: str) -> bool:
 def holds_version(version: str, text: str) -> bool:
     """Whether ``text`` writes ``version`` or a version within it ("3.15" in "3.15.0a1", never in "3.150")."""
     return re.search(rf"(?<![\d.]){re.escape(version)}(?!\d)", text) is not None
+
+
+# A word, or a number with its separators ("1,290", "1.8"): a count is one whose first letter ``_VALUE_NUMBER`` reads.
+_TOKEN = re.compile(r"[^\W_][\w'’.,-]*")
+_HAN = re.compile(r"[\u4e00-\u9fff]")  # a thing counted, asked in Chinese
+# A number near a Chinese thing counted: digits, or Chinese numerals as a value (``_ZH_VALUE``).
+_ZH_COUNT = re.compile(rf"\d|{_ZH_VALUE.pattern}")
+# How many characters apart a Chinese count and what it counts stand ("最多可供 20 位用户", "用户数上限为 20"), within
+# one clause.
+_CLAUSE_END = re.compile(r"[，,。；;：:！？!?、]")
+_COUNT_SPAN_HAN = 6
+# How many words apart a count and what it counts stand: "up to 20 users", "users: 20", "20 alert rules", "the number
+# of users is limited to 20".
+_COUNT_SPAN = 4
+
+
+def counts(counted: tuple[str, ...], sentence: str) -> bool:
+    """Whether ``sentence`` gives a number of what the question counts (text/asks.py ``counted``): a number with one
+    of those words, or an inflection of one ("user" / "users", "Sensor" / "Sensoren"), at most ``_COUNT_SPAN`` words
+    away — in Chinese, the thing written at most ``_COUNT_SPAN_HAN`` characters from a number ("20位用户",
+    "用户上限为20"). Labels and names with digits are no count."""
+    text = _CODED_NAME.sub(" ", _LABEL.sub(" ", sentence))
+    if any(_HAN.match(c) for word in counted for c in word[:1]):
+        for m in (m for word in counted for m in re.finditer(re.escape(word), text)):
+            before = _CLAUSE_END.split(text[max(0, m.start() - _COUNT_SPAN_HAN): m.start()])[-1]
+            after = _CLAUSE_END.split(text[m.end(): m.end() + _COUNT_SPAN_HAN])[0]
+            # (with the thing itself: 二年 is a count as 二 alone is not)
+            if _ZH_COUNT.search(before + m.group(0)) or _ZH_COUNT.search(m.group(0) + after):
+                return True
+        return False
+    words = [m.group(0) for m in _TOKEN.finditer(text)]
+    folded = [w.casefold().strip("'’.,-") for w in words]
+    for i, w in enumerate(words):
+        if not _VALUE_NUMBER.match(w):
+            continue
+        near = folded[max(0, i - _COUNT_SPAN): i + _COUNT_SPAN + 1]
+        if any(_inflected(n, c) for n in near for c in counted):
+            return True
+    return False
+
+
+def _inflected(word: str, of: str) -> bool:
+    """One word an inflection of the other: the shorter one all but its last letter the longer's start, at most two
+    letters added ("user" / "users", "sensor" / "sensoren", "city" / "cities")."""
+    if word == of:
+        return True
+    short, long_ = sorted((word, of), key=len)
+    return len(short) >= 3 and len(long_) - len(short) <= 2 and long_.startswith(short[:-1])

@@ -339,6 +339,14 @@ def _unvalued(question: Question, ranked: list[Sentence], candidates: list[Sente
     units = question.asks.units
     if units and not any(expected.gives_unit(u, text) for u in units for text in said):
         return frozenset(asked)
+    # A count asked of a thing ("How many users …") is not given by a count of another ("up to 10 sensors") where the
+    # material counts the thing asked ("up to 20 users" under another plan): its words are the evidence of which
+    # number answers. Where the material never writes a count of it ("How many people live …" over "a population of
+    # 300,000"), any number still may.
+    counted = question.asks.counted
+    if counted and "number" in asked and any(expected.counts(counted, c.text) for c in candidates if not c.figure):
+        if not any(expected.counts(counted, text) for text in said):
+            return frozenset(asked)
     given = {f for f in asked if any(expected.gives_value(f, text, question.text) for text in said)}
     return frozenset() if given else frozenset(asked)
 

@@ -153,19 +153,62 @@ def versions(question: str) -> list[str]:
     return list(dict.fromkeys(m.group(1) or m.group(2) for m in _VERSION.finditer(question)))
 
 
+# What a count is asked of: the word after "how many" ("How many users can share …"), "wie viele", "cuántos",
+# "combien de", "quantos" — and the words after it up to a verb ("How many more alert rules …": "alert", "rules").
+# A count of something else is no answer to it: "up to 10 sensors" does not say how many users a plan has.
+_WORD = r"([^\W\d_][\w'-]*)"
+_COUNTED = re.compile(rf"\bhow many\s+{_WORD}(?:\s+{_WORD})?(?:\s+{_WORD})?|"
+                      rf"\bwie viele\s+{_WORD}(?:\s+{_WORD})?(?:\s+{_WORD})?|"
+                      rf"\bcu[áa]nt[oa]s\s+{_WORD}|\bcombien d[e']\s*{_WORD}|\bquant[oa]s\s+{_WORD}", re.I)
+# The words that end what is counted: a verb or a preposition after the counted noun ("users can", "Sensoren kann").
+_COUNT_ENDS = frozenset("""can could do does did are is was were will would should shall may might must have has had
+be been of in on at for to from with by per there i you we they he she it kann können darf dürfen sind ist hat haben
+hatte wird werden passen gibt in im auf an pro puede pueden hay tiene tienen son est sont peut peuvent""".split())
+# Words that qualify a count rather than name what is counted ("how many more", "how many different").
+_COUNT_QUALIFIERS = frozenset("more different separate other additional extra total weitere verschiedene".split())
+
+
+# In Chinese, what follows 多少 / 几 and its measure word, up to a verb or the question's end ("几个用户可以共享…",
+# "有多少所大学？", "产假多少天"): Han characters, no word boundary to read, so the run before a verb is the thing.
+_COUNTED_ZH = re.compile(r"(?:多少|几)(?:个|位|名|台|只|家|所|种|条|项|次|部|本|座)?"
+                         r"([\u4e00-\u9fff]{1,4}?)(?=可以|可|能|会|有|是|的|在|被|要|需|[？?，,。！!]|$)")
+
+
+def counted(question: str) -> tuple[str, ...]:
+    """The word(s) a count is asked of (``_COUNTED``, ``_COUNTED_ZH``), folded; empty when no count of a thing is
+    asked."""
+    han = _COUNTED_ZH.search(question)
+    if han is not None:
+        return (han.group(1),)
+    found = _COUNTED.search(question)
+    if found is None:
+        return ()
+    out: list[str] = []
+    for word in (g for g in found.groups() if g):
+        folded = word.casefold()
+        if folded in _COUNT_ENDS:
+            break
+        if folded not in _COUNT_QUALIFIERS:
+            out.append(folded)
+    return tuple(out[:2])
+
+
 @dataclass(frozen=True, slots=True)
 class Asks:
     """What one question asks for: ``forms`` (``asked_forms``), ``values`` (``asked_values``), ``price``
-    (``asks_price``), ``units`` (``asked_units``), ``versions`` (``versions``)."""
+    (``asks_price``), ``units`` (``asked_units``), ``versions`` (``versions``), ``counted`` (``counted``)."""
 
     forms: frozenset[str]
     values: frozenset[str]
     price: bool
     units: frozenset[str]
     versions: tuple[str, ...]
+    counted: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, question: str) -> Asks:
         forms, units = frozenset(asked_forms(question)), asked_units(question)  # each read once
-        return cls(forms=forms, values=_values(question, forms), price=_price(question, forms, units), units=units,
-                   versions=tuple(versions(question)))
+        price = _price(question, forms, units)
+        # A price or a unit asked is checked as one (answer/extractive.py): what is counted is asked only without.
+        return cls(forms=forms, values=_values(question, forms), price=price, units=units,
+                   versions=tuple(versions(question)), counted=() if price or units else counted(question))

@@ -645,6 +645,23 @@ def test_an_answer_that_gives_no_value_asked_for_is_refused() -> None:
     union = "The European Union has 27 member states. Its treaties were signed in Rome."
     assert "27" in extractive.render(extractive.choose(Question.parse("How many member states does the EU have?"),
                                                        [union]))
+    # A count of something else is no count of what is asked, where the material counts that thing elsewhere: the
+    # Starter plan's sensors say nothing of its users. Where it never does, any number may still answer.
+    sections = ("Starter\n\nThe Starter plan is for small workshops with up to 10 sensors.\n\nTeam\n\nThe Team plan "
+                "covers up to 100 sensors, with alert rules for up to 20 users.")
+    assert extractive.chosen(users, [sections]).unvalued == {"number"}
+    assert "10 sensors" in extractive.render(extractive.choose(
+        Question.parse("How many sensors does the Starter plan take?"), [sections]))
+    people = Question.parse("How many people live in Warsaw?")
+    assert "1.8 million" in extractive.render(extractive.choose(people, ["Warsaw has a population of 1.8 million."]))
+    assert asks.counted("Wie viele Sensoren kann ein Hub verwalten?") == ("sensoren",)
+    assert asks.counted("How many more alert rules can I add?") == ("alert", "rules")
+    assert expected.counts(("sensoren",), "Ein Hub verwaltet bis zu 64 Sensoren.")
+    assert not expected.counts(("users",), "Up to 10 sensors; history is kept for 90 days.")
+    assert asks.counted("几个用户可以共享入门版账户？") == ("用户",) and asks.counted("纽卡斯尔有多少所大学？") == ("大学",)
+    assert asks.Asks.of("团队版每月多少钱？").counted == ()  # a price is checked as one
+    assert expected.counts(("用户",), "团队版最多可供20位用户使用。")
+    assert not expected.counts(("用户",), "入门版最多支持10个传感器，用户可以随时取消。")
     # A cross-reference's digits (":pep:`484`") are a name, no value.
     assert not expected.gives_value("number", "With the acceptance of :pep:`484`, the rules changed.", "How long?")
     # A percentage asked is given as one, in any of its written forms; a fee's share is no price asked.
