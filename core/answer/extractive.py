@@ -286,7 +286,7 @@ def chosen(question: Question, passages: list[str], max_sentences: int = _MAX_SE
     ranked = [c for c in sorted(candidates, key=lambda c: (-c.rank, c.passage, c.position))
               if c.score > 0 and not _asks(c.text)]
     if ranked:
-        ranked = _one_section(question, ranked, candidates)
+        ranked = _from_heading(question, _one_section(question, ranked, candidates))
     best = _with_antecedents(_unpadded(ranked[:max_sentences]), candidates)
     unvalued = _unvalued(question, best, candidates)
     if unvalued:
@@ -423,6 +423,24 @@ def _one_section(question: Question, ranked: list[Sentence], candidates: list[Se
     if top.heading not in named or named == headings:
         return ranked
     return [c for c in ranked if c is top or not c.heading or c.heading in named or not c.kinds & top.kinds]
+
+
+def _from_heading(question: Question, ranked: list[Sentence]) -> list[Sentence]:
+    """When the best sentence holds none of the question's words and its section's heading does ("What's in the box?"
+    under "What is in the box"), the heading is what matched: the section answers as written, from its first
+    sentence on, not from the sentence its meaning placed nearest ("Sensors are sold separately" before "The hub ships
+    with …", issue 55). Its sentences lead in reading order; the rest of the ranking follows."""
+    top = ranked[0]
+    if not top.heading or top.says or top.features.get("words", 0.0) > 0:
+        return ranked
+    heading = _terms(top.heading)
+    if not any(_held(t, heading) for t in question.terms):
+        return ranked
+    section = sorted((c for c in ranked if c.passage == top.passage and c.heading == top.heading),
+                     key=lambda c: c.position)
+    if section[0] is top:
+        return ranked
+    return section + [c for c in ranked if c not in section]
 
 
 def _score(question: Question, candidates: list[Sentence]) -> None:

@@ -214,6 +214,26 @@ def test_a_sentence_naming_its_subject_brings_nothing_before_it() -> None:
     assert any(c.text.startswith("It is made") for c in chosen) and not any(c.leads for c in chosen)
 
 
+def test_a_section_whose_heading_matched_answers_from_its_first_sentence() -> None:
+    """Issue 55: "What's in the box?" matches the heading "What is in the box", no sentence under it. The section
+    answers as written, from its first sentence, though meaning places its second nearer; a heading the question
+    does not match leaves the ranking as it was."""
+    from biny.core.answer import extractive
+
+    box = ("Handbook\n\nWhat is in the box\n\nThe hub ships with a power adapter and a wall bracket. Sensors are "
+           "sold separately. Keep the receipt.\n\nSetting up\n\nMount the bracket on a wall.")
+
+    def nearer(sold: str) -> extractive.Distances:  # meaning places the sentence holding ``sold`` nearest
+        return lambda q, texts: [0.1 if sold in t else 0.5 for t in texts]
+
+    texts = [c.text for c in extractive.choose(Question.parse("What's in the box?"), [box],
+                                               distances=nearer("sold separately"))]
+    assert texts[:2] == ["The hub ships with a power adapter and a wall bracket.", "Sensors are sold separately."]
+    other = [c.text for c in extractive.choose(Question.parse("What should I keep?"), [box],
+                                               distances=nearer("receipt"))]
+    assert other[0] == "Keep the receipt."
+
+
 def test_a_section_the_question_does_not_name_keeps_what_is_not_a_competing_answer() -> None:
     """Only sentences holding the asked kind of answer are left out of unnamed sections: Chinese headings are
     told apart by their own characters (「团队版」 / 「入门版」), and a price under 「入门版」 goes while a sentence
