@@ -326,6 +326,7 @@ def _unvalued(question: Question, ranked: list[Sentence], candidates: list[Sente
     # Starter account?" is not answered by "The Team plan covers … up to 20 users". In the sentence or its heading, or
     # the one before it when it reads back to it ("It costs $129"); a sentence in another script writes the name its
     # own way and is not judged so.
+    near = about
     names = question.names
     if names:
         about = [c for c in about if _script(c.text) != question.script or any(
@@ -342,10 +343,14 @@ def _unvalued(question: Question, ranked: list[Sentence], candidates: list[Sente
     # A count asked of a thing ("How many users …") is not given by a count of another ("up to 10 sensors") where the
     # material counts the thing asked ("up to 20 users" under another plan): its words are the evidence of which
     # number answers. Where the material never writes a count of it ("How many people live …" over "a population of
-    # 300,000"), any number still may.
+    # 300,000"), any number still may; and a sentence of the answer counting it in the section of one said of the
+    # name ("… a grand dinner attended by 2000 guests" after "The Grainger Market itself, was opened in 1835") is
+    # the name's count, though it does not write the name again.
     counted = question.asks.counted
     if counted and "number" in asked and any(expected.counts(counted, c.text) for c in candidates if not c.figure):
-        if not any(expected.counts(counted, text) for text in said):
+        sections = {(c.passage, c.heading) for c in about}
+        if not any(expected.counts(counted, text) for text in said) and not any(
+                (c.passage, c.heading) in sections and expected.counts(counted, c.text) for c in near):
             return frozenset(asked)
     given = {f for f in asked if any(expected.gives_value(f, text, question.text) for text in said)}
     return frozenset() if given else frozenset(asked)

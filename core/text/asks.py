@@ -174,12 +174,16 @@ _COUNTED_ZH = re.compile(r"(?:多少|几)(?:个|位|名|台|只|家|所|种|条|
                          r"([\u4e00-\u9fff]{1,4}?)(?=可以|可|能|会|有|是|的|在|被|要|需|[？?，,。！!]|$)")
 
 
+# Measures of two characters, asked as 多少公里 / 几个小时: a unit, no thing counted (its number may come in another).
+_MEASURE_ZH = re.compile(r"公里|千米|公斤|千克|小时|分钟|毫米|厘米|平方米|公顷|毫安|星期|个月|周岁")
+
+
 def counted(question: str) -> tuple[str, ...]:
     """The word(s) a count is asked of (``_COUNTED``, ``_COUNTED_ZH``), folded; empty when no count of a thing is
     asked."""
     han = _COUNTED_ZH.search(question)
-    if han is not None:
-        return (han.group(1),)
+    if han is not None:  # a thing of two characters or more; one is a measure asked (多少米, 几年), no thing
+        return (han.group(1),) if len(han.group(1)) >= 2 and not _MEASURE_ZH.fullmatch(han.group(1)) else ()
     found = _COUNTED.search(question)
     if found is None:
         return ()
