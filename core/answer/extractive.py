@@ -31,7 +31,7 @@ from biny.core.embed.base import Vectors
 from biny.core.embed.sentences import placed
 from biny.core.text import dictionary, referring
 from biny.core.text.aspects import aspects_of
-from biny.core.text.identifiers import chunk_keys
+from biny.core.text.identifiers import chunk_keys, model_codes
 from biny.core.text.language import passage_language
 from biny.core.text.question import Question
 from biny.core.text.scripts import script_of, scripts_of
@@ -286,7 +286,7 @@ def chosen(question: Question, passages: list[str], max_sentences: int = _MAX_SE
     ranked = [c for c in sorted(candidates, key=lambda c: (-c.rank, c.passage, c.position))
               if c.score > 0 and not _asks(c.text)]
     if ranked:
-        ranked = _from_heading(question, _one_section(question, ranked, candidates))
+        ranked = _from_heading(question, _one_section(question, _codes_first(question, ranked), candidates))
     best = _with_antecedents(_unpadded(ranked[:max_sentences]), candidates)
     unvalued = _unvalued(question, best, candidates)
     if unvalued:
@@ -430,6 +430,27 @@ def _one_section(question: Question, ranked: list[Sentence], candidates: list[Se
     return [c for c in ranked if c is top or not c.heading or c.heading in named or not c.kinds & top.kinds]
 
 
+def _codes_first(question: Question, ranked: list[Sentence]) -> list[Sentence]:
+    """The sentences writing a model code the question names lead, in their order (``_writes_code``), and those
+    writing only other codes are left out: the ranker weighs a sentence's words and meaning, and "The leak detector
+    LD-2 uses two AAA batteries …" is nearer to 「门磁 DC-4 的电池能用多久」 by both than "The door contact DC-4
+    lasts about 2 years." — yet it is another model's."""
+    if not question.codes:
+        return ranked
+    writing = [c for c in ranked if _writes_code(question, c.text)]
+    if not writing:
+        return ranked
+    # One naming another model only is about that one, not a lesser answer (as ``_one_section``'s sibling sections).
+    return writing + [c for c in ranked if c not in writing and not model_codes(c.text)]
+
+
+def _writes_code(question: Question, text: str) -> bool:
+    """Does the sentence write a model code the question names ("The door contact DC-4 lasts about 2 years." for
+    「门磁 DC-4 的电池能用多久」), letter for letter in any language? A sentence about the "LD-2" beside it is about
+    another model, however near its words (电池 / "batteries")."""
+    return any(re.search(rf"(?<![\w-]){re.escape(code)}(?![\w-])", text, re.IGNORECASE) for code in question.codes)
+
+
 def _from_heading(question: Question, ranked: list[Sentence]) -> list[Sentence]:
     """When the best sentence holds none of the question's words and its section's heading does ("What's in the box?"
     under "What is in the box"), the heading is what matched: the section answers as written, from its first
@@ -471,8 +492,9 @@ def _score(question: Question, candidates: list[Sentence]) -> None:
         ev = c.features
         ev.update(words=held, beside=beside, across=more, passage=1.0 / c.passage, position=1.0 / (1 + c.position),
                   length=math.log1p(len(c.text)), figure=float(c.figure))
-        if keys and keys & {k.split("|", 1)[1] for k in chunk_keys(c.text, "")}:
-            c.score += 1.0  # the named article / RFC / part is in this sentence
+        named = bool(keys and keys & {k.split("|", 1)[1] for k in chunk_keys(c.text, "")})
+        if named or _writes_code(question, c.text):
+            c.score += 1.0  # the named article / RFC / part / model code is in this sentence
             c.says = True
             ev["identifier"] = 1.0
         if c.score <= 0:

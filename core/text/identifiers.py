@@ -66,6 +66,10 @@ _STD = re.compile(
 )
 # Part numbers / model codes: letters and digits mixed, e.g. NS4150B, CH32V003, WS2812B, TH-200, ESP32-C6.
 _PART = re.compile(r"(?<![A-Za-z0-9])([A-Z]{1,6}-?\d{2,}[A-Z0-9]*(?:-[A-Z0-9]+)*)(?![A-Za-z0-9])")
+# A model code with one digit, hyphenated: "DC-4", "LD-2", "TP-1". Too short to index as a part number (``_PART``
+# wants two digits: "F-1" is seldom a part), but a question naming one is about that model: an answer's sentence
+# writing it says so (answer/extractive.py, issue 55).
+_SHORT_CODE = re.compile(r"(?<![\w-])([A-Z]{1,6}-\d[A-Z0-9]*)(?![\w-])")
 _LINE_START = re.compile(r"(?:^|\n)[ \t>*#\-•·(（\[]*$")
 
 
@@ -149,3 +153,10 @@ def question_keys(question: str) -> list[Identifier]:
             seen.add(ident.key)
             out.append(ident)
     return out
+
+
+def model_codes(text: str) -> list[str]:
+    """The hyphenated model codes a question names, part numbers (``_PART``) and short ones (``_SHORT_CODE``), as
+    written: "DC-4", "TH-200", "ESP32-C6"."""
+    found = [m.group(1) for rx in (_PART, _SHORT_CODE) for m in rx.finditer(text) if "-" in m.group(1)]
+    return list(dict.fromkeys(found))

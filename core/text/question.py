@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from biny.core.text.asks import Asks
 from biny.core.text.aspects import asked_aspects
-from biny.core.text.identifiers import Identifier, question_keys
+from biny.core.text.identifiers import Identifier, model_codes, question_keys
 from biny.core.text.language import language_of
 from biny.core.text.scripts import script_of
 from biny.core.text.terms import query_terms
@@ -95,7 +95,8 @@ class Question:
     form, value, price, unit and versions its answer must give (``text/asks.py``); ``names`` the terms it writes
     as names (``written_as_name``) where writing tells a name — an English question, or Latin words inside another
     script (retrieve/mentions.py refuses a name the space never writes, answer/extractive.py wants the value said of
-    it; both read this one set).
+    it; both read this one set); ``codes`` the hyphenated model codes it names ("DC-4", "TH-200",
+    ``text/identifiers.py`` ``model_codes``).
     """
 
     text: str
@@ -107,12 +108,14 @@ class Question:
     aspects: frozenset[str]
     asks: Asks
     names: frozenset[str] = frozenset()
+    codes: tuple[str, ...] = ()
 
     @classmethod
     def parse(cls, text: str) -> Question:
         parsed = cls(text=text, script=script_of(text), language=language_of(text),
                      reply_language=reply_language(text), terms=frozenset(query_terms(text)),
-                     keys=tuple(question_keys(text)), aspects=frozenset(asked_aspects(text)), asks=Asks.of(text))
+                     keys=tuple(question_keys(text)), aspects=frozenset(asked_aspects(text)), asks=Asks.of(text),
+                     codes=tuple(model_codes(text)))
         # Capitals tell a name in English, and a Latin word inside another script is written as English writes it; a
         # name in another Latin-script language is often written otherwise in the material ("Varsovia" for Warsaw),
         # so there only an acronym, written alike in every language ("Auf welchem Port läuft die MQTT-Schnittstelle?"),

@@ -234,6 +234,22 @@ def test_a_section_whose_heading_matched_answers_from_its_first_sentence() -> No
     assert other[0] == "Keep the receipt."
 
 
+def test_a_sentence_writing_the_model_code_asked_leads_and_another_models_is_left_out() -> None:
+    """Issue 55: 「门磁 DC-4 的电池能用多久」 over the sensors' battery sentences. The LD-2 sentence is nearer by the
+    dictionary's renderings (电池 / "batteries"); the one writing "DC-4" answers, and the LD-2 one, about another
+    model, is no part of the answer. A code of one digit is a model named all the same."""
+    from biny.core.answer import extractive
+
+    batteries = ("The leak detector LD-2 uses two AAA batteries and lasts about 3 years. The door contact DC-4 lasts "
+                 "about 2 years. Replace batteries with the hub switched off.")
+    question = Question.parse("门磁 DC-4 的电池能用多久")
+    assert question.codes == ("DC-4",) and question.keys == ()
+    nearer = lambda q, texts: [0.1 if "LD-2" in t else 0.5 for t in texts]  # noqa: E731 (meaning prefers LD-2)
+    texts = [c.text for c in extractive.choose(question, [batteries], distances=nearer)]
+    assert texts[0] == "The door contact DC-4 lasts about 2 years." and not any("LD-2" in t for t in texts)
+    assert Question.parse("What does the TH-200 hub cost?").codes == ("TH-200",)
+
+
 def test_a_section_the_question_does_not_name_keeps_what_is_not_a_competing_answer() -> None:
     """Only sentences holding the asked kind of answer are left out of unnamed sections: Chinese headings are
     told apart by their own characters (「团队版」 / 「入门版」), and a price under 「入门版」 goes while a sentence
