@@ -152,10 +152,14 @@ def counts(counted: tuple[str, ...], sentence: str) -> bool:
     return False
 
 
+# The shortest word read with its inflections: "man" / "men" are one, "a" / "as" / "an" are not.
+_INFLECTED_MIN = 3
+
+
 def _inflected(word: str, of: str) -> bool:
     """One word an inflection of the other: the shorter one all but its last letter the longer's start, at most two
     letters added ("user" / "users", "sensor" / "sensoren", "city" / "cities")."""
     if word == of:
         return True
     short, long_ = sorted((word, of), key=len)
-    return len(short) >= 3 and len(long_) - len(short) <= 2 and long_.startswith(short[:-1])
+    return len(short) >= _INFLECTED_MIN and len(long_) - len(short) <= 2 and long_.startswith(short[:-1])

@@ -1033,6 +1033,14 @@ def test_numbers_and_latin_names_count_among_the_translated_words(
     assert before.shares.get(answer[0].chunk_id, 0.0) < data.shares[answer[0].chunk_id]
 
 
+def _near_edge(eng: Engine) -> RetrievalParams:
+    """The settings the Melbourne question is read with: its nearest passage lies 0.0099 inside its cut, at the edge
+    of the default window (0.5 reference spreads, 0.0098 here). A fresh set-up's packages moved that margin across
+    the edge (the code that passed before failed here too), so the window is widened a little (0.6) for the test to
+    read the rule, not the fourth decimal."""
+    return replace(eng.retrieval.params(), translated_near=0.6)
+
+
 def test_near_its_cut_an_english_passage_needs_more_translated_words(
         english_articles: tuple[Engine, dict[str, str]]) -> None:
     """Issue 20: within ``translated_near`` reference spreads of its cut, a passage in the other language must hold
@@ -1043,7 +1051,7 @@ def test_near_its_cut_an_english_passage_needs_more_translated_words(
     q = "墨尔本的内陆地区由哪个政党统治？"
     loose = eng.ask("s", q, params=replace(eng.retrieval.params(), translated_near=0.0))
     assert loose.chunks and all(asked[q] not in h.text for h in loose.chunks)
-    refused = eng.ask("s", q)
+    refused = eng.ask("s", q, params=_near_edge(eng))
     stage = refused.trace.stage("threshold")
     assert refused.chunks == [] and stage is not None
     data = stage.data.translated
@@ -1081,7 +1089,7 @@ def test_just_beyond_its_cut_an_english_passage_holding_most_words_is_kept(
     assert any(d.chunk_id == hit.chunk_id and str(d.reason).startswith("beyond the distance cut") for d in dropped)
     # A passage as far beyond its cut holding less of the weight is not: the unrelated question above stays refused.
     q = "墨尔本的内陆地区由哪个政党统治？"
-    assert eng.ask("s", q).chunks == []
+    assert eng.ask("s", q, params=_near_edge(eng)).chunks == []
 
 
 @pytest.fixture(scope="module")
